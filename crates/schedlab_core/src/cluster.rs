@@ -1,0 +1,391 @@
+//! The scheduler's cache: `NodeInfo` per node and derived `PodInfo` per pod.
+//!
+//! Everything a predicate or priority needs per node is pre-computed here once (requested
+//! resources, the non-zero requests used for scoring, used host ports, image sizes, the
+//! `preferAvoidPods` annotation, the zone key), and kept up to date as pods bind. A cycle then
+//! reads it without allocating. Pods and nodes are referred to by index (`PodId`, `NodeId`).
+
+use crate::model::pod::ContainerPort;
+use crate::model::resources::{CPU, MEMORY};
+use crate::model::{LabelSelector, Labels, Node, Pod, PriorityClass, Resources, Service};
+use std::collections::{BTreeMap, HashMap};
+
+/// Index of a pod in [`Cluster::pods`].
+pub type PodId = usize;
+/// Index of a node in [`Cluster::nodes`].
+pub type NodeId = usize;
+
+/// `DefaultMilliCPURequest`: 100m, the scoring default for a container without a cpu request.
+pub const DEFAULT_MILLI_CPU_REQUEST: i64 = 100;
+/// `DefaultMemoryRequest`: 200 MiB, the scoring default for a container without a memory request.
+pub const DEFAULT_MEMORY_REQUEST: i64 = 200 * 1024 * 1024;
+
+/// The zone label keys (beta first, GA fallback).
+pub const ZONE_LABEL: &str = "failure-domain.beta.kubernetes.io/zone";
+/// Region beta label.
+pub const REGION_LABEL: &str = "failure-domain.beta.kubernetes.io/region";
+/// Zone GA label.
+pub const ZONE_LABEL_GA: &str = "topology.kubernetes.io/zone";
+/// Region GA label.
+pub const REGION_LABEL_GA: &str = "topology.kubernetes.io/region";
+
+/// A host port a pod uses, normalised (`0.0.0.0`, `TCP` defaults).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HostPort {
+    /// Host IP.
+    pub ip: String,
+    /// Protocol.
+    pub protocol: String,
+    /// Port.
+    pub port: i32,
+}
+
+impl HostPort {
+    fn from_container_port(p: &ContainerPort) -> Option<HostPort> {
+        (p.host_port > 0).then(|| HostPort {
+            ip: if p.host_ip.is_empty() {
+                "0.0.0.0".into()
+            } else {
+                p.host_ip.clone()
+            },
+            protocol: if p.protocol.is_empty() {
+                "TCP".into()
+            } else {
+                p.protocol.clone()
+            },
+            port: p.host_port,
+        })
+    }
+}
+
+/// A pod plus what the scheduler derives from it.
+#[derive(Clone, Debug)]
+pub struct PodInfo {
+    /// The pod as given.
+    pub pod: Pod,
+    /// `namespace/name`.
+    pub full_name: String,
+    /// Namespace with the `default` fallback.
+    pub namespace: String,
+    /// Resolved priority.
+    pub priority: i32,
+    /// Request of an incoming pod (`GetResourceRequest`: containers summed, max with each init).
+    pub request: Resources,
+    /// What the pod adds to a node it is on (containers only; v1.17 NodeInfo ignores init).
+    pub node_request: Resources,
+    /// Scoring request: containers with the non-zero cpu default.
+    pub nonzero_cpu: i64,
+    /// Scoring request: containers with the non-zero memory default.
+    pub nonzero_memory: i64,
+    /// Host ports of app containers.
+    pub host_ports: Vec<HostPort>,
+    /// Position in the input.
+    pub input_index: usize,
+}
+
+impl PodInfo {
+    /// Derives requests and ports. `priority` must already be resolved.
+    pub fn new(pod: Pod, priority: i32, input_index: usize) -> PodInfo {
+        let mut node_request = Resources::default();
+        let mut nonzero_cpu = 0i64;
+        let mut nonzero_memory = 0i64;
+        let mut host_ports = Vec::new();
+        for c in &pod.spec.containers {
+            let r = &c.resources.requests.0;
+            node_request.add(r);
+            nonzero_cpu += if r.has_cpu {
+                r.milli_cpu
+            } else {
+                DEFAULT_MILLI_CPU_REQUEST
+            };
+            nonzero_memory += if r.has_memory {
+                r.memory
+            } else {
+                DEFAULT_MEMORY_REQUEST
+            };
+            host_ports.extend(c.ports.iter().filter_map(HostPort::from_container_port));
+        }
+        node_request.pods = 0;
+        let mut request = node_request.clone();
+        for c in &pod.spec.init_containers {
+            request.max_with(&c.resources.requests.0);
+        }
+        PodInfo {
+            full_name: pod.full_name(),
+            namespace: pod.metadata.namespace_or_default().to_string(),
+            pod,
+            priority,
+            request,
+            node_request,
+            nonzero_cpu,
+            nonzero_memory,
+            host_ports,
+            input_index,
+        }
+    }
+
+    /// Labels of the pod.
+    pub fn labels(&self) -> &Labels {
+        &self.pod.metadata.labels
+    }
+}
+
+/// One node and the pods on it (`nodeinfo.NodeInfo`).
+#[derive(Clone, Debug)]
+pub struct NodeInfo {
+    /// The node as given.
+    pub node: Node,
+    /// Its index.
+    pub id: NodeId,
+    /// Allocatable resources (`allocatable`, else `capacity`).
+    pub allocatable: Resources,
+    /// Sum of the requests of pods on the node.
+    pub requested: Resources,
+    /// Sum of the scoring (non-zero) cpu requests.
+    pub nonzero_cpu: i64,
+    /// Sum of the scoring (non-zero) memory requests.
+    pub nonzero_memory: i64,
+    /// Pods on the node, in the order they arrived.
+    pub pods: Vec<PodId>,
+    /// Pods on the node that have pod affinity or anti-affinity.
+    pub pods_with_affinity: Vec<PodId>,
+    /// Host ports in use.
+    pub used_ports: Vec<HostPort>,
+    /// `GetZoneKey`: `region:\0:zone`, empty without zone labels.
+    pub zone_key: String,
+    /// Image name → size in bytes.
+    pub images: HashMap<String, i64>,
+    /// Controllers listed in `scheduler.alpha.kubernetes.io/preferAvoidPods`: (kind, uid).
+    /// `None` when the annotation does not parse.
+    pub avoid_controllers: Option<Vec<(String, String)>>,
+}
+
+/// `utilnode.GetZoneKey` with v1.17's fallback to the GA labels.
+pub fn zone_key(labels: &Labels) -> String {
+    let get = |beta: &str, ga: &str| {
+        labels
+            .get(beta)
+            .or_else(|| labels.get(ga))
+            .cloned()
+            .unwrap_or_default()
+    };
+    let region = get(REGION_LABEL, REGION_LABEL_GA);
+    let zone = get(ZONE_LABEL, ZONE_LABEL_GA);
+    if region.is_empty() && zone.is_empty() {
+        String::new()
+    } else {
+        format!("{region}:\x00:{zone}")
+    }
+}
+
+const PREFER_AVOID_PODS: &str = "scheduler.alpha.kubernetes.io/preferAvoidPods";
+
+fn parse_avoid_pods(node: &Node) -> Option<Vec<(String, String)>> {
+    let Some(text) = node.metadata.annotations.get(PREFER_AVOID_PODS) else {
+        return Some(Vec::new());
+    };
+    let v: serde_json::Value = serde_json::from_str(text).ok()?;
+    let entries = match v.get("preferAvoidPods") {
+        None | Some(serde_json::Value::Null) => return Some(Vec::new()),
+        Some(serde_json::Value::Array(a)) => a,
+        Some(_) => return None,
+    };
+    let mut out = Vec::new();
+    for e in entries {
+        let ctrl = e.get("podSignature").and_then(|s| s.get("podController"));
+        if let Some(c) = ctrl {
+            let s = |k: &str| c.get(k).and_then(|x| x.as_str()).unwrap_or("").to_string();
+            out.push((s("kind"), s("uid")));
+        }
+    }
+    Some(out)
+}
+
+impl NodeInfo {
+    /// A node with no pods yet.
+    pub fn new(node: Node, id: NodeId) -> NodeInfo {
+        let allocatable = node.allocatable().0;
+        let mut images = HashMap::new();
+        for img in &node.status.images {
+            for name in &img.names {
+                images.insert(name.clone(), img.size_bytes);
+            }
+        }
+        NodeInfo {
+            zone_key: zone_key(&node.metadata.labels),
+            avoid_controllers: parse_avoid_pods(&node),
+            node,
+            id,
+            allocatable,
+            requested: Resources::default(),
+            nonzero_cpu: 0,
+            nonzero_memory: 0,
+            pods: Vec::new(),
+            pods_with_affinity: Vec::new(),
+            used_ports: Vec::new(),
+            images,
+        }
+    }
+
+    /// The node's name.
+    pub fn name(&self) -> &str {
+        &self.node.metadata.name
+    }
+
+    /// The node's labels.
+    pub fn labels(&self) -> &Labels {
+        &self.node.metadata.labels
+    }
+
+    /// Adds a pod's accounting (`NodeInfo.AddPod`).
+    pub fn add_pod(&mut self, id: PodId, info: &PodInfo) {
+        self.requested.add(&info.node_request);
+        self.nonzero_cpu += info.nonzero_cpu;
+        self.nonzero_memory += info.nonzero_memory;
+        self.used_ports.extend(info.host_ports.iter().cloned());
+        self.pods.push(id);
+        if info.pod.has_pod_affinity() {
+            self.pods_with_affinity.push(id);
+        }
+    }
+
+    /// The node's allowed pod count.
+    pub fn allowed_pods(&self) -> i64 {
+        self.allocatable.pods
+    }
+
+    /// Requested amount of a resource for scoring: non-zero sums for cpu/memory, plain
+    /// requests otherwise.
+    pub fn scoring_requested(&self, resource: &str) -> i64 {
+        match resource {
+            CPU => self.nonzero_cpu,
+            MEMORY => self.nonzero_memory,
+            r => self.requested.get(r),
+        }
+    }
+}
+
+/// The cluster snapshot: nodes with their pods, every pod, and the selector sources.
+#[derive(Clone, Debug, Default)]
+pub struct Cluster {
+    /// Nodes in input order.
+    pub nodes: Vec<NodeInfo>,
+    /// Every pod in input order (bound and pending).
+    pub pods: Vec<PodInfo>,
+    /// Services.
+    pub services: Vec<Service>,
+    /// ReplicationControllers: (namespace, selector).
+    pub replication_controllers: Vec<(String, Labels)>,
+    /// ReplicaSets: (namespace, selector).
+    pub replica_sets: Vec<(String, Option<LabelSelector>)>,
+    /// StatefulSets: (namespace, selector).
+    pub stateful_sets: Vec<(String, Option<LabelSelector>)>,
+    /// PriorityClasses.
+    pub priority_classes: Vec<PriorityClass>,
+    /// Node name → id.
+    pub node_index: HashMap<String, NodeId>,
+    /// Image name → number of nodes reporting it (for ImageLocality).
+    pub image_node_counts: HashMap<String, usize>,
+    /// Where each pod is bound (or `None`).
+    pub pod_node: Vec<Option<NodeId>>,
+    /// Bound pods that have pod affinity or anti-affinity, in binding order.
+    pub pods_with_affinity: Vec<PodId>,
+}
+
+impl Cluster {
+    /// Adds a node; its pods come later through [`Cluster::bind`].
+    pub fn add_node(&mut self, node: Node) -> NodeId {
+        let id = self.nodes.len();
+        self.node_index.insert(node.metadata.name.clone(), id);
+        let mut names: Vec<&String> = node.status.images.iter().flat_map(|i| &i.names).collect();
+        names.sort();
+        names.dedup();
+        for n in names {
+            *self.image_node_counts.entry(n.clone()).or_default() += 1;
+        }
+        self.nodes.push(NodeInfo::new(node, id));
+        id
+    }
+
+    /// Adds a pod (not yet on any node).
+    pub fn add_pod(&mut self, info: PodInfo) -> PodId {
+        self.pods.push(info);
+        self.pod_node.push(None);
+        self.pods.len() - 1
+    }
+
+    /// Puts a pod on a node and updates the node's accounting.
+    pub fn bind(&mut self, pod: PodId, node: NodeId) {
+        self.pod_node[pod] = Some(node);
+        let info = &self.pods[pod];
+        if info.pod.has_pod_affinity() {
+            self.pods_with_affinity.push(pod);
+        }
+        self.nodes[node].add_pod(pod, info);
+    }
+
+    /// The node order of v1.17's node tree: zones by first appearance, one node from each zone
+    /// in turn (zones A=[a1,a2,a3], B=[b1] give a1, b1, a2, a3).
+    pub fn node_tree_order(&self) -> Vec<NodeId> {
+        let mut zones: Vec<(&str, Vec<NodeId>)> = Vec::new();
+        let mut zone_pos: BTreeMap<&str, usize> = BTreeMap::new();
+        for n in &self.nodes {
+            let key = n.zone_key.as_str();
+            let i = *zone_pos.entry(key).or_insert_with(|| {
+                zones.push((key, Vec::new()));
+                zones.len() - 1
+            });
+            zones[i].1.push(n.id);
+        }
+        let mut out = Vec::with_capacity(self.nodes.len());
+        let mut cursor = vec![0usize; zones.len()];
+        while out.len() < self.nodes.len() {
+            for (z, (_, members)) in zones.iter().enumerate() {
+                if cursor[z] < members.len() {
+                    out.push(members[cursor[z]]);
+                    cursor[z] += 1;
+                }
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(name: &str, zone: Option<&str>) -> Node {
+        let mut n = Node::default();
+        n.metadata.name = name.into();
+        if let Some(z) = zone {
+            n.metadata.labels.insert(ZONE_LABEL.into(), z.into());
+        }
+        n
+    }
+
+    #[test]
+    fn node_tree_takes_one_node_per_zone_in_turn() {
+        let mut c = Cluster::default();
+        for (name, zone) in [("a1", "A"), ("a2", "A"), ("b1", "B"), ("a3", "A")] {
+            c.add_node(node(name, Some(zone)));
+        }
+        let names: Vec<&str> = c
+            .node_tree_order()
+            .into_iter()
+            .map(|i| c.nodes[i].name())
+            .collect();
+        assert_eq!(names, ["a1", "b1", "a2", "a3"]);
+    }
+
+    #[test]
+    fn zone_key_falls_back_to_ga_labels() {
+        let mut l = Labels::new();
+        assert_eq!(zone_key(&l), "");
+        l.insert(ZONE_LABEL_GA.into(), "z".into());
+        assert_eq!(zone_key(&l), ":\x00:z");
+        l.insert(ZONE_LABEL.into(), "beta".into());
+        l.insert(REGION_LABEL_GA.into(), "r".into());
+        assert_eq!(zone_key(&l), "r:\x00:beta");
+    }
+}

@@ -1,0 +1,134 @@
+//! Extension points and the cycle runner.
+//!
+//! A scheduling profile is a list of [`FilterPlugin`]s and weighted [`ScorePlugin`]s. Legacy
+//! v1.17 predicates and priorities are one registry over these traits (see `policy::registry`);
+//! modern framework plugins will be another, run by the same [`runner`]. Plugins return results
+//! and never write the trace: only the runner records what happened.
+//!
+//! Per-cycle pre-computation goes through `pre_filter` / `pre_score`, whose typed [`State`] is
+//! handed back to the plugin for every node, so a per-node check is a lookup, not a scan.
+
+pub mod reason;
+pub mod runner;
+
+pub use reason::{FailureReason, Reason};
+
+use crate::cluster::{Cluster, NodeInfo, PodInfo};
+use std::any::Any;
+
+/// Settings of one profile that plugins may read.
+#[derive(Clone, Debug)]
+pub struct ProfileSettings {
+    /// `hardPodAffinitySymmetricWeight` (default 1).
+    pub hard_pod_affinity_weight: i64,
+    /// `alwaysCheckAllPredicates`.
+    pub always_check_all_predicates: bool,
+    /// `percentageOfNodesToScore` (0 = adaptive).
+    pub percentage_of_nodes_to_score: i32,
+    /// Extended resources an extender manages with `ignoredByScheduler: true`.
+    pub ignored_resources: Vec<String>,
+}
+
+impl Default for ProfileSettings {
+    fn default() -> Self {
+        ProfileSettings {
+            hard_pod_affinity_weight: 1,
+            always_check_all_predicates: false,
+            percentage_of_nodes_to_score: 0,
+            ignored_resources: Vec::new(),
+        }
+    }
+}
+
+/// What every plugin sees in a cycle: the cluster, the pod, the profile settings.
+pub struct CycleContext<'a> {
+    /// The snapshot.
+    pub cluster: &'a Cluster,
+    /// The pod being scheduled.
+    pub pod: &'a PodInfo,
+    /// Profile settings.
+    pub settings: &'a ProfileSettings,
+}
+
+/// An error that aborts the cycle (outcome `Error`), with its message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CycleError(pub String);
+
+/// Typed per-cycle state of one plugin.
+#[derive(Default)]
+pub struct State(Option<Box<dyn Any + Send + Sync>>);
+
+impl State {
+    /// No state.
+    pub fn none() -> State {
+        State(None)
+    }
+    /// Wraps a value.
+    pub fn new<T: Any + Send + Sync>(v: T) -> State {
+        State(Some(Box::new(v)))
+    }
+    /// The value, if it has this type.
+    pub fn get<T: Any>(&self) -> Option<&T> {
+        self.0.as_ref()?.downcast_ref()
+    }
+}
+
+/// The result of a filter on one node: no reasons means the node fits.
+pub type FilterResult = Result<Vec<Reason>, CycleError>;
+
+/// A Filter extension point (a legacy predicate).
+pub trait FilterPlugin: Send + Sync {
+    /// Once per cycle, before any node.
+    fn pre_filter(&self, _cx: &CycleContext) -> Result<State, CycleError> {
+        Ok(State::none())
+    }
+    /// Whether the pod fits on the node; reasons when it does not.
+    fn filter(&self, cx: &CycleContext, state: &State, node: &NodeInfo) -> FilterResult;
+}
+
+/// A Score extension point with its optional normalisation (a legacy priority: map + reduce).
+pub trait ScorePlugin: Send + Sync {
+    /// Once per cycle, with the feasible nodes.
+    fn pre_score(&self, _cx: &CycleContext, _nodes: &[&NodeInfo]) -> Result<State, CycleError> {
+        Ok(State::none())
+    }
+    /// The raw score of one node (the "map" step).
+    fn score(&self, cx: &CycleContext, state: &State, node: &NodeInfo) -> Result<i64, CycleError>;
+    /// Normalises all scores in place (the "reduce" step); the default keeps them.
+    fn normalize(
+        &self,
+        _cx: &CycleContext,
+        _state: &State,
+        _nodes: &[&NodeInfo],
+        _scores: &mut [i64],
+    ) {
+    }
+}
+
+/// A filter under its configured name.
+pub struct ConfiguredFilter {
+    /// The name in the Policy (`PodFitsResources`, or a custom name like `Region`).
+    pub name: String,
+    /// The implementation.
+    pub plugin: Box<dyn FilterPlugin>,
+}
+
+/// A score under its configured name and weight.
+pub struct ConfiguredScore {
+    /// The name in the Policy.
+    pub name: String,
+    /// The weight.
+    pub weight: i64,
+    /// The implementation.
+    pub plugin: Box<dyn ScorePlugin>,
+}
+
+/// A runnable profile: filters in evaluation order, scores, settings.
+pub struct Profile {
+    /// Filters, in the order they run.
+    pub filters: Vec<ConfiguredFilter>,
+    /// Scores.
+    pub scores: Vec<ConfiguredScore>,
+    /// Settings.
+    pub settings: ProfileSettings,
+}

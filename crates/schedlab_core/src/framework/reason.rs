@@ -1,0 +1,165 @@
+//! Why a node was rejected: typed data whose `Display` is upstream's exact reason string.
+
+use crate::model::resources::format_amount;
+use std::fmt;
+
+/// The fixed reason strings of v1.17's `predicates/error.go`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FailureReason {
+    /// NoDiskConflict.
+    DiskConflict,
+    /// NoVolumeZoneConflict.
+    VolumeZoneConflict,
+    /// MatchNodeSelector.
+    NodeSelectorNotMatch,
+    /// MatchInterPodAffinity umbrella reason.
+    PodAffinityNotMatch,
+    /// Required pod affinity failed.
+    PodAffinityRulesNotMatch,
+    /// Required pod anti-affinity failed.
+    PodAntiAffinityRulesNotMatch,
+    /// An existing pod's anti-affinity rejects the incoming pod.
+    ExistingPodsAntiAffinityRulesNotMatch,
+    /// PodToleratesNodeTaints.
+    TaintsTolerationsNotMatch,
+    /// HostName.
+    PodNotMatchHostName,
+    /// PodFitsHostPorts.
+    PodNotFitsHostPorts,
+    /// CheckNodeLabelPresence.
+    NodeLabelPresenceViolated,
+    /// CheckServiceAffinity.
+    ServiceAffinityViolated,
+    /// Max*VolumeCount.
+    MaxVolumeCountExceeded,
+    /// CheckNodeUnschedulable.
+    NodeUnschedulable,
+    /// No node object.
+    NodeUnknownCondition,
+    /// CheckVolumeBinding: a bound PV's node affinity.
+    VolumeNodeConflict,
+    /// CheckVolumeBinding: no PV to bind.
+    VolumeBindConflict,
+    /// EvenPodsSpread.
+    TopologySpreadConstraintsNotMatch,
+}
+
+impl FailureReason {
+    /// The exact upstream string.
+    pub fn message(self) -> &'static str {
+        use FailureReason::*;
+        match self {
+            DiskConflict => "node(s) had no available disk",
+            VolumeZoneConflict => "node(s) had no available volume zone",
+            NodeSelectorNotMatch => "node(s) didn't match node selector",
+            PodAffinityNotMatch => "node(s) didn't match pod affinity/anti-affinity",
+            PodAffinityRulesNotMatch => "node(s) didn't match pod affinity rules",
+            PodAntiAffinityRulesNotMatch => "node(s) didn't match pod anti-affinity rules",
+            ExistingPodsAntiAffinityRulesNotMatch => {
+                "node(s) didn't satisfy existing pods anti-affinity rules"
+            }
+            TaintsTolerationsNotMatch => "node(s) had taints that the pod didn't tolerate",
+            PodNotMatchHostName => "node(s) didn't match the requested hostname",
+            PodNotFitsHostPorts => "node(s) didn't have free ports for the requested pod ports",
+            NodeLabelPresenceViolated => "node(s) didn't have the requested labels",
+            ServiceAffinityViolated => "node(s) didn't match service affinity",
+            MaxVolumeCountExceeded => "node(s) exceed max volume count",
+            NodeUnschedulable => "node(s) were unschedulable",
+            NodeUnknownCondition => "node(s) had unknown conditions",
+            VolumeNodeConflict => "node(s) had volume node affinity conflict",
+            VolumeBindConflict => "node(s) didn't find available persistent volumes to bind",
+            TopologySpreadConstraintsNotMatch => {
+                "node(s) didn't match pod topology spread constraints"
+            }
+        }
+    }
+
+    /// Whether preemption cannot help a node failing for this reason
+    /// (`unresolvablePredicateFailureErrors`).
+    pub fn is_unresolvable(self) -> bool {
+        use FailureReason::*;
+        matches!(
+            self,
+            NodeSelectorNotMatch
+                | PodAffinityRulesNotMatch
+                | PodNotMatchHostName
+                | TaintsTolerationsNotMatch
+                | NodeLabelPresenceViolated
+                | NodeUnschedulable
+                | NodeUnknownCondition
+                | VolumeZoneConflict
+                | VolumeNodeConflict
+                | VolumeBindConflict
+        )
+    }
+}
+
+/// One reason a predicate gave for rejecting a node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reason {
+    /// A fixed reason string.
+    Fixed(FailureReason),
+    /// `InsufficientResourceError`: `Insufficient <resource>`, with the numbers behind it.
+    Insufficient {
+        /// Resource name (`cpu`, `memory`, `pods`, `example.com/gpu`).
+        resource: String,
+        /// What the pod asks for.
+        requested: i64,
+        /// What is already used on the node.
+        used: i64,
+        /// The node's allocatable amount.
+        capacity: i64,
+    },
+}
+
+impl Reason {
+    /// The fixed reason, if this is one.
+    pub fn fixed(&self) -> Option<FailureReason> {
+        match self {
+            Reason::Fixed(f) => Some(*f),
+            Reason::Insufficient { .. } => None,
+        }
+    }
+
+    /// A plain-words explanation with numbers.
+    pub fn explain(&self) -> String {
+        match self {
+            Reason::Insufficient {
+                resource,
+                requested,
+                used,
+                capacity,
+            } => {
+                let free = (capacity - used).max(0);
+                if resource == "pods" {
+                    format!(
+                        "Insufficient pods: the node already runs {used} of at most {capacity} pods"
+                    )
+                } else {
+                    format!(
+                        "Insufficient {resource}: the pod requests {}, {} of {} are free",
+                        format_amount(resource, *requested),
+                        format_amount(resource, free),
+                        format_amount(resource, *capacity)
+                    )
+                }
+            }
+            Reason::Fixed(f) => f.message().to_string(),
+        }
+    }
+}
+
+impl From<FailureReason> for Reason {
+    fn from(f: FailureReason) -> Reason {
+        Reason::Fixed(f)
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Reason::Fixed(r) => f.write_str(r.message()),
+            Reason::Insufficient { resource, .. } => write!(f, "Insufficient {resource}"),
+        }
+    }
+}

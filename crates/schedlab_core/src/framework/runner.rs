@@ -1,0 +1,418 @@
+//! One scheduling cycle, as v1.17's `genericScheduler.Schedule`: `findNodesThatFit` (sampling,
+//! rotating start index, predicate order, two passes with nominated pods) → `prioritizeNodes`
+//! (map, reduce, weights) → `selectHost` (seeded reservoir sampling among ties).
+//!
+//! Deviation, stated: upstream filters 16 nodes in parallel and may look at a few nodes past
+//! the stopping point; this runner is sequential and stops exactly at `numFeasibleNodesToFind`.
+
+use super::{CycleContext, CycleError, Profile, Reason, State};
+use crate::cluster::{Cluster, NodeId, NodeInfo, PodId};
+use crate::rng::Rng;
+use crate::trace::{CycleTrace, NodeFilterRecord, NodeScoreRecord, Outcome, ScoreRecord};
+use std::collections::BTreeMap;
+
+/// `minFeasibleNodesToFind`.
+pub const MIN_FEASIBLE_NODES_TO_FIND: usize = 100;
+/// `minFeasibleNodesPercentageToFind`.
+pub const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND: i64 = 5;
+/// `DefaultPercentageOfNodesToScore`, the base of the adaptive formula.
+pub const DEFAULT_PERCENTAGE_OF_NODES_TO_SCORE: i64 = 50;
+/// `ErrNoNodesAvailable`.
+pub const NO_NODES_AVAILABLE: &str = "no nodes available to schedule pods";
+
+/// `numFeasibleNodesToFind`: how many feasible nodes to look for before stopping.
+pub fn num_feasible_nodes_to_find(num_all_nodes: usize, percentage: i32) -> usize {
+    let n = num_all_nodes as i64;
+    if num_all_nodes < MIN_FEASIBLE_NODES_TO_FIND || percentage >= 100 {
+        return num_all_nodes;
+    }
+    let mut pct = i64::from(percentage);
+    if pct <= 0 {
+        pct = DEFAULT_PERCENTAGE_OF_NODES_TO_SCORE - n / 125;
+        pct = pct.max(MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND);
+    }
+    let found = (n * pct / 100) as usize;
+    found.max(MIN_FEASIBLE_NODES_TO_FIND)
+}
+
+/// `FitError.Error()`: `0/N nodes are available: <sorted histogram>.`
+pub fn fit_error_message<'a>(
+    num_all_nodes: usize,
+    reasons: impl Iterator<Item = &'a Reason>,
+) -> String {
+    let mut histogram: BTreeMap<String, usize> = BTreeMap::new();
+    for r in reasons {
+        *histogram.entry(r.to_string()).or_default() += 1;
+    }
+    let mut entries: Vec<String> = histogram
+        .into_iter()
+        .map(|(reason, count)| format!("{count} {reason}"))
+        .collect();
+    entries.sort();
+    format!(
+        "0/{num_all_nodes} nodes are available: {}.",
+        entries.join(", ")
+    )
+}
+
+/// A pod nominated to a node (by an earlier preemption).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Nomination {
+    /// The nominated pod.
+    pub pod: PodId,
+    /// Its nominated node.
+    pub node: NodeId,
+}
+
+/// The scheduler: a profile plus the state that carries over between cycles.
+pub struct Scheduler {
+    /// The profile.
+    pub profile: Profile,
+    /// The state carried between cycles.
+    pub state: SchedulerState,
+}
+
+/// What carries over from one cycle to the next.
+#[derive(Clone, Debug)]
+pub struct SchedulerState {
+    /// `nextStartNodeIndex`.
+    pub next_start_node_index: usize,
+    /// The seeded tie-breaker.
+    pub rng: Rng,
+}
+
+impl Scheduler {
+    /// A scheduler with a seeded tie-breaker.
+    pub fn new(profile: Profile, seed: u64) -> Scheduler {
+        Scheduler {
+            profile,
+            state: SchedulerState {
+                next_start_node_index: 0,
+                rng: Rng::new(seed),
+            },
+        }
+    }
+
+    /// Runs one cycle for `pod` against `cluster`, visiting nodes in `node_order`.
+    /// `detail` records the filter and score tables.
+    pub fn schedule_one(
+        &mut self,
+        cluster: &Cluster,
+        node_order: &[NodeId],
+        pod: PodId,
+        nominations: &[Nomination],
+        detail: bool,
+    ) -> CycleTrace {
+        let all = node_order.len();
+        let mut trace = CycleTrace {
+            time: 0.0,
+            pod,
+            outcome: Outcome::Error,
+            node: None,
+            message: None,
+            num_all_nodes: all,
+            num_to_find: 0,
+            start_index: self.state.next_start_node_index,
+            evaluated: 0,
+            feasible: 0,
+            filter: Vec::new(),
+            scores: Vec::new(),
+            totals: Vec::new(),
+            tie_set: Vec::new(),
+        };
+        if all == 0 {
+            trace.message = Some(NO_NODES_AVAILABLE.to_string());
+            return trace;
+        }
+        let cx = CycleContext {
+            cluster,
+            pod: &cluster.pods[pod],
+            settings: &self.profile.settings,
+        };
+        match cycle(
+            &self.profile,
+            &mut self.state,
+            &cx,
+            node_order,
+            pod,
+            nominations,
+            detail,
+            &mut trace,
+        ) {
+            Ok(()) => {}
+            Err(CycleError(msg)) => {
+                trace.outcome = Outcome::Error;
+                trace.node = None;
+                trace.message = Some(msg);
+            }
+        }
+        trace
+    }
+}
+
+fn cycle(
+    profile: &Profile,
+    st: &mut SchedulerState,
+    cx: &CycleContext,
+    node_order: &[NodeId],
+    pod: PodId,
+    nominations: &[Nomination],
+    detail: bool,
+    trace: &mut CycleTrace,
+) -> Result<(), CycleError> {
+    let cluster = cx.cluster;
+    let all = node_order.len();
+    // findNodesThatFit
+    let states = profile
+        .filters
+        .iter()
+        .map(|f| f.plugin.pre_filter(cx))
+        .collect::<Result<Vec<State>, CycleError>>()?;
+    let to_find = if profile.filters.is_empty() {
+        all
+    } else {
+        num_feasible_nodes_to_find(all, profile.settings.percentage_of_nodes_to_score)
+    };
+    trace.num_to_find = to_find;
+    let mut feasible: Vec<&NodeInfo> = Vec::with_capacity(to_find.min(all));
+    let mut failed: Vec<(NodeId, Vec<Reason>)> = Vec::new();
+    let mut processed = 0;
+    let start = st.next_start_node_index % all;
+    for i in 0..all {
+        if feasible.len() >= to_find {
+            break;
+        }
+        let node = &cluster.nodes[node_order[(start + i) % all]];
+        processed += 1;
+        let mut record = NodeFilterRecord {
+            node: node.id,
+            results: Vec::new(),
+        };
+        let reasons = filter_node(
+            profile,
+            cx,
+            &states,
+            pod,
+            node,
+            nominations,
+            detail,
+            &mut record,
+        )?;
+        if detail {
+            trace.filter.push(record);
+        }
+        if reasons.is_empty() {
+            feasible.push(node);
+        } else {
+            failed.push((node.id, reasons));
+        }
+    }
+    st.next_start_node_index = (start + processed) % all;
+    trace.evaluated = processed;
+    trace.feasible = feasible.len();
+
+    if feasible.is_empty() {
+        trace.outcome = Outcome::Unschedulable;
+        trace.message = Some(fit_error_message(
+            all,
+            failed.iter().flat_map(|(_, r)| r.iter()),
+        ));
+        return Ok(());
+    }
+    if feasible.len() == 1 {
+        trace.outcome = Outcome::Scheduled;
+        trace.node = Some(feasible[0].id);
+        trace.tie_set = vec![feasible[0].id];
+        return Ok(());
+    }
+
+    // prioritizeNodes
+    let totals = prioritize(profile, cx, &feasible, detail, trace)?;
+
+    // selectHost
+    let mut best = totals[0];
+    let mut selected = feasible[0].id;
+    let mut ties = 1u64;
+    let mut tie_set = vec![feasible[0].id];
+    for (node, &score) in feasible.iter().zip(&totals).skip(1) {
+        if score > best {
+            best = score;
+            selected = node.id;
+            ties = 1;
+            tie_set.clear();
+            tie_set.push(node.id);
+        } else if score == best {
+            ties += 1;
+            tie_set.push(node.id);
+            if st.rng.intn(ties) == 0 {
+                selected = node.id;
+            }
+        }
+    }
+    trace.outcome = Outcome::Scheduled;
+    trace.node = Some(selected);
+    trace.tie_set = tie_set;
+    Ok(())
+}
+
+/// `podFitsOnNode`: one pass, or two when higher-or-equal priority pods are nominated here.
+#[allow(clippy::too_many_arguments)]
+fn filter_node(
+    profile: &Profile,
+    cx: &CycleContext,
+    states: &[State],
+    pod: PodId,
+    node: &NodeInfo,
+    nominations: &[Nomination],
+    detail: bool,
+    record: &mut NodeFilterRecord,
+) -> Result<Vec<Reason>, CycleError> {
+    let priority = cx.pod.priority;
+    let mut with_nominated: Option<NodeInfo> = None;
+    for n in nominations {
+        if n.node == node.id && n.pod != pod && cx.cluster.pods[n.pod].priority >= priority {
+            let info = with_nominated.get_or_insert_with(|| node.clone());
+            info.add_pod(n.pod, &cx.cluster.pods[n.pod]);
+        }
+    }
+    if let Some(info) = &with_nominated {
+        let reasons = run_filters(profile, cx, states, info, detail, record)?;
+        if !reasons.is_empty() {
+            return Ok(reasons);
+        }
+        record.results.clear();
+    }
+    run_filters(profile, cx, states, node, detail, record)
+}
+
+fn run_filters(
+    profile: &Profile,
+    cx: &CycleContext,
+    states: &[State],
+    node: &NodeInfo,
+    detail: bool,
+    record: &mut NodeFilterRecord,
+) -> Result<Vec<Reason>, CycleError> {
+    let mut failed = Vec::new();
+    let check_all = profile.settings.always_check_all_predicates;
+    for (i, (f, state)) in profile.filters.iter().zip(states).enumerate() {
+        let reasons = f.plugin.filter(cx, state, node)?;
+        let fit = reasons.is_empty();
+        if detail {
+            record.results.push((i, reasons.clone()));
+        }
+        if !fit {
+            failed.extend(reasons);
+            if !check_all {
+                break;
+            }
+        }
+    }
+    Ok(failed)
+}
+
+/// `PrioritizeNodes`: per priority map, reduce, weight; summed per node.
+fn prioritize(
+    profile: &Profile,
+    cx: &CycleContext,
+    nodes: &[&NodeInfo],
+    detail: bool,
+    trace: &mut CycleTrace,
+) -> Result<Vec<i64>, CycleError> {
+    let n = nodes.len();
+    if profile.scores.is_empty() {
+        // EqualPriorityMap for every node.
+        let totals = vec![1; n];
+        if detail {
+            trace.totals = nodes.iter().map(|node| (node.id, 1)).collect();
+        }
+        return Ok(totals);
+    }
+    let mut totals = vec![0i64; n];
+    if detail {
+        trace.scores = nodes
+            .iter()
+            .map(|node| NodeScoreRecord {
+                node: node.id,
+                entries: Vec::with_capacity(profile.scores.len()),
+            })
+            .collect();
+    }
+    let mut raw = vec![0i64; n];
+    let mut scores = vec![0i64; n];
+    for s in &profile.scores {
+        let state = s.plugin.pre_score(cx, nodes)?;
+        for (slot, node) in raw.iter_mut().zip(nodes) {
+            *slot = s.plugin.score(cx, &state, node)?;
+        }
+        scores.copy_from_slice(&raw);
+        s.plugin.normalize(cx, &state, nodes, &mut scores);
+        for i in 0..n {
+            totals[i] = totals[i].saturating_add(scores[i].saturating_mul(s.weight));
+        }
+        if detail {
+            for i in 0..n {
+                trace.scores[i].entries.push(ScoreRecord {
+                    raw: raw[i],
+                    score: scores[i],
+                    weight: s.weight,
+                });
+            }
+        }
+    }
+    if detail {
+        trace.totals = nodes.iter().zip(&totals).map(|(n, t)| (n.id, *t)).collect();
+    }
+    Ok(totals)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn num_feasible_nodes_to_find_follows_the_formula() {
+        // Below 100 nodes: all of them.
+        assert_eq!(num_feasible_nodes_to_find(99, 0), 99);
+        // 100 nodes, adaptive: 50 - 100/125 = 50% -> 50, floored at 100.
+        assert_eq!(num_feasible_nodes_to_find(100, 0), 100);
+        // 1000 nodes: 50 - 8 = 42% -> 420.
+        assert_eq!(num_feasible_nodes_to_find(1000, 0), 420);
+        // 5000 nodes: 50 - 40 = 10% -> 500.
+        assert_eq!(num_feasible_nodes_to_find(5000, 0), 500);
+        // 6000 nodes: 50 - 48 = 2%, floored at 5% -> 300.
+        assert_eq!(num_feasible_nodes_to_find(6000, 0), 300);
+        // Explicit 30% of 1000 -> 300; 100% -> all.
+        assert_eq!(num_feasible_nodes_to_find(1000, 30), 300);
+        assert_eq!(num_feasible_nodes_to_find(1000, 100), 1000);
+        // 5% of 1000 = 50, floored at 100.
+        assert_eq!(num_feasible_nodes_to_find(1000, 5), 100);
+    }
+
+    #[test]
+    fn fit_error_histogram_is_counted_and_byte_sorted() {
+        use crate::framework::FailureReason::*;
+        let reasons = [
+            Reason::Fixed(NodeSelectorNotMatch),
+            Reason::Fixed(NodeSelectorNotMatch),
+            Reason::Insufficient {
+                resource: "cpu".into(),
+                requested: 1,
+                used: 0,
+                capacity: 0,
+            },
+        ];
+        assert_eq!(
+            fit_error_message(3, reasons.iter()),
+            "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't match node selector."
+        );
+        // "10 ..." sorts before "2 ...": plain byte order.
+        let many: Vec<Reason> = std::iter::repeat_n(Reason::Fixed(NodeUnschedulable), 10)
+            .chain(std::iter::repeat_n(Reason::Fixed(DiskConflict), 2))
+            .collect();
+        assert_eq!(
+            fit_error_message(12, many.iter()),
+            "0/12 nodes are available: 10 node(s) were unschedulable, 2 node(s) had no available disk."
+        );
+    }
+}

@@ -1,0 +1,26 @@
+//! schedlab_core: a deterministic re-implementation of kube-scheduler v1.17's scheduling cycle.
+//!
+//! Data flows one way: input files ([`input`]) → model ([`model`]) + policy ([`policy`]) →
+//! cluster cache ([`cluster`]) → scheduling cycles ([`framework::runner`]) → trace ([`trace`]) →
+//! renderers ([`report`], the CLI, the web UI).
+//!
+//! This crate does no I/O, reads no clock and uses no global state or OS randomness: the same
+//! inputs and seed give the same run, natively and in WebAssembly.
+
+pub mod cluster;
+pub mod framework;
+pub mod input;
+pub mod model;
+pub mod policy;
+pub mod predicates;
+pub mod priorities;
+pub mod report;
+pub mod rng;
+pub mod scenario;
+pub mod trace;
+
+#[cfg(test)]
+mod testing;
+
+pub use input::{Diagnostic, Source};
+pub use scenario::{Run, Scenario};

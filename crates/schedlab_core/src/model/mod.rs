@@ -1,0 +1,22 @@
+//! What a cluster is made of: nodes, pods, quantities, labels, selectors, taints, workloads.
+//!
+//! These are plain data read from Kubernetes JSON/YAML (only the fields the scheduler uses;
+//! everything else is ignored on input). Derived, per-cycle facts live in `cluster`, not here.
+
+pub mod meta;
+pub mod node;
+pub mod pod;
+pub mod quantity;
+pub mod resources;
+pub mod selector;
+pub mod taint;
+pub mod workload;
+
+pub use meta::{Labels, ObjectMeta, OwnerReference};
+pub use node::Node;
+pub use pod::Pod;
+pub use quantity::Quantity;
+pub use resources::{ResourceList, Resources};
+pub use selector::{LabelSelector, NodeSelector, NodeSelectorTerm, Requirement};
+pub use taint::{Taint, Toleration};
+pub use workload::{PriorityClass, ReplicationController, SelectorWorkload, Service};

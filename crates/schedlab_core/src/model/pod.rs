@@ -1,0 +1,394 @@
+//! `v1.Pod`: the spec fields the scheduler reads, plus the resource sums it derives from them.
+
+use super::meta::{Labels, ObjectMeta};
+use super::resources::ResourceList;
+use super::selector::{LabelSelector, NodeSelector, NodeSelectorTerm};
+use super::taint::Toleration;
+use serde::{Deserialize, Serialize};
+
+/// A pod as read from input.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Pod {
+    /// `metadata`.
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// `spec`.
+    #[serde(default)]
+    pub spec: PodSpec,
+    /// `status`.
+    #[serde(default)]
+    pub status: PodStatus,
+}
+
+/// `v1.PodSpec`, the scheduler's part of it.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct PodSpec {
+    /// Bound node, if any.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub node_name: String,
+    /// `schedulerName`; empty means `default-scheduler`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub scheduler_name: String,
+    /// Explicit priority.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub priority: Option<i32>,
+    /// Priority class name.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub priority_class_name: String,
+    /// `PreemptLowerPriority` or `Never`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preemption_policy: Option<String>,
+    /// App containers.
+    #[serde(default)]
+    pub containers: Vec<Container>,
+    /// Init containers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub init_containers: Vec<Container>,
+    /// `nodeSelector`.
+    #[serde(default, skip_serializing_if = "Labels::is_empty")]
+    pub node_selector: Labels,
+    /// `affinity`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub affinity: Option<Affinity>,
+    /// `tolerations`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tolerations: Vec<Toleration>,
+    /// `volumes`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub volumes: Vec<Volume>,
+    /// `topologySpreadConstraints`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub topology_spread_constraints: Vec<TopologySpreadConstraint>,
+    /// `overhead` (ignored: the PodOverhead gate is off in v1.17).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub overhead: Option<ResourceList>,
+    /// Grace period for preemption victims.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub termination_grace_period_seconds: Option<i64>,
+}
+
+/// `v1.PodStatus`, the scheduler's part of it.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct PodStatus {
+    /// `Pending`, `Running`, `Succeeded`, `Failed`, ...
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub phase: String,
+    /// `startTime`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_time: Option<String>,
+    /// `nominatedNodeName`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nominated_node_name: Option<String>,
+}
+
+/// A container: image, resources and ports.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Container {
+    /// Container name.
+    #[serde(default)]
+    pub name: String,
+    /// Image reference.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub image: String,
+    /// Requests and limits.
+    #[serde(default)]
+    pub resources: ResourceRequirements,
+    /// Ports (host ports matter).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub ports: Vec<ContainerPort>,
+}
+
+/// `resources`.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ResourceRequirements {
+    /// `requests`.
+    #[serde(default)]
+    pub requests: ResourceList,
+    /// `limits`.
+    #[serde(default)]
+    pub limits: ResourceList,
+}
+
+/// `v1.ContainerPort`.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerPort {
+    /// Container port.
+    #[serde(default)]
+    pub container_port: i32,
+    /// Host port; only > 0 counts.
+    #[serde(default)]
+    pub host_port: i32,
+    /// `TCP` (default), `UDP`, `SCTP`.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub protocol: String,
+    /// Host IP; empty means `0.0.0.0`.
+    #[serde(rename = "hostIP", default, skip_serializing_if = "String::is_empty")]
+    pub host_ip: String,
+}
+
+/// `v1.Affinity`.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Affinity {
+    /// Node affinity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_affinity: Option<NodeAffinity>,
+    /// Pod affinity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pod_affinity: Option<PodAffinity>,
+    /// Pod anti-affinity.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pod_anti_affinity: Option<PodAffinity>,
+}
+
+/// `v1.NodeAffinity`.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeAffinity {
+    /// Hard rule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub required_during_scheduling_ignored_during_execution: Option<NodeSelector>,
+    /// Soft rules.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub preferred_during_scheduling_ignored_during_execution: Vec<PreferredSchedulingTerm>,
+}
+
+/// A weighted node preference.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct PreferredSchedulingTerm {
+    /// 1..100.
+    #[serde(default)]
+    pub weight: i32,
+    /// The term.
+    #[serde(default)]
+    pub preference: NodeSelectorTerm,
+}
+
+/// `v1.PodAffinity` / `v1.PodAntiAffinity` (same shape).
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct PodAffinity {
+    /// Hard terms.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub required_during_scheduling_ignored_during_execution: Vec<PodAffinityTerm>,
+    /// Soft terms.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub preferred_during_scheduling_ignored_during_execution: Vec<WeightedPodAffinityTerm>,
+}
+
+/// `v1.PodAffinityTerm`.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct PodAffinityTerm {
+    /// Which pods; `None` matches nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label_selector: Option<LabelSelector>,
+    /// Namespaces; empty means the owning pod's namespace.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub namespaces: Vec<String>,
+    /// Node label that defines the topology domain.
+    #[serde(default)]
+    pub topology_key: String,
+}
+
+/// A weighted pod affinity term.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct WeightedPodAffinityTerm {
+    /// 1..100.
+    #[serde(default)]
+    pub weight: i32,
+    /// The term.
+    #[serde(default)]
+    pub pod_affinity_term: PodAffinityTerm,
+}
+
+/// `v1.TopologySpreadConstraint`.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct TopologySpreadConstraint {
+    /// Allowed skew.
+    #[serde(default)]
+    pub max_skew: i32,
+    /// Node label of the domain.
+    #[serde(default)]
+    pub topology_key: String,
+    /// `DoNotSchedule` or `ScheduleAnyway`.
+    #[serde(default)]
+    pub when_unsatisfiable: String,
+    /// Which pods count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label_selector: Option<LabelSelector>,
+}
+
+/// `v1.Volume`: the sources the scheduler looks at; others are kept as opaque.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Volume {
+    /// Volume name.
+    #[serde(default)]
+    pub name: String,
+    /// A claim.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub persistent_volume_claim: Option<PvcSource>,
+    /// GCE PD.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gce_persistent_disk: Option<GcePdSource>,
+    /// AWS EBS.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub aws_elastic_block_store: Option<EbsSource>,
+    /// iSCSI.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub iscsi: Option<IscsiSource>,
+    /// Ceph RBD.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rbd: Option<RbdSource>,
+    /// Azure disk.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub azure_disk: Option<AzureDiskSource>,
+    /// Cinder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cinder: Option<CinderSource>,
+    /// CSI inline volume.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub csi: Option<serde_json::Value>,
+    /// Generic ephemeral volume (1.19+; treated as a claim).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ephemeral: Option<serde_json::Value>,
+}
+
+/// `persistentVolumeClaim`.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct PvcSource {
+    /// Claim name.
+    #[serde(default)]
+    pub claim_name: String,
+    /// Read-only.
+    #[serde(default)]
+    pub read_only: bool,
+}
+
+/// `gcePersistentDisk`.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct GcePdSource {
+    /// Disk name.
+    #[serde(default)]
+    pub pd_name: String,
+    /// Read-only.
+    #[serde(default)]
+    pub read_only: bool,
+}
+
+/// `awsElasticBlockStore`.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct EbsSource {
+    /// Volume id.
+    #[serde(rename = "volumeID", default)]
+    pub volume_id: String,
+    /// Read-only.
+    #[serde(default)]
+    pub read_only: bool,
+}
+
+/// `iscsi`.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct IscsiSource {
+    /// Target IQN.
+    #[serde(default)]
+    pub iqn: String,
+    /// Read-only.
+    #[serde(default)]
+    pub read_only: bool,
+}
+
+/// `rbd`.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct RbdSource {
+    /// Ceph monitors.
+    #[serde(default)]
+    pub monitors: Vec<String>,
+    /// Pool (default `rbd`).
+    #[serde(default)]
+    pub pool: Option<String>,
+    /// Image.
+    #[serde(default)]
+    pub image: String,
+    /// Read-only.
+    #[serde(default)]
+    pub read_only: bool,
+}
+
+/// `azureDisk`.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct AzureDiskSource {
+    /// Disk name.
+    #[serde(default)]
+    pub disk_name: String,
+}
+
+/// `cinder`.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct CinderSource {
+    /// Volume id.
+    #[serde(rename = "volumeID", default)]
+    pub volume_id: String,
+}
+
+impl Pod {
+    /// `namespace/name`.
+    pub fn full_name(&self) -> String {
+        format!(
+            "{}/{}",
+            self.metadata.namespace_or_default(),
+            self.metadata.name
+        )
+    }
+
+    /// True when the pod has any pod affinity or anti-affinity (required or preferred).
+    pub fn has_pod_affinity(&self) -> bool {
+        self.spec.affinity.as_ref().is_some_and(|a| {
+            a.pod_affinity.as_ref().is_some_and(|p| {
+                !p.required_during_scheduling_ignored_during_execution
+                    .is_empty()
+                    || !p
+                        .preferred_during_scheduling_ignored_during_execution
+                        .is_empty()
+            }) || a.pod_anti_affinity.as_ref().is_some_and(|p| {
+                !p.required_during_scheduling_ignored_during_execution
+                    .is_empty()
+                    || !p
+                        .preferred_during_scheduling_ignored_during_execution
+                        .is_empty()
+            })
+        })
+    }
+
+    /// The pod's node affinity, if any.
+    pub fn node_affinity(&self) -> Option<&NodeAffinity> {
+        self.spec.affinity.as_ref()?.node_affinity.as_ref()
+    }
+
+    /// The pod's pod affinity, if any.
+    pub fn pod_affinity(&self) -> Option<&PodAffinity> {
+        self.spec.affinity.as_ref()?.pod_affinity.as_ref()
+    }
+
+    /// The pod's pod anti-affinity, if any.
+    pub fn pod_anti_affinity(&self) -> Option<&PodAffinity> {
+        self.spec.affinity.as_ref()?.pod_anti_affinity.as_ref()
+    }
+}

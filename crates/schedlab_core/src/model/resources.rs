@@ -1,0 +1,261 @@
+//! Typed resource amounts: milli-CPU, bytes, pod counts and scalar (extended) resources.
+//!
+//! `ResourceList` is how a Kubernetes `requests`/`limits`/`allocatable` map is read: each value is
+//! parsed as a [`Quantity`] and converted by its name (`cpu` to milli-cores, everything else to
+//! whole units), so an invalid value fails at its exact path. Scalar resources keep a sorted list,
+//! so iteration order never depends on hashing.
+
+use super::quantity::{format_bytes, format_milli_cpu, Quantity, QuantityError};
+use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The resource names the scheduler treats specially.
+pub const CPU: &str = "cpu";
+/// Memory in bytes.
+pub const MEMORY: &str = "memory";
+/// Local ephemeral storage in bytes.
+pub const EPHEMERAL_STORAGE: &str = "ephemeral-storage";
+/// The node's pod capacity.
+pub const PODS: &str = "pods";
+
+/// Whether a resource name is a "scalar" resource for `PodFitsResources`: extended resources
+/// (domain-prefixed), `hugepages-*` and `attachable-volumes-*`.
+pub fn is_scalar_resource(name: &str) -> bool {
+    name.contains('/') || name.starts_with("hugepages-") || name.starts_with("attachable-volumes-")
+}
+
+/// Whether a resource name is an extended resource (domain-prefixed, not `kubernetes.io/`).
+pub fn is_extended_resource(name: &str) -> bool {
+    name.contains('/') && !name.contains("kubernetes.io/")
+}
+
+/// Amounts of every resource kind the scheduler counts.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Resources {
+    /// CPU in thousandths of a core.
+    pub milli_cpu: i64,
+    /// Memory in bytes.
+    pub memory: i64,
+    /// Ephemeral storage in bytes.
+    pub ephemeral_storage: i64,
+    /// Pod count (only meaningful for node allocatable).
+    pub pods: i64,
+    /// Scalar resources, sorted by name.
+    pub scalars: Vec<(String, i64)>,
+    /// Which of cpu/memory were given explicitly (for the non-zero request defaults).
+    #[serde(skip)]
+    pub has_cpu: bool,
+    /// Whether `memory` was given explicitly.
+    #[serde(skip)]
+    pub has_memory: bool,
+}
+
+impl Resources {
+    /// The amount of a scalar resource (0 when absent).
+    pub fn scalar(&self, name: &str) -> i64 {
+        match self.scalars.binary_search_by(|(n, _)| n.as_str().cmp(name)) {
+            Ok(i) => self.scalars[i].1,
+            Err(_) => 0,
+        }
+    }
+
+    fn scalar_mut(&mut self, name: &str) -> &mut i64 {
+        let i = match self.scalars.binary_search_by(|(n, _)| n.as_str().cmp(name)) {
+            Ok(i) => i,
+            Err(i) => {
+                self.scalars.insert(i, (name.to_string(), 0));
+                i
+            }
+        };
+        &mut self.scalars[i].1
+    }
+
+    /// Adds another amount, saturating (inputs are bounded, so saturation never shows).
+    pub fn add(&mut self, other: &Resources) {
+        self.milli_cpu = self.milli_cpu.saturating_add(other.milli_cpu);
+        self.memory = self.memory.saturating_add(other.memory);
+        self.ephemeral_storage = self
+            .ephemeral_storage
+            .saturating_add(other.ephemeral_storage);
+        self.pods = self.pods.saturating_add(other.pods);
+        for (name, v) in &other.scalars {
+            let slot = self.scalar_mut(name);
+            *slot = slot.saturating_add(*v);
+        }
+    }
+
+    /// Subtracts another amount (used when a pod leaves a node).
+    pub fn sub(&mut self, other: &Resources) {
+        self.milli_cpu = self.milli_cpu.saturating_sub(other.milli_cpu);
+        self.memory = self.memory.saturating_sub(other.memory);
+        self.ephemeral_storage = self
+            .ephemeral_storage
+            .saturating_sub(other.ephemeral_storage);
+        self.pods = self.pods.saturating_sub(other.pods);
+        for (name, v) in &other.scalars {
+            let slot = self.scalar_mut(name);
+            *slot = slot.saturating_sub(*v);
+        }
+    }
+
+    /// Per-resource maximum (`SetMaxResource`, used for init containers).
+    pub fn max_with(&mut self, other: &Resources) {
+        self.milli_cpu = self.milli_cpu.max(other.milli_cpu);
+        self.memory = self.memory.max(other.memory);
+        self.ephemeral_storage = self.ephemeral_storage.max(other.ephemeral_storage);
+        for (name, v) in &other.scalars {
+            let slot = self.scalar_mut(name);
+            *slot = (*slot).max(*v);
+        }
+    }
+
+    /// True when nothing at all is requested.
+    pub fn is_zero(&self) -> bool {
+        self.milli_cpu == 0
+            && self.memory == 0
+            && self.ephemeral_storage == 0
+            && self.scalars.iter().all(|(_, v)| *v == 0)
+    }
+
+    /// The amount of a named resource, in its natural unit.
+    pub fn get(&self, name: &str) -> i64 {
+        match name {
+            CPU => self.milli_cpu,
+            MEMORY => self.memory,
+            EPHEMERAL_STORAGE => self.ephemeral_storage,
+            PODS => self.pods,
+            other => self.scalar(other),
+        }
+    }
+
+    fn set(&mut self, name: &str, v: i64) {
+        match name {
+            CPU => {
+                self.milli_cpu = v;
+                self.has_cpu = true;
+            }
+            MEMORY => {
+                self.memory = v;
+                self.has_memory = true;
+            }
+            EPHEMERAL_STORAGE => self.ephemeral_storage = v,
+            PODS => self.pods = v,
+            other if is_scalar_resource(other) => *self.scalar_mut(other) = v,
+            _ => {}
+        }
+    }
+}
+
+/// Formats an amount of a named resource for people: `1.5` cores, `512Mi`, `3`.
+pub fn format_amount(resource: &str, amount: i64) -> String {
+    match resource {
+        CPU => format_milli_cpu(amount),
+        MEMORY | EPHEMERAL_STORAGE => format_bytes(amount),
+        r if r.starts_with("hugepages-") => format_bytes(amount),
+        _ => amount.to_string(),
+    }
+}
+
+/// A `requests`/`limits`/`allocatable` map, parsed. Negative amounts are rejected.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct ResourceList(pub Resources);
+
+struct AmountSeed<'a>(&'a str);
+
+impl<'de> DeserializeSeed<'de> for AmountSeed<'_> {
+    type Value = i64;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<i64, D::Error> {
+        let q = d.deserialize_any(QuantityVisitor)?;
+        let text = || format!("{q:?}");
+        if q.is_negative() {
+            return Err(de::Error::custom(format!(
+                "negative quantity for {}: must be greater than or equal to 0",
+                self.0
+            )));
+        }
+        let v = if self.0 == CPU {
+            q.milli_value()
+        } else {
+            q.value()
+        };
+        v.ok_or_else(|| de::Error::custom(QuantityError::TooLarge(text())))
+    }
+}
+
+/// Deserializes a quantity from a string or a number.
+pub struct QuantityVisitor;
+
+impl Visitor<'_> for QuantityVisitor {
+    type Value = Quantity;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a quantity such as \"500m\", \"2Gi\" or 4")
+    }
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Quantity, E> {
+        Quantity::parse(v).map_err(E::custom)
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Quantity, E> {
+        Quantity::parse(&v.to_string()).map_err(E::custom)
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Quantity, E> {
+        Quantity::parse(&v.to_string()).map_err(E::custom)
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Quantity, E> {
+        if !v.is_finite() {
+            return Err(E::custom(format!("invalid quantity {v}")));
+        }
+        Quantity::parse(&v.to_string()).map_err(E::custom)
+    }
+}
+
+impl<'de> Deserialize<'de> for ResourceList {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct ListVisitor;
+        impl<'de> Visitor<'de> for ListVisitor {
+            type Value = ResourceList;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a map of resource names to quantities")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ResourceList, A::Error> {
+                let mut r = Resources::default();
+                while let Some(name) = map.next_key::<String>()? {
+                    let v = map.next_value_seed(AmountSeed(&name))?;
+                    r.set(&name, v);
+                }
+                Ok(ResourceList(r))
+            }
+        }
+        d.deserialize_map(ListVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_names_into_units() {
+        let v = serde_json::json!({"cpu": "1500m", "memory": "1Gi", "pods": 110,
+            "nvidia.com/gpu": "2", "storage": "1Gi", "hugepages-2Mi": "0"});
+        let r: ResourceList = serde_json::from_value(v).unwrap();
+        assert_eq!(r.0.milli_cpu, 1500);
+        assert_eq!(r.0.memory, 1 << 30);
+        assert_eq!(r.0.pods, 110);
+        assert_eq!(r.0.scalar("nvidia.com/gpu"), 2);
+        assert_eq!(r.0.scalar("hugepages-2Mi"), 0);
+        assert_eq!(
+            r.0.scalars.len(),
+            2,
+            "plain `storage` is not a scheduler resource"
+        );
+    }
+
+    #[test]
+    fn numbers_are_quantities() {
+        let v = serde_json::json!({"cpu": 64, "memory": 0.5});
+        let r: ResourceList = serde_json::from_value(v).unwrap();
+        assert_eq!(r.0.milli_cpu, 64_000);
+        assert_eq!(r.0.memory, 1);
+    }
+}

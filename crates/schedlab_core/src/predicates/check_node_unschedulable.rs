@@ -1,0 +1,66 @@
+//! `CheckNodeUnschedulable`: a cordoned node (`spec.unschedulable`) takes only pods that
+//! tolerate the `node.kubernetes.io/unschedulable:NoSchedule` taint. Mandatory in v1.17.
+
+use crate::cluster::NodeInfo;
+use crate::framework::{CycleContext, FailureReason, FilterPlugin, FilterResult, State};
+use crate::model::taint::{tolerated, NO_SCHEDULE};
+use crate::model::Taint;
+
+/// `TaintNodeUnschedulable`.
+pub const TAINT_NODE_UNSCHEDULABLE: &str = "node.kubernetes.io/unschedulable";
+
+/// The predicate.
+pub struct CheckNodeUnschedulable;
+
+impl FilterPlugin for CheckNodeUnschedulable {
+    fn filter(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> FilterResult {
+        if !node.node.spec.unschedulable {
+            return Ok(vec![]);
+        }
+        let taint = Taint {
+            key: TAINT_NODE_UNSCHEDULABLE.into(),
+            value: String::new(),
+            effect: NO_SCHEDULE.into(),
+        };
+        if tolerated(&cx.pod.pod.spec.tolerations, &taint) {
+            Ok(vec![])
+        } else {
+            Ok(vec![FailureReason::NodeUnschedulable.into()])
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::*;
+    use serde_json::json;
+
+    #[test]
+    fn cordoned_nodes_reject_pods_without_the_toleration() {
+        let c = cluster(
+            vec![
+                node(json!({"metadata": {"name": "open"}})),
+                node(json!({"metadata": {"name": "cordoned"}, "spec": {"unschedulable": true}})),
+            ],
+            vec![],
+        );
+        let plain = pod(json!({}));
+        assert_eq!(
+            filter_all(&CheckNodeUnschedulable, &c, plain),
+            vec![vec![], vec!["node(s) were unschedulable".to_string()]]
+        );
+        let tolerant = pod(json!({"spec": {"tolerations": [
+            {"key": "node.kubernetes.io/unschedulable", "effect": "NoSchedule"}]}}));
+        assert_eq!(
+            filter_all(&CheckNodeUnschedulable, &c, tolerant),
+            vec![Vec::<String>::new(), vec![]]
+        );
+        let wrong_effect = pod(json!({"spec": {"tolerations": [
+            {"key": "node.kubernetes.io/unschedulable", "operator": "Exists", "effect": "NoExecute"}]}}));
+        assert_eq!(
+            filter_all(&CheckNodeUnschedulable, &c, wrong_effect)[1].len(),
+            1
+        );
+    }
+}

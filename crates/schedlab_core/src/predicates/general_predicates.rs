@@ -1,0 +1,51 @@
+//! `GeneralPredicates`: PodFitsResources, then HostName, PodFitsHostPorts and MatchNodeSelector.
+//! All four always run; their reasons are concatenated in that order.
+
+use super::{host_name, match_node_selector, pod_fits_host_ports, pod_fits_resources};
+use crate::cluster::NodeInfo;
+use crate::framework::{CycleContext, FilterPlugin, FilterResult, State};
+
+/// The predicate.
+pub struct GeneralPredicates;
+
+impl FilterPlugin for GeneralPredicates {
+    fn filter(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> FilterResult {
+        let mut reasons = pod_fits_resources::check(cx, node);
+        reasons.extend(host_name::check(cx, node));
+        reasons.extend(pod_fits_host_ports::check(cx, node));
+        reasons.extend(match_node_selector::check(cx, node));
+        Ok(reasons)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::*;
+    use serde_json::json;
+
+    #[test]
+    fn every_sub_check_runs_and_reasons_keep_their_order() {
+        let c = cluster(
+            vec![node(
+                json!({"metadata": {"name": "n"}, "status": {"allocatable": {"cpu": "1", "pods": 10}}}),
+            )],
+            vec![(
+                pod(json!({"spec": {"containers": [{"name": "c", "ports": [{"hostPort": 80}]}]}})),
+                0,
+            )],
+        );
+        let incoming = pod(json!({"spec": {
+            "nodeName": "other", "nodeSelector": {"a": "b"},
+            "containers": [{"name": "c", "resources": {"requests": {"cpu": "2"}}, "ports": [{"hostPort": 80}]}]}}));
+        assert_eq!(
+            filter_all(&GeneralPredicates, &c, incoming)[0],
+            [
+                "Insufficient cpu",
+                "node(s) didn't match the requested hostname",
+                "node(s) didn't have free ports for the requested pod ports",
+                "node(s) didn't match node selector"
+            ]
+        );
+    }
+}

@@ -1,0 +1,60 @@
+//! `LeastRequestedPriority`: favours nodes with more free cpu and memory.
+//! Per resource `(capacity - requested) * 100 / capacity` (0 when capacity is 0 or exceeded),
+//! averaged over cpu and memory with integer division. Requests use the non-zero defaults.
+
+use super::{allocatable_and_requested, MAX_NODE_SCORE};
+use crate::cluster::NodeInfo;
+use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
+use crate::model::resources::{CPU, MEMORY};
+
+/// The priority.
+pub struct LeastRequested;
+
+/// `leastRequestedScore`.
+pub fn least_requested_score(requested: i64, capacity: i64) -> i64 {
+    if capacity == 0 || requested > capacity {
+        return 0;
+    }
+    (capacity - requested) * MAX_NODE_SCORE / capacity
+}
+
+impl ScorePlugin for LeastRequested {
+    fn score(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> Result<i64, CycleError> {
+        let (ca, cr) = allocatable_and_requested(cx, node, CPU);
+        let (ma, mr) = allocatable_and_requested(cx, node, MEMORY);
+        Ok((least_requested_score(cr, ca) + least_requested_score(mr, ma)) / 2)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::*;
+    use serde_json::json;
+
+    #[test]
+    fn least_requested_cases() {
+        let c = cluster(
+            vec![
+                node(
+                    json!({"metadata": {"name": "m1"}, "status": {"allocatable": {"cpu": "4", "memory": 10000}}}),
+                ),
+                node(
+                    json!({"metadata": {"name": "m2"}, "status": {"allocatable": {"cpu": "6", "memory": 10000}}}),
+                ),
+                node(json!({"metadata": {"name": "zero"}})),
+            ],
+            vec![],
+        );
+        let p = pod(json!({"spec": {"containers": [
+            {"name": "a", "resources": {"requests": {"cpu": "1", "memory": 2000}}},
+            {"name": "b", "resources": {"requests": {"cpu": "2", "memory": 3000}}}]}}));
+        // m1: cpu (4000-3000)*100/4000 = 25, mem (10000-5000)*100/10000 = 50 -> 37
+        // m2: cpu (6000-3000)*100/6000 = 50, mem 50 -> 50; zero capacity -> 0
+        assert_eq!(score_all(&LeastRequested, &c, p).1, [37, 50, 0]);
+        // An empty container gets the non-zero defaults: 100m and 200Mi (> 10000 bytes -> 0).
+        let empty = pod(json!({"spec": {"containers": [{"name": "a"}]}}));
+        // m1: cpu (4000-100)*100/4000 = 97, mem 0 -> 48
+        assert_eq!(score_all(&LeastRequested, &c, empty).1[0], 48);
+    }
+}

@@ -1,0 +1,147 @@
+//! Legacy v1.17 priorities (Score extension point, 0–100 scale), one per file.
+//!
+//! Each file: a `//!` doc with the formula, the priority type implementing `ScorePlugin` (map =
+//! `score`, reduce = `normalize`), then table tests whose expected values were worked out by
+//! hand from the reference. Integer arithmetic is upstream's (multiply first, then divide,
+//! truncating); float formulas keep upstream's operation order so truncation matches.
+
+pub mod balanced_resource_allocation;
+pub mod equal;
+pub mod even_pods_spread;
+pub mod image_locality;
+pub mod inter_pod_affinity;
+pub mod least_requested;
+pub mod most_requested;
+pub mod node_affinity;
+pub mod node_label;
+pub mod node_prefer_avoid_pods;
+pub mod requested_to_capacity_ratio;
+pub mod resource_limits;
+pub mod selector_spread;
+pub mod service_anti_affinity;
+pub mod taint_toleration;
+
+use crate::cluster::NodeInfo;
+use crate::framework::{CycleContext, ScorePlugin};
+use crate::model::resources::{CPU, MEMORY};
+
+/// `framework.MaxNodeScore` in v1.17.
+pub const MAX_NODE_SCORE: i64 = 100;
+
+/// Priority names a v1.17 Policy accepts without an argument, with their default weights.
+pub const NAMES: [(&str, i64); 14] = [
+    ("EqualPriority", 1),
+    ("MostRequestedPriority", 1),
+    ("RequestedToCapacityRatioPriority", 1),
+    ("SelectorSpreadPriority", 1),
+    ("ServiceSpreadingPriority", 1),
+    ("InterPodAffinityPriority", 1),
+    ("LeastRequestedPriority", 1),
+    ("BalancedResourceAllocation", 1),
+    ("NodePreferAvoidPodsPriority", 10000),
+    ("NodeAffinityPriority", 1),
+    ("TaintTolerationPriority", 1),
+    ("ImageLocalityPriority", 1),
+    ("ResourceLimitsPriority", 1),
+    ("EvenPodsSpreadPriority", 1),
+];
+
+/// The DefaultProvider priorities of v1.17 with weights.
+pub const DEFAULT_PROVIDER: [(&str, i64); 8] = [
+    ("SelectorSpreadPriority", 1),
+    ("InterPodAffinityPriority", 1),
+    ("LeastRequestedPriority", 1),
+    ("BalancedResourceAllocation", 1),
+    ("NodePreferAvoidPodsPriority", 10000),
+    ("NodeAffinityPriority", 1),
+    ("TaintTolerationPriority", 1),
+    ("ImageLocalityPriority", 1),
+];
+
+/// The implementation of a plain (argument-less) priority name.
+pub fn builtin(name: &str) -> Option<Box<dyn ScorePlugin>> {
+    Some(match name {
+        "EqualPriority" => Box::new(equal::EqualPriority),
+        "MostRequestedPriority" => Box::new(most_requested::MostRequested),
+        "RequestedToCapacityRatioPriority" => {
+            Box::new(requested_to_capacity_ratio::RequestedToCapacityRatio::default_shape())
+        }
+        "SelectorSpreadPriority" | "ServiceSpreadingPriority" => {
+            Box::new(selector_spread::SelectorSpread)
+        }
+        "InterPodAffinityPriority" => Box::new(inter_pod_affinity::InterPodAffinity),
+        "LeastRequestedPriority" => Box::new(least_requested::LeastRequested),
+        "BalancedResourceAllocation" => {
+            Box::new(balanced_resource_allocation::BalancedResourceAllocation)
+        }
+        "NodePreferAvoidPodsPriority" => Box::new(node_prefer_avoid_pods::NodePreferAvoidPods),
+        "NodeAffinityPriority" => Box::new(node_affinity::NodeAffinity),
+        "TaintTolerationPriority" => Box::new(taint_toleration::TaintToleration),
+        "ImageLocalityPriority" => Box::new(image_locality::ImageLocality),
+        "ResourceLimitsPriority" => Box::new(resource_limits::ResourceLimits),
+        "EvenPodsSpreadPriority" => Box::new(even_pods_spread::EvenPodsSpreadPriority),
+        _ => return None,
+    })
+}
+
+/// `NormalizeReduce(maxPriority, reverse)`.
+pub fn normalize_reduce(scores: &mut [i64], max_priority: i64, reverse: bool) {
+    let max_count = scores.iter().copied().fold(0, i64::max);
+    if max_count == 0 {
+        if reverse {
+            scores.iter_mut().for_each(|s| *s = max_priority);
+        }
+        return;
+    }
+    for s in scores.iter_mut() {
+        let mut v = max_priority * *s / max_count;
+        if reverse {
+            v = max_priority - v;
+        }
+        *s = v;
+    }
+}
+
+/// `calculateResourceAllocatableRequest` for cpu or memory: (allocatable, node non-zero
+/// requests + the pod's non-zero request).
+pub fn allocatable_and_requested(cx: &CycleContext, node: &NodeInfo, resource: &str) -> (i64, i64) {
+    let pod = cx.pod;
+    match resource {
+        CPU => (
+            node.allocatable.milli_cpu,
+            node.nonzero_cpu + pod.nonzero_cpu,
+        ),
+        MEMORY => (
+            node.allocatable.memory,
+            node.nonzero_memory + pod.nonzero_memory,
+        ),
+        r => (
+            node.allocatable.get(r),
+            node.requested.get(r) + pod.node_request.get(r),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalize_reduce_cases() {
+        let mut s = vec![0, 5, 10];
+        normalize_reduce(&mut s, 100, false);
+        assert_eq!(s, [0, 50, 100]);
+        let mut s = vec![1, 3];
+        normalize_reduce(&mut s, 100, false);
+        assert_eq!(s, [33, 100], "100*1/3 truncates");
+        let mut s = vec![0, 0];
+        normalize_reduce(&mut s, 100, false);
+        assert_eq!(s, [0, 0]);
+        let mut s = vec![0, 0];
+        normalize_reduce(&mut s, 100, true);
+        assert_eq!(s, [100, 100]);
+        let mut s = vec![0, 1, 2];
+        normalize_reduce(&mut s, 100, true);
+        assert_eq!(s, [100, 50, 0]);
+    }
+}

@@ -1,0 +1,97 @@
+//! Test helpers: build pods, nodes and clusters from JSON, and run one plugin on one node.
+
+use crate::cluster::{Cluster, NodeId, PodInfo};
+use crate::framework::{CycleContext, FilterPlugin, ProfileSettings, ScorePlugin};
+use crate::model::{Node, Pod};
+use serde_json::Value;
+
+/// A pod from JSON (`metadata.name` defaults to `p`).
+pub fn pod(v: Value) -> Pod {
+    let mut p: Pod = serde_json::from_value(v).expect("test pod");
+    if p.metadata.name.is_empty() {
+        p.metadata.name = "p".into();
+    }
+    p
+}
+
+/// A node from JSON.
+pub fn node(v: Value) -> Node {
+    serde_json::from_value(v).expect("test node")
+}
+
+/// A cluster with these nodes and, for each `(pod, node index)`, a bound pod.
+pub fn cluster(nodes: Vec<Node>, bound: Vec<(Pod, NodeId)>) -> Cluster {
+    let mut c = Cluster::default();
+    for n in nodes {
+        c.add_node(n);
+    }
+    for (i, (p, n)) in bound.into_iter().enumerate() {
+        let prio = p.spec.priority.unwrap_or(0);
+        let id = c.add_pod(PodInfo::new(p, prio, i));
+        c.bind(id, n);
+    }
+    c
+}
+
+/// Runs a filter for `incoming` on every node; returns each node's reason strings.
+pub fn filter_all(plugin: &dyn FilterPlugin, c: &Cluster, incoming: Pod) -> Vec<Vec<String>> {
+    filter_all_with(plugin, c, incoming, &ProfileSettings::default())
+}
+
+/// [`filter_all`] with settings.
+pub fn filter_all_with(
+    plugin: &dyn FilterPlugin,
+    c: &Cluster,
+    incoming: Pod,
+    settings: &ProfileSettings,
+) -> Vec<Vec<String>> {
+    let prio = incoming.spec.priority.unwrap_or(0);
+    let info = PodInfo::new(incoming, prio, usize::MAX);
+    let cx = CycleContext {
+        cluster: c,
+        pod: &info,
+        settings,
+    };
+    let state = plugin.pre_filter(&cx).expect("pre_filter");
+    c.nodes
+        .iter()
+        .map(|n| {
+            plugin
+                .filter(&cx, &state, n)
+                .expect("filter")
+                .iter()
+                .map(|r| r.to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// Runs a priority over every node: (raw, normalised).
+pub fn score_all(plugin: &dyn ScorePlugin, c: &Cluster, incoming: Pod) -> (Vec<i64>, Vec<i64>) {
+    score_all_with(plugin, c, incoming, &ProfileSettings::default())
+}
+
+/// [`score_all`] with settings.
+pub fn score_all_with(
+    plugin: &dyn ScorePlugin,
+    c: &Cluster,
+    incoming: Pod,
+    settings: &ProfileSettings,
+) -> (Vec<i64>, Vec<i64>) {
+    let prio = incoming.spec.priority.unwrap_or(0);
+    let info = PodInfo::new(incoming, prio, usize::MAX);
+    let cx = CycleContext {
+        cluster: c,
+        pod: &info,
+        settings,
+    };
+    let nodes: Vec<_> = c.nodes.iter().collect();
+    let state = plugin.pre_score(&cx, &nodes).expect("pre_score");
+    let raw: Vec<i64> = nodes
+        .iter()
+        .map(|n| plugin.score(&cx, &state, n).expect("score"))
+        .collect();
+    let mut norm = raw.clone();
+    plugin.normalize(&cx, &state, &nodes, &mut norm);
+    (raw, norm)
+}

@@ -1,0 +1,106 @@
+//! The typed record of each scheduling cycle, and the explanation built on it.
+//!
+//! Only the cycle runner writes a [`CycleTrace`]. Renderers (CLI text, JSON report, UI) read it.
+//! With details off (`--summary`, benchmarks) the filter and score tables are left empty; the
+//! decision is the same either way.
+
+pub mod explain;
+
+use crate::cluster::{NodeId, PodId};
+use crate::framework::Reason;
+
+/// How a cycle ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// A node was chosen.
+    Scheduled,
+    /// No node fits (`FitError`).
+    Unschedulable,
+    /// The cycle failed for another reason (an error, or something not modelled yet).
+    Error,
+}
+
+impl Outcome {
+    /// The report spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Scheduled => "Scheduled",
+            Outcome::Unschedulable => "Unschedulable",
+            Outcome::Error => "Error",
+        }
+    }
+}
+
+/// What the filters said about one node, in evaluation order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NodeFilterRecord {
+    /// The node.
+    pub node: NodeId,
+    /// (filter index in the profile, its reasons; empty = passed), for every filter that ran.
+    pub results: Vec<(usize, Vec<Reason>)>,
+}
+
+impl NodeFilterRecord {
+    /// True when every filter that ran passed.
+    pub fn fits(&self) -> bool {
+        self.results.iter().all(|(_, r)| r.is_empty())
+    }
+
+    /// Every reason, in filter order.
+    pub fn reasons(&self) -> impl Iterator<Item = &Reason> {
+        self.results.iter().flat_map(|(_, r)| r)
+    }
+}
+
+/// One priority's contribution to one node.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ScoreRecord {
+    /// Before normalisation.
+    pub raw: i64,
+    /// After normalisation, before the weight.
+    pub score: i64,
+    /// The weight.
+    pub weight: i64,
+}
+
+/// Every priority's contribution to one node (parallel to the profile's scores).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct NodeScoreRecord {
+    /// The node.
+    pub node: NodeId,
+    /// One entry per configured priority.
+    pub entries: Vec<ScoreRecord>,
+}
+
+/// The record of one scheduling cycle (`scheduleOne`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CycleTrace {
+    /// Virtual time in seconds when the cycle began.
+    pub time: f64,
+    /// The pod.
+    pub pod: PodId,
+    /// The outcome.
+    pub outcome: Outcome,
+    /// The chosen node.
+    pub node: Option<NodeId>,
+    /// `FitError` or error text.
+    pub message: Option<String>,
+    /// Nodes in the snapshot.
+    pub num_all_nodes: usize,
+    /// `numFeasibleNodesToFind`.
+    pub num_to_find: usize,
+    /// `nextStartNodeIndex` when the cycle began.
+    pub start_index: usize,
+    /// Nodes evaluated by the filters.
+    pub evaluated: usize,
+    /// Nodes that passed the filters.
+    pub feasible: usize,
+    /// `findNodesThatFit`, per evaluated node (empty without details).
+    pub filter: Vec<NodeFilterRecord>,
+    /// `prioritizeNodes`, per scored node (empty without details or with one feasible node).
+    pub scores: Vec<NodeScoreRecord>,
+    /// Weighted totals per scored node (empty without details).
+    pub totals: Vec<(NodeId, i64)>,
+    /// `selectHost`: the nodes that shared the best total, in list order.
+    pub tie_set: Vec<NodeId>,
+}
