@@ -290,6 +290,8 @@ pub struct Cluster {
     pub pod_node: Vec<Option<NodeId>>,
     /// Bound pods that have pod affinity or anti-affinity, in binding order.
     pub pods_with_affinity: Vec<PodId>,
+    /// Number of nodes carrying at least one `PreferNoSchedule` taint.
+    pub nodes_with_soft_taints: usize,
 }
 
 impl Cluster {
@@ -302,6 +304,9 @@ impl Cluster {
         names.dedup();
         for n in names {
             *self.image_node_counts.entry(n.clone()).or_default() += 1;
+        }
+        if node.spec.taints.iter().any(|t| t.effect == crate::model::taint::PREFER_NO_SCHEDULE) {
+            self.nodes_with_soft_taints += 1;
         }
         self.nodes.push(NodeInfo::new(node, id));
         id

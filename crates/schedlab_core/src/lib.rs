@@ -18,6 +18,7 @@ pub mod report;
 pub mod rng;
 pub mod scenario;
 pub mod trace;
+pub mod workloads;
 
 #[cfg(test)]
 mod testing;

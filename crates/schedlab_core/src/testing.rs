@@ -55,13 +55,14 @@ pub fn filter_all_with(
     let state = plugin.pre_filter(&cx).expect("pre_filter");
     c.nodes
         .iter()
-        .map(|n| {
-            plugin
+        .map(|n| match state {
+            crate::framework::State::Skip => Vec::new(),
+            _ => plugin
                 .filter(&cx, &state, n)
                 .expect("filter")
                 .iter()
                 .map(|r| r.to_string())
-                .collect()
+                .collect(),
         })
         .collect()
 }
@@ -89,7 +90,10 @@ pub fn score_all_with(
     let state = plugin.pre_score(&cx, &nodes).expect("pre_score");
     let raw: Vec<i64> = nodes
         .iter()
-        .map(|n| plugin.score(&cx, &state, n).expect("score"))
+        .map(|n| match state {
+            crate::framework::State::Uniform(v) => v,
+            _ => plugin.score(&cx, &state, n).expect("score"),
+        })
         .collect();
     let mut norm = raw.clone();
     plugin.normalize(&cx, &state, &nodes, &mut norm);

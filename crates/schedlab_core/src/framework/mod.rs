@@ -54,22 +54,48 @@ pub struct CycleContext<'a> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CycleError(pub String);
 
-/// Typed per-cycle state of one plugin.
+/// Typed per-cycle state of one plugin, returned by `pre_filter` / `pre_score`.
+///
+/// Besides carrying pre-computed data, a state can tell the runner that the answer is the same
+/// on every node this cycle ([`State::skip`] for filters, [`State::uniform`] for scores), so the
+/// runner records that answer without calling the plugin once per node. Decisions and the trace
+/// are identical either way; only the work differs.
 #[derive(Default)]
-pub struct State(Option<Box<dyn Any + Send + Sync>>);
+pub enum State {
+    /// Nothing pre-computed.
+    #[default]
+    Empty,
+    /// Pre-computed data for the per-node calls.
+    Value(Box<dyn Any + Send + Sync>),
+    /// Filter: every node passes this cycle (upstream's PreFilter `Skip`).
+    Skip,
+    /// Score: every node gets this raw score this cycle (normalisation still runs).
+    Uniform(i64),
+}
 
 impl State {
     /// No state.
     pub fn none() -> State {
-        State(None)
+        State::Empty
     }
     /// Wraps a value.
     pub fn new<T: Any + Send + Sync>(v: T) -> State {
-        State(Some(Box::new(v)))
+        State::Value(Box::new(v))
+    }
+    /// Every node passes this filter this cycle.
+    pub fn skip() -> State {
+        State::Skip
+    }
+    /// Every node gets this raw score this cycle.
+    pub fn uniform(raw: i64) -> State {
+        State::Uniform(raw)
     }
     /// The value, if it has this type.
     pub fn get<T: Any>(&self) -> Option<&T> {
-        self.0.as_ref()?.downcast_ref()
+        match self {
+            State::Value(v) => v.downcast_ref(),
+            _ => None,
+        }
     }
 }
 

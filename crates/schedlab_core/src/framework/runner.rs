@@ -296,7 +296,10 @@ fn run_filters(
     let mut failed = Vec::new();
     let check_all = profile.settings.always_check_all_predicates;
     for (i, (f, state)) in profile.filters.iter().zip(states).enumerate() {
-        let reasons = f.plugin.filter(cx, state, node)?;
+        let reasons = match state {
+            State::Skip => Vec::new(),
+            _ => f.plugin.filter(cx, state, node)?,
+        };
         let fit = reasons.is_empty();
         if detail {
             record.results.push((i, reasons.clone()));
@@ -342,8 +345,13 @@ fn prioritize(
     let mut scores = vec![0i64; n];
     for s in &profile.scores {
         let state = s.plugin.pre_score(cx, nodes)?;
-        for (slot, node) in raw.iter_mut().zip(nodes) {
-            *slot = s.plugin.score(cx, &state, node)?;
+        match state {
+            State::Uniform(v) => raw.fill(v),
+            _ => {
+                for (slot, node) in raw.iter_mut().zip(nodes) {
+                    *slot = s.plugin.score(cx, &state, node)?;
+                }
+            }
         }
         scores.copy_from_slice(&raw);
         s.plugin.normalize(cx, &state, nodes, &mut scores);

@@ -56,6 +56,9 @@ impl FilterPlugin for CheckServiceAffinity {
                 }
             }
         }
+        if fixed.is_empty() {
+            return Ok(State::skip());
+        }
         Ok(State::new(AffinityLabels(fixed)))
     }
 

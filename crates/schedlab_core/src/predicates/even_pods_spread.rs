@@ -40,7 +40,7 @@ impl FilterPlugin for EvenPodsSpread {
             .cloned()
             .collect();
         if constraints.is_empty() {
-            return Ok(State::none());
+            return Ok(State::skip());
         }
         let mut counts: HashMap<(String, String), i64> = HashMap::new();
         for node in &cx.cluster.nodes {

@@ -106,6 +106,9 @@ impl FilterPlugin for MatchInterPodAffinity {
                 }
             }
         }
+        if existing_anti.is_empty() && affinity_terms.is_empty() && anti_terms.is_empty() {
+            return Ok(State::skip());
+        }
         let self_match = affinity_terms
             .iter()
             .all(|t| term_matches(t, &pod.namespace, pod));

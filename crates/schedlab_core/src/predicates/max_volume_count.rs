@@ -78,6 +78,17 @@ fn is_nitro(instance_type: &str) -> bool {
 }
 
 impl FilterPlugin for MaxVolumeCount {
+    fn pre_filter(&self, cx: &CycleContext) -> Result<State, crate::framework::CycleError> {
+        let kind = self.0;
+        Ok(
+            if cx.pod.pod.spec.volumes.iter().any(|v| kind.id(v).is_some()) {
+                State::none()
+            } else {
+                State::skip()
+            },
+        )
+    }
+
     fn filter(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> FilterResult {
         let kind = self.0;
         let wanted: HashSet<&str> = cx

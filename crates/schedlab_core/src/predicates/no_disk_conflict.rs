@@ -44,6 +44,14 @@ fn conflict(v: &Volume, other: &Volume) -> bool {
 }
 
 impl FilterPlugin for NoDiskConflict {
+    fn pre_filter(&self, cx: &CycleContext) -> Result<State, crate::framework::CycleError> {
+        Ok(if cx.pod.pod.spec.volumes.is_empty() {
+            State::skip()
+        } else {
+            State::none()
+        })
+    }
+
     fn filter(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> FilterResult {
         let volumes = &cx.pod.pod.spec.volumes;
         if volumes.is_empty() {

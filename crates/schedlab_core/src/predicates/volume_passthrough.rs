@@ -10,6 +10,10 @@ use crate::framework::{CycleContext, FilterPlugin, FilterResult, State};
 pub struct ClaimOnlyVolumePredicate;
 
 impl FilterPlugin for ClaimOnlyVolumePredicate {
+    fn pre_filter(&self, _: &CycleContext) -> Result<State, crate::framework::CycleError> {
+        Ok(State::skip())
+    }
+
     fn filter(&self, _: &CycleContext, _: &State, _: &NodeInfo) -> FilterResult {
         Ok(vec![])
     }

@@ -7,6 +7,10 @@ use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
 pub struct EqualPriority;
 
 impl ScorePlugin for EqualPriority {
+    fn pre_score(&self, _: &CycleContext, _: &[&NodeInfo]) -> Result<State, CycleError> {
+        Ok(State::uniform(1))
+    }
+
     fn score(&self, _: &CycleContext, _: &State, _: &NodeInfo) -> Result<i64, CycleError> {
         Ok(1)
     }

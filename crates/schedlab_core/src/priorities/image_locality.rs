@@ -36,6 +36,13 @@ impl ScorePlugin for ImageLocality {
             .iter()
             .map(|c| normalized_image_name(&c.image))
             .collect();
+        if !names
+            .iter()
+            .any(|n| cx.cluster.image_node_counts.contains_key(n))
+        {
+            // No node holds any of the images: every sum is 0, clamped to the minimum.
+            return Ok(State::uniform(0));
+        }
         Ok(State::new(names))
     }
 

@@ -89,6 +89,9 @@ impl ScorePlugin for InterPodAffinity {
                 }
             }
         }
+        if scores.is_empty() {
+            return Ok(State::uniform(0));
+        }
         Ok(State::new(scores))
     }
 

@@ -9,6 +9,18 @@ use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
 pub struct NodeAffinity;
 
 impl ScorePlugin for NodeAffinity {
+    fn pre_score(&self, cx: &CycleContext, _: &[&NodeInfo]) -> Result<State, CycleError> {
+        let has_preferences = cx.pod.pod.node_affinity().is_some_and(|na| {
+            !na.preferred_during_scheduling_ignored_during_execution
+                .is_empty()
+        });
+        Ok(if has_preferences {
+            State::none()
+        } else {
+            State::uniform(0)
+        })
+    }
+
     fn score(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> Result<i64, CycleError> {
         let Some(na) = cx.pod.pod.node_affinity() else {
             return Ok(0);

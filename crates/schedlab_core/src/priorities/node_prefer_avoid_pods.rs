@@ -11,6 +11,20 @@ use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
 pub struct NodePreferAvoidPods;
 
 impl ScorePlugin for NodePreferAvoidPods {
+    fn pre_score(&self, cx: &CycleContext, _: &[&NodeInfo]) -> Result<State, CycleError> {
+        let controlled = cx
+            .pod
+            .pod
+            .metadata
+            .controller()
+            .is_some_and(|c| c.kind == "ReplicationController" || c.kind == "ReplicaSet");
+        Ok(if controlled {
+            State::none()
+        } else {
+            State::uniform(MAX_NODE_SCORE)
+        })
+    }
+
     fn score(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> Result<i64, CycleError> {
         let Some(ctrl) = cx.pod.pod.metadata.controller() else {
             return Ok(MAX_NODE_SCORE);

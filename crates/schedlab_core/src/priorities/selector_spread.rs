@@ -84,7 +84,11 @@ const ZONE_WEIGHTING: f64 = 2.0 / 3.0;
 
 impl ScorePlugin for SelectorSpread {
     fn pre_score(&self, cx: &CycleContext, _: &[&NodeInfo]) -> Result<State, CycleError> {
-        Ok(State::new(pod_selectors(cx)))
+        let selectors = pod_selectors(cx);
+        if selectors.is_empty() {
+            return Ok(State::uniform(0));
+        }
+        Ok(State::new(selectors))
     }
 
     fn score(&self, cx: &CycleContext, state: &State, node: &NodeInfo) -> Result<i64, CycleError> {

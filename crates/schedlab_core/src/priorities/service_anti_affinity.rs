@@ -30,6 +30,9 @@ impl ScorePlugin for ServiceAntiAffinity {
             .map(|s| SpreadSelector::Set(s.spec.selector.clone()))
             .into_iter()
             .collect();
+        if selectors.is_empty() {
+            return Ok(State::uniform(0));
+        }
         Ok(State::new(selectors))
     }
 
