@@ -55,6 +55,21 @@ pub fn fit_error_message<'a>(
     )
 }
 
+/// `podPassesBasicChecks`: upstream looks up every PersistentVolumeClaim of the pod here.
+/// Claims are not modelled yet, so a pod with one ends its cycle with an error that says so,
+/// rather than passing the volume predicates silently.
+fn pod_passes_basic_checks(cx: &CycleContext) -> Result<(), CycleError> {
+    for v in &cx.pod.pod.spec.volumes {
+        if let Some(pvc) = &v.persistent_volume_claim {
+            return Err(CycleError(format!(
+                "volume scheduling is not modelled yet: the pod uses PersistentVolumeClaim {:?} (volume {:?})",
+                pvc.claim_name, v.name
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// A pod nominated to a node (by an earlier preemption).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Nomination {
@@ -162,6 +177,7 @@ fn cycle(
 ) -> Result<(), CycleError> {
     let cluster = cx.cluster;
     let all = node_order.len();
+    pod_passes_basic_checks(cx)?;
     // findNodesThatFit
     let states = profile
         .filters

@@ -1,0 +1,55 @@
+# Installs what schedlab's build and tests need, skipping whatever is already there at the
+# right version. Sourced by scripts/serve.sh and scripts/test.sh; safe to run again.
+# Versions: see shared/guide/TOOLCHAIN.md (trunk 0.21.14 builds on stable, wasm-bindgen-cli
+# must equal the wasm-bindgen in Cargo.lock, wasm-opt comes from npm binaryen@132).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+WASM_BINDGEN_VERSION=0.2.130
+TRUNK_VERSION=0.21.14
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo "$@"; else
+    echo "need root for: $*" >&2; return 1; fi
+}
+
+setup_rust() {
+  # rust-toolchain.toml pins the toolchain; make sure its wasm target and components exist.
+  local tc
+  tc="$(sed -n 's/^channel *= *"\(.*\)"/\1/p' "$ROOT/rust-toolchain.toml")"
+  if ! rustup +"$tc" target list --installed 2>/dev/null | grep -q '^wasm32-unknown-unknown$'; then
+    say "adding the wasm32-unknown-unknown target to $tc"
+    rustup target add wasm32-unknown-unknown --toolchain "$tc"
+  fi
+  for c in rustfmt clippy; do
+    rustup +"$tc" component list --installed 2>/dev/null | grep -q "^$c" || rustup component add "$c" --toolchain "$tc"
+  done
+}
+
+setup_web_tools() {
+  export PATH="$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+  if ! trunk --version 2>/dev/null | grep -q "$TRUNK_VERSION"; then
+    say "installing trunk $TRUNK_VERSION (about 10 minutes, once)"
+    cargo install "trunk@$TRUNK_VERSION" --locked
+  fi
+  if ! wasm-bindgen --version 2>/dev/null | grep -q "$WASM_BINDGEN_VERSION"; then
+    say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 3 minutes, once)"
+    cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+  fi
+  if [ ! -x "$ROOT/node_modules/.bin/wasm-opt" ] || [ ! -d "$ROOT/node_modules/playwright-core" ]; then
+    say "installing npm packages (binaryen's wasm-opt, playwright-core)"
+    (cd "$ROOT" && npm ci --no-audit --no-fund)
+  fi
+  (cd "$ROOT" && cargo fetch --quiet)
+  export TRUNK_SKIP_VERSION_CHECK=true
+}
+
+setup_browser() {
+  if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+    say "installing Debian chromium and chromium-driver"
+    as_root apt-get update -qq
+    as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+  fi
+}
