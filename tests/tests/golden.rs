@@ -1,0 +1,122 @@
+//! End-to-end golden scenarios: `tests/scenarios/<name>/` holds the input files and an
+//! `expect.json` of hand-derived facts (see `schedlab_tests` for its format).
+
+use schedlab_tests::run_golden;
+
+macro_rules! golden {
+    ($($test:ident => $dir:literal,)*) => {
+        $(
+            #[test]
+            fn $test() {
+                run_golden($dir);
+            }
+        )*
+
+        const ALL: &[&str] = &[$($dir),*];
+    };
+}
+
+golden! {
+    resources_init_extended => "resources-init-extended",
+    node_selector_affinity => "node-selector-affinity",
+    taints_tolerations_cordon => "taints-tolerations-cordon",
+    always_check_all_false => "always-check-all-false",
+    always_check_all_true => "always-check-all-true",
+    predicate_order_short_circuit => "predicate-order-short-circuit",
+    host_ports => "host-ports",
+    priority_queue => "priority-queue",
+    scheduler_name_and_phases => "scheduler-name-and-phases",
+    no_nodes => "no-nodes",
+    inter_pod_anti_affinity => "inter-pod-anti-affinity",
+    sampling_200_adaptive => "sampling-200-adaptive",
+    sampling_cordoned_rotation => "sampling-cordoned-rotation",
+    sampling_percentage_config => "sampling-percentage-config",
+    least_requested_balanced => "least-requested-balanced",
+    ties_seed => "ties-seed",
+    histogram_byte_order => "histogram-byte-order",
+    node_tree_zones => "node-tree-zones",
+}
+
+#[test]
+fn every_scenario_folder_has_a_test() {
+    let mut dirs: Vec<String> = std::fs::read_dir(schedlab_tests::scenarios_dir())
+        .expect("tests/scenarios")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    dirs.sort();
+    let mut listed: Vec<String> = ALL.iter().map(|s| s.to_string()).collect();
+    listed.sort();
+    assert_eq!(dirs, listed);
+}
+
+fn scenario(name: &str) -> schedlab_core::Scenario {
+    schedlab_tests::load_ok(&schedlab_tests::scenario_files(
+        &schedlab_tests::scenarios_dir().join(name),
+    ))
+}
+
+#[test]
+fn ties_are_broken_by_the_seed_among_the_tie_set_only() {
+    // selectHost (filters.md A.8) picks each tied node with probability 1/3: over 64 seeds every
+    // pick is a twin, the same seed picks the same twin, and more than one twin gets picked.
+    let s = scenario("ties-seed");
+    let mut picked = std::collections::BTreeSet::new();
+    for seed in 0..64u64 {
+        let r = schedlab_tests::report(&s, seed);
+        let node = r["cycles"][0]["node"]
+            .as_str()
+            .expect("scheduled")
+            .to_string();
+        assert!(
+            ["twin-a", "twin-b", "twin-c"].contains(&node.as_str()),
+            "{node}"
+        );
+        assert_eq!(
+            r,
+            schedlab_tests::report(&s, seed),
+            "seed {seed} is not repeatable"
+        );
+        picked.insert(node);
+    }
+    assert!(picked.len() >= 2, "64 seeds always picked {picked:?}");
+}
+
+#[test]
+fn sampling_third_cycle_avoids_the_node_that_got_a_pod() {
+    // In the third cycle of sampling-200-adaptive the window n000..n099 is scanned again; the
+    // node that took p1 scores lower on LeastRequested (its 100m/100Mi count), so p3 goes
+    // elsewhere.
+    let s = scenario("sampling-200-adaptive");
+    for seed in [0, 1, 2, 3] {
+        let r = schedlab_tests::report(&s, seed);
+        assert_ne!(
+            r["cycles"][0]["node"], r["cycles"][2]["node"],
+            "seed {seed}"
+        );
+        let t = &r["cycles"][2]["totals"];
+        let first = r["cycles"][0]["node"].as_str().expect("node");
+        let third = r["cycles"][2]["node"].as_str().expect("node");
+        assert!(t[first].as_i64() < t[third].as_i64(), "{t}");
+    }
+}
+
+#[test]
+fn summary_runs_leave_out_the_tables() {
+    // cli-contract.md: --summary keeps time, pod, outcome, node, message and preemption.
+    let s = scenario("host-ports");
+    let r = schedlab_tests::summary(&s, 1);
+    for c in r["cycles"].as_array().expect("cycles") {
+        let keys: std::collections::BTreeSet<&str> = c
+            .as_object()
+            .expect("cycle")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        for k in ["time", "pod", "outcome", "node", "message", "preemption"] {
+            assert!(keys.contains(k), "missing {k}");
+        }
+        for k in ["filter", "scores", "totals"] {
+            assert!(!keys.contains(k), "unexpected {k}");
+        }
+    }
+}
