@@ -305,7 +305,12 @@ impl Cluster {
         for n in names {
             *self.image_node_counts.entry(n.clone()).or_default() += 1;
         }
-        if node.spec.taints.iter().any(|t| t.effect == crate::model::taint::PREFER_NO_SCHEDULE) {
+        if node
+            .spec
+            .taints
+            .iter()
+            .any(|t| t.effect == crate::model::taint::PREFER_NO_SCHEDULE)
+        {
             self.nodes_with_soft_taints += 1;
         }
         self.nodes.push(NodeInfo::new(node, id));

@@ -5,7 +5,7 @@
 //! Deviation, stated: upstream filters 16 nodes in parallel and may look at a few nodes past
 //! the stopping point; this runner is sequential and stops exactly at `numFeasibleNodesToFind`.
 
-use super::{CycleContext, CycleError, Profile, Reason, State};
+use super::{CycleContext, CycleError, FilterPlugin, Profile, Reason, State};
 use crate::cluster::{Cluster, NodeId, NodeInfo, PodId};
 use crate::rng::Rng;
 use crate::trace::{CycleTrace, NodeFilterRecord, NodeScoreRecord, Outcome, ScoreRecord};
@@ -184,6 +184,16 @@ fn cycle(
         .iter()
         .map(|f| f.plugin.pre_filter(cx))
         .collect::<Result<Vec<State>, CycleError>>()?;
+    // Filters that answer "pass" for every node are only visited when the trace records them.
+    let active: Vec<ActiveFilter> = profile
+        .filters
+        .iter()
+        .zip(&states)
+        .enumerate()
+        .filter(|(_, (_, state))| detail || !matches!(state, State::Skip))
+        .map(|(i, (f, state))| (i, f.plugin.as_ref(), state))
+        .collect();
+    let check_all = profile.settings.always_check_all_predicates;
     let to_find = if profile.filters.is_empty() {
         all
     } else {
@@ -205,9 +215,9 @@ fn cycle(
             results: Vec::new(),
         };
         let reasons = filter_node(
-            profile,
+            &active,
+            check_all,
             cx,
-            &states,
             pod,
             node,
             nominations,
@@ -249,17 +259,24 @@ fn cycle(
     let mut best = totals[0];
     let mut selected = feasible[0].id;
     let mut ties = 1u64;
-    let mut tie_set = vec![feasible[0].id];
+    let mut tie_set = Vec::new();
+    if detail {
+        tie_set.push(feasible[0].id);
+    }
     for (node, &score) in feasible.iter().zip(&totals).skip(1) {
         if score > best {
             best = score;
             selected = node.id;
             ties = 1;
-            tie_set.clear();
-            tie_set.push(node.id);
+            if detail {
+                tie_set.clear();
+                tie_set.push(node.id);
+            }
         } else if score == best {
             ties += 1;
-            tie_set.push(node.id);
+            if detail {
+                tie_set.push(node.id);
+            }
             if st.rng.intn(ties) == 0 {
                 selected = node.id;
             }
@@ -274,9 +291,9 @@ fn cycle(
 /// `podFitsOnNode`: one pass, or two when higher-or-equal priority pods are nominated here.
 #[allow(clippy::too_many_arguments)]
 fn filter_node(
-    profile: &Profile,
+    active: &[ActiveFilter],
+    check_all: bool,
     cx: &CycleContext,
-    states: &[State],
     pod: PodId,
     node: &NodeInfo,
     nominations: &[Nomination],
@@ -292,29 +309,31 @@ fn filter_node(
         }
     }
     if let Some(info) = &with_nominated {
-        let reasons = run_filters(profile, cx, states, info, detail, record)?;
+        let reasons = run_filters(active, check_all, cx, info, detail, record)?;
         if !reasons.is_empty() {
             return Ok(reasons);
         }
         record.results.clear();
     }
-    run_filters(profile, cx, states, node, detail, record)
+    run_filters(active, check_all, cx, node, detail, record)
 }
 
+/// A filter that runs this cycle: its profile index, implementation and state.
+type ActiveFilter<'p> = (usize, &'p dyn FilterPlugin, &'p State);
+
 fn run_filters(
-    profile: &Profile,
+    active: &[ActiveFilter],
+    check_all: bool,
     cx: &CycleContext,
-    states: &[State],
     node: &NodeInfo,
     detail: bool,
     record: &mut NodeFilterRecord,
 ) -> Result<Vec<Reason>, CycleError> {
     let mut failed = Vec::new();
-    let check_all = profile.settings.always_check_all_predicates;
-    for (i, (f, state)) in profile.filters.iter().zip(states).enumerate() {
+    for &(i, plugin, state) in active {
         let reasons = match state {
             State::Skip => Vec::new(),
-            _ => f.plugin.filter(cx, state, node)?,
+            _ => plugin.filter(cx, state, node)?,
         };
         let fit = reasons.is_empty();
         if detail {
@@ -372,7 +391,8 @@ fn prioritize(
         scores.copy_from_slice(&raw);
         s.plugin.normalize(cx, &state, nodes, &mut scores);
         for i in 0..n {
-            totals[i] = totals[i].saturating_add(scores[i].saturating_mul(s.weight));
+            // No overflow: the policy guarantees Σ weight × 100 fits in an i64.
+            totals[i] += scores[i] * s.weight;
         }
         if detail {
             for i in 0..n {

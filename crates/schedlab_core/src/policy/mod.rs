@@ -511,6 +511,17 @@ pub fn build(
         }
     }
 
+    // validateSelectedConfigs: the weighted maximum of every priority must fit in an int64.
+    let mut total: i64 = 0;
+    for s in &scores {
+        match s.weight.checked_mul(priorities::MAX_NODE_SCORE).and_then(|w| total.checked_add(w)) {
+            Some(t) => total = t,
+            None => {
+                errors.push(err("priorities", "total priority of priority functions has overflown"));
+                break;
+            }
+        }
+    }
     if !errors.is_empty() {
         return Err(errors);
     }

@@ -101,6 +101,6 @@ pub struct CycleTrace {
     pub scores: Vec<NodeScoreRecord>,
     /// Weighted totals per scored node (empty without details).
     pub totals: Vec<(NodeId, i64)>,
-    /// `selectHost`: the nodes that shared the best total, in list order.
+    /// `selectHost`: the nodes that shared the best total, in list order (empty without details).
     pub tie_set: Vec<NodeId>,
 }

@@ -1,0 +1,67 @@
+//! `schedlab_wasm`: the JavaScript-facing API, a thin adapter over `schedlab_core`.
+//!
+//! Inputs in, one call into the core, a JSON string out. No scheduling logic lives here.
+
+use schedlab_core::trace::Outcome;
+use schedlab_core::{report, workloads, Scenario, Source};
+use wasm_bindgen::prelude::*;
+
+/// Runs a scenario. `files` is a JSON array of `{"name": ..., "text": ...}`. Returns the CLI
+/// contract's JSON report, or `{"errors": ["file: path: message", ...]}`.
+#[wasm_bindgen]
+pub fn run(files: &str, seed: u64, summary: bool) -> String {
+    let parsed: Result<Vec<(String, String)>, String> = serde_json::from_str::<serde_json::Value>(files)
+        .map_err(|e| e.to_string())
+        .and_then(|v| {
+            v.as_array()
+                .ok_or_else(|| "expected an array of {name, text}".to_string())?
+                .iter()
+                .map(|f| {
+                    let name = f.get("name").and_then(|n| n.as_str()).unwrap_or("input").to_string();
+                    let text = f
+                        .get("text")
+                        .and_then(|t| t.as_str())
+                        .ok_or_else(|| format!("{name}: missing text"))?
+                        .to_string();
+                    Ok((name, text))
+                })
+                .collect()
+        });
+    let files = match parsed {
+        Ok(f) => f,
+        Err(e) => return serde_json::json!({ "errors": [e] }).to_string(),
+    };
+    let sources: Vec<Source> = files.iter().map(|(name, text)| Source { name, text }).collect();
+    match Scenario::load(&sources) {
+        Ok(s) => report::json_report(&s.run(seed, !summary), !summary).to_string(),
+        Err(errs) => {
+            let list: Vec<String> = errs.iter().map(ToString::to_string).collect();
+            serde_json::json!({ "errors": list }).to_string()
+        }
+    }
+}
+
+/// Builds the SchedulingBasic workload (kept out of the timed part by the caller).
+#[wasm_bindgen]
+pub struct BenchWorkload {
+    scenario: Scenario,
+}
+
+#[wasm_bindgen]
+impl BenchWorkload {
+    /// `nodes` nodes, `bound` bound pods, `pending` pods to schedule.
+    #[wasm_bindgen(constructor)]
+    pub fn new(nodes: usize, bound: usize, pending: usize, percentage: i32) -> BenchWorkload {
+        BenchWorkload {
+            scenario: workloads::scheduling_basic(nodes, bound, pending, percentage),
+        }
+    }
+
+    /// Schedules every pending pod; returns `[scheduled, evaluated nodes]`.
+    pub fn run(&self, seed: u64, trace: bool) -> Vec<f64> {
+        let run = self.scenario.run(seed, trace);
+        let scheduled = run.cycles.iter().filter(|c| c.outcome == Outcome::Scheduled).count();
+        let evaluated: usize = run.cycles.iter().map(|c| c.evaluated).sum();
+        vec![scheduled as f64, evaluated as f64]
+    }
+}
