@@ -1,0 +1,156 @@
+//! A text editor for one input file: a plain textarea with a line-number gutter, and the errors
+//! that name this file listed underneath. Clicking an error with a line selects that line.
+
+use crate::state::{EditorFile, Playground};
+use leptos::html;
+use leptos::prelude::*;
+use schedlab_core::Diagnostic;
+
+/// Height of one editor line in CSS pixels; equal to `--editor-line` in `style.css`.
+const LINE_HEIGHT_PX: i32 = 18;
+
+/// The editor of one input file.
+#[component]
+pub fn Editor(file: EditorFile) -> impl IntoView {
+    let state = expect_context::<Playground>();
+    let text = state.text(file);
+    let gutter = NodeRef::<html::Div>::new();
+    let area = NodeRef::<html::Textarea>::new();
+
+    let line_count = Memo::new(move |_| text.with(|t| t.matches('\n').count() + 1));
+    let numbers = move || {
+        let n = line_count.get();
+        let mut s = String::with_capacity(n * 4);
+        for i in 1..=n {
+            if i > 1 {
+                s.push('\n');
+            }
+            s.push_str(&i.to_string());
+        }
+        s
+    };
+    let errors = Memo::new(move |_| state.errors_for(file));
+    let error_lines = move || {
+        errors.with(|errs| {
+            let mut lines: Vec<usize> = errs.iter().filter_map(|d| d.line).collect();
+            lines.sort_unstable();
+            lines.dedup();
+            lines
+        })
+    };
+
+    let sync_scroll = move || {
+        if let (Some(g), Some(a)) = (gutter.get_untracked(), area.get_untracked()) {
+            g.set_scroll_top(a.scroll_top());
+        }
+    };
+    let jump_to = move |line: usize| {
+        let Some(a) = area.get_untracked() else {
+            return;
+        };
+        let (start, end) = text.with_untracked(|t| line_range_utf16(t, line));
+        let _ = a.focus();
+        let _ = a.set_selection_range(start, end);
+        let top = (line as i32 - 1) * LINE_HEIGHT_PX - a.client_height() / 3;
+        a.set_scroll_top(top.max(0));
+        sync_scroll();
+    };
+
+    let title = file.title();
+    view! {
+        <section
+            class="editor"
+            class:has-errors=move || !errors.with(Vec::is_empty)
+            id=format!("editor-{}", file.stem())
+            data-testid=format!("editor-{}", file.stem())
+        >
+            <header class="editor-head">
+                <h2>{title}</h2>
+                <span class="filename">{move || text.with(|t| file.source_name(t))}</span>
+                <span class="editor-meta">
+                    {move || {
+                        format!(
+                            "{} · {} lines",
+                            text.with(|t| EditorFile::format_of(t)),
+                            line_count.get(),
+                        )
+                    }}
+                </span>
+            </header>
+            <div class="code">
+                <div class="gutter" node_ref=gutter aria-hidden="true">
+                    <pre>{numbers}</pre>
+                    <For
+                        each=error_lines
+                        key=|line| *line
+                        children=|line| {
+                            view! { <span class="gutter-mark" style=format!("--line: {line}")></span> }
+                        }
+                    />
+                </div>
+                <textarea
+                    node_ref=area
+                    aria-label=format!("{title} ({})", file.stem())
+                    spellcheck="false"
+                    autocomplete="off"
+                    autocapitalize="off"
+                    wrap="off"
+                    prop:value=move || text.get()
+                    on:input=move |ev| state.edit(file, event_target_value(&ev))
+                    on:scroll=move |_| sync_scroll()
+                ></textarea>
+            </div>
+            <Show when=move || !errors.with(Vec::is_empty)>
+                <ul class="diagnostics" role="alert" data-testid=format!("errors-{}", file.stem())>
+                    <For
+                        each=move || errors.get().into_iter().enumerate()
+                        key=|(i, d)| (*i, d.to_string())
+                        children=move |(_, d)| view! { <DiagnosticItem d=d jump_to=jump_to/> }
+                    />
+                </ul>
+            </Show>
+        </section>
+    }
+}
+
+/// One error: its line (a button that selects it), its path and its message.
+#[component]
+fn DiagnosticItem(
+    d: Diagnostic,
+    jump_to: impl Fn(usize) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    let full = d.to_string();
+    let line = d.line.map(|line| {
+        view! {
+            <button
+                class="diag-line"
+                title="Select this line"
+                on:click=move |_| jump_to(line)
+            >
+                {format!("line {line}")}
+            </button>
+        }
+    });
+    let path =
+        (!d.path.is_empty()).then(|| view! { <code class="diag-path">{d.path.clone()}</code> });
+    view! {
+        <li class="diagnostic" data-testid="diagnostic" title=full>
+            {line}
+            {path}
+            <span class="diag-message">{d.message}</span>
+        </li>
+    }
+}
+
+/// The UTF-16 offsets (what `setSelectionRange` takes) of a 1-based line, without its newline.
+fn line_range_utf16(text: &str, line: usize) -> (u32, u32) {
+    let mut start = 0u32;
+    for (i, l) in text.split('\n').enumerate() {
+        let len = l.encode_utf16().count() as u32;
+        if i + 1 == line {
+            return (start, start + len);
+        }
+        start += len + 1;
+    }
+    (start, start)
+}

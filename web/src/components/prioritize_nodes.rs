@@ -1,0 +1,99 @@
+//! `prioritizeNodes`: nodes × priorities. Each cell reads `raw → score ×weight`: the priority's
+//! map result, its value after the reduce (normalising) step, and its weight. The row with the
+//! highest total wins.
+
+use super::camel_breaks;
+use crate::analysis::{ScoreTable, Scoring};
+use leptos::prelude::*;
+
+/// The score table.
+#[component]
+pub fn PrioritizeNodes(table: ScoreTable) -> impl IntoView {
+    let ScoreTable {
+        columns,
+        weights,
+        rows,
+        scoring,
+    } = table;
+    let content = match scoring {
+        Scoring::NoFeasibleNodes => view! {
+            <p class="note">"Not reached: no node passed the predicates."</p>
+        }
+        .into_any(),
+        Scoring::OneFeasibleNode => view! {
+            <p class="note">"Skipped: only one node passed the predicates, so it is chosen without scoring."</p>
+        }
+        .into_any(),
+        Scoring::Scored => {
+            let header = columns
+                .iter()
+                .enumerate()
+                .map(|(i, c)| {
+                    let w = weights.get(i).copied().unwrap_or(1);
+                    view! {
+                        <th scope="col" class="prio" title=c.clone()>
+                            {camel_breaks(c)}
+                            <span class="weight">{format!("weight {w}")}</span>
+                        </th>
+                    }
+                })
+                .collect_view();
+            let body = rows
+                .into_iter()
+                .map(|row| {
+                    let cells = row
+                        .cells
+                        .iter()
+                        .map(|s| {
+                            view! {
+                                <td class="score">
+                                    <span class="raw">{s.raw}</span>
+                                    <span class="arrow">" → "</span>
+                                    <span class="normalized">{s.score}</span>
+                                    <span class="times">{format!(" ×{}", s.weight)}</span>
+                                </td>
+                            }
+                        })
+                        .collect_view();
+                    let node_attr = row.node.clone();
+                    view! {
+                        <tr class:winner=row.winner class:tied=row.tied data-node=node_attr>
+                            <th scope="row" class="mono">
+                                {row.node}
+                                {row.winner.then(|| view! { <span class="tag tag-winner">"chosen"</span> })}
+                                {(row.tied && !row.winner).then(|| view! { <span class="tag">"tie"</span> })}
+                            </th>
+                            {cells}
+                            <td class="total">{row.total}</td>
+                        </tr>
+                    }
+                })
+                .collect_view();
+            view! {
+                <div class="table-scroll">
+                    <table class="matrix score-table" data-testid="score-table">
+                        <thead>
+                            <tr>
+                                <th scope="col" class="corner">"node"</th>
+                                {header}
+                                <th scope="col" class="total">"total"</th>
+                            </tr>
+                        </thead>
+                        <tbody>{body}</tbody>
+                    </table>
+                </div>
+                <p class="legend">"Cells read raw → score ×weight; the total is the sum of score × weight."</p>
+            }
+            .into_any()
+        }
+    };
+    view! {
+        <section class="step" data-testid="prioritize-nodes">
+            <h3>
+                <code>"prioritizeNodes"</code>
+                <span class="step-sub">"score every feasible node with each priority, times its weight"</span>
+            </h3>
+            {content}
+        </section>
+    }
+}

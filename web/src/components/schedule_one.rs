@@ -1,0 +1,80 @@
+//! `scheduleOne`: the pod, the outcome and, for a pod that did not fit, the exact
+//! `FailedScheduling` message with the explanation of each node's refusal.
+
+use super::with_code;
+use crate::analysis::Inspection;
+use leptos::prelude::*;
+
+/// The head of the inspector.
+#[component]
+pub fn ScheduleOne(inspection: Inspection) -> impl IntoView {
+    let Inspection {
+        pod,
+        priority,
+        requests,
+        node,
+        cycle,
+    } = inspection;
+    let cycle_text = cycle
+        .as_ref()
+        .map(|c| format!("{} of {}", c.number, c.of))
+        .unwrap_or_else(|| "—".into());
+    let outcome = cycle
+        .as_ref()
+        .map(|c| c.outcome)
+        .unwrap_or("Bound in input");
+    let outcome_class = format!(
+        "outcome outcome-{}",
+        outcome.to_lowercase().replace(' ', "-")
+    );
+    let failed = cycle.as_ref().filter(|c| c.outcome != "Scheduled").cloned();
+    let summary = cycle
+        .as_ref()
+        .filter(|c| c.outcome == "Scheduled")
+        .map(|c| c.explanation.summary.clone());
+    view! {
+        <section class="step" data-testid="schedule-one">
+            <h3>
+                <code>"scheduleOne"</code>
+                <span class="step-sub">"take the next pod from the queue and find it a node"</span>
+            </h3>
+            <dl class="facts">
+                <div><dt>"Pod"</dt><dd class="mono">{pod}</dd></div>
+                <div><dt>"Priority"</dt><dd class="mono">{priority}</dd></div>
+                <div><dt>"Requests"</dt><dd class="mono">{requests}</dd></div>
+                <div><dt>"Cycle"</dt><dd class="mono">{cycle_text}</dd></div>
+                <div><dt>"Outcome"</dt><dd><span class=outcome_class data-testid="outcome">{outcome}</span></dd></div>
+                <div><dt>"Node"</dt><dd class="mono" data-testid="inspected-node">{node.unwrap_or_else(|| "—".into())}</dd></div>
+            </dl>
+            {summary.map(|s| view! { <p class="summary">{with_code(&s)}</p> })}
+            {failed.map(|c| {
+                let nodes = c.explanation.nodes.clone();
+                view! {
+                    <div class="fit-error" data-testid="fit-error">
+                        <span class="event">"Warning · FailedScheduling"</span>
+                        <p class="mono">{c.message.clone().unwrap_or_default()}</p>
+                    </div>
+                    <div class="why" data-testid="explanation">
+                        <h4>"Why each node said no"</h4>
+                        <ul>
+                            {nodes
+                                .into_iter()
+                                .map(|n| {
+                                    view! {
+                                        <li>
+                                            <span class="why-node mono">{n.node}</span>
+                                            <span class="why-reasons">{with_code(&n.reasons.join("; "))}</span>
+                                            <ul class="hints">
+                                                {n.hints.iter().map(|h| view! { <li>{with_code(h)}</li> }).collect_view()}
+                                            </ul>
+                                        </li>
+                                    }
+                                })
+                                .collect_view()}
+                        </ul>
+                    </div>
+                }
+            })}
+        </section>
+    }
+}

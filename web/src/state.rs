@@ -1,0 +1,297 @@
+//! The playground's state: the three editor texts, the last valid analysis, the current errors
+//! and the selected pod; and the actions that change them.
+//!
+//! Every edit reloads and reruns the whole scenario at once (it takes well under a millisecond
+//! for a small cluster). A failed load keeps the last valid analysis on screen and only replaces
+//! the errors. Editor texts are saved in `localStorage`, so a reload never loses work.
+//!
+//! Views read signals and call actions; they never run the scheduler themselves.
+
+use crate::analysis::{Analysis, Inspection, PodRow};
+use leptos::prelude::*;
+use schedlab_core::input::looks_like_json;
+use schedlab_core::{Diagnostic, Scenario, Source};
+use std::sync::Arc;
+
+/// The example every new visitor starts with.
+pub const EXAMPLE_NAME: &str = "classic";
+/// The seed of the tie-break between equally scored nodes.
+pub const SEED: u64 = 0;
+
+const STORAGE_PREFIX: &str = "schedlab.v1.editor.";
+const VALID_PREFIX: &str = "schedlab.v1.valid.";
+
+/// One of the three input files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EditorFile {
+    /// `nodes.yaml`.
+    Nodes,
+    /// `pods.yaml`.
+    Pods,
+    /// `policy.json`.
+    Policy,
+}
+
+impl EditorFile {
+    /// The editors, top to bottom.
+    pub const ALL: [EditorFile; 3] = [EditorFile::Nodes, EditorFile::Pods, EditorFile::Policy];
+
+    fn index(self) -> usize {
+        match self {
+            EditorFile::Nodes => 0,
+            EditorFile::Pods => 1,
+            EditorFile::Policy => 2,
+        }
+    }
+
+    /// `nodes`, `pods`, `policy`: the file name without extension, also used in test ids.
+    pub fn stem(self) -> &'static str {
+        match self {
+            EditorFile::Nodes => "nodes",
+            EditorFile::Pods => "pods",
+            EditorFile::Policy => "policy",
+        }
+    }
+
+    /// The editor's title.
+    pub fn title(self) -> &'static str {
+        match self {
+            EditorFile::Nodes => "Nodes",
+            EditorFile::Pods => "Pods",
+            EditorFile::Policy => "Policy",
+        }
+    }
+
+    /// The example's text.
+    pub fn example(self) -> &'static str {
+        match self {
+            EditorFile::Nodes => include_str!("../../assets/scenarios/classic/nodes.yaml"),
+            EditorFile::Pods => include_str!("../../assets/scenarios/classic/pods.yaml"),
+            EditorFile::Policy => include_str!("../../assets/scenarios/classic/policy.json"),
+        }
+    }
+
+    /// `JSON` or `YAML`, detected from the content as the core does.
+    pub fn format_of(text: &str) -> &'static str {
+        if looks_like_json(text) {
+            "JSON"
+        } else {
+            "YAML"
+        }
+    }
+
+    /// The file name given to the core, so its messages name the format the user typed.
+    pub fn source_name(self, text: &str) -> String {
+        let ext = if looks_like_json(text) {
+            "json"
+        } else {
+            "yaml"
+        };
+        format!("{}.{ext}", self.stem())
+    }
+
+    /// The editor a diagnostic belongs under. Diagnostics that name no editor's file (such as
+    /// `configuration`) go under the Policy editor.
+    pub fn of_diagnostic(d: &Diagnostic) -> EditorFile {
+        let stem = d.file.split('.').next().unwrap_or_default();
+        EditorFile::ALL
+            .into_iter()
+            .find(|f| f.stem() == stem)
+            .unwrap_or(EditorFile::Policy)
+    }
+
+    fn storage_key(self) -> String {
+        format!("{STORAGE_PREFIX}{}", self.stem())
+    }
+
+    /// Where the text of the last inputs that loaded is kept.
+    fn valid_key(self) -> String {
+        format!("{VALID_PREFIX}{}", self.stem())
+    }
+}
+
+/// The shared state, provided as context by [`crate::App`].
+#[derive(Clone, Copy)]
+pub struct Playground {
+    texts: [RwSignal<String>; 3],
+    analysis: RwSignal<Option<Arc<Analysis>>>,
+    errors: RwSignal<Vec<Diagnostic>>,
+    selected: RwSignal<Option<String>>,
+    /// Placement rows of the last valid analysis.
+    pub rows: Memo<Vec<PodRow>>,
+    /// The pod the inspector shows: the selected one, else the first.
+    pub current_pod: Memo<Option<String>>,
+    /// The inspection of [`Playground::current_pod`].
+    pub inspection: Memo<Option<Inspection>>,
+}
+
+impl Playground {
+    /// Loads the saved texts (or the example) and runs them.
+    pub fn new() -> Playground {
+        let texts = EditorFile::ALL.map(|f| {
+            RwSignal::new(storage::load(&f.storage_key()).unwrap_or_else(|| f.example().into()))
+        });
+        let analysis: RwSignal<Option<Arc<Analysis>>> = RwSignal::new(None);
+        let selected = RwSignal::new(None::<String>);
+        let rows = Memo::new(move |_| {
+            analysis.with(|a| a.as_ref().map(|a| a.pods.clone()).unwrap_or_default())
+        });
+        let current_pod = Memo::new(move |_| {
+            rows.with(|rows| {
+                selected
+                    .get()
+                    .filter(|s| rows.iter().any(|r| &r.name == s))
+                    .or_else(|| rows.first().map(|r| r.name.clone()))
+            })
+        });
+        let inspection = Memo::new(move |_| {
+            let pod = current_pod.get()?;
+            analysis.with(|a| a.as_ref().and_then(|a| a.inspect(&pod)))
+        });
+        let state = Playground {
+            texts,
+            analysis,
+            errors: RwSignal::new(Vec::new()),
+            selected,
+            rows,
+            current_pod,
+            inspection,
+        };
+        state.recompute();
+        if state.analysis.with_untracked(Option::is_none) {
+            // The saved texts have errors: show the last inputs that loaded, as before the reload.
+            let valid: Option<Vec<String>> = EditorFile::ALL
+                .iter()
+                .map(|f| storage::load(&f.valid_key()))
+                .collect();
+            if let Some(Ok(analysis)) = valid.map(|texts| run(&texts)) {
+                state.analysis.set(Some(Arc::new(analysis)));
+            }
+        }
+        state
+    }
+
+    /// An editor's text.
+    pub fn text(&self, file: EditorFile) -> ReadSignal<String> {
+        self.texts[file.index()].read_only()
+    }
+
+    /// The user typed in an editor: save, reload, rerun.
+    pub fn edit(&self, file: EditorFile, text: String) {
+        storage::save(&file.storage_key(), &text);
+        self.texts[file.index()].set(text);
+        self.recompute();
+    }
+
+    /// Puts the example back in every editor and forgets the saved texts.
+    pub fn reset(&self) {
+        for f in EditorFile::ALL {
+            storage::remove(&f.storage_key());
+            storage::remove(&f.valid_key());
+            self.texts[f.index()].set(f.example().into());
+        }
+        self.selected.set(None);
+        self.recompute();
+    }
+
+    /// Shows a pod in the inspector.
+    pub fn select(&self, pod: &str) {
+        self.selected.set(Some(pod.to_string()));
+    }
+
+    /// The last valid analysis.
+    pub fn analysis(&self) -> Option<Arc<Analysis>> {
+        self.analysis.get()
+    }
+
+    /// Every current error (empty when the inputs load).
+    pub fn errors(&self) -> Vec<Diagnostic> {
+        self.errors.get()
+    }
+
+    /// The current errors that belong under one editor.
+    pub fn errors_for(&self, file: EditorFile) -> Vec<Diagnostic> {
+        self.errors.with(|errs| {
+            errs.iter()
+                .filter(|d| EditorFile::of_diagnostic(d) == file)
+                .cloned()
+                .collect()
+        })
+    }
+
+    /// Whether any editor differs from the example.
+    pub fn is_edited(&self) -> bool {
+        EditorFile::ALL
+            .iter()
+            .any(|f| self.texts[f.index()].with(|t| t != f.example()))
+    }
+
+    /// Whether the results on screen are older than the inputs (the inputs have errors).
+    pub fn is_stale(&self) -> bool {
+        self.errors.with(|e| !e.is_empty())
+    }
+
+    /// Loads and runs the current texts. On success the analysis is replaced (and the texts are
+    /// kept as the last valid ones); on failure only the errors are, and the last valid analysis
+    /// stays.
+    fn recompute(&self) {
+        let texts: Vec<String> = self.texts.iter().map(|t| t.get_untracked()).collect();
+        match run(&texts) {
+            Ok(analysis) => {
+                for (f, t) in EditorFile::ALL.iter().zip(&texts) {
+                    storage::save(&f.valid_key(), t);
+                }
+                self.analysis.set(Some(Arc::new(analysis)));
+                self.errors.set(Vec::new());
+            }
+            Err(errors) => self.errors.set(errors),
+        }
+    }
+}
+
+/// Loads the three texts (in [`EditorFile::ALL`] order) as one scenario and runs it.
+pub fn run(texts: &[String]) -> Result<Analysis, Vec<Diagnostic>> {
+    let names: Vec<String> = EditorFile::ALL
+        .iter()
+        .zip(texts)
+        .map(|(f, t)| f.source_name(t))
+        .collect();
+    let sources: Vec<Source> = names
+        .iter()
+        .zip(texts)
+        .map(|(name, text)| Source { name, text })
+        .collect();
+    let scenario = Scenario::load(&sources)?;
+    let run = scenario.run(SEED, true);
+    Ok(Analysis::new(run, scenario.warnings))
+}
+
+impl Default for Playground {
+    fn default() -> Self {
+        Playground::new()
+    }
+}
+
+/// `localStorage`, best effort: a browser that refuses storage (private mode, quota) only loses
+/// persistence, never the page.
+mod storage {
+    fn local() -> Option<web_sys::Storage> {
+        web_sys::window()?.local_storage().ok().flatten()
+    }
+
+    pub fn load(key: &str) -> Option<String> {
+        local()?.get_item(key).ok().flatten()
+    }
+
+    pub fn save(key: &str, value: &str) {
+        if let Some(s) = local() {
+            let _ = s.set_item(key, value);
+        }
+    }
+
+    pub fn remove(key: &str) {
+        if let Some(s) = local() {
+            let _ = s.remove_item(key);
+        }
+    }
+}
