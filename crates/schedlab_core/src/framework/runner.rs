@@ -391,8 +391,8 @@ fn prioritize(
         scores.copy_from_slice(&raw);
         s.plugin.normalize(cx, &state, nodes, &mut scores);
         for i in 0..n {
-            // No overflow: the policy guarantees Σ weight × 100 fits in an i64.
-            totals[i] += scores[i] * s.weight;
+            // Go int64 arithmetic: wraps like upstream (see validateSelectedConfigs in policy).
+            totals[i] = totals[i].wrapping_add(scores[i].wrapping_mul(s.weight));
         }
         if detail {
             for i in 0..n {

@@ -151,6 +151,16 @@ fn split_documents(src: &Source, errors: &mut Vec<Diagnostic>) -> Vec<Doc> {
                 value: strip_nulls(v),
             }],
             Err(e) => {
+                // Flow-style YAML (`{kind: Pod, ...}`) also starts with `{`; text whose first
+                // key is quoted is JSON and keeps its JSON error.
+                let after_brace = text.trim_start()[1..].trim_start();
+                if !after_brace.starts_with('"') {
+                    let mut yaml_errors = Vec::new();
+                    let docs = split_yaml(src.name, text, &mut yaml_errors);
+                    if yaml_errors.is_empty() && !docs.is_empty() {
+                        return docs;
+                    }
+                }
                 errors.push(Diagnostic {
                     file: src.name.to_string(),
                     path: String::new(),
@@ -161,6 +171,10 @@ fn split_documents(src: &Source, errors: &mut Vec<Diagnostic>) -> Vec<Doc> {
             }
         };
     }
+    split_yaml(src.name, text, errors)
+}
+
+fn split_yaml(name: &str, text: &str, errors: &mut Vec<Diagnostic>) -> Vec<Doc> {
     let mut docs = Vec::new();
     let mut index = 0usize;
     for de in serde_yaml_ng::Deserializer::from_str(text) {
@@ -172,7 +186,7 @@ fn split_documents(src: &Source, errors: &mut Vec<Diagnostic>) -> Vec<Doc> {
             }),
             Err(e) => {
                 errors.push(Diagnostic {
-                    file: src.name.to_string(),
+                    file: name.to_string(),
                     path: String::new(),
                     line: e.location().map(|l| l.line()),
                     message: format!("invalid YAML: {}", strip_position(&e.to_string())),
@@ -293,6 +307,9 @@ fn read_document(
             if let (Value::Object(m), Some(k)) = (&mut item, item_kind) {
                 if !m.contains_key("kind") {
                     m.insert("kind".into(), Value::String(k.to_string()));
+                    if let (false, Some(api)) = (m.contains_key("apiVersion"), map.get("apiVersion")) {
+                        m.insert("apiVersion".into(), api.clone());
+                    }
                 }
             }
             if item.get("kind").is_none() {
@@ -388,7 +405,7 @@ fn read_object(
         .unwrap_or("")
         .to_string();
     if let Some((_, versions)) = API_VERSIONS.iter().find(|(k, _)| *k == kind) {
-        if !versions.contains(&api.as_str()) {
+        if !api.is_empty() && !versions.contains(&api.as_str()) {
             inputs.warnings.push(Diagnostic::new(
                 file,
                 path,

@@ -766,7 +766,6 @@ fn json_detection_looks_at_the_first_significant_character() {
 }
 
 #[test]
-#[ignore = "bug: a flow-style YAML document starting with `{` is parsed as JSON only and rejected"]
 fn flow_style_yaml_is_yaml() {
     // cli-contract.md: "FILE is JSON or YAML (detected from the content)". A YAML flow mapping
     // is YAML (and not JSON): it must be read, not rejected as invalid JSON.
@@ -778,7 +777,6 @@ fn flow_style_yaml_is_yaml() {
 }
 
 #[test]
-#[ignore = "bug: typed-list items without apiVersion each get an `apiVersion \"\"` warning instead of taking the list's"]
 fn typed_list_items_take_the_list_api_version() {
     // Raw API lists (`kubectl get --raw /api/v1/pods`) omit both kind and apiVersion on items.
     // SOURCES.md expects the insights PodList to read with "warning at most" for the pods bound

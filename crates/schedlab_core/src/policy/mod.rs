@@ -511,16 +511,16 @@ pub fn build(
         }
     }
 
-    // validateSelectedConfigs: the weighted maximum of every priority must fit in an int64.
+    // validateSelectedConfigs, with Go's wrapping int64 arithmetic (so, as upstream, a weight
+    // just under MaxWeight wraps and passes this check).
     let mut total: i64 = 0;
     for s in &scores {
-        match s.weight.checked_mul(priorities::MAX_NODE_SCORE).and_then(|w| total.checked_add(w)) {
-            Some(t) => total = t,
-            None => {
-                errors.push(err("priorities", "total priority of priority functions has overflown"));
-                break;
-            }
+        let w = s.weight.wrapping_mul(priorities::MAX_NODE_SCORE);
+        if w > i64::MAX.wrapping_sub(total) {
+            errors.push(err("priorities", "total priority of priority functions has overflown"));
+            break;
         }
+        total = total.wrapping_add(w);
     }
     if !errors.is_empty() {
         return Err(errors);
