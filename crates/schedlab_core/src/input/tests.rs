@@ -113,8 +113,8 @@ fn ok_cases() -> Vec<OkCase> {
             )],
             want: Want {
                 nodes: &["x", "y"],
-                // Items lack apiVersion too: see typed_list_items_take_the_list_api_version.
-                warning_count: None,
+                // Items lack apiVersion too: they take the list's.
+                warning_count: Some(0),
                 ..Want::default()
             },
         },
@@ -126,8 +126,8 @@ fn ok_cases() -> Vec<OkCase> {
             )],
             want: Want {
                 pods: &["default/p", "kube-system/q"],
-                // Items lack apiVersion too: see typed_list_items_take_the_list_api_version.
-                warning_count: None,
+                // Items lack apiVersion too: they take the list's.
+                warning_count: Some(0),
                 ..Want::default()
             },
         },
@@ -141,8 +141,8 @@ fn ok_cases() -> Vec<OkCase> {
             )],
             want: Want {
                 services: 2,
-                // Items lack apiVersion too: see typed_list_items_take_the_list_api_version.
-                warning_count: None,
+                // Items lack apiVersion too: they take the list's.
+                warning_count: Some(0),
                 ..Want::default()
             },
         },

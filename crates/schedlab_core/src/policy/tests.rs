@@ -284,6 +284,24 @@ fn non_positive_or_overflowing_weights_are_rejected() {
 }
 
 #[test]
+fn total_priority_overflow_is_rejected() {
+    // scores.md 4 (validateSelectedConfigs): Weight*MaxNodeScore > MaxTotalScore - total is an
+    // error. 5e16 * 100 = 5e18 passes alone; a second one needs 5e18 > 9223372036854775807 - 5e18.
+    let w = 50_000_000_000_000_000i64;
+    assert!(w < MAX_WEIGHT);
+    let b = build_ok(json!({"priorities": [{"name": "LeastRequestedPriority", "weight": w}]}));
+    assert_eq!(b.profile.scores[0].weight, w);
+    let errs = build_err(json!({"priorities": [
+        {"name": "LeastRequestedPriority", "weight": w},
+        {"name": "BalancedResourceAllocation", "weight": w}
+    ]}));
+    assert_eq!(
+        messages(&errs),
+        ["total priority of priority functions has overflown"]
+    );
+}
+
+#[test]
 fn policy_weight_replaces_the_default_weight() {
     let b = build_ok(json!({"priorities": [
         {"name": "NodePreferAvoidPodsPriority", "weight": 5},
