@@ -7,7 +7,7 @@
 
 use crate::cluster::{Cluster, NodeId, PodId, PodInfo};
 use crate::framework::runner::{Nomination, Scheduler};
-use crate::input::{self, Diagnostic, Source};
+use crate::input::{self, join_path, Diagnostic, Source};
 use crate::model::workload::SelectorWorkload;
 use crate::policy::config::SchedulerConfiguration;
 use crate::policy::{self, PolicyDocument};
@@ -287,14 +287,6 @@ impl Scenario {
             filter_names,
             score_names,
         }
-    }
-}
-
-fn join_path(prefix: &str, path: &str) -> String {
-    match (prefix.is_empty(), path.is_empty()) {
-        (true, _) => path.to_string(),
-        (false, true) => prefix.to_string(),
-        (false, false) => format!("{prefix}.{path}"),
     }
 }
 

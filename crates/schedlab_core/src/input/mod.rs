@@ -227,23 +227,26 @@ pub fn strip_nulls(v: Value) -> Value {
     }
 }
 
+/// Joins a document prefix and a path inside it: `items[3]` + `spec.x` → `items[3].spec.x`,
+/// `document 2` + `spec.x` → `document 2: spec.x`.
+pub fn join_path(prefix: &str, path: &str) -> String {
+    join(prefix, path)
+}
+
 fn join(prefix: &str, path: &str) -> String {
-    match (prefix.is_empty(), path.is_empty() || path == ".") {
-        (true, _) => {
-            if path == "." {
-                String::new()
-            } else {
-                path.to_string()
-            }
-        }
-        (false, true) => prefix.to_string(),
-        (false, false) => {
-            if path.starts_with('[') {
-                format!("{prefix}{path}")
-            } else {
-                format!("{prefix}.{path}")
-            }
-        }
+    if path.is_empty() || path == "." {
+        return prefix.to_string();
+    }
+    if prefix.is_empty() {
+        return path.to_string();
+    }
+    if prefix.starts_with("document ") && !prefix.contains(':') {
+        return format!("{prefix}: {path}");
+    }
+    if path.starts_with('[') {
+        format!("{prefix}{path}")
+    } else {
+        format!("{prefix}.{path}")
     }
 }
 
