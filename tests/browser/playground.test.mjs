@@ -160,6 +160,20 @@ describe('schedlab playground', () => {
     assertNoProblems();
   });
 
+  it('shows input warnings discreetly, without blocking the run', async () => {
+    const nodes = page.locator('[data-testid="editor-nodes"] textarea');
+    const text = await nodes.inputValue();
+    await nodes.fill(`${text}  - apiVersion: v1\n    kind: ConfigMap\n    metadata: {name: extra}\n`);
+    const warnings = page.locator('[data-testid="warnings"]');
+    await warnings.waitFor();
+    assert.equal((await warnings.locator('summary').textContent()).trim(), '1 warning');
+    await warnings.locator('summary').click();
+    assert.match(await warnings.textContent(), /skipped ConfigMap/);
+    assert.equal(await page.locator('[data-testid="diagnostic"]').count(), 0);
+    assert.equal(await nodeOf(page, 'db-0').textContent(), 'node-b1');
+    assertNoProblems();
+  });
+
   it('shows invalid YAML inline and keeps the last placements', async () => {
     const text = await podsEditor(page).inputValue();
     await podsEditor(page).fill(`${text}  - kind: Pod\n    metadata: {name: [broken\n`);
@@ -171,6 +185,16 @@ describe('schedlab playground', () => {
     await page.waitForSelector('[data-testid="stale-note"]');
     assert.equal(await page.locator('[data-testid="pod-row"]').count(), 8);
     assert.equal(await nodeOf(page, 'db-0').textContent(), 'node-b1');
+    // The line button selects the start of that line in the editor.
+    const line = Number(error.match(/line (\d+)/)[1]);
+    await page.locator('[data-testid="editor-pods"] .diag-line').first().click();
+    const [start, focused, value] = await podsEditor(page).evaluate((el) => [
+      el.selectionStart,
+      document.activeElement === el,
+      el.value,
+    ]);
+    assert.ok(focused);
+    assert.equal(start, value.split('\n').slice(0, line - 1).join('\n').length + (line > 1 ? 1 : 0));
     assertNoProblems();
   });
 
