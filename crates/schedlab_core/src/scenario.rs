@@ -335,3 +335,37 @@ impl Run {
         self.cycles.iter().rev().find(|c| c.pod == pod)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::trace::Outcome;
+    use crate::workloads::scheduling_basic;
+
+    fn placements(run: &super::Run) -> Vec<(Outcome, Option<usize>)> {
+        run.cycles.iter().map(|c| (c.outcome, c.node)).collect()
+    }
+
+    #[test]
+    fn decisions_do_not_depend_on_recording_the_trace() {
+        // 150 identical nodes (selectHost breaks many ties) with room for 15 pods each:
+        // 300 bound + 2000 pending is more than the 2250 slots, so some cycles fail too.
+        let mut s = scheduling_basic(150, 300, 2000, 0);
+        for n in &mut s.cluster.nodes {
+            n.allocatable.pods = 15;
+        }
+        let with = s.run(42, true);
+        let without = s.run(42, false);
+        assert_eq!(placements(&with), placements(&without));
+        assert!(with
+            .cycles
+            .iter()
+            .any(|c| c.outcome == Outcome::Unschedulable));
+        assert!(with.cycles.iter().any(|c| c.tie_set.len() > 1));
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_run() {
+        let s = scheduling_basic(120, 0, 300, 0);
+        assert_eq!(placements(&s.run(7, true)), placements(&s.run(7, true)));
+    }
+}

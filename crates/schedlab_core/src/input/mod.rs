@@ -310,7 +310,9 @@ fn read_document(
             if let (Value::Object(m), Some(k)) = (&mut item, item_kind) {
                 if !m.contains_key("kind") {
                     m.insert("kind".into(), Value::String(k.to_string()));
-                    if let (false, Some(api)) = (m.contains_key("apiVersion"), map.get("apiVersion")) {
+                    if let (false, Some(api)) =
+                        (m.contains_key("apiVersion"), map.get("apiVersion"))
+                    {
                         m.insert("apiVersion".into(), api.clone());
                     }
                 }

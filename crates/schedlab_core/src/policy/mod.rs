@@ -517,7 +517,10 @@ pub fn build(
     for s in &scores {
         let w = s.weight.wrapping_mul(priorities::MAX_NODE_SCORE);
         if w > i64::MAX.wrapping_sub(total) {
-            errors.push(err("priorities", "total priority of priority functions has overflown"));
+            errors.push(err(
+                "priorities",
+                "total priority of priority functions has overflown",
+            ));
             break;
         }
         total = total.wrapping_add(w);

@@ -11,9 +11,16 @@ pub struct GeneralPredicates;
 impl FilterPlugin for GeneralPredicates {
     fn filter(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> FilterResult {
         let mut reasons = pod_fits_resources::check(cx, node);
-        reasons.extend(host_name::check(cx, node));
-        reasons.extend(pod_fits_host_ports::check(cx, node));
-        reasons.extend(match_node_selector::check(cx, node));
+        for extra in [
+            host_name::check(cx, node),
+            pod_fits_host_ports::check(cx, node),
+            match_node_selector::check(cx, node),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            reasons.push(extra);
+        }
         Ok(reasons)
     }
 }

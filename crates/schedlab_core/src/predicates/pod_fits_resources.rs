@@ -24,7 +24,7 @@ fn insufficient(resource: &str, requested: i64, used: i64, capacity: i64) -> Rea
     }
 }
 
-/// The check, shared with `GeneralPredicates`.
+/// The check, shared with `GeneralPredicates`. Allocates only when the pod does not fit.
 pub fn check(cx: &CycleContext, node: &NodeInfo) -> Vec<Reason> {
     let mut fails = Vec::new();
     let pods_on_node = node.pods.len() as i64;
@@ -37,19 +37,24 @@ pub fn check(cx: &CycleContext, node: &NodeInfo) -> Vec<Reason> {
     }
     let alloc = &node.allocatable;
     let used = &node.requested;
-    for (name, want, have, taken) in [
-        (CPU, req.milli_cpu, alloc.milli_cpu, used.milli_cpu),
-        (MEMORY, req.memory, alloc.memory, used.memory),
-        (
+    if alloc.milli_cpu < req.milli_cpu + used.milli_cpu {
+        fails.push(insufficient(
+            CPU,
+            req.milli_cpu,
+            used.milli_cpu,
+            alloc.milli_cpu,
+        ));
+    }
+    if alloc.memory < req.memory + used.memory {
+        fails.push(insufficient(MEMORY, req.memory, used.memory, alloc.memory));
+    }
+    if alloc.ephemeral_storage < req.ephemeral_storage + used.ephemeral_storage {
+        fails.push(insufficient(
             EPHEMERAL_STORAGE,
             req.ephemeral_storage,
-            alloc.ephemeral_storage,
             used.ephemeral_storage,
-        ),
-    ] {
-        if have < want + taken {
-            fails.push(insufficient(name, want, taken, have));
-        }
+            alloc.ephemeral_storage,
+        ));
     }
     for (name, want) in &req.scalars {
         if is_extended_resource(name) && cx.settings.ignored_resources.iter().any(|r| r == name) {

@@ -37,6 +37,15 @@ fn hint(
         Reason::Insufficient { resource, .. } if resource == "pods" => {
             "the node is at its pod limit: remove a pod or raise status.allocatable.pods".into()
         }
+        Reason::Insufficient {
+            resource,
+            requested,
+            capacity,
+            ..
+        } if requested > capacity => format!(
+            "the pod asks for more {resource} than the node has in all ({}): only a bigger node or a smaller request helps",
+            crate::model::resources::format_amount(resource, *capacity)
+        ),
         Reason::Insufficient { resource, .. } => {
             format!("lower the pod's {resource} request, or free {resource} on this node")
         }
