@@ -1,8 +1,9 @@
 //! The playground's state: the three editor texts, the last valid analysis, the current errors
 //! and the selected pod; and the actions that change them.
 //!
-//! Every edit reloads and reruns the whole scenario at once (it takes well under a millisecond
-//! for a small cluster). A failed load keeps the last valid analysis on screen and only replaces
+//! Every edit reloads and reruns the whole scenario at once (a millisecond or so for a small
+//! cluster). Only when a run has taken longer than [`SLOW_RUN_MS`] (a big pasted cluster) do
+//! edits wait for a pause in typing of [`DEBOUNCE_MS`], so typing never lags. A failed load keeps the last valid analysis on screen and only replaces
 //! the errors. Editor texts are saved in `localStorage`, so a reload never loses work.
 //!
 //! Views read signals and call actions; they never run the scheduler themselves.
@@ -12,11 +13,17 @@ use leptos::prelude::*;
 use schedlab_core::input::looks_like_json;
 use schedlab_core::{Diagnostic, Scenario, Source};
 use std::sync::Arc;
+use std::time::Duration;
 
 /// The example every new visitor starts with.
 pub const EXAMPLE_NAME: &str = "classic";
 /// The seed of the tie-break between equally scored nodes.
 pub const SEED: u64 = 0;
+
+/// A run slower than this makes edits wait for a pause in typing.
+pub const SLOW_RUN_MS: f64 = 40.0;
+/// The pause in typing that a slow scenario waits for.
+pub const DEBOUNCE_MS: u64 = 250;
 
 const STORAGE_PREFIX: &str = "schedlab.v1.editor.";
 const VALID_PREFIX: &str = "schedlab.v1.valid.";
@@ -117,6 +124,8 @@ pub struct Playground {
     analysis: RwSignal<Option<Arc<Analysis>>>,
     errors: RwSignal<Vec<Diagnostic>>,
     selected: RwSignal<Option<String>>,
+    last_run_ms: StoredValue<f64>,
+    pending: StoredValue<Option<TimeoutHandle>>,
     /// Placement rows of the last valid analysis.
     pub rows: Memo<Vec<PodRow>>,
     /// The pod the inspector shows: the selected one, else the first.
@@ -153,6 +162,8 @@ impl Playground {
             analysis,
             errors: RwSignal::new(Vec::new()),
             selected,
+            last_run_ms: StoredValue::new(0.0),
+            pending: StoredValue::new(None),
             rows,
             current_pod,
             inspection,
@@ -180,11 +191,32 @@ impl Playground {
     pub fn edit(&self, file: EditorFile, text: String) {
         storage::save(&file.storage_key(), &text);
         self.texts[file.index()].set(text);
-        self.recompute();
+        self.cancel_pending();
+        if self.last_run_ms.get_value() > SLOW_RUN_MS {
+            let this = *self;
+            let handle = set_timeout_with_handle(
+                move || {
+                    this.pending.set_value(None);
+                    this.recompute();
+                },
+                Duration::from_millis(DEBOUNCE_MS),
+            );
+            self.pending.set_value(handle.ok());
+        } else {
+            self.recompute();
+        }
+    }
+
+    fn cancel_pending(&self) {
+        if let Some(handle) = self.pending.get_value() {
+            handle.clear();
+            self.pending.set_value(None);
+        }
     }
 
     /// Puts the example back in every editor and forgets the saved texts.
     pub fn reset(&self) {
+        self.cancel_pending();
         for f in EditorFile::ALL {
             storage::remove(&f.storage_key());
             storage::remove(&f.valid_key());
@@ -236,7 +268,10 @@ impl Playground {
     /// stays.
     fn recompute(&self) {
         let texts: Vec<String> = self.texts.iter().map(|t| t.get_untracked()).collect();
-        match run(&texts) {
+        let started = now_ms();
+        let result = run(&texts);
+        self.last_run_ms.set_value(now_ms() - started);
+        match result {
             Ok(analysis) => {
                 for (f, t) in EditorFile::ALL.iter().zip(&texts) {
                     storage::save(&f.valid_key(), t);
@@ -270,6 +305,14 @@ impl Default for Playground {
     fn default() -> Self {
         Playground::new()
     }
+}
+
+/// Milliseconds from the page's time origin (0 where there is no `performance`).
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or_default()
 }
 
 /// `localStorage`, best effort: a browser that refuses storage (private mode, quota) only loses
