@@ -28,7 +28,7 @@ impl Rng {
     pub fn intn(&mut self, n: u64) -> u64 {
         // Multiply-shift on the top 32 bits: 64-bit arithmetic only (cheap in wasm too), bias
         // below n / 2^32, which is negligible for node counts.
-        debug_assert!(n >= 1 && n <= 1 << 32);
+        debug_assert!((1..=1 << 32).contains(&n));
         ((self.next_u64() >> 32) * n) >> 32
     }
 }

@@ -165,6 +165,7 @@ impl Scheduler {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn cycle(
     profile: &Profile,
     st: &mut SchedulerState,

@@ -202,7 +202,10 @@ pub struct Built {
 }
 
 /// The names of the provider's predicate and priority sets.
-fn provider_sets(provider: &str) -> Option<(Vec<&'static str>, Vec<(&'static str, i64)>)> {
+/// A provider's predicate names and (priority name, weight) pairs.
+type ProviderSets = (Vec<&'static str>, Vec<(&'static str, i64)>);
+
+fn provider_sets(provider: &str) -> Option<ProviderSets> {
     let preds = predicates::DEFAULT_PROVIDER.to_vec();
     let mut prios = priorities::DEFAULT_PROVIDER.to_vec();
     match provider {

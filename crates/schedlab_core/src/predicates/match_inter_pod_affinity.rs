@@ -24,7 +24,7 @@ pub fn term_matches(term: &PodAffinityTerm, owner_namespace: &str, target: &PodI
     let ns_ok = if term.namespaces.is_empty() {
         target.namespace == owner_namespace
     } else {
-        term.namespaces.iter().any(|n| *n == target.namespace)
+        term.namespaces.contains(&target.namespace)
     };
     ns_ok && selector_matches(term.label_selector.as_ref(), target.labels())
 }
@@ -150,7 +150,8 @@ impl FilterPlugin for MatchInterPodAffinity {
                 .affinity_terms
                 .iter()
                 .all(|t| has_pair(&meta.affinity, &t.topology_key));
-            if !all_found && !(meta.affinity.is_empty() && meta.self_match) {
+            let first_of_group = meta.affinity.is_empty() && meta.self_match;
+            if !all_found && !first_of_group {
                 return Ok(vec![
                     PodAffinityNotMatch.into(),
                     PodAffinityRulesNotMatch.into(),

@@ -99,7 +99,8 @@ mod tests {
     #[test]
     fn resource_fit_cases() {
         // (name, used cpu/memory on the node, incoming containers, incoming init containers, reasons)
-        let cases: Vec<(&str, (&str, &str), Value, Value, Vec<&str>)> = vec![
+        type Case = (&'static str, (&'static str, &'static str), Value, Value, Vec<&'static str>);
+        let cases: Vec<Case> = vec![
             (
                 "no resources requested always fits",
                 ("10", "20"),
