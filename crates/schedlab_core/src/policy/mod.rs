@@ -3,8 +3,10 @@
 //! predicates, and build a runnable [`Profile`].
 //!
 //! Deliberate deviations (also in `docs/fidelity.md`):
-//! - custom-named argument predicates (`serviceAffinity`, `labelsPresence`) run at the
-//!   `Ordering()` slot of their type (CheckServiceAffinity / CheckNodeLabelPresence);
+//! - argument predicates (`serviceAffinity`, `labelsPresence`) and argument priorities
+//!   (`serviceAntiAffinity`, `labelPreference`) stay one per Policy entry, under the entry's
+//!   name (v1.17 merges entries of one type into a single predicate or priority); predicates
+//!   run at the `Ordering()` slot of their type;
 //! - the condition predicates removed in v1.17 are accepted with a warning and never run;
 //! - extenders are not called: a warning says so, and their `ignoredByScheduler` managed
 //!   resources are still honoured by PodFitsResources.
