@@ -35,6 +35,11 @@ golden! {
     ties_seed => "ties-seed",
     histogram_byte_order => "histogram-byte-order",
     node_tree_zones => "node-tree-zones",
+    selector_spread_zones => "selector-spread-zones",
+    inter_pod_affinity_priority => "inter-pod-affinity-priority",
+    image_locality_avoid_pods => "image-locality-avoid-pods",
+    volumes_and_labels => "volumes-and-labels",
+    even_pods_spread => "even-pods-spread",
 }
 
 #[test]
