@@ -94,6 +94,8 @@ pub struct SchedulerState {
     pub next_start_node_index: usize,
     /// The seeded tie-breaker.
     pub rng: Rng,
+    /// Score buffers reused from cycle to cycle (raw, normalised).
+    scratch: (Vec<i64>, Vec<i64>),
 }
 
 impl Scheduler {
@@ -104,6 +106,7 @@ impl Scheduler {
             state: SchedulerState {
                 next_start_node_index: 0,
                 rng: Rng::new(seed),
+                scratch: (Vec::new(), Vec::new()),
             },
         }
     }
@@ -254,7 +257,7 @@ fn cycle(
     }
 
     // prioritizeNodes
-    let totals = prioritize(profile, cx, &feasible, detail, trace)?;
+    let totals = prioritize(profile, cx, &feasible, detail, trace, &mut st.scratch)?;
 
     // selectHost
     let mut best = totals[0];
@@ -357,6 +360,7 @@ fn prioritize(
     nodes: &[&NodeInfo],
     detail: bool,
     trace: &mut CycleTrace,
+    scratch: &mut (Vec<i64>, Vec<i64>),
 ) -> Result<Vec<i64>, CycleError> {
     let n = nodes.len();
     if profile.scores.is_empty() {
@@ -377,8 +381,10 @@ fn prioritize(
             })
             .collect();
     }
-    let mut raw = vec![0i64; n];
-    let mut scores = vec![0i64; n];
+    let (raw, scores) = scratch;
+    raw.resize(n, 0);
+    scores.resize(n, 0);
+    let (raw, scores) = (&mut raw[..n], &mut scores[..n]);
     for s in &profile.scores {
         let state = s.plugin.pre_score(cx, nodes)?;
         match state {
@@ -389,8 +395,8 @@ fn prioritize(
                 }
             }
         }
-        scores.copy_from_slice(&raw);
-        s.plugin.normalize(cx, &state, nodes, &mut scores);
+        scores.copy_from_slice(raw);
+        s.plugin.normalize(cx, &state, nodes, scores);
         for i in 0..n {
             // Go int64 arithmetic: wraps like upstream (see validateSelectedConfigs in policy).
             totals[i] = totals[i].wrapping_add(scores[i].wrapping_mul(s.weight));
