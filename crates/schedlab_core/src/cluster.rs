@@ -324,6 +324,19 @@ impl Cluster {
         self.pods.len() - 1
     }
 
+    /// The Services in the pod's namespace whose (non-empty) selector selects the pod, in input
+    /// order (`GetPodServices`).
+    pub fn services_selecting<'a>(
+        &'a self,
+        pod: &'a PodInfo,
+    ) -> impl Iterator<Item = &'a Service> + 'a {
+        self.services.iter().filter(move |s| {
+            s.metadata.namespace_or_default() == pod.namespace
+                && !s.spec.selector.is_empty()
+                && crate::model::selector::set_matches(&s.spec.selector, pod.labels())
+        })
+    }
+
     /// Puts a pod on a node and updates the node's accounting.
     pub fn bind(&mut self, pod: PodId, node: NodeId) {
         self.pod_node[pod] = Some(node);

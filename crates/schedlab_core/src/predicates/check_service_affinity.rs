@@ -20,11 +20,7 @@ pub struct CheckServiceAffinity {
 
 /// Whether any Service in the pod's namespace selects the pod (`GetPodServices` non-empty).
 pub fn pod_has_service(cx: &CycleContext) -> bool {
-    cx.cluster.services.iter().any(|s| {
-        s.metadata.namespace_or_default() == cx.pod.namespace
-            && !s.spec.selector.is_empty()
-            && set_matches(&s.spec.selector, cx.pod.labels())
-    })
+    cx.cluster.services_selecting(cx.pod).next().is_some()
 }
 
 struct AffinityLabels(Vec<(String, String)>);

@@ -99,7 +99,13 @@ mod tests {
     #[test]
     fn resource_fit_cases() {
         // (name, used cpu/memory on the node, incoming containers, incoming init containers, reasons)
-        type Case = (&'static str, (&'static str, &'static str), Value, Value, Vec<&'static str>);
+        type Case = (
+            &'static str,
+            (&'static str, &'static str),
+            Value,
+            Value,
+            Vec<&'static str>,
+        );
         let cases: Vec<Case> = vec![
             (
                 "no resources requested always fits",

@@ -43,11 +43,8 @@ pub fn pod_selectors(cx: &CycleContext) -> Vec<SpreadSelector> {
     let labels = cx.pod.labels();
     let c = cx.cluster;
     let mut out = Vec::new();
-    for s in &c.services {
-        let sel = &s.spec.selector;
-        if s.metadata.namespace_or_default() == ns && !sel.is_empty() && set_matches(sel, labels) {
-            out.push(SpreadSelector::Set(sel.clone()));
-        }
+    for s in c.services_selecting(cx.pod) {
+        out.push(SpreadSelector::Set(s.spec.selector.clone()));
     }
     for (rc_ns, sel) in &c.replication_controllers {
         if rc_ns == ns && !sel.is_empty() && set_matches(sel, labels) {

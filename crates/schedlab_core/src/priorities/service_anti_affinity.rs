@@ -10,7 +10,6 @@ use super::selector_spread::{count_matching, SpreadSelector};
 use super::MAX_NODE_SCORE;
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
-use crate::model::selector::set_matches;
 use std::collections::HashMap;
 
 /// The priority with its label.
@@ -21,11 +20,7 @@ pub struct ServiceAntiAffinity {
 
 impl ScorePlugin for ServiceAntiAffinity {
     fn pre_score(&self, cx: &CycleContext, _: &[&NodeInfo]) -> Result<State, CycleError> {
-        let first = cx.cluster.services.iter().find(|s| {
-            s.metadata.namespace_or_default() == cx.pod.namespace
-                && !s.spec.selector.is_empty()
-                && set_matches(&s.spec.selector, cx.pod.labels())
-        });
+        let first = cx.cluster.services_selecting(cx.pod).next();
         let selectors: Vec<SpreadSelector> = first
             .map(|s| SpreadSelector::Set(s.spec.selector.clone()))
             .into_iter()
