@@ -392,3 +392,86 @@ fn label_preference_scores_presence() {
     assert_eq!(score(c, "n2", "avoid-gpu"), 0);
     assert_eq!(c["totals"], json!({"n1": 400, "n2": 0}));
 }
+
+// ---- inputs that shape the run ----
+
+#[test]
+fn priority_comes_from_spec_then_class_then_global_default() {
+    // cli-contract.md Pod row: spec.priority, else the named PriorityClass, else the
+    // global-default class, else 0. Queue order is priority first (input order b, c, a).
+    let yaml = "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: everyone}\nvalue: 100\nglobalDefault: true\n---\n\
+apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: low}\nvalue: 5\n---\n"
+        .to_string()
+        + &node("n", "")
+        + "apiVersion: v1\nkind: Pod\nmetadata: {name: b}\nspec: {priorityClassName: low, containers: [{name: c}]}\n---\n\
+apiVersion: v1\nkind: Pod\nmetadata: {name: c}\nspec: {priority: 7, priorityClassName: low, containers: [{name: c}]}\n---\n\
+apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {containers: [{name: c}]}\n";
+    let r = run(&yaml);
+    let order: Vec<&str> = r["cycles"]
+        .as_array()
+        .expect("cycles")
+        .iter()
+        .map(|c| c["pod"].as_str().expect("pod"))
+        .collect();
+    assert_eq!(order, ["default/a", "default/c", "default/b"]);
+}
+
+#[test]
+fn a_policy_and_a_v1alpha1_configuration_combine() {
+    // cli-contract.md: the Policy is the algorithm source; the configuration still gives the
+    // scheduler name. Only the mandatory predicates run (predicates: []), so the node selector
+    // is not checked.
+    let yaml = "apiVersion: kubescheduler.config.k8s.io/v1alpha1\nkind: KubeSchedulerConfiguration\nschedulerName: mine\n---\n\
+apiVersion: v1\nkind: Policy\npredicates: []\npriorities: []\n---\n"
+        .to_string()
+        + &node("n", "")
+        + "apiVersion: v1\nkind: Pod\nmetadata: {name: ours}\nspec: {schedulerName: mine, nodeSelector: {no: such}, containers: [{name: c}]}\n---\n\
+apiVersion: v1\nkind: Pod\nmetadata: {name: theirs}\nspec: {containers: [{name: c}]}\n";
+    let r = run(&yaml);
+    let cycles = r["cycles"].as_array().expect("cycles");
+    assert_eq!(cycles.len(), 1);
+    assert_eq!(cycles[0]["pod"], "default/ours");
+    assert_eq!(cycles[0]["node"], "n");
+    assert_eq!(
+        cycles[0]["filter"]["n"],
+        json!({"CheckNodeUnschedulable": [], "PodToleratesNodeTaints": []})
+    );
+}
+
+#[test]
+fn two_policies_are_an_error() {
+    let files = [
+        File {
+            name: "a.json".into(),
+            text: r#"{"kind": "Policy", "apiVersion": "v1"}"#.into(),
+        },
+        File {
+            name: "b.json".into(),
+            text: r#"{"kind": "Policy", "apiVersion": "v1", "predicates": []}"#.into(),
+        },
+    ];
+    let errs = schedlab_tests::load(&files).err().expect("two policies");
+    assert!(errs.iter().any(|e| e.file == "b.json"), "{errs:?}");
+}
+
+#[test]
+fn pods_bound_to_missing_nodes_are_ignored_with_a_warning() {
+    // cli-contract.md: "A pod bound to a node that is not in the input is ignored, with a
+    // warning." It takes nothing from the listed node.
+    let yaml = "apiVersion: v1\nkind: Node\nmetadata: {name: n}\nstatus: {allocatable: {cpu: '1', memory: 1Gi, pods: '1'}}\n---\n\
+apiVersion: v1\nkind: Pod\nmetadata: {name: ghost}\nspec: {nodeName: elsewhere, containers: [{name: c, resources: {requests: {cpu: '1'}}}]}\n---\n\
+apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, resources: {requests: {cpu: '1'}}}]}\n";
+    let s = load_ok(&[File {
+        name: "c.yaml".into(),
+        text: yaml.into(),
+    }]);
+    assert!(
+        s.warnings
+            .iter()
+            .any(|w| w.to_string().contains("elsewhere")),
+        "{:?}",
+        s.warnings
+    );
+    let r = report(&s, 0);
+    assert_eq!(cycle(&r, "default/p")["node"], "n");
+}
