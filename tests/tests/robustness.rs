@@ -562,12 +562,33 @@ fn huge_allocatable_does_not_overflow_scoring() {
     // int64; with two feasible nodes the priorities run. Upstream Go wraps silently; schedlab
     // must at least not panic (cli-contract.md: "Never a panic, whatever the input").
     let big = json!({"cpu": "9000000000000000", "memory": "7Ei", "pods": "110"});
-    let files = [list(vec![
-        node_doc("a", big.clone()),
-        node_doc("b", big),
-        pod_doc("p", json!({"cpu": "1", "memory": "1Gi"}), None),
-    ])];
-    assert_survives("7Ei nodes", &files);
+    for (what, priorities, request) in [
+        (
+            "default priorities",
+            Value::Null,
+            json!({"cpu": "1", "memory": "1Gi"}),
+        ),
+        (
+            "MostRequested, huge request",
+            json!([{"name": "MostRequestedPriority", "weight": 1}]),
+            json!({"cpu": "8000000000000000", "memory": "6Ei"}),
+        ),
+        (
+            "RequestedToCapacityRatio",
+            json!([{"name": "RequestedToCapacityRatioPriority", "weight": 1}]),
+            json!({"cpu": "1", "memory": "1Gi"}),
+        ),
+    ] {
+        let mut items = vec![
+            node_doc("a", big.clone()),
+            node_doc("b", big.clone()),
+            pod_doc("p", request, None),
+        ];
+        if !priorities.is_null() {
+            items.push(json!({"kind": "Policy", "apiVersion": "v1", "priorities": priorities}));
+        }
+        assert_survives(what, &[list(items)]);
+    }
 }
 
 #[test]
