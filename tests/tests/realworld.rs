@@ -324,7 +324,7 @@ fn topolvm_pvc_pods_are_not_scheduled_without_volumes() {
 }
 
 #[test]
-#[ignore = "deviation (docs/fidelity.md): a pod with an unbound PVC whose StorageClass is missing ends with outcome Error, not Unschedulable"]
+#[ignore = "not yet: volume scheduling lands with the volume issue; until then a pod with a claim ends its cycle with outcome Error (docs/fidelity.md)"]
 fn topolvm_pvc_pods_are_unschedulable() {
     // SOURCES.md: "In v1.17 an unbound PVC whose StorageClass does not exist makes the pod
     // unschedulable".
@@ -359,7 +359,7 @@ fn stork_multidoc_warns_for_unused_kinds_and_ignores_the_embedded_policy() {
 }
 
 #[test]
-#[ignore = "bug: StorageClass, PersistentVolume(Claim) and PodDisruptionBudget are skipped with a 'not read yet' warning though the contract lists them as read kinds"]
+#[ignore = "not yet: PodDisruptionBudget (preemption issue) and PersistentVolume, PersistentVolumeClaim, StorageClass, CSINode (volume issue) are skipped with a warning until their issues land"]
 fn contract_kinds_are_read_not_skipped() {
     // cli-contract.md "Objects read, by kind" lists PodDisruptionBudget, PersistentVolume,
     // PersistentVolumeClaim, StorageClass and CSINode; SOURCES.md: "Service and StorageClass
@@ -467,14 +467,21 @@ fn simulator_snapshot_format_is_not_a_kubernetes_object() {
 
 #[test]
 fn classic_policy_with_legacy_names() {
+    // PodFitsPorts is registered in v1.17 but absent from Ordering(), so it never runs
+    // (filters.md A.5, C.2): accepted with one warning that says so.
     let s = load_ok(&[input("k8s__policy_classic_legacy_names.json")]);
-    assert!(warnings(&s).is_empty(), "{:?}", warnings(&s));
+    let w = warnings(&s);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].contains("predicates[0].name: PodFitsPorts is accepted but never runs"),
+        "{}",
+        w[0]
+    );
     assert_eq!(
         filter_names(&s),
         [
             "CheckNodeUnschedulable",
             "HostName",
-            "PodFitsPorts",
             "MatchNodeSelector",
             "PodFitsResources",
             "NoDiskConflict",

@@ -117,7 +117,6 @@ fn node_affinity_edge_cases() {
 }
 
 #[test]
-#[ignore = "bug: Gt/Lt requirement values are not validated as label values, so a negative number such as -1 still matches"]
 fn gt_with_a_negative_value_is_not_a_valid_requirement() {
     // B.4: "Building the requirement fails (-> term skipped, i.e. no match) if values are
     // invalid label values". A label value must start with an alphanumeric character, so "-1"

@@ -93,16 +93,18 @@ impl PodInfo {
         for c in &pod.spec.containers {
             let r = &c.resources.requests.0;
             node_request.add(r);
-            nonzero_cpu += if r.has_cpu {
+            let cpu = if r.has_cpu {
                 r.milli_cpu
             } else {
                 DEFAULT_MILLI_CPU_REQUEST
             };
-            nonzero_memory += if r.has_memory {
+            let memory = if r.has_memory {
                 r.memory
             } else {
                 DEFAULT_MEMORY_REQUEST
             };
+            nonzero_cpu = nonzero_cpu.saturating_add(cpu);
+            nonzero_memory = nonzero_memory.saturating_add(memory);
             host_ports.extend(c.ports.iter().filter_map(HostPort::from_container_port));
         }
         node_request.pods = 0;
@@ -240,8 +242,8 @@ impl NodeInfo {
     /// Adds a pod's accounting (`NodeInfo.AddPod`).
     pub fn add_pod(&mut self, id: PodId, info: &PodInfo) {
         self.requested.add(&info.node_request);
-        self.nonzero_cpu += info.nonzero_cpu;
-        self.nonzero_memory += info.nonzero_memory;
+        self.nonzero_cpu = self.nonzero_cpu.saturating_add(info.nonzero_cpu);
+        self.nonzero_memory = self.nonzero_memory.saturating_add(info.nonzero_memory);
         self.used_ports.extend(info.host_ports.iter().cloned());
         self.pods.push(id);
         if info.pod.has_pod_affinity() {

@@ -14,7 +14,7 @@ use crate::policy::{self, PolicyDocument};
 use crate::trace::{CycleTrace, Outcome};
 
 /// What a run reports about a pod at the end.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Phase {
     /// On a node.
     Bound,

@@ -10,28 +10,36 @@ use wasm_bindgen::prelude::*;
 /// contract's JSON report, or `{"errors": ["file: path: message", ...]}`.
 #[wasm_bindgen]
 pub fn run(files: &str, seed: u64, summary: bool) -> String {
-    let parsed: Result<Vec<(String, String)>, String> = serde_json::from_str::<serde_json::Value>(files)
-        .map_err(|e| e.to_string())
-        .and_then(|v| {
-            v.as_array()
-                .ok_or_else(|| "expected an array of {name, text}".to_string())?
-                .iter()
-                .map(|f| {
-                    let name = f.get("name").and_then(|n| n.as_str()).unwrap_or("input").to_string();
-                    let text = f
-                        .get("text")
-                        .and_then(|t| t.as_str())
-                        .ok_or_else(|| format!("{name}: missing text"))?
-                        .to_string();
-                    Ok((name, text))
-                })
-                .collect()
-        });
+    let parsed: Result<Vec<(String, String)>, String> =
+        serde_json::from_str::<serde_json::Value>(files)
+            .map_err(|e| e.to_string())
+            .and_then(|v| {
+                v.as_array()
+                    .ok_or_else(|| "expected an array of {name, text}".to_string())?
+                    .iter()
+                    .map(|f| {
+                        let name = f
+                            .get("name")
+                            .and_then(|n| n.as_str())
+                            .unwrap_or("input")
+                            .to_string();
+                        let text = f
+                            .get("text")
+                            .and_then(|t| t.as_str())
+                            .ok_or_else(|| format!("{name}: missing text"))?
+                            .to_string();
+                        Ok((name, text))
+                    })
+                    .collect()
+            });
     let files = match parsed {
         Ok(f) => f,
         Err(e) => return serde_json::json!({ "errors": [e] }).to_string(),
     };
-    let sources: Vec<Source> = files.iter().map(|(name, text)| Source { name, text }).collect();
+    let sources: Vec<Source> = files
+        .iter()
+        .map(|(name, text)| Source { name, text })
+        .collect();
     match Scenario::load(&sources) {
         Ok(s) => report::json_report(&s.run(seed, !summary), !summary).to_string(),
         Err(errs) => {
@@ -60,7 +68,11 @@ impl BenchWorkload {
     /// Schedules every pending pod; returns `[scheduled, evaluated nodes]`.
     pub fn run(&self, seed: u64, trace: bool) -> Vec<f64> {
         let run = self.scenario.run(seed, trace);
-        let scheduled = run.cycles.iter().filter(|c| c.outcome == Outcome::Scheduled).count();
+        let scheduled = run
+            .cycles
+            .iter()
+            .filter(|c| c.outcome == Outcome::Scheduled)
+            .count();
         let evaluated: usize = run.cycles.iter().map(|c| c.evaluated).sum();
         vec![scheduled as f64, evaluated as f64]
     }

@@ -130,6 +130,42 @@ struct Doc {
     value: Value,
 }
 
+/// Deepest flow nesting (`[`, `{`) outside quoted strings; a cheap guard that keeps the YAML
+/// parser away from pathological inputs (it is slow on tens of thousands of nested brackets).
+fn flow_depth(text: &str) -> usize {
+    let (mut depth, mut max) = (0usize, 0usize);
+    let (mut in_double, mut in_single, mut escaped) = (false, false, false);
+    for b in text.bytes() {
+        if in_double {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_double = false,
+                _ => {}
+            }
+            continue;
+        }
+        if in_single {
+            in_single = b != b'\'';
+            continue;
+        }
+        match b {
+            b'"' => in_double = true,
+            b'\'' => in_single = true,
+            b'[' | b'{' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
+
+/// Deepest nesting accepted (serde_json's own limit is 128).
+pub const MAX_NESTING: usize = 128;
+
 fn split_documents(src: &Source, errors: &mut Vec<Diagnostic>) -> Vec<Doc> {
     if src.text.len() > MAX_FILE_BYTES {
         errors.push(Diagnostic::new(
@@ -144,6 +180,14 @@ fn split_documents(src: &Source, errors: &mut Vec<Diagnostic>) -> Vec<Doc> {
         return Vec::new();
     }
     let text = src.text.trim_start_matches('\u{feff}');
+    if flow_depth(text) > MAX_NESTING {
+        errors.push(Diagnostic::new(
+            src.name,
+            "",
+            format!("nested more than {MAX_NESTING} levels deep; no Kubernetes object is"),
+        ));
+        return Vec::new();
+    }
     if looks_like_json(text) {
         return match serde_json::from_str::<Value>(text) {
             Ok(v) => vec![Doc {

@@ -94,7 +94,7 @@ impl Requirement {
                 })
             }
             "Gt" | "Lt" if allow_numeric => {
-                if self.values.len() != 1 {
+                if self.values.len() != 1 || !is_valid_label_value(&self.values[0]) {
                     return None;
                 }
                 let want: i64 = self.values[0].parse().ok()?;

@@ -330,7 +330,15 @@ pub fn build(
                         ));
                     }
                     None => {
-                        if predicates::REMOVED.contains(&p.name.as_str()) {
+                        if p.name == predicates::REGISTERED_NEVER_RUN {
+                            warnings.push((
+                                format!("{path}.name"),
+                                "PodFitsPorts is accepted but never runs in v1.17: it is registered under its 1.0 name, \
+                                 which is missing from predicates.Ordering(). Use PodFitsHostPorts (or \
+                                 GeneralPredicates) to check host ports"
+                                    .to_string(),
+                            ));
+                        } else if predicates::REMOVED.contains(&p.name.as_str()) {
                             warnings.push((
                                 format!("{path}.name"),
                                 format!(

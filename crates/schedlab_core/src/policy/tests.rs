@@ -177,9 +177,10 @@ fn mandatory_predicates_are_not_duplicated_when_listed() {
 
 #[test]
 fn classic_policy_with_the_pod_fits_ports_alias() {
-    // kubernetes examples/scheduler-policy-config.json: PodFitsPorts is the 1.0 alias of
-    // PodFitsHostPorts (filters.md C.2); it keeps its configured name and runs at the
-    // PodFitsHostPorts slot. ServiceSpreadingPriority and EqualPriority are registered names.
+    // kubernetes examples/scheduler-policy-config.json: PodFitsPorts is registered in v1.17
+    // under its 1.0 name (filters.md C.2), which is not in Ordering(); a configured name missing
+    // from Ordering() is never run (A.5). So it is accepted, with a warning, and absent from the
+    // filters. ServiceSpreadingPriority and EqualPriority are registered names.
     let b = build_ok(json!({
         "kind": "Policy", "apiVersion": "v1",
         "predicates": [
@@ -198,13 +199,17 @@ fn classic_policy_with_the_pod_fits_ports_alias() {
         [
             "CheckNodeUnschedulable",
             "HostName",
-            "PodFitsPorts",
             "MatchNodeSelector",
             "PodFitsResources",
             "NoDiskConflict",
             "PodToleratesNodeTaints",
         ]
     );
+    assert_eq!(b.warnings.len(), 1);
+    assert_eq!(b.warnings[0].0, "predicates[0].name");
+    assert!(b.warnings[0]
+        .1
+        .starts_with("PodFitsPorts is accepted but never runs in v1.17"));
     let names: Vec<&str> = b.profile.scores.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(
         names,

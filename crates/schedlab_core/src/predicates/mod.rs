@@ -93,12 +93,13 @@ pub const DEFAULT_PROVIDER: [&str; 11] = [
     "CheckNodeUnschedulable",
 ];
 
-/// The `Ordering()` key a plain predicate name runs under (`PodFitsPorts` is PodFitsHostPorts).
+/// Registered in v1.17 (the 1.0 name of PodFitsHostPorts) but absent from `Ordering()`, so
+/// kube-scheduler v1.17 accepts it and never runs it.
+pub const REGISTERED_NEVER_RUN: &str = "PodFitsPorts";
+
+/// The `Ordering()` key a plain predicate name runs under.
 pub fn ordering_key(name: &str) -> &str {
-    match name {
-        "PodFitsPorts" => "PodFitsHostPorts",
-        other => other,
-    }
+    name
 }
 
 /// Position in [`ORDERING`].

@@ -5,8 +5,8 @@
 //! pod's request is containers summed, then the max with each init container; pods already on
 //! the node count their containers only (v1.17's NodeInfo). `spec.overhead` is ignored (the
 //! PodOverhead gate is off in v1.17). Extended resources an extender manages with
-//! `ignoredByScheduler` are skipped. Deviation: several `Insufficient <scalar>` reasons come in
-//! name order (upstream: Go map order).
+//! `ignoredByScheduler` are skipped. Deviations: several `Insufficient <scalar>` reasons come in
+//! name order (upstream: Go map order); sums saturate where Go's int64 would wrap.
 
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, FilterPlugin, FilterResult, Reason, State};
@@ -37,7 +37,7 @@ pub fn check(cx: &CycleContext, node: &NodeInfo) -> Vec<Reason> {
     }
     let alloc = &node.allocatable;
     let used = &node.requested;
-    if alloc.milli_cpu < req.milli_cpu + used.milli_cpu {
+    if alloc.milli_cpu < req.milli_cpu.saturating_add(used.milli_cpu) {
         fails.push(insufficient(
             CPU,
             req.milli_cpu,
@@ -45,10 +45,10 @@ pub fn check(cx: &CycleContext, node: &NodeInfo) -> Vec<Reason> {
             alloc.milli_cpu,
         ));
     }
-    if alloc.memory < req.memory + used.memory {
+    if alloc.memory < req.memory.saturating_add(used.memory) {
         fails.push(insufficient(MEMORY, req.memory, used.memory, alloc.memory));
     }
-    if alloc.ephemeral_storage < req.ephemeral_storage + used.ephemeral_storage {
+    if alloc.ephemeral_storage < req.ephemeral_storage.saturating_add(used.ephemeral_storage) {
         fails.push(insufficient(
             EPHEMERAL_STORAGE,
             req.ephemeral_storage,
@@ -62,7 +62,7 @@ pub fn check(cx: &CycleContext, node: &NodeInfo) -> Vec<Reason> {
         }
         let have = alloc.scalar(name);
         let taken = used.scalar(name);
-        if have < want + taken {
+        if have < want.saturating_add(taken) {
             fails.push(insufficient(name, *want, taken, have));
         }
     }

@@ -2,7 +2,7 @@
 //! Per resource `(capacity - requested) * 100 / capacity` (0 when capacity is 0 or exceeded),
 //! averaged over cpu and memory with integer division. Requests use the non-zero defaults.
 
-use super::{allocatable_and_requested, MAX_NODE_SCORE};
+use super::{allocatable_and_requested, mul_div, MAX_NODE_SCORE};
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
 use crate::model::resources::{CPU, MEMORY};
@@ -15,7 +15,7 @@ pub fn least_requested_score(requested: i64, capacity: i64) -> i64 {
     if capacity == 0 || requested > capacity {
         return 0;
     }
-    (capacity - requested) * MAX_NODE_SCORE / capacity
+    mul_div(capacity - requested, MAX_NODE_SCORE, capacity)
 }
 
 impl ScorePlugin for LeastRequested {

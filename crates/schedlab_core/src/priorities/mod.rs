@@ -84,6 +84,17 @@ pub fn builtin(name: &str) -> Option<Box<dyn ScorePlugin>> {
     })
 }
 
+/// `value * scale / divisor` with upstream's truncation, without overflowing for absurd
+/// quantities (Go's int64 would wrap there; schedlab computes the exact result instead).
+pub fn mul_div(value: i64, scale: i64, divisor: i64) -> i64 {
+    const SAFE: i64 = i64::MAX / 1024;
+    if (-SAFE..=SAFE).contains(&value) && (0..=1024).contains(&scale) {
+        value * scale / divisor
+    } else {
+        (i128::from(value) * i128::from(scale) / i128::from(divisor)) as i64
+    }
+}
+
 /// `NormalizeReduce(maxPriority, reverse)`.
 pub fn normalize_reduce(scores: &mut [i64], max_priority: i64, reverse: bool) {
     let max_count = scores.iter().copied().fold(0, i64::max);
@@ -109,15 +120,17 @@ pub fn allocatable_and_requested(cx: &CycleContext, node: &NodeInfo, resource: &
     match resource {
         CPU => (
             node.allocatable.milli_cpu,
-            node.nonzero_cpu + pod.nonzero_cpu,
+            node.nonzero_cpu.saturating_add(pod.nonzero_cpu),
         ),
         MEMORY => (
             node.allocatable.memory,
-            node.nonzero_memory + pod.nonzero_memory,
+            node.nonzero_memory.saturating_add(pod.nonzero_memory),
         ),
         r => (
             node.allocatable.get(r),
-            node.requested.get(r) + pod.node_request.get(r),
+            node.requested
+                .get(r)
+                .saturating_add(pod.node_request.get(r)),
         ),
     }
 }

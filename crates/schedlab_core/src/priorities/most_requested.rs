@@ -1,7 +1,7 @@
 //! `MostRequestedPriority`: favours fuller nodes (ClusterAutoscalerProvider).
 //! Per resource `requested * 100 / capacity` (0 when capacity is 0 or exceeded), averaged.
 
-use super::{allocatable_and_requested, MAX_NODE_SCORE};
+use super::{allocatable_and_requested, mul_div, MAX_NODE_SCORE};
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
 use crate::model::resources::{CPU, MEMORY};
@@ -13,7 +13,7 @@ fn most_requested_score(requested: i64, capacity: i64) -> i64 {
     if capacity == 0 || requested > capacity {
         return 0;
     }
-    requested * MAX_NODE_SCORE / capacity
+    mul_div(requested, MAX_NODE_SCORE, capacity)
 }
 
 impl ScorePlugin for MostRequested {

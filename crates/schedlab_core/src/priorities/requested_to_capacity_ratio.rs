@@ -5,7 +5,7 @@
 //! average (a v1.17 quirk) and the average is rounded half away from zero. Policy shapes use
 //! scores 0–10, multiplied by 10. Default shape: {0 → 100}, {100 → 0} on cpu and memory.
 
-use super::{allocatable_and_requested, MAX_NODE_SCORE};
+use super::{allocatable_and_requested, mul_div, MAX_NODE_SCORE};
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
 
@@ -63,7 +63,7 @@ impl RequestedToCapacityRatio {
         if capacity == 0 || requested > capacity {
             return self.broken_linear(100);
         }
-        self.broken_linear(100 - (capacity - requested) * 100 / capacity)
+        self.broken_linear(100 - mul_div(capacity - requested, 100, capacity))
     }
 }
 

@@ -10,7 +10,7 @@ use crate::cluster::{NodeId, PodId};
 use crate::framework::Reason;
 
 /// How a cycle ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
     /// A node was chosen.
     Scheduled,
