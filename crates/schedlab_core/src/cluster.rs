@@ -294,6 +294,10 @@ pub struct Cluster {
     pub pods_with_affinity: Vec<PodId>,
     /// Number of nodes carrying at least one `PreferNoSchedule` taint.
     pub nodes_with_soft_taints: usize,
+    /// Number of nodes carrying at least one `NoSchedule` or `NoExecute` taint.
+    pub nodes_with_hard_taints: usize,
+    /// Number of cordoned nodes (`spec.unschedulable`).
+    pub nodes_cordoned: usize,
 }
 
 impl Cluster {
@@ -307,14 +311,16 @@ impl Cluster {
         for n in names {
             *self.image_node_counts.entry(n.clone()).or_default() += 1;
         }
-        if node
-            .spec
-            .taints
-            .iter()
-            .any(|t| t.effect == crate::model::taint::PREFER_NO_SCHEDULE)
-        {
-            self.nodes_with_soft_taints += 1;
-        }
+        use crate::model::taint::{NO_EXECUTE, NO_SCHEDULE, PREFER_NO_SCHEDULE};
+        let taints = &node.spec.taints;
+        self.nodes_with_soft_taints +=
+            usize::from(taints.iter().any(|t| t.effect == PREFER_NO_SCHEDULE));
+        self.nodes_with_hard_taints += usize::from(
+            taints
+                .iter()
+                .any(|t| t.effect == NO_SCHEDULE || t.effect == NO_EXECUTE),
+        );
+        self.nodes_cordoned += usize::from(node.spec.unschedulable);
         self.nodes.push(NodeInfo::new(node, id));
         id
     }

@@ -13,6 +13,14 @@ pub const TAINT_NODE_UNSCHEDULABLE: &str = "node.kubernetes.io/unschedulable";
 pub struct CheckNodeUnschedulable;
 
 impl FilterPlugin for CheckNodeUnschedulable {
+    fn pre_filter(&self, cx: &CycleContext) -> Result<State, crate::framework::CycleError> {
+        Ok(if cx.cluster.nodes_cordoned == 0 {
+            State::skip()
+        } else {
+            State::none()
+        })
+    }
+
     fn filter(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> FilterResult {
         if !node.node.spec.unschedulable {
             return Ok(vec![]);

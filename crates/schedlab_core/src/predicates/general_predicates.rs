@@ -11,15 +11,14 @@ pub struct GeneralPredicates;
 impl FilterPlugin for GeneralPredicates {
     fn filter(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> FilterResult {
         let mut reasons = pod_fits_resources::check(cx, node);
-        for extra in [
-            host_name::check(cx, node),
-            pod_fits_host_ports::check(cx, node),
-            match_node_selector::check(cx, node),
-        ]
-        .into_iter()
-        .flatten()
-        {
-            reasons.push(extra);
+        if let Some(r) = host_name::check(cx, node) {
+            reasons.push(r);
+        }
+        if let Some(r) = pod_fits_host_ports::check(cx, node) {
+            reasons.push(r);
+        }
+        if let Some(r) = match_node_selector::check(cx, node) {
+            reasons.push(r);
         }
         Ok(reasons)
     }

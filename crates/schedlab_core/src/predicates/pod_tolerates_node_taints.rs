@@ -9,6 +9,14 @@ use crate::model::taint::{tolerated, NO_EXECUTE, NO_SCHEDULE};
 pub struct PodToleratesNodeTaints;
 
 impl FilterPlugin for PodToleratesNodeTaints {
+    fn pre_filter(&self, cx: &CycleContext) -> Result<State, crate::framework::CycleError> {
+        Ok(if cx.cluster.nodes_with_hard_taints == 0 {
+            State::skip()
+        } else {
+            State::none()
+        })
+    }
+
     fn filter(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> FilterResult {
         let tolerations = &cx.pod.pod.spec.tolerations;
         let ok = node

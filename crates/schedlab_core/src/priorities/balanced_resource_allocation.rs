@@ -2,10 +2,9 @@
 //! `int64((1 - |cpuFraction - memFraction|) * 100)`, 0 when either fraction is ≥ 1; a zero
 //! capacity counts as fraction 1. The volume variant is gated off in v1.17.
 
-use super::{allocatable_and_requested, MAX_NODE_SCORE};
+use super::{cpu_allocatable_and_requested, memory_allocatable_and_requested, MAX_NODE_SCORE};
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
-use crate::model::resources::{CPU, MEMORY};
 
 /// The priority.
 pub struct BalancedResourceAllocation;
@@ -19,8 +18,8 @@ fn fraction(requested: i64, capacity: i64) -> f64 {
 
 impl ScorePlugin for BalancedResourceAllocation {
     fn score(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> Result<i64, CycleError> {
-        let (ca, cr) = allocatable_and_requested(cx, node, CPU);
-        let (ma, mr) = allocatable_and_requested(cx, node, MEMORY);
+        let (ca, cr) = cpu_allocatable_and_requested(cx, node);
+        let (ma, mr) = memory_allocatable_and_requested(cx, node);
         let cpu = fraction(cr, ca);
         let mem = fraction(mr, ma);
         if cpu >= 1.0 || mem >= 1.0 {

@@ -2,10 +2,11 @@
 //! Per resource `(capacity - requested) * 100 / capacity` (0 when capacity is 0 or exceeded),
 //! averaged over cpu and memory with integer division. Requests use the non-zero defaults.
 
-use super::{allocatable_and_requested, mul_div, MAX_NODE_SCORE};
+use super::{
+    cpu_allocatable_and_requested, memory_allocatable_and_requested, mul_div, MAX_NODE_SCORE,
+};
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
-use crate::model::resources::{CPU, MEMORY};
 
 /// The priority.
 pub struct LeastRequested;
@@ -20,8 +21,8 @@ pub fn least_requested_score(requested: i64, capacity: i64) -> i64 {
 
 impl ScorePlugin for LeastRequested {
     fn score(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> Result<i64, CycleError> {
-        let (ca, cr) = allocatable_and_requested(cx, node, CPU);
-        let (ma, mr) = allocatable_and_requested(cx, node, MEMORY);
+        let (ca, cr) = cpu_allocatable_and_requested(cx, node);
+        let (ma, mr) = memory_allocatable_and_requested(cx, node);
         Ok((least_requested_score(cr, ca) + least_requested_score(mr, ma)) / 2)
     }
 }

@@ -113,6 +113,22 @@ pub fn normalize_reduce(scores: &mut [i64], max_priority: i64, reverse: bool) {
     }
 }
 
+/// [`allocatable_and_requested`] for cpu, without the name lookup (hot path).
+pub fn cpu_allocatable_and_requested(cx: &CycleContext, node: &NodeInfo) -> (i64, i64) {
+    (
+        node.allocatable.milli_cpu,
+        node.nonzero_cpu.saturating_add(cx.pod.nonzero_cpu),
+    )
+}
+
+/// [`allocatable_and_requested`] for memory, without the name lookup (hot path).
+pub fn memory_allocatable_and_requested(cx: &CycleContext, node: &NodeInfo) -> (i64, i64) {
+    (
+        node.allocatable.memory,
+        node.nonzero_memory.saturating_add(cx.pod.nonzero_memory),
+    )
+}
+
 /// `calculateResourceAllocatableRequest` for cpu or memory: (allocatable, node non-zero
 /// requests + the pod's non-zero request).
 pub fn allocatable_and_requested(cx: &CycleContext, node: &NodeInfo, resource: &str) -> (i64, i64) {

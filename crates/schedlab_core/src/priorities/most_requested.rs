@@ -1,10 +1,11 @@
 //! `MostRequestedPriority`: favours fuller nodes (ClusterAutoscalerProvider).
 //! Per resource `requested * 100 / capacity` (0 when capacity is 0 or exceeded), averaged.
 
-use super::{allocatable_and_requested, mul_div, MAX_NODE_SCORE};
+use super::{
+    cpu_allocatable_and_requested, memory_allocatable_and_requested, mul_div, MAX_NODE_SCORE,
+};
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
-use crate::model::resources::{CPU, MEMORY};
 
 /// The priority.
 pub struct MostRequested;
@@ -18,8 +19,8 @@ fn most_requested_score(requested: i64, capacity: i64) -> i64 {
 
 impl ScorePlugin for MostRequested {
     fn score(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> Result<i64, CycleError> {
-        let (ca, cr) = allocatable_and_requested(cx, node, CPU);
-        let (ma, mr) = allocatable_and_requested(cx, node, MEMORY);
+        let (ca, cr) = cpu_allocatable_and_requested(cx, node);
+        let (ma, mr) = memory_allocatable_and_requested(cx, node);
         Ok((most_requested_score(cr, ca) + most_requested_score(mr, ma)) / 2)
     }
 }
