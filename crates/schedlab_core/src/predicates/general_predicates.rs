@@ -10,16 +10,21 @@ pub struct GeneralPredicates;
 
 impl FilterPlugin for GeneralPredicates {
     fn filter(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> FilterResult {
-        let mut reasons = pod_fits_resources::check(cx, node);
-        if let Some(r) = host_name::check(cx, node) {
-            reasons.push(r);
+        let hostname = host_name::check(cx, node);
+        let ports = pod_fits_host_ports::check(cx, node);
+        let selector = match_node_selector::check(cx, node);
+        let resources_fit = pod_fits_resources::fits(cx, node);
+        if resources_fit && hostname.is_none() && ports.is_none() && selector.is_none() {
+            return Ok(Vec::new());
         }
-        if let Some(r) = pod_fits_host_ports::check(cx, node) {
-            reasons.push(r);
-        }
-        if let Some(r) = match_node_selector::check(cx, node) {
-            reasons.push(r);
-        }
+        let mut reasons = if resources_fit {
+            Vec::new()
+        } else {
+            pod_fits_resources::check(cx, node)
+        };
+        reasons.extend(hostname);
+        reasons.extend(ports);
+        reasons.extend(selector);
         Ok(reasons)
     }
 }

@@ -24,6 +24,23 @@ fn insufficient(resource: &str, requested: i64, used: i64, capacity: i64) -> Rea
     }
 }
 
+/// Whether the pod fits, without building reasons (the hot path; [`check`] explains a `false`).
+pub fn fits(cx: &CycleContext, node: &NodeInfo) -> bool {
+    if node.pods.len() as i64 + 1 > node.allowed_pods() {
+        return false;
+    }
+    let req = &cx.pod.request;
+    let alloc = &node.allocatable;
+    let used = &node.requested;
+    alloc.milli_cpu >= req.milli_cpu.saturating_add(used.milli_cpu)
+        && alloc.memory >= req.memory.saturating_add(used.memory)
+        && alloc.ephemeral_storage >= req.ephemeral_storage.saturating_add(used.ephemeral_storage)
+        && req.scalars.iter().all(|(name, want)| {
+            (is_extended_resource(name) && cx.settings.ignored_resources.iter().any(|r| r == name))
+                || alloc.scalar(name) >= want.saturating_add(used.scalar(name))
+        })
+}
+
 /// The check, shared with `GeneralPredicates`. Allocates only when the pod does not fit.
 pub fn check(cx: &CycleContext, node: &NodeInfo) -> Vec<Reason> {
     let mut fails = Vec::new();
@@ -71,6 +88,9 @@ pub fn check(cx: &CycleContext, node: &NodeInfo) -> Vec<Reason> {
 
 impl FilterPlugin for PodFitsResources {
     fn filter(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> FilterResult {
+        if fits(cx, node) {
+            return Ok(Vec::new());
+        }
         Ok(check(cx, node))
     }
 }
