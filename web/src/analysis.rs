@@ -80,9 +80,9 @@ impl Analysis {
             .map(|rec| {
                 let mut cells: Vec<FilterCell> = Vec::new();
                 for i in 0..run.filter_names.len() {
-                    match rec.results.iter().find(|(f, _)| *f == i) {
-                        Some((_, reasons)) if reasons.is_empty() => cells.push(FilterCell::Pass),
-                        Some((_, reasons)) => cells.push(FilterCell::Fail {
+                    match rec.result(i) {
+                        Some([]) => cells.push(FilterCell::Pass),
+                        Some(reasons) => cells.push(FilterCell::Fail {
                             reason: join(reasons.iter().map(ToString::to_string)),
                             detail: join(reasons.iter().map(|r| r.explain())),
                             span: 1,

@@ -43,9 +43,9 @@ pub fn json_report(run: &Run, detail: bool) -> Value {
                 let mut filter = Map::new();
                 for rec in &t.filter {
                     let mut per = Map::new();
-                    for (i, reasons) in &rec.results {
+                    for (i, reasons) in rec.results() {
                         let list: Vec<String> = reasons.iter().map(ToString::to_string).collect();
-                        per.insert(run.filter_names[*i].clone(), json!(list));
+                        per.insert(run.filter_names[i].clone(), json!(list));
                     }
                     filter.insert(node_name(rec.node), Value::Object(per));
                 }

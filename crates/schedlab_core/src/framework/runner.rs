@@ -216,7 +216,7 @@ fn cycle(
         processed += 1;
         let mut record = NodeFilterRecord {
             node: node.id,
-            results: Vec::new(),
+            ..NodeFilterRecord::default()
         };
         let reasons = filter_node(
             &active,
@@ -317,7 +317,8 @@ fn filter_node(
         if !reasons.is_empty() {
             return Ok(reasons);
         }
-        record.results.clear();
+        record.ran = 0;
+        record.failures.clear();
     }
     run_filters(active, check_all, cx, node, detail, record)
 }
@@ -341,7 +342,10 @@ fn run_filters(
         };
         let fit = reasons.is_empty();
         if detail {
-            record.results.push((i, reasons.clone()));
+            record.ran = i + 1;
+            if !fit {
+                record.failures.push((i, reasons.clone()));
+            }
         }
         if !fit {
             failed.extend(reasons);

@@ -31,24 +31,48 @@ impl Outcome {
     }
 }
 
-/// What the filters said about one node, in evaluation order.
+/// What the filters said about one node.
+///
+/// Filters run in profile order and stop at the first failure (unless
+/// `alwaysCheckAllPredicates`), so the filters that ran are always the first `ran` of the
+/// profile; only the failures are stored, which keeps a recorded cycle small.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct NodeFilterRecord {
     /// The node.
     pub node: NodeId,
-    /// (filter index in the profile, its reasons; empty = passed), for every filter that ran.
-    pub results: Vec<(usize, Vec<Reason>)>,
+    /// How many filters ran (profile indices `0..ran`).
+    pub ran: usize,
+    /// (filter index, its reasons) for each filter that failed, in order.
+    pub failures: Vec<(usize, Vec<Reason>)>,
 }
 
 impl NodeFilterRecord {
     /// True when every filter that ran passed.
     pub fn fits(&self) -> bool {
-        self.results.iter().all(|(_, r)| r.is_empty())
+        self.failures.is_empty()
+    }
+
+    /// Filter `i`'s verdict: `None` if it did not run, else its reasons (empty = passed).
+    pub fn result(&self, i: usize) -> Option<&[Reason]> {
+        if i >= self.ran {
+            return None;
+        }
+        Some(
+            self.failures
+                .iter()
+                .find(|(f, _)| *f == i)
+                .map_or(&[][..], |(_, r)| r.as_slice()),
+        )
+    }
+
+    /// Every filter that ran, with its reasons (empty = passed), in order.
+    pub fn results(&self) -> impl Iterator<Item = (usize, &[Reason])> {
+        (0..self.ran).map(|i| (i, self.result(i).unwrap_or(&[])))
     }
 
     /// Every reason, in filter order.
     pub fn reasons(&self) -> impl Iterator<Item = &Reason> {
-        self.results.iter().flat_map(|(_, r)| r)
+        self.failures.iter().flat_map(|(_, r)| r)
     }
 }
 
