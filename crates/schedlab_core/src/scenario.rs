@@ -215,6 +215,8 @@ impl Scenario {
                 queue.push((priority, i, id));
             }
         }
+        input::locate_lines(&mut errors, sources);
+        input::locate_lines(&mut warnings, sources);
         if !errors.is_empty() {
             return Err(errors);
         }

@@ -7,6 +7,8 @@
 //! `items[3].spec.containers[0].resources.requests.cpu`. Kinds the scheduler does not read are
 //! skipped with a warning; a known kind that is malformed is an error.
 
+pub mod locate;
+
 use crate::model::workload::{ReplicationController, SelectorWorkload};
 use crate::model::{Node, Pod, PriorityClass, Service};
 use crate::policy::config::SchedulerConfiguration;
@@ -56,12 +58,13 @@ impl Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // `file: path: message`, as the CLI contract spells it; the line only stands in for a
+        // missing path (syntax errors). Editors read `line` directly.
         write!(f, "{}: ", self.file)?;
-        if let Some(line) = self.line {
-            write!(f, "line {line}: ")?;
-        }
         if !self.path.is_empty() {
             write!(f, "{}: ", self.path)?;
+        } else if let Some(line) = self.line {
+            write!(f, "line {line}: ")?;
         }
         f.write_str(&self.message)
     }
@@ -111,10 +114,26 @@ pub fn read_sources(sources: &[Source]) -> Result<Inputs, Vec<Diagnostic>> {
             read_document(src.name, doc, &mut inputs, &mut errors, &mut count);
         }
     }
+    locate_lines(&mut errors, sources);
+    locate_lines(&mut inputs.warnings, sources);
     if errors.is_empty() {
         Ok(inputs)
     } else {
         Err(errors)
+    }
+}
+
+/// Fills in the line of every diagnostic that has a path but no line yet.
+pub fn locate_lines(diagnostics: &mut [Diagnostic], sources: &[Source]) {
+    for d in diagnostics
+        .iter_mut()
+        .filter(|d| d.line.is_none() && !d.path.is_empty())
+    {
+        if let Some(src) = sources.iter().find(|s| s.name == d.file) {
+            if src.text.len() <= MAX_FILE_BYTES && flow_depth(src.text) <= MAX_NESTING {
+                d.line = locate::line_of(src.text.trim_start_matches('\u{feff}'), &d.path);
+            }
+        }
     }
 }
 
