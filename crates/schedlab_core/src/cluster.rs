@@ -298,6 +298,8 @@ pub struct Cluster {
     pub nodes_with_hard_taints: usize,
     /// Number of cordoned nodes (`spec.unschedulable`).
     pub nodes_cordoned: usize,
+    /// PersistentVolumes, claims, storage classes and CSINodes.
+    pub volumes: crate::model::volume::VolumeCatalog,
 }
 
 impl Cluster {
