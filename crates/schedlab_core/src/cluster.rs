@@ -5,7 +5,7 @@
 //! `preferAvoidPods` annotation, the zone key), and kept up to date as pods bind. A cycle then
 //! reads it without allocating. Pods and nodes are referred to by index (`PodId`, `NodeId`).
 
-use crate::model::pod::ContainerPort;
+use crate::model::pod::{ContainerPort, PodAffinityTerm};
 use crate::model::resources::{CPU, MEMORY};
 use crate::model::{LabelSelector, Labels, Node, Pod, PriorityClass, Resources, Service};
 use std::collections::{BTreeMap, HashMap};
@@ -300,6 +300,8 @@ pub struct Cluster {
     pub nodes_cordoned: usize,
     /// PersistentVolumes, claims, storage classes and CSINodes.
     pub volumes: crate::model::volume::VolumeCatalog,
+    /// Bound pods counted per topology domain, for the affinity and spreading plugins.
+    pub topology: TopologyIndex,
 }
 
 impl Cluster {
@@ -323,12 +325,14 @@ impl Cluster {
                 .any(|t| t.effect == NO_SCHEDULE || t.effect == NO_EXECUTE),
         );
         self.nodes_cordoned += usize::from(node.spec.unschedulable);
+        self.topology.add_node(&node.metadata.labels);
         self.nodes.push(NodeInfo::new(node, id));
         id
     }
 
     /// Adds a pod (not yet on any node).
     pub fn add_pod(&mut self, info: PodInfo) -> PodId {
+        self.topology.register_pod_keys(&info.pod, &self.nodes);
         self.pods.push(info);
         self.pod_node.push(None);
         self.pods.len() - 1
@@ -354,6 +358,7 @@ impl Cluster {
         if info.pod.has_pod_affinity() {
             self.pods_with_affinity.push(pod);
         }
+        self.topology.bind(info, node, &self.nodes);
         self.nodes[node].add_pod(pod, info);
     }
 
@@ -382,6 +387,218 @@ impl Cluster {
         }
         out
     }
+}
+
+/// One topology key named by some pod: the interned values of the nodes that carry it.
+#[derive(Clone, Debug, Default)]
+pub struct TopologyKey {
+    /// The label key.
+    pub key: String,
+    value_ids: HashMap<String, u32>,
+    /// Value id → value.
+    pub values: Vec<String>,
+    /// Node id → value id (`None`: the node lacks the key).
+    pub node_value: Vec<Option<u32>>,
+}
+
+impl TopologyKey {
+    fn push_node(&mut self, labels: &Labels) {
+        let v = labels.get(&self.key).map(|v| {
+            let next = self.values.len() as u32;
+            *self.value_ids.entry(v.clone()).or_insert_with(|| {
+                self.values.push(v.clone());
+                next
+            })
+        });
+        self.node_value.push(v);
+    }
+}
+
+/// Sparse counts: value id → number of pods.
+pub type DomainCounts = HashMap<u32, i64>;
+
+/// Bound pods sharing a namespace and a label set: a term or selector matches all of them or
+/// none, so it is evaluated once per group instead of once per pod.
+#[derive(Clone, Debug)]
+pub struct LabelGroup {
+    /// Namespace.
+    pub namespace: String,
+    /// Labels.
+    pub labels: Labels,
+    /// Per topology key id: the group's pods counted per domain of their nodes.
+    pub counts: Vec<DomainCounts>,
+    node_pods: BTreeMap<NodeId, i64>,
+}
+
+/// The kind of an existing pod's affinity term.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TermKind {
+    /// Required pod affinity.
+    RequiredAffinity,
+    /// Required pod anti-affinity.
+    RequiredAntiAffinity,
+    /// Preferred pod affinity.
+    PreferredAffinity,
+    /// Preferred pod anti-affinity.
+    PreferredAntiAffinity,
+}
+
+/// One distinct affinity term of bound pods (kind, owner namespace, weight, term), with the
+/// number of its occurrences per domain of its topology key.
+#[derive(Clone, Debug)]
+pub struct TermGroup {
+    /// Kind.
+    pub kind: TermKind,
+    /// Namespace of the pods that own the term.
+    pub namespace: String,
+    /// Weight (preferred terms; 0 for required).
+    pub weight: i64,
+    /// The term.
+    pub term: PodAffinityTerm,
+    /// Key id of `term.topology_key`.
+    pub key: usize,
+    /// Occurrences per domain.
+    pub counts: DomainCounts,
+}
+
+/// The per-cluster index the affinity and spreading plugins read: every topology key some pod
+/// names, bound pods grouped by (namespace, labels), and bound pods' distinct affinity terms, all
+/// counted per topology domain and kept up to date by [`Cluster::bind`].
+#[derive(Clone, Debug, Default)]
+pub struct TopologyIndex {
+    /// Registered keys.
+    pub keys: Vec<TopologyKey>,
+    key_ids: HashMap<String, usize>,
+    /// Label groups of bound pods.
+    pub groups: Vec<LabelGroup>,
+    group_ids: HashMap<(String, Labels), usize>,
+    /// Distinct affinity terms of bound pods.
+    pub terms: Vec<TermGroup>,
+    term_ids: HashMap<(TermKind, String, i64, String), usize>,
+}
+
+impl TopologyIndex {
+    /// The id of a registered key.
+    pub fn key_id(&self, key: &str) -> Option<usize> {
+        self.key_ids.get(key).copied()
+    }
+
+    /// The node's value id for a key id.
+    pub fn node_value(&self, key: usize, node: NodeId) -> Option<u32> {
+        self.keys[key].node_value.get(node).copied().flatten()
+    }
+
+    fn add_node(&mut self, labels: &Labels) {
+        for k in &mut self.keys {
+            k.push_node(labels);
+        }
+    }
+
+    /// Registers a key (and fills its counts for the groups that exist); returns its id.
+    pub fn register_key(&mut self, key: &str, nodes: &[NodeInfo]) -> usize {
+        if let Some(id) = self.key_ids.get(key) {
+            return *id;
+        }
+        let mut k = TopologyKey {
+            key: key.to_string(),
+            ..TopologyKey::default()
+        };
+        for n in nodes {
+            k.push_node(n.labels());
+        }
+        for g in &mut self.groups {
+            let mut counts = DomainCounts::new();
+            for (&node, &c) in &g.node_pods {
+                if let Some(v) = k.node_value[node] {
+                    *counts.entry(v).or_default() += c;
+                }
+            }
+            g.counts.push(counts);
+        }
+        let id = self.keys.len();
+        self.keys.push(k);
+        self.key_ids.insert(key.to_string(), id);
+        id
+    }
+
+    fn register_pod_keys(&mut self, pod: &Pod, nodes: &[NodeInfo]) {
+        for (_, _, t) in pod_terms(pod) {
+            self.register_key(&t.topology_key, nodes);
+        }
+        for c in &pod.spec.topology_spread_constraints {
+            self.register_key(&c.topology_key, nodes);
+        }
+    }
+
+    fn bind(&mut self, info: &PodInfo, node: NodeId, nodes: &[NodeInfo]) {
+        self.register_pod_keys(&info.pod, nodes);
+        let gkey = (info.namespace.clone(), info.labels().clone());
+        let gid = match self.group_ids.get(&gkey) {
+            Some(&g) => g,
+            None => {
+                self.groups.push(LabelGroup {
+                    namespace: info.namespace.clone(),
+                    labels: info.labels().clone(),
+                    counts: vec![DomainCounts::new(); self.keys.len()],
+                    node_pods: BTreeMap::new(),
+                });
+                self.group_ids.insert(gkey, self.groups.len() - 1);
+                self.groups.len() - 1
+            }
+        };
+        let g = &mut self.groups[gid];
+        *g.node_pods.entry(node).or_default() += 1;
+        for (k, counts) in self.keys.iter().zip(g.counts.iter_mut()) {
+            if let Some(v) = k.node_value[node] {
+                *counts.entry(v).or_default() += 1;
+            }
+        }
+        for (kind, weight, term) in pod_terms(&info.pod) {
+            let tkey = (kind, info.namespace.clone(), weight, format!("{term:?}"));
+            let tid = match self.term_ids.get(&tkey) {
+                Some(&t) => t,
+                None => {
+                    self.terms.push(TermGroup {
+                        kind,
+                        namespace: info.namespace.clone(),
+                        weight,
+                        term: term.clone(),
+                        key: self.key_ids[&term.topology_key],
+                        counts: DomainCounts::new(),
+                    });
+                    self.term_ids.insert(tkey, self.terms.len() - 1);
+                    self.terms.len() - 1
+                }
+            };
+            let t = &mut self.terms[tid];
+            if let Some(v) = self.keys[t.key].node_value[node] {
+                *t.counts.entry(v).or_default() += 1;
+            }
+        }
+    }
+}
+
+/// Every pod affinity term of a pod with its kind and weight (0 for required terms).
+pub fn pod_terms(pod: &Pod) -> Vec<(TermKind, i64, &PodAffinityTerm)> {
+    use TermKind::*;
+    let mut out = Vec::new();
+    for (a, req, pref) in [
+        (pod.pod_affinity(), RequiredAffinity, PreferredAffinity),
+        (
+            pod.pod_anti_affinity(),
+            RequiredAntiAffinity,
+            PreferredAntiAffinity,
+        ),
+    ] {
+        let Some(a) = a else { continue };
+        for t in &a.required_during_scheduling_ignored_during_execution {
+            out.push((req, 0, t));
+        }
+        for t in &a.preferred_during_scheduling_ignored_during_execution {
+            out.push((pref, i64::from(t.weight), &t.pod_affinity_term));
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -420,5 +637,166 @@ mod tests {
         l.insert(ZONE_LABEL.into(), "beta".into());
         l.insert(REGION_LABEL_GA.into(), "r".into());
         assert_eq!(zone_key(&l), "r:\x00:beta");
+    }
+}
+
+/// The affinity and spreading plugins' fast paths (this index) against their straightforward
+/// references, on random small clusters.
+#[cfg(test)]
+mod index_tests {
+    use super::*;
+    use crate::framework::ProfileSettings;
+    use crate::predicates::{even_pods_spread as eps, match_inter_pod_affinity as mipa};
+    use crate::priorities::{even_pods_spread as epsp, inter_pod_affinity as ipa};
+    use crate::rng::Rng;
+    use crate::testing::{filter_all_with, node, pod, score_all_with};
+    use serde_json::{json, Value};
+
+    const KEYS: [&str; 4] = ["zone", "kubernetes.io/hostname", "rack", ""];
+
+    fn pick<'a>(r: &mut Rng, xs: &[&'a str]) -> &'a str {
+        xs[r.intn(xs.len() as u64) as usize]
+    }
+
+    fn selector(r: &mut Rng) -> Value {
+        match r.intn(6) {
+            0 => Value::Null,
+            1 => json!({}),
+            2 => {
+                json!({"matchExpressions": [{"key": "app", "operator": "In", "values": ["x", "y"]}]})
+            }
+            _ => json!({"matchLabels": {"app": pick(r, &["x", "y", "z"])}}),
+        }
+    }
+
+    fn term(r: &mut Rng) -> Value {
+        let mut t = json!({"topologyKey": pick(r, &KEYS)});
+        let s = selector(r);
+        if !s.is_null() {
+            t["labelSelector"] = s;
+        }
+        if r.intn(4) == 0 {
+            t["namespaces"] = json!([pick(r, &["default", "other"])]);
+        }
+        t
+    }
+
+    fn affinity(r: &mut Rng) -> Value {
+        let mut a = json!({});
+        for kind in ["podAffinity", "podAntiAffinity"] {
+            if r.intn(2) == 0 {
+                continue;
+            }
+            let req: Vec<Value> = (0..r.intn(3)).map(|_| term(r)).collect();
+            let pref: Vec<Value> = (0..r.intn(3))
+                .map(|_| json!({"weight": r.intn(5) as i64, "podAffinityTerm": term(r)}))
+                .collect();
+            a[kind] = json!({"requiredDuringSchedulingIgnoredDuringExecution": req,
+                "preferredDuringSchedulingIgnoredDuringExecution": pref});
+        }
+        a
+    }
+
+    fn random_pod(r: &mut Rng, name: String, incoming: bool) -> crate::model::Pod {
+        let mut labels = json!({});
+        if r.intn(4) != 0 {
+            labels["app"] = json!(pick(r, &["x", "y", "z"]));
+        }
+        if r.intn(2) == 0 {
+            labels["tier"] = json!(pick(r, &["1", "2"]));
+        }
+        let mut spec = json!({});
+        if r.intn(3) != 0 {
+            spec["affinity"] = affinity(r);
+        }
+        if incoming && r.intn(2) == 0 {
+            let same = r.intn(2) == 0;
+            let k = pick(r, &KEYS[..3]);
+            let cs: Vec<Value> = (0..1 + r.intn(2))
+                .map(|_| {
+                    let mut c = json!({"maxSkew": 1 + r.intn(2) as i64,
+                        "topologyKey": if same { k } else { pick(r, &KEYS[..3]) },
+                        "whenUnsatisfiable": pick(r, &["DoNotSchedule", "ScheduleAnyway"])});
+                    let s = selector(r);
+                    if !s.is_null() {
+                        c["labelSelector"] = s;
+                    }
+                    c
+                })
+                .collect();
+            spec["topologySpreadConstraints"] = json!(cs);
+        }
+        if incoming && r.intn(5) == 0 {
+            spec["nodeSelector"] = json!({"zone": "a"});
+        }
+        let ns = if r.intn(4) == 0 { "other" } else { "default" };
+        pod(json!({"metadata": {"name": name, "namespace": ns, "labels": labels}, "spec": spec}))
+    }
+
+    #[test]
+    fn fast_paths_match_the_reference_on_random_clusters() {
+        let mut r = Rng::new(17);
+        for case in 0..400 {
+            let mut c = Cluster::default();
+            let n_nodes = 1 + r.intn(6) as usize;
+            for i in 0..n_nodes {
+                let mut labels = json!({});
+                if r.intn(5) != 0 {
+                    labels["zone"] = json!(pick(&mut r, &["a", "b", "c"]));
+                }
+                if r.intn(6) != 0 {
+                    labels["kubernetes.io/hostname"] = json!(format!("n{i}"));
+                }
+                if r.intn(2) == 0 {
+                    labels["rack"] = json!(pick(&mut r, &["r1", "r2"]));
+                }
+                c.add_node(node(
+                    json!({"metadata": {"name": format!("n{i}"), "labels": labels}}),
+                ));
+            }
+            // Pending pods come before, between and after bound ones, as in a scenario.
+            let mut incoming = Vec::new();
+            for i in 0..r.intn(12) as usize {
+                let p = random_pod(&mut r, format!("b{i}"), false);
+                let id = c.add_pod(PodInfo::new(p, 0, i));
+                if r.intn(5) == 0 {
+                    incoming.push(id);
+                } else {
+                    c.bind(id, r.intn(n_nodes as u64) as usize);
+                }
+            }
+            for i in 0..3 {
+                let p = random_pod(&mut r, format!("p{i}"), true);
+                incoming.push(c.add_pod(PodInfo::new(p, 0, 100 + i)));
+            }
+            let settings = ProfileSettings {
+                hard_pod_affinity_weight: r.intn(3) as i64,
+                ..ProfileSettings::default()
+            };
+            for &p in &incoming {
+                let p = c.pods[p].pod.clone();
+                let ctx = format!("case {case}, pod {p:?}");
+                assert_eq!(
+                    filter_all_with(&mipa::MatchInterPodAffinity, &c, p.clone(), &settings),
+                    filter_all_with(&mipa::Reference, &c, p.clone(), &settings),
+                    "MatchInterPodAffinity, {ctx}"
+                );
+                assert_eq!(
+                    filter_all_with(&eps::EvenPodsSpread, &c, p.clone(), &settings),
+                    filter_all_with(&eps::Reference, &c, p.clone(), &settings),
+                    "EvenPodsSpread, {ctx}"
+                );
+                assert_eq!(
+                    score_all_with(&ipa::InterPodAffinity, &c, p.clone(), &settings),
+                    score_all_with(&ipa::Reference, &c, p.clone(), &settings),
+                    "InterPodAffinityPriority, {ctx}"
+                );
+                assert_eq!(
+                    score_all_with(&epsp::EvenPodsSpreadPriority, &c, p.clone(), &settings),
+                    score_all_with(&epsp::Reference, &c, p.clone(), &settings),
+                    "EvenPodsSpreadPriority, {ctx}"
+                );
+            }
+        }
     }
 }

@@ -16,8 +16,55 @@ use crate::model::pod::TopologySpreadConstraint;
 use crate::model::selector::selector_matches;
 use std::collections::HashMap;
 
-/// The predicate.
+/// The predicate. When the pod has no nodeSelector or required node affinity and its
+/// constraints share one topology key, counts come from the cluster's
+/// [`crate::cluster::TopologyIndex`]; otherwise from [`Reference`].
 pub struct EvenPodsSpread;
+
+/// The same predicate counting every pod on every eligible node each cycle (the tested reference).
+pub struct Reference;
+
+/// Whether every node is eligible apart from the topology key: no nodeSelector and no required
+/// node affinity.
+pub(crate) fn selects_every_node(pod: &crate::model::Pod) -> bool {
+    pod.spec.node_selector.is_empty()
+        && pod.node_affinity().is_none_or(|na| {
+            na.required_during_scheduling_ignored_during_execution
+                .is_none()
+        })
+}
+
+/// Fast path: the key id shared by all constraints, when usable.
+pub(crate) fn shared_key(
+    cx: &CycleContext,
+    constraints: &[&TopologySpreadConstraint],
+) -> Option<usize> {
+    let first = constraints.first()?;
+    if !selects_every_node(&cx.pod.pod)
+        || constraints
+            .iter()
+            .any(|c| c.topology_key != first.topology_key)
+    {
+        return None;
+    }
+    cx.cluster.topology.key_id(&first.topology_key)
+}
+
+struct FastMeta {
+    key: usize,
+    counts: Vec<i64>,
+    min: i64,
+}
+
+fn hard<'a>(cx: &CycleContext<'a>) -> Vec<&'a TopologySpreadConstraint> {
+    cx.pod
+        .pod
+        .spec
+        .topology_spread_constraints
+        .iter()
+        .filter(|c| c.when_unsatisfiable == DO_NOT_SCHEDULE)
+        .collect()
+}
 
 /// `DoNotSchedule`.
 pub const DO_NOT_SCHEDULE: &str = "DoNotSchedule";
@@ -29,6 +76,58 @@ struct Meta {
 }
 
 impl FilterPlugin for EvenPodsSpread {
+    fn pre_filter(&self, cx: &CycleContext) -> Result<State, CycleError> {
+        let constraints = hard(cx);
+        if constraints.is_empty() {
+            return Ok(State::skip());
+        }
+        let Some(key) = shared_key(cx, &constraints) else {
+            return Reference.pre_filter(cx);
+        };
+        let index = &cx.cluster.topology;
+        let mut counts = vec![0i64; index.keys[key].values.len()];
+        for c in &constraints {
+            for g in &index.groups {
+                if g.namespace == cx.pod.namespace
+                    && selector_matches(c.label_selector.as_ref(), &g.labels)
+                {
+                    for (&v, &n) in &g.counts[key] {
+                        counts[v as usize] += n;
+                    }
+                }
+            }
+        }
+        let min = counts.iter().copied().min().unwrap_or(0);
+        Ok(State::new(FastMeta { key, counts, min }))
+    }
+
+    fn filter(&self, cx: &CycleContext, state: &State, node: &NodeInfo) -> FilterResult {
+        let Some(meta) = state.get::<FastMeta>() else {
+            return Reference.filter(cx, state, node);
+        };
+        if meta.counts.is_empty() {
+            return Ok(vec![]);
+        }
+        let fail = vec![FailureReason::TopologySpreadConstraintsNotMatch.into()];
+        let Some(v) = cx.cluster.topology.node_value(meta.key, node.id) else {
+            return Ok(fail);
+        };
+        let count = meta.counts[v as usize];
+        for c in &cx.pod.pod.spec.topology_spread_constraints {
+            if c.when_unsatisfiable != DO_NOT_SCHEDULE {
+                continue;
+            }
+            let self_match =
+                i64::from(selector_matches(c.label_selector.as_ref(), cx.pod.labels()));
+            if count + self_match - meta.min > i64::from(c.max_skew) {
+                return Ok(fail);
+            }
+        }
+        Ok(vec![])
+    }
+}
+
+impl FilterPlugin for Reference {
     fn pre_filter(&self, cx: &CycleContext) -> Result<State, CycleError> {
         let constraints: Vec<TopologySpreadConstraint> = cx
             .pod

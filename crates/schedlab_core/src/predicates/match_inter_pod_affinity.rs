@@ -7,26 +7,186 @@
 //! the node's domain. Topology pairs are computed once per cycle in `pre_filter`, so each node
 //! is a few set lookups.
 
-use crate::cluster::{Cluster, NodeInfo, PodInfo};
+use crate::cluster::{Cluster, DomainCounts, NodeId, NodeInfo, PodInfo, TermKind, TopologyIndex};
 use crate::framework::{
     CycleContext, CycleError, FailureReason, FilterPlugin, FilterResult, State,
 };
 use crate::model::pod::PodAffinityTerm;
 use crate::model::selector::selector_matches;
+use crate::model::Labels;
 use std::collections::HashSet;
 
-/// The predicate.
+/// The predicate. Reads the cluster's [`TopologyIndex`]; falls back to [`Reference`] when a
+/// topology key of the pod is not in the index (a pod that was never added to the cluster).
 pub struct MatchInterPodAffinity;
+
+/// The same predicate computed the straightforward way, scanning every bound pod each cycle.
+/// Kept as the reference the fast path is tested against.
+pub struct Reference;
 
 /// Whether `target` matches `term` owned by a pod in `owner_namespace`
 /// (namespaces, then label selector; a nil selector matches nothing).
 pub fn term_matches(term: &PodAffinityTerm, owner_namespace: &str, target: &PodInfo) -> bool {
+    term_matches_labels(term, owner_namespace, &target.namespace, target.labels())
+}
+
+/// [`term_matches`] against a namespace and a label set (a [`LabelGroup`]).
+pub fn term_matches_labels(
+    term: &PodAffinityTerm,
+    owner_namespace: &str,
+    namespace: &str,
+    labels: &Labels,
+) -> bool {
     let ns_ok = if term.namespaces.is_empty() {
-        target.namespace == owner_namespace
+        namespace == owner_namespace
     } else {
-        term.namespaces.contains(&target.namespace)
+        term.namespaces.iter().any(|n| n == namespace)
     };
-    ns_ok && selector_matches(term.label_selector.as_ref(), target.labels())
+    ns_ok && selector_matches(term.label_selector.as_ref(), labels)
+}
+
+/// Domains of one topology key (dense by value id) where something was found.
+pub(crate) struct Domains {
+    pub key: usize,
+    pub found: Vec<bool>,
+}
+
+impl Domains {
+    pub fn new(index: &TopologyIndex, key: usize) -> Domains {
+        Domains {
+            key,
+            found: vec![false; index.keys[key].values.len()],
+        }
+    }
+    /// Marks every domain with a non-zero count; returns whether any was marked.
+    pub fn mark(&mut self, counts: &DomainCounts) -> bool {
+        let mut any = false;
+        for (&v, &c) in counts {
+            if c != 0 {
+                self.found[v as usize] = true;
+                any = true;
+            }
+        }
+        any
+    }
+    /// Whether the node is in a marked domain.
+    pub fn contains(&self, index: &TopologyIndex, node: NodeId) -> bool {
+        index
+            .node_value(self.key, node)
+            .is_some_and(|v| self.found[v as usize])
+    }
+}
+
+/// The fast path's per-cycle state: domains as dense flags over the cluster's topology index.
+struct FastMeta {
+    existing_anti: Vec<Domains>,
+    has_affinity_terms: bool,
+    affinity: Vec<Domains>,
+    affinity_empty: bool,
+    self_match: bool,
+    anti: Vec<Domains>,
+}
+
+fn required(a: Option<&crate::model::pod::PodAffinity>) -> Vec<&PodAffinityTerm> {
+    a.map(|a| {
+        a.required_during_scheduling_ignored_during_execution
+            .iter()
+            .collect()
+    })
+    .unwrap_or_default()
+}
+
+fn fast_pre_filter(cx: &CycleContext) -> Option<State> {
+    let index = &cx.cluster.topology;
+    let pod = cx.pod;
+    let affinity_terms = required(pod.pod.pod_affinity());
+    let anti_terms = required(pod.pod.pod_anti_affinity());
+    let mut key_ids = Vec::new();
+    for t in affinity_terms.iter().chain(&anti_terms) {
+        key_ids.push(index.key_id(&t.topology_key)?);
+    }
+    let mut existing_anti: Vec<Domains> = Vec::new();
+    for t in &index.terms {
+        if t.kind == TermKind::RequiredAntiAffinity
+            && !t.counts.is_empty()
+            && term_matches(&t.term, &t.namespace, pod)
+        {
+            let pos = match existing_anti.iter().position(|d| d.key == t.key) {
+                Some(p) => p,
+                None => {
+                    existing_anti.push(Domains::new(index, t.key));
+                    existing_anti.len() - 1
+                }
+            };
+            existing_anti[pos].mark(&t.counts);
+        }
+    }
+    if existing_anti.is_empty() && affinity_terms.is_empty() && anti_terms.is_empty() {
+        return Some(State::skip());
+    }
+    let (aff_keys, anti_keys) = key_ids.split_at(affinity_terms.len());
+    let mut affinity: Vec<Domains> = aff_keys.iter().map(|&k| Domains::new(index, k)).collect();
+    let mut anti: Vec<Domains> = anti_keys.iter().map(|&k| Domains::new(index, k)).collect();
+    let mut affinity_empty = true;
+    for g in &index.groups {
+        if !affinity_terms.is_empty()
+            && affinity_terms
+                .iter()
+                .all(|t| term_matches_labels(t, &pod.namespace, &g.namespace, &g.labels))
+        {
+            for d in &mut affinity {
+                affinity_empty &= !d.mark(&g.counts[d.key]);
+            }
+        }
+        for (t, d) in anti_terms.iter().zip(&mut anti) {
+            if term_matches_labels(t, &pod.namespace, &g.namespace, &g.labels) {
+                d.mark(&g.counts[d.key]);
+            }
+        }
+    }
+    let self_match = affinity_terms
+        .iter()
+        .all(|t| term_matches(t, &pod.namespace, pod));
+    Some(State::new(FastMeta {
+        existing_anti,
+        has_affinity_terms: !affinity_terms.is_empty(),
+        affinity,
+        affinity_empty,
+        self_match,
+        anti,
+    }))
+}
+
+fn fast_filter(cx: &CycleContext, meta: &FastMeta, node: &NodeInfo) -> FilterResult {
+    use FailureReason::*;
+    let index = &cx.cluster.topology;
+    if meta
+        .existing_anti
+        .iter()
+        .any(|d| d.contains(index, node.id))
+    {
+        return Ok(vec![
+            PodAffinityNotMatch.into(),
+            ExistingPodsAntiAffinityRulesNotMatch.into(),
+        ]);
+    }
+    if meta.has_affinity_terms {
+        let all_found = meta.affinity.iter().all(|d| d.contains(index, node.id));
+        let first_of_group = meta.affinity_empty && meta.self_match;
+        if !all_found && !first_of_group {
+            return Ok(vec![
+                PodAffinityNotMatch.into(),
+                PodAffinityRulesNotMatch.into(),
+            ]);
+        }
+    }
+    if meta.anti.iter().any(|d| d.contains(index, node.id)) {
+        return Ok(vec![
+            PodAffinityNotMatch.into(),
+            PodAntiAffinityRulesNotMatch.into(),
+        ]);
+    }
+    Ok(vec![])
 }
 
 type Pairs = HashSet<(String, String)>;
@@ -52,6 +212,22 @@ fn pair(node: &NodeInfo, key: &str) -> Option<(String, String)> {
 }
 
 impl FilterPlugin for MatchInterPodAffinity {
+    fn pre_filter(&self, cx: &CycleContext) -> Result<State, CycleError> {
+        match fast_pre_filter(cx) {
+            Some(state) => Ok(state),
+            None => Reference.pre_filter(cx),
+        }
+    }
+
+    fn filter(&self, cx: &CycleContext, state: &State, node: &NodeInfo) -> FilterResult {
+        match state.get::<FastMeta>() {
+            Some(meta) => fast_filter(cx, meta, node),
+            None => Reference.filter(cx, state, node),
+        }
+    }
+}
+
+impl FilterPlugin for Reference {
     fn pre_filter(&self, cx: &CycleContext) -> Result<State, CycleError> {
         let cluster = cx.cluster;
         let pod = cx.pod;

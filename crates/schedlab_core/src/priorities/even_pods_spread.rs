@@ -13,11 +13,22 @@ use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
 use crate::model::pod::TopologySpreadConstraint;
 use crate::model::selector::selector_matches;
+use crate::predicates::even_pods_spread::shared_key;
 use crate::predicates::match_node_selector::pod_matches_node;
 use std::collections::HashMap;
 
-/// The priority.
+/// The priority. Counts come from the cluster's [`crate::cluster::TopologyIndex`] under the
+/// same conditions as the `EvenPodsSpread` predicate's fast path; otherwise from [`Reference`].
 pub struct EvenPodsSpreadPriority;
+
+/// The same priority counting every pod each cycle (the tested reference).
+pub struct Reference;
+
+struct FastMeta {
+    constraints: Vec<TopologySpreadConstraint>,
+    key: usize,
+    counts: Vec<i64>,
+}
 
 /// `ScheduleAnyway`.
 pub const SCHEDULE_ANYWAY: &str = "ScheduleAnyway";
@@ -34,6 +45,84 @@ fn eligible(node: &NodeInfo, constraints: &[TopologySpreadConstraint]) -> bool {
 }
 
 impl ScorePlugin for EvenPodsSpreadPriority {
+    fn pre_score(&self, cx: &CycleContext, nodes: &[&NodeInfo]) -> Result<State, CycleError> {
+        let soft: Vec<&TopologySpreadConstraint> = cx
+            .pod
+            .pod
+            .spec
+            .topology_spread_constraints
+            .iter()
+            .filter(|c| c.when_unsatisfiable == SCHEDULE_ANYWAY)
+            .collect();
+        let Some(key) = shared_key(cx, &soft) else {
+            return Reference.pre_score(cx, nodes);
+        };
+        let index = &cx.cluster.topology;
+        let mut counts = vec![0i64; index.keys[key].values.len()];
+        for c in &soft {
+            for g in &index.groups {
+                if selector_matches(c.label_selector.as_ref(), &g.labels) {
+                    for (&v, &n) in &g.counts[key] {
+                        counts[v as usize] += n;
+                    }
+                }
+            }
+        }
+        Ok(State::new(FastMeta {
+            constraints: soft.into_iter().cloned().collect(),
+            key,
+            counts,
+        }))
+    }
+
+    fn score(&self, cx: &CycleContext, state: &State, node: &NodeInfo) -> Result<i64, CycleError> {
+        let Some(meta) = state.get::<FastMeta>() else {
+            return Reference.score(cx, state, node);
+        };
+        Ok(match cx.cluster.topology.node_value(meta.key, node.id) {
+            Some(v) => meta.counts[v as usize] * meta.constraints.len() as i64,
+            None => 0,
+        })
+    }
+
+    fn normalize(&self, cx: &CycleContext, state: &State, nodes: &[&NodeInfo], scores: &mut [i64]) {
+        let Some(meta) = state.get::<FastMeta>() else {
+            return Reference.normalize(cx, state, nodes, scores);
+        };
+        normalize_counts(&meta.constraints, nodes, scores);
+    }
+}
+
+fn normalize_counts(
+    constraints: &[TopologySpreadConstraint],
+    nodes: &[&NodeInfo],
+    scores: &mut [i64],
+) {
+    if constraints.is_empty() {
+        scores.iter_mut().for_each(|s| *s = 0);
+        return;
+    }
+    let mut total = 0i64;
+    let mut min = i64::MAX;
+    for (n, &s) in nodes.iter().zip(scores.iter()) {
+        if eligible(n, constraints) {
+            total += s;
+            min = min.min(s);
+        }
+    }
+    let diff = total - min;
+    for (n, s) in nodes.iter().zip(scores.iter_mut()) {
+        *s = if !eligible(n, constraints) {
+            0
+        } else if diff == 0 {
+            MAX_NODE_SCORE
+        } else {
+            (MAX_NODE_SCORE as f64 * ((total - *s) as f64 / diff as f64)) as i64
+        };
+    }
+}
+
+impl ScorePlugin for Reference {
     fn pre_score(&self, cx: &CycleContext, nodes: &[&NodeInfo]) -> Result<State, CycleError> {
         let constraints: Vec<TopologySpreadConstraint> = cx
             .pod
@@ -109,28 +198,7 @@ impl ScorePlugin for EvenPodsSpreadPriority {
         let Some(meta) = state.get::<Meta>() else {
             return;
         };
-        if meta.constraints.is_empty() {
-            scores.iter_mut().for_each(|s| *s = 0);
-            return;
-        }
-        let mut total = 0i64;
-        let mut min = i64::MAX;
-        for (n, &s) in nodes.iter().zip(scores.iter()) {
-            if eligible(n, &meta.constraints) {
-                total += s;
-                min = min.min(s);
-            }
-        }
-        let diff = total - min;
-        for (n, s) in nodes.iter().zip(scores.iter_mut()) {
-            *s = if !eligible(n, &meta.constraints) {
-                0
-            } else if diff == 0 {
-                MAX_NODE_SCORE
-            } else {
-                (MAX_NODE_SCORE as f64 * ((total - *s) as f64 / diff as f64)) as i64
-            };
-        }
+        normalize_counts(&meta.constraints, nodes, scores);
     }
 }
 

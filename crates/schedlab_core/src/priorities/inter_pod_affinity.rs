@@ -7,14 +7,89 @@
 //! `int64(100 * (count - min) / (max - min))`, all 0 when max = min.
 
 use super::MAX_NODE_SCORE;
+use crate::cluster::TermKind;
 use crate::cluster::{NodeInfo, PodInfo};
 use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
 use crate::model::pod::PodAffinityTerm;
-use crate::predicates::match_inter_pod_affinity::term_matches;
+use crate::predicates::match_inter_pod_affinity::{term_matches, term_matches_labels};
 use std::collections::HashMap;
 
-/// The priority.
+/// The priority. Reads the cluster's [`crate::cluster::TopologyIndex`]; falls back to
+/// [`Reference`] when a topology key of the pod is not in the index.
 pub struct InterPodAffinity;
+
+/// The same priority computed by scanning every bound pod each cycle (the tested reference).
+pub struct Reference;
+
+/// Fast path state: per key id, the summed score of each domain (dense by value id).
+struct FastScores(Vec<(usize, Vec<i64>)>);
+
+fn fast_pre_score(cx: &CycleContext) -> Option<State> {
+    let index = &cx.cluster.topology;
+    let pod = cx.pod;
+    let mut out: Vec<(usize, Vec<i64>)> = Vec::new();
+    let mut touched = false;
+    let mut add = |key: usize, counts: &crate::cluster::DomainCounts, weight: i64| {
+        let pos = match out.iter().position(|(k, _)| *k == key) {
+            Some(p) => p,
+            None => {
+                out.push((key, vec![0; index.keys[key].values.len()]));
+                out.len() - 1
+            }
+        };
+        let scores = &mut out[pos].1;
+        for (&v, &c) in counts {
+            if c != 0 {
+                scores[v as usize] += weight * c;
+                touched = true;
+            }
+        }
+    };
+    let mut own: Vec<(&PodAffinityTerm, i64)> = Vec::new();
+    if let Some(a) = pod.pod.pod_affinity() {
+        for t in &a.preferred_during_scheduling_ignored_during_execution {
+            own.push((&t.pod_affinity_term, i64::from(t.weight)));
+        }
+    }
+    if let Some(a) = pod.pod.pod_anti_affinity() {
+        for t in &a.preferred_during_scheduling_ignored_during_execution {
+            own.push((&t.pod_affinity_term, -i64::from(t.weight)));
+        }
+    }
+    let mut own_keys = Vec::with_capacity(own.len());
+    for (t, _) in &own {
+        own_keys.push(index.key_id(&t.topology_key)?);
+    }
+    for ((t, w), &key) in own.iter().zip(&own_keys) {
+        if t.topology_key.is_empty() || *w == 0 {
+            continue;
+        }
+        for g in &index.groups {
+            if term_matches_labels(t, &pod.namespace, &g.namespace, &g.labels) {
+                add(key, &g.counts[key], *w);
+            }
+        }
+    }
+    let hard = cx.settings.hard_pod_affinity_weight;
+    for t in &index.terms {
+        let w = match t.kind {
+            TermKind::RequiredAffinity if hard > 0 => hard,
+            TermKind::PreferredAffinity => t.weight,
+            TermKind::PreferredAntiAffinity => -t.weight,
+            _ => continue,
+        };
+        if t.term.topology_key.is_empty() || w == 0 || t.counts.is_empty() {
+            continue;
+        }
+        if term_matches(&t.term, &t.namespace, pod) {
+            add(t.key, &t.counts, w);
+        }
+    }
+    if !touched {
+        return Some(State::uniform(0));
+    }
+    Some(State::new(FastScores(out)))
+}
 
 /// topology key → value → score.
 type TopologyScore = HashMap<String, HashMap<String, i64>>;
@@ -73,6 +148,30 @@ fn contributions(cx: &CycleContext, ep: &PodInfo, ep_node: &NodeInfo, scores: &m
 }
 
 impl ScorePlugin for InterPodAffinity {
+    fn pre_score(&self, cx: &CycleContext, nodes: &[&NodeInfo]) -> Result<State, CycleError> {
+        match fast_pre_score(cx) {
+            Some(state) => Ok(state),
+            None => Reference.pre_score(cx, nodes),
+        }
+    }
+
+    fn score(&self, cx: &CycleContext, state: &State, node: &NodeInfo) -> Result<i64, CycleError> {
+        let Some(FastScores(scores)) = state.get::<FastScores>() else {
+            return Reference.score(cx, state, node);
+        };
+        let index = &cx.cluster.topology;
+        Ok(scores
+            .iter()
+            .filter_map(|(k, values)| index.node_value(*k, node.id).map(|v| values[v as usize]))
+            .sum())
+    }
+
+    fn normalize(&self, cx: &CycleContext, state: &State, nodes: &[&NodeInfo], scores: &mut [i64]) {
+        Reference.normalize(cx, state, nodes, scores);
+    }
+}
+
+impl ScorePlugin for Reference {
     fn pre_score(&self, cx: &CycleContext, _: &[&NodeInfo]) -> Result<State, CycleError> {
         let cluster = cx.cluster;
         let mut scores = TopologyScore::new();
