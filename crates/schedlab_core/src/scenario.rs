@@ -8,10 +8,15 @@
 use crate::cluster::{Cluster, NodeId, PodId, PodInfo};
 use crate::framework::runner::{Nomination, Scheduler};
 use crate::input::{self, join_path, Diagnostic, Source};
+use crate::model::volume::{
+    CsiNode, PersistentVolume, PersistentVolumeClaim, StorageClass, VolumeCatalog,
+};
 use crate::model::workload::SelectorWorkload;
 use crate::policy::config::SchedulerConfiguration;
 use crate::policy::{self, PolicyDocument};
+use crate::predicates::check_volume_binding::bindings_for;
 use crate::trace::{CycleTrace, Outcome};
+use std::collections::btree_map::Entry;
 
 /// What a run reports about a pod at the end.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -35,6 +40,61 @@ pub struct Event {
     pub message: String,
     /// The cycle that produced it.
     pub cycle: usize,
+}
+
+/// Fills the volume catalog; a second object of a kind with the same name is an error.
+fn load_volumes(
+    catalog: &mut VolumeCatalog,
+    pvs: Vec<(PersistentVolume, input::Origin)>,
+    pvcs: Vec<(PersistentVolumeClaim, input::Origin)>,
+    classes: Vec<(StorageClass, input::Origin)>,
+    csi_nodes: Vec<(CsiNode, input::Origin)>,
+    errors: &mut Vec<Diagnostic>,
+) {
+    let dup = |errors: &mut Vec<Diagnostic>, o: &input::Origin, what: String| {
+        errors.push(Diagnostic::new(
+            &o.file,
+            join_path(&o.path, "metadata.name"),
+            format!("duplicate {what}"),
+        ))
+    };
+    for (v, o) in pvs {
+        let name = v.metadata.name.clone();
+        match catalog.pvs.entry(name) {
+            Entry::Occupied(e) => dup(errors, &o, format!("PersistentVolume {:?}", e.key())),
+            Entry::Vacant(e) => {
+                e.insert(v);
+            }
+        }
+    }
+    for (c, o) in pvcs {
+        let what = format!(
+            "PersistentVolumeClaim \"{}/{}\"",
+            c.metadata.namespace_or_default(),
+            c.metadata.name
+        );
+        if !catalog.add_pvc(c) {
+            dup(errors, &o, what);
+        }
+    }
+    for (c, o) in classes {
+        let name = c.metadata.name.clone();
+        match catalog.classes.entry(name) {
+            Entry::Occupied(e) => dup(errors, &o, format!("StorageClass {:?}", e.key())),
+            Entry::Vacant(e) => {
+                e.insert(c);
+            }
+        }
+    }
+    for (c, o) in csi_nodes {
+        let name = c.metadata.name.clone();
+        match catalog.csi_nodes.entry(name) {
+            Entry::Occupied(e) => dup(errors, &o, format!("CSINode {:?}", e.key())),
+            Entry::Vacant(e) => {
+                e.insert(c);
+            }
+        }
+    }
 }
 
 /// Everything needed to run: the cluster before scheduling, the queue and the policy.
@@ -148,6 +208,14 @@ impl Scenario {
             }
             cluster.add_node(node);
         }
+        load_volumes(
+            &mut cluster.volumes,
+            inputs.persistent_volumes,
+            inputs.persistent_volume_claims,
+            inputs.storage_classes,
+            inputs.csi_nodes,
+            &mut errors,
+        );
         let global_default = cluster
             .priority_classes
             .iter()
@@ -256,10 +324,26 @@ impl Scenario {
         let mut cycles = Vec::with_capacity(self.queue.len());
         let mut events = Vec::with_capacity(self.queue.len());
         for &pod in &self.queue {
-            let trace = scheduler.schedule_one(&cluster, &order, pod, &nominations, detail);
+            let mut trace = scheduler.schedule_one(&cluster, &order, pod, &nominations, detail);
             let name = cluster.pods[pod].full_name.clone();
             match (trace.outcome, trace.node) {
                 (Outcome::Scheduled, Some(node)) => {
+                    // AssumePodVolumes + BindPodVolumes: the claims this node was found to
+                    // satisfy take their volumes (or are marked for provisioning here).
+                    let bindings = bindings_for(&cluster, &cluster.pods[pod], &cluster.nodes[node]);
+                    for b in bindings {
+                        match &b.pv {
+                            Some(pv) => cluster.volumes.bind(&b.namespace, &b.claim, pv),
+                            None => cluster.volumes.select_node(
+                                &b.namespace,
+                                &b.claim,
+                                cluster.nodes[node].name(),
+                            ),
+                        }
+                        trace
+                            .volume_bindings
+                            .push((format!("{}/{}", b.namespace, b.claim), b.pv));
+                    }
                     cluster.bind(pod, node);
                     events.push(Event {
                         kind: "Normal",

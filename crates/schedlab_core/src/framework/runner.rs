@@ -55,19 +55,38 @@ pub fn fit_error_message<'a>(
     )
 }
 
-/// `podPassesBasicChecks`: upstream looks up every PersistentVolumeClaim of the pod here.
-/// Claims are not modelled yet, so a pod with one ends its cycle with an error that says so,
-/// rather than passing the volume predicates silently.
+/// `podPassesBasicChecks` (filters.md A.2): every PersistentVolumeClaim of the pod is looked up
+/// in the pod's namespace; a missing claim, or one being deleted, aborts the cycle with
+/// upstream's error.
 fn pod_passes_basic_checks(cx: &CycleContext) -> Result<(), CycleError> {
+    let namespace = cx.pod.pod.metadata.namespace_or_default();
     for v in &cx.pod.pod.spec.volumes {
-        if let Some(pvc) = &v.persistent_volume_claim {
-            return Err(CycleError(format!(
-                "volume scheduling is not modelled yet: the pod uses PersistentVolumeClaim {:?} (volume {:?})",
-                pvc.claim_name, v.name
-            )));
+        let Some(src) = &v.persistent_volume_claim else {
+            continue;
+        };
+        let name = &src.claim_name;
+        match cx.cluster.volumes.pvc(namespace, name) {
+            None => {
+                return Err(CycleError(format!(
+                    "persistentvolumeclaim {} not found",
+                    go_quote(name)
+                )))
+            }
+            Some(pvc) if pvc.metadata.deletion_timestamp.is_some() => {
+                return Err(CycleError(format!(
+                    "persistentvolumeclaim {} is being deleted",
+                    go_quote(name)
+                )))
+            }
+            Some(_) => {}
         }
     }
     Ok(())
+}
+
+/// Go's `%q` for the names the API allows (Rust's `{:?}` agrees on printable ASCII).
+pub fn go_quote(s: &str) -> String {
+    format!("{s:?}")
 }
 
 /// A pod nominated to a node (by an earlier preemption).
@@ -137,6 +156,7 @@ impl Scheduler {
             scores: Vec::new(),
             totals: Vec::new(),
             tie_set: Vec::new(),
+            volume_bindings: Vec::new(),
         };
         if all == 0 {
             trace.message = Some(NO_NODES_AVAILABLE.to_string());

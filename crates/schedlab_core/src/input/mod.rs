@@ -9,6 +9,7 @@
 
 pub mod locate;
 
+use crate::model::volume::{CsiNode, PersistentVolume, PersistentVolumeClaim, StorageClass};
 use crate::model::workload::{ReplicationController, SelectorWorkload};
 use crate::model::{Node, Pod, PriorityClass, Service};
 use crate::policy::config::SchedulerConfiguration;
@@ -100,6 +101,14 @@ pub struct Inputs {
     pub policies: Vec<(PolicyDocument, Origin)>,
     /// Scheduler configurations.
     pub configs: Vec<(SchedulerConfiguration, Origin)>,
+    /// PersistentVolumes.
+    pub persistent_volumes: Vec<(PersistentVolume, Origin)>,
+    /// PersistentVolumeClaims.
+    pub persistent_volume_claims: Vec<(PersistentVolumeClaim, Origin)>,
+    /// StorageClasses.
+    pub storage_classes: Vec<(StorageClass, Origin)>,
+    /// CSINodes.
+    pub csi_nodes: Vec<(CsiNode, Origin)>,
     /// Warnings (skipped kinds, odd apiVersions, ...).
     pub warnings: Vec<Diagnostic>,
 }
@@ -432,16 +441,17 @@ const API_VERSIONS: &[(&str, &[&str])] = &[
         ],
     ),
     ("Policy", &["v1", ""]),
+    ("PersistentVolume", &["v1"]),
+    ("PersistentVolumeClaim", &["v1"]),
+    (
+        "StorageClass",
+        &["storage.k8s.io/v1", "storage.k8s.io/v1beta1"],
+    ),
+    ("CSINode", &["storage.k8s.io/v1", "storage.k8s.io/v1beta1"]),
 ];
 
 /// Kinds another issue will read; skipped with a specific warning for now.
-const LATER_KINDS: &[(&str, &str)] = &[
-    ("PodDisruptionBudget", "preemption"),
-    ("PersistentVolume", "volume scheduling"),
-    ("PersistentVolumeClaim", "volume scheduling"),
-    ("StorageClass", "volume scheduling"),
-    ("CSINode", "volume scheduling"),
-];
+const LATER_KINDS: &[(&str, &str)] = &[("PodDisruptionBudget", "preemption")];
 
 fn read_object(
     file: &str,
@@ -534,6 +544,34 @@ fn read_object(
         "Policy" => {
             if let Some(p) = typed::<PolicyDocument>(file, path, value, errors) {
                 inputs.policies.push((p, origin()));
+            }
+        }
+        "PersistentVolume" => {
+            if let Some(v) = typed::<PersistentVolume>(file, path, value, errors) {
+                if require_name(&v.metadata.name, errors) {
+                    inputs.persistent_volumes.push((v, origin()));
+                }
+            }
+        }
+        "PersistentVolumeClaim" => {
+            if let Some(v) = typed::<PersistentVolumeClaim>(file, path, value, errors) {
+                if require_name(&v.metadata.name, errors) {
+                    inputs.persistent_volume_claims.push((v, origin()));
+                }
+            }
+        }
+        "StorageClass" => {
+            if let Some(v) = typed::<StorageClass>(file, path, value, errors) {
+                if require_name(&v.metadata.name, errors) {
+                    inputs.storage_classes.push((v, origin()));
+                }
+            }
+        }
+        "CSINode" => {
+            if let Some(v) = typed::<CsiNode>(file, path, value, errors) {
+                if require_name(&v.metadata.name, errors) {
+                    inputs.csi_nodes.push((v, origin()));
+                }
             }
         }
         "KubeSchedulerConfiguration" => match crate::policy::config::read(&api, value) {

@@ -4,12 +4,26 @@
 //! Unique volume ids of that type among the pod's inline volumes are added to those already on
 //! the node; more than the limit fails. Limits are upstream's defaults (EBS 39, or 25 on Nitro
 //! instance types; GCE PD 16; Azure 16; Cinder 256), overridden by the node's allocatable
-//! `attachable-volumes-*`. Claims (PVCs) are not modelled yet: a pod with one ends its cycle with
-//! an error before any predicate runs (see `runner`), so only inline volumes reach this file.
+//! `attachable-volumes-*`.
+//!
+//! Claims count too (filters.md B.13): a claim bound to a volume of this type counts as that
+//! volume's id; an unbound claim, or one whose volume is missing, counts (once per
+//! namespace/name) when its `storageClassName` names a class whose provisioner is this type's
+//! in-tree plugin (`kubernetes.io/aws-ebs`, `kubernetes.io/gce-pd`, `kubernetes.io/azure-disk`,
+//! `kubernetes.io/cinder`); a claim not in the input is not counted. A claim with no name is the
+//! error `PersistentVolumeClaim had no name`. When the node's CSINode lists the in-tree plugin in
+//! `storage.alpha.kubernetes.io/migrated-plugins`, the node fits and `MaxCSIVolumeCountPred`
+//! counts those volumes instead.
+//!
+//! Deviation: that last rule follows the reference; in v1.17 it also needs the per-plugin
+//! `CSIMigrationAWS`/`GCE`/`AzureDisk`/`OpenStack` feature gates, which are off by default.
 
-use crate::cluster::NodeInfo;
-use crate::framework::{CycleContext, FailureReason, FilterPlugin, FilterResult, State};
+use crate::cluster::{Cluster, NodeInfo};
+use crate::framework::{
+    CycleContext, CycleError, FailureReason, FilterPlugin, FilterResult, State,
+};
 use crate::model::pod::Volume;
+use crate::model::volume::PersistentVolume;
 use std::collections::HashSet;
 
 /// Which cloud volume type a checker counts.
@@ -39,6 +53,77 @@ impl VolumeType {
             VolumeType::AzureDisk => v.azure_disk.as_ref().map(|s| s.disk_name.as_str()),
             VolumeType::Cinder => v.cinder.as_ref().map(|s| s.volume_id.as_str()),
         }
+    }
+
+    fn pv_id(self, pv: &PersistentVolume) -> Option<&str> {
+        let s = &pv.spec;
+        match self {
+            VolumeType::Ebs => s
+                .aws_elastic_block_store
+                .as_ref()
+                .map(|v| v.volume_id.as_str()),
+            VolumeType::GcePd => s.gce_persistent_disk.as_ref().map(|v| v.pd_name.as_str()),
+            VolumeType::AzureDisk => s.azure_disk.as_ref().map(|v| v.disk_name.as_str()),
+            VolumeType::Cinder => s.cinder.as_ref().map(|v| v.volume_id.as_str()),
+        }
+    }
+
+    /// The in-tree plugin (and provisioner) name.
+    pub fn plugin(self) -> &'static str {
+        match self {
+            VolumeType::Ebs => "kubernetes.io/aws-ebs",
+            VolumeType::GcePd => "kubernetes.io/gce-pd",
+            VolumeType::AzureDisk => "kubernetes.io/azure-disk",
+            VolumeType::Cinder => "kubernetes.io/cinder",
+        }
+    }
+
+    /// `filterVolumes`: the ids of this type among `volumes` of a pod in `namespace`.
+    fn filter_volumes(
+        self,
+        cluster: &Cluster,
+        volumes: &[Volume],
+        namespace: &str,
+        out: &mut HashSet<String>,
+    ) -> Result<(), CycleError> {
+        for v in volumes {
+            if let Some(id) = self.id(v) {
+                out.insert(id.to_string());
+                continue;
+            }
+            let Some(src) = &v.persistent_volume_claim else {
+                continue;
+            };
+            if src.claim_name.is_empty() {
+                return Err(CycleError("PersistentVolumeClaim had no name".into()));
+            }
+            // Unbound claims are told apart from volume ids by a prefix no id can carry.
+            let claim_id = format!("\u{0}claim-{namespace}/{}", src.claim_name);
+            let Some(pvc) = cluster.volumes.pvc(namespace, &src.claim_name) else {
+                continue;
+            };
+            let matches_provisioner = || {
+                pvc.spec
+                    .storage_class_name
+                    .as_deref()
+                    .and_then(|c| cluster.volumes.class(c))
+                    .is_some_and(|c| c.provisioner == self.plugin())
+            };
+            let pv_name = &pvc.spec.volume_name;
+            match (pv_name.is_empty(), cluster.volumes.pv(pv_name)) {
+                (false, Some(pv)) => {
+                    if let Some(id) = self.pv_id(pv) {
+                        out.insert(id.to_string());
+                    }
+                }
+                _ => {
+                    if matches_provisioner() {
+                        out.insert(claim_id);
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     fn allocatable_key(self) -> &'static str {
@@ -78,36 +163,50 @@ fn is_nitro(instance_type: &str) -> bool {
 }
 
 impl FilterPlugin for MaxVolumeCount {
-    fn pre_filter(&self, cx: &CycleContext) -> Result<State, crate::framework::CycleError> {
-        let kind = self.0;
-        Ok(
-            if cx.pod.pod.spec.volumes.iter().any(|v| kind.id(v).is_some()) {
-                State::none()
-            } else {
-                State::skip()
-            },
-        )
+    fn pre_filter(&self, cx: &CycleContext) -> Result<State, CycleError> {
+        let pod = &cx.pod.pod;
+        if pod.spec.volumes.is_empty() {
+            return Ok(State::skip());
+        }
+        let mut wanted = HashSet::new();
+        let r = self.0.filter_volumes(
+            cx.cluster,
+            &pod.spec.volumes,
+            pod.metadata.namespace_or_default(),
+            &mut wanted,
+        );
+        Ok(match r {
+            Ok(()) if wanted.is_empty() => State::skip(),
+            Ok(()) => State::new(Ok::<_, CycleError>(wanted)),
+            Err(e) => State::new(Err::<HashSet<String>, _>(e)),
+        })
     }
 
-    fn filter(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> FilterResult {
+    fn filter(&self, cx: &CycleContext, state: &State, node: &NodeInfo) -> FilterResult {
         let kind = self.0;
-        let wanted: HashSet<&str> = cx
-            .pod
-            .pod
-            .spec
+        let wanted = match state.get::<Result<HashSet<String>, CycleError>>() {
+            Some(Ok(w)) => w,
+            Some(Err(e)) => return Err(e.clone()),
+            None => return Ok(vec![]),
+        };
+        if cx
+            .cluster
             .volumes
-            .iter()
-            .filter_map(|v| kind.id(v))
-            .collect();
-        if wanted.is_empty() {
+            .csi_node(node.name())
+            .is_some_and(|c| c.migrated(kind.plugin()))
+        {
             return Ok(vec![]);
         }
-        let existing: HashSet<&str> = node
-            .pods
-            .iter()
-            .flat_map(|&p| cx.cluster.pods[p].pod.spec.volumes.iter())
-            .filter_map(|v| kind.id(v))
-            .collect();
+        let mut existing = HashSet::new();
+        for &p in &node.pods {
+            let p = &cx.cluster.pods[p].pod;
+            kind.filter_volumes(
+                cx.cluster,
+                &p.spec.volumes,
+                p.metadata.namespace_or_default(),
+                &mut existing,
+            )?;
+        }
         let new = wanted.iter().filter(|id| !existing.contains(*id)).count() as i64;
         let key = kind.allocatable_key();
         let limit = if node.allocatable.scalars.iter().any(|(n, _)| n == key) {
@@ -178,5 +277,95 @@ mod tests {
         let got = filter_all(&MaxVolumeCount(VolumeType::Ebs), &c, ebs(&refs));
         assert_eq!(got[0].len(), 1, "26 > 25 on Nitro");
         assert!(got[1].is_empty(), "26 <= 39 elsewhere");
+    }
+
+    #[test]
+    fn claims_count_by_volume_or_provisioner() {
+        use crate::model::volume::{PersistentVolume, StorageClass};
+        let n = node(
+            json!({"metadata": {"name": "n"}, "status": {"allocatable": {"attachable-volumes-aws-ebs": 2}}}),
+        );
+        let claim_pod = |claims: &[&str]| {
+            let vols: Vec<_> = claims
+                .iter()
+                .map(|c| json!({"name": c, "persistentVolumeClaim": {"claimName": c}}))
+                .collect();
+            pod(json!({"spec": {"volumes": vols}}))
+        };
+        // Node holds inline EBS "a" and claim "bound-a" (PV with volumeID "a": the same volume).
+        let mut c = cluster(
+            vec![n],
+            vec![(ebs(&["a"]), 0), (claim_pod(&["bound-a"]), 0)],
+        );
+        let pv: PersistentVolume = serde_json::from_value(json!({"metadata": {"name": "pv-a"},
+            "spec": {"awsElasticBlockStore": {"volumeID": "a"}}}))
+        .unwrap();
+        c.volumes.pvs.insert("pv-a".into(), pv);
+        let pv: PersistentVolume = serde_json::from_value(json!({"metadata": {"name": "pv-g"},
+            "spec": {"gcePersistentDisk": {"pdName": "g"}}}))
+        .unwrap();
+        c.volumes.pvs.insert("pv-g".into(), pv);
+        for (name, class, vol) in [
+            ("bound-a", "ebs", "pv-a"),
+            ("bound-g", "", "pv-g"),
+            ("unbound-ebs", "ebs", ""),
+            ("unbound-ebs2", "ebs", ""),
+            ("unbound-gce", "gce", ""),
+            ("lost-ebs", "ebs", "missing-pv"),
+        ] {
+            c.volumes.add_pvc(
+                serde_json::from_value(json!({"metadata": {"name": name},
+                    "spec": {"storageClassName": class, "volumeName": vol}}))
+                .unwrap(),
+            );
+        }
+        for (name, prov) in [
+            ("ebs", "kubernetes.io/aws-ebs"),
+            ("gce", "kubernetes.io/gce-pd"),
+        ] {
+            let s: StorageClass =
+                serde_json::from_value(json!({"metadata": {"name": name}, "provisioner": prov}))
+                    .unwrap();
+            c.volumes.classes.insert(name.into(), s);
+        }
+        let check = |p| filter_all(&MaxVolumeCount(VolumeType::Ebs), &c, p)[0].clone();
+        let none = Vec::<String>::new();
+        let full = vec!["node(s) exceed max volume count".to_string()];
+        // existing = {a}: one more fits, two more do not.
+        assert_eq!(check(claim_pod(&["unbound-ebs"])), none);
+        assert_eq!(check(claim_pod(&["unbound-ebs", "unbound-ebs2"])), full);
+        assert_eq!(
+            check(claim_pod(&["unbound-ebs", "lost-ebs"])),
+            full,
+            "missing PV counted by its class"
+        );
+        assert_eq!(
+            check(claim_pod(&["unbound-ebs", "bound-a"])),
+            none,
+            "bound-a is volume a, already there"
+        );
+        assert_eq!(
+            check(claim_pod(&[
+                "unbound-ebs",
+                "bound-g",
+                "unbound-gce",
+                "nope"
+            ])),
+            none,
+            "other types and unknown claims do not count"
+        );
+        let mut migrated = c.clone();
+        let csi: crate::model::volume::CsiNode = serde_json::from_value(json!({"metadata": {"name": "n",
+            "annotations": {"storage.alpha.kubernetes.io/migrated-plugins": "kubernetes.io/aws-ebs"}}})).unwrap();
+        migrated.volumes.csi_nodes.insert("n".into(), csi);
+        assert_eq!(
+            filter_all(
+                &MaxVolumeCount(VolumeType::Ebs),
+                &migrated,
+                claim_pod(&["unbound-ebs", "unbound-ebs2"])
+            )[0],
+            none,
+            "migrated to CSI: this predicate lets the CSI one count"
+        );
     }
 }

@@ -6,17 +6,19 @@
 pub mod check_node_label_presence;
 pub mod check_node_unschedulable;
 pub mod check_service_affinity;
+pub mod check_volume_binding;
 pub mod even_pods_spread;
 pub mod general_predicates;
 pub mod host_name;
 pub mod match_inter_pod_affinity;
 pub mod match_node_selector;
+pub mod max_csi_volume_count;
 pub mod max_volume_count;
 pub mod no_disk_conflict;
+pub mod no_volume_zone_conflict;
 pub mod pod_fits_host_ports;
 pub mod pod_fits_resources;
 pub mod pod_tolerates_node_taints;
-pub mod volume_passthrough;
 
 use crate::framework::FilterPlugin;
 use max_volume_count::{MaxVolumeCount, VolumeType};
@@ -123,9 +125,9 @@ pub fn builtin(name: &str) -> Option<Box<dyn FilterPlugin>> {
         "MaxGCEPDVolumeCount" => Box::new(MaxVolumeCount(VolumeType::GcePd)),
         "MaxAzureDiskVolumeCount" => Box::new(MaxVolumeCount(VolumeType::AzureDisk)),
         "MaxCinderVolumeCount" => Box::new(MaxVolumeCount(VolumeType::Cinder)),
-        "MaxCSIVolumeCountPred" | "CheckVolumeBinding" | "NoVolumeZoneConflict" => {
-            Box::new(volume_passthrough::ClaimOnlyVolumePredicate)
-        }
+        "MaxCSIVolumeCountPred" => Box::new(max_csi_volume_count::MaxCsiVolumeCount),
+        "CheckVolumeBinding" => Box::new(check_volume_binding::CheckVolumeBinding),
+        "NoVolumeZoneConflict" => Box::new(no_volume_zone_conflict::NoVolumeZoneConflict),
         "EvenPodsSpread" => Box::new(even_pods_spread::EvenPodsSpread),
         "MatchInterPodAffinity" => Box::new(match_inter_pod_affinity::MatchInterPodAffinity),
         _ => return None,

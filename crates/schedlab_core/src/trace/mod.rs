@@ -127,4 +127,7 @@ pub struct CycleTrace {
     pub totals: Vec<(NodeId, i64)>,
     /// `selectHost`: the nodes that shared the best total, in list order (empty without details).
     pub tie_set: Vec<NodeId>,
+    /// Claims bound when the pod bound (`AssumePodVolumes`): (`namespace/claim`, chosen volume,
+    /// or `None` when the class provisions one on the node). Filled by the scenario run.
+    pub volume_bindings: Vec<(String, Option<String>)>,
 }
