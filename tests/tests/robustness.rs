@@ -338,7 +338,9 @@ fn everything() -> Value {
                 {"name": "rbd", "rbd": {"monitors": ["m1"], "image": format!("img-{name}")}},
                 {"name": "iscsi", "iscsi": {"iqn": format!("iqn.{name}"), "readOnly": false}},
                 {"name": "az", "azureDisk": {"diskName": "d"}},
-                {"name": "cinder", "cinder": {"volumeID": "c1"}}],
+                {"name": "cinder", "cinder": {"volumeID": "c1"}},
+                {"name": "data", "persistentVolumeClaim": {"claimName": format!("data-{name}")}},
+                {"name": "shared", "persistentVolumeClaim": {"claimName": "shared", "readOnly": true}}],
             "topologySpreadConstraints": [
                 {"maxSkew": 5, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule",
                  "labelSelector": {"matchLabels": {"app": "web"}}},
@@ -369,6 +371,51 @@ fn everything() -> Value {
                 "ownerReferences": [{"kind": "ReplicaSet", "name": "rs", "uid": "rs-uid", "controller": true}]},
             "spec": spec, "status": {"phase": if node.is_some() { "Running" } else { "Pending" }}})
     };
+    // Storage: a WaitForFirstConsumer class with local volumes in two zones, a provisioning
+    // class, bound claims, a CSI volume and a CSINode with a limit and migrated plugins.
+    items.push(
+        json!({"kind": "StorageClass", "apiVersion": "storage.k8s.io/v1",
+        "metadata": {"name": "local"}, "provisioner": "kubernetes.io/no-provisioner",
+        "volumeBindingMode": "WaitForFirstConsumer"}),
+    );
+    items.push(json!({"kind": "StorageClass", "apiVersion": "storage.k8s.io/v1",
+        "metadata": {"name": "csi"}, "provisioner": "hostpath.csi.k8s.io",
+        "volumeBindingMode": "WaitForFirstConsumer",
+        "allowedTopologies": [{"matchLabelExpressions": [{"key": "zone", "values": ["z1", "z2"]}]}]}));
+    for (i, zone) in ["z1", "z2", "z3"].iter().enumerate() {
+        items.push(json!({"kind": "PersistentVolume", "apiVersion": "v1",
+            "metadata": {"name": format!("local-{i}"),
+                "labels": {"failure-domain.beta.kubernetes.io/zone": format!("{zone}__z9")}},
+            "spec": {"capacity": {"storage": format!("{}Gi", i + 1)}, "accessModes": ["ReadWriteOnce"],
+                "storageClassName": "local", "volumeMode": "Filesystem",
+                "nodeAffinity": {"required": {"nodeSelectorTerms": [{"matchExpressions": [
+                    {"key": "zone", "operator": "In", "values": [zone]}]}]}}},
+            "status": {"phase": "Available"}}));
+    }
+    items.push(
+        json!({"kind": "PersistentVolume", "apiVersion": "v1", "metadata": {"name": "shared-pv"},
+        "spec": {"capacity": {"storage": "5Gi"}, "accessModes": ["ReadOnlyMany"],
+            "csi": {"driver": "hostpath.csi.k8s.io", "volumeHandle": "h-shared"},
+            "claimRef": {"name": "shared", "namespace": "default"}},
+        "status": {"phase": "Bound"}}),
+    );
+    items.push(json!({"kind": "PersistentVolumeClaim", "apiVersion": "v1",
+        "metadata": {"name": "shared", "annotations": {"pv.kubernetes.io/bind-completed": "yes"}},
+        "spec": {"volumeName": "shared-pv", "accessModes": ["ReadOnlyMany"],
+            "resources": {"requests": {"storage": "1Gi"}}},
+        "status": {"phase": "Bound"}}));
+    for name in ["bound-0", "bound-2", "web-0", "web-1", "web-2", "web-3"] {
+        items.push(json!({"kind": "PersistentVolumeClaim", "apiVersion": "v1",
+            "metadata": {"name": format!("data-{name}")},
+            "spec": {"storageClassName": if name.ends_with('3') { "csi" } else { "local" },
+                "accessModes": ["ReadWriteOnce"], "resources": {"requests": {"storage": "1Gi"}},
+                "selector": {"matchExpressions": [{"key": "tier", "operator": "DoesNotExist"}]}},
+            "status": {"phase": "Pending"}}));
+    }
+    items.push(json!({"kind": "CSINode", "apiVersion": "storage.k8s.io/v1",
+        "metadata": {"name": "n0", "annotations": {
+            "storage.alpha.kubernetes.io/migrated-plugins": "kubernetes.io/aws-ebs,kubernetes.io/gce-pd"}},
+        "spec": {"drivers": [{"name": "hostpath.csi.k8s.io", "nodeID": "n0", "allocatable": {"count": 3}}]}}));
     items.push(pod("bound-0", Some("n0")));
     items.push(pod("bound-2", Some("n2")));
     for i in 0..4 {
@@ -470,7 +517,12 @@ fn the_everything_scenario_runs() {
             e.iter().map(ToString::to_string).collect::<Vec<_>>()
         )
     });
-    let r = json_report(&s.run(1, true), true);
+    let run = s.run(1, true);
+    // The storage objects are read and used: some claim took a local volume when its pod bound.
+    assert!(run.cluster.volumes.pvcs.values().any(
+        |c| c.metadata.name.starts_with("data-web") && c.spec.volume_name.starts_with("local-")
+    ));
+    let r = json_report(&run, true);
     let cycles = r["cycles"].as_array().expect("cycles");
     // At least one cycle scores several nodes, so every priority runs.
     assert!(cycles
