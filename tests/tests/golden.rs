@@ -40,6 +40,9 @@ golden! {
     image_locality_avoid_pods => "image-locality-avoid-pods",
     volumes_and_labels => "volumes-and-labels",
     even_pods_spread => "even-pods-spread",
+    volume_binding_zones => "volume-binding-zones",
+    volume_counts => "volume-counts",
+    volume_zone_errors => "volume-zone-errors",
 }
 
 #[test]
