@@ -1,24 +1,30 @@
-//! `schedlab bench`: throughput on kube-scheduler's SchedulingBasic workload shape
-//! (5000 nodes, 5000 bound pods, 50 000 pending pods of 100m/500Mi, DefaultProvider).
+//! `schedlab bench`: throughput on kube-scheduler's `scheduler_perf` workload shapes:
+//! SchedulingBasic (5000 nodes, 5000 bound pods, 50 000 pending pods of 100m/500Mi,
+//! DefaultProvider), SchedulingPodAntiAffinity (5000 / 1000 / 2000), SchedulingPodAffinity
+//! (5000 / 5000 / 5000) and TopologySpreading (5000 / 5000 / 5000).
 
 use clap::Args;
 use schedlab_core::trace::Outcome;
-use schedlab_core::workloads::scheduling_basic;
+use schedlab_core::workloads::{build, Workload};
 use std::process::ExitCode;
 use std::time::Instant;
 
 /// Benchmark options.
 #[derive(Args)]
 pub struct BenchArgs {
-    /// Nodes.
-    #[arg(long, default_value_t = 5000)]
-    nodes: usize,
-    /// Pods already bound.
-    #[arg(long, default_value_t = 5000)]
-    bound: usize,
-    /// Pods to schedule.
-    #[arg(long, default_value_t = 50_000)]
-    pending: usize,
+    /// Workload: scheduling-basic, pod-anti-affinity, pod-affinity or topology-spreading.
+    #[arg(long, default_value = "scheduling-basic", value_parser = parse_workload)]
+    workload: Workload,
+    /// Nodes (default: the workload's, 5000).
+    #[arg(long)]
+    nodes: Option<usize>,
+    /// Pods already bound (default: the workload's; 5000, 1000 for pod-anti-affinity).
+    #[arg(long)]
+    bound: Option<usize>,
+    /// Pods to schedule (default: the workload's; 50 000 for scheduling-basic, 2000 for
+    /// pod-anti-affinity, 5000 otherwise).
+    #[arg(long)]
+    pending: Option<usize>,
     /// percentageOfNodesToScore (0 = adaptive).
     #[arg(long, default_value_t = 0)]
     percentage: i32,
@@ -28,6 +34,13 @@ pub struct BenchArgs {
     /// Seed.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+}
+
+fn parse_workload(s: &str) -> Result<Workload, String> {
+    Workload::parse(s).ok_or_else(|| {
+        let names: Vec<&str> = Workload::ALL.iter().map(|(n, _)| *n).collect();
+        format!("expected one of {}", names.join(", "))
+    })
 }
 
 /// Peak resident memory in bytes (Linux `VmHWM`), if known.
@@ -40,8 +53,14 @@ fn peak_rss() -> Option<u64> {
 
 /// Runs the benchmark and prints one JSON line of results.
 pub fn run(a: &BenchArgs) -> ExitCode {
+    let (dn, db, dp) = a.workload.default_size();
+    let (nodes, bound, pending) = (
+        a.nodes.unwrap_or(dn),
+        a.bound.unwrap_or(db),
+        a.pending.unwrap_or(dp),
+    );
     let setup = Instant::now();
-    let scenario = scheduling_basic(a.nodes, a.bound, a.pending, a.percentage);
+    let scenario = build(a.workload, nodes, bound, pending, a.percentage);
     let setup_s = setup.elapsed().as_secs_f64();
     let start = Instant::now();
     let run = scenario.run(a.seed, a.trace);
@@ -54,11 +73,12 @@ pub fn run(a: &BenchArgs) -> ExitCode {
     let evaluated: usize = run.cycles.iter().map(|c| c.evaluated).sum();
     let per_pod = evaluated as f64 / run.cycles.len().max(1) as f64;
     println!(
-        "{{\"workload\":\"SchedulingBasic\",\"nodes\":{},\"bound\":{},\"pending\":{},\"percentageOfNodesToScore\":{},\"trace\":{},\
+        "{{\"workload\":\"{}\",\"nodes\":{},\"bound\":{},\"pending\":{},\"percentageOfNodesToScore\":{},\"trace\":{},\
          \"scheduled\":{},\"seconds\":{:.3},\"podsPerSecond\":{:.0},\"evaluatedNodesPerPod\":{:.1},\"setupSeconds\":{:.3},\"peakRssMiB\":{}}}",
-        a.nodes,
-        a.bound,
-        a.pending,
+        a.workload.upstream_name(),
+        nodes,
+        bound,
+        pending,
         a.percentage,
         a.trace,
         scheduled,

@@ -7,10 +7,88 @@ use crate::model::{Node, Pod, ResourceList};
 use crate::policy::config::SchedulerConfiguration;
 use crate::scenario::Scenario;
 
+/// The benchmark workloads, after kube-scheduler's `scheduler_perf` (v1.17 legacy benchmarks and
+/// the later `performance-config.yaml`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Workload {
+    /// `SchedulingBasic`: plain 100m/500Mi pods.
+    Basic,
+    /// `SchedulingPodAntiAffinity`: pending pods labelled `color: green` with required
+    /// anti-affinity to `color: green` on `kubernetes.io/hostname`.
+    PodAntiAffinity,
+    /// `SchedulingPodAffinity`: every node in zone `zone1`; pending pods labelled `foo: ""` with
+    /// required affinity to `foo: ""` on `failure-domain.beta.kubernetes.io/zone`.
+    PodAffinity,
+    /// `TopologySpreading`: nodes in three zones (`topology.kubernetes.io/zone` moon-1..3);
+    /// pending pods labelled `color: blue` with a `DoNotSchedule` constraint (maxSkew 5) on the
+    /// zone; a Policy adds `EvenPodsSpread` and `EvenPodsSpreadPriority` to the DefaultProvider.
+    TopologySpreading,
+}
+
+impl Workload {
+    /// Every workload with its command-line name.
+    pub const ALL: [(&'static str, Workload); 4] = [
+        ("scheduling-basic", Workload::Basic),
+        ("pod-anti-affinity", Workload::PodAntiAffinity),
+        ("pod-affinity", Workload::PodAffinity),
+        ("topology-spreading", Workload::TopologySpreading),
+    ];
+
+    /// The workload with this command-line name.
+    pub fn parse(name: &str) -> Option<Workload> {
+        Self::ALL.iter().find(|(n, _)| *n == name).map(|(_, w)| *w)
+    }
+
+    /// The upstream benchmark's name.
+    pub fn upstream_name(self) -> &'static str {
+        match self {
+            Workload::Basic => "SchedulingBasic",
+            Workload::PodAntiAffinity => "SchedulingPodAntiAffinity",
+            Workload::PodAffinity => "SchedulingPodAffinity",
+            Workload::TopologySpreading => "TopologySpreading",
+        }
+    }
+
+    /// Default (nodes, bound, pending).
+    pub fn default_size(self) -> (usize, usize, usize) {
+        match self {
+            Workload::Basic => (5000, 5000, 50_000),
+            Workload::PodAntiAffinity => (5000, 1000, 2000),
+            Workload::PodAffinity => (5000, 5000, 5000),
+            Workload::TopologySpreading => (5000, 5000, 5000),
+        }
+    }
+}
+
 /// `SchedulingBasic`-like: `nodes` nodes (4 CPU, 32Gi, 110 pods), `bound` pods already spread
 /// round-robin over them, `pending` pods to schedule; every pod requests 100m and 500Mi.
 /// `percentage` sets `percentageOfNodesToScore` (0 = adaptive).
 pub fn scheduling_basic(nodes: usize, bound: usize, pending: usize, percentage: i32) -> Scenario {
+    build(Workload::Basic, nodes, bound, pending, percentage)
+}
+
+fn labels(pairs: &[(&str, &str)]) -> crate::model::Labels {
+    pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+fn json_into<T: serde::de::DeserializeOwned>(v: serde_json::Value) -> T {
+    serde_json::from_value(v).expect("workload object")
+}
+
+/// Builds a workload: `nodes` nodes (4 CPU, 32Gi, 110 pods), `bound` plain pods spread
+/// round-robin over them, `pending` pods of the workload's template to schedule; every pod
+/// requests 100m and 500Mi. `percentage` sets `percentageOfNodesToScore` (0 = adaptive).
+pub fn build(
+    workload: Workload,
+    nodes: usize,
+    bound: usize,
+    pending: usize,
+    percentage: i32,
+) -> Scenario {
+    use serde_json::json;
     let mut cluster = Cluster::default();
     for i in 0..nodes {
         let mut n = Node::default();
@@ -18,6 +96,20 @@ pub fn scheduling_basic(nodes: usize, bound: usize, pending: usize, percentage: 
         n.metadata
             .labels
             .insert("kubernetes.io/hostname".into(), n.metadata.name.clone());
+        match workload {
+            Workload::PodAffinity => {
+                n.metadata
+                    .labels
+                    .insert(crate::cluster::ZONE_LABEL.into(), "zone1".into());
+            }
+            Workload::TopologySpreading => {
+                n.metadata.labels.insert(
+                    crate::cluster::ZONE_LABEL_GA.into(),
+                    format!("moon-{}", i % 3 + 1),
+                );
+            }
+            _ => {}
+        }
         n.status.allocatable = Some(ResourceList(Resources {
             milli_cpu: 4000,
             memory: 32 << 30,
@@ -46,6 +138,35 @@ pub fn scheduling_basic(nodes: usize, bound: usize, pending: usize, percentage: 
         p.spec.containers.push(c);
         p
     };
+    let template = |name: String| {
+        let mut p = pod(name);
+        match workload {
+            Workload::Basic => {}
+            Workload::PodAntiAffinity => {
+                p.metadata.labels = labels(&[("name", "test"), ("color", "green")]);
+                p.spec.affinity = Some(json_into(json!({"podAntiAffinity": {
+                    "requiredDuringSchedulingIgnoredDuringExecution": [{
+                        "labelSelector": {"matchLabels": {"color": "green"}},
+                        "topologyKey": "kubernetes.io/hostname"}]}})));
+            }
+            Workload::PodAffinity => {
+                p.metadata.labels = labels(&[("foo", "")]);
+                p.spec.affinity = Some(json_into(json!({"podAffinity": {
+                    "requiredDuringSchedulingIgnoredDuringExecution": [{
+                        "labelSelector": {"matchLabels": {"foo": ""}},
+                        "topologyKey": crate::cluster::ZONE_LABEL}]}})));
+            }
+            Workload::TopologySpreading => {
+                p.metadata.labels = labels(&[("color", "blue")]);
+                p.spec.topology_spread_constraints = json_into(json!([{
+                    "maxSkew": 5,
+                    "topologyKey": crate::cluster::ZONE_LABEL_GA,
+                    "whenUnsatisfiable": "DoNotSchedule",
+                    "labelSelector": {"matchLabels": {"color": "blue"}}}]));
+            }
+        }
+        p
+    };
     for i in 0..bound {
         let id = cluster.add_pod(PodInfo::new(pod(format!("bound-{i}")), 0, i));
         if nodes > 0 {
@@ -54,16 +175,55 @@ pub fn scheduling_basic(nodes: usize, bound: usize, pending: usize, percentage: 
     }
     let mut queue = Vec::with_capacity(pending);
     for i in 0..pending {
-        queue.push(cluster.add_pod(PodInfo::new(pod(format!("pending-{i}")), 0, bound + i)));
+        queue.push(cluster.add_pod(PodInfo::new(template(format!("pending-{i}")), 0, bound + i)));
     }
+    let policy = (workload == Workload::TopologySpreading).then(|| {
+        let mut predicates: Vec<serde_json::Value> = crate::predicates::DEFAULT_PROVIDER
+            .iter()
+            .map(|n| json!({"name": n}))
+            .collect();
+        predicates.push(json!({"name": "EvenPodsSpread"}));
+        let mut priorities: Vec<serde_json::Value> = crate::priorities::DEFAULT_PROVIDER
+            .iter()
+            .map(|(n, w)| json!({"name": n, "weight": w}))
+            .collect();
+        priorities.push(json!({"name": "EvenPodsSpreadPriority", "weight": 1}));
+        json_into(json!({"kind": "Policy", "apiVersion": "v1",
+            "predicates": predicates, "priorities": priorities}))
+    });
     Scenario {
         cluster,
         queue,
-        policy: None,
+        policy,
         config: SchedulerConfiguration {
             percentage_of_nodes_to_score: percentage,
             ..SchedulerConfiguration::default()
         },
         warnings: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::trace::Outcome;
+
+    #[test]
+    fn small_workloads_schedule_every_pod_as_expected() {
+        for (name, w) in Workload::ALL {
+            let run = build(w, 30, 20, 40, 0).run(0, false);
+            let scheduled = run
+                .cycles
+                .iter()
+                .filter(|c| c.outcome == Outcome::Scheduled)
+                .count();
+            // Anti-affinity: one green pod per node, so 30 of 40.
+            let want = if w == Workload::PodAntiAffinity {
+                30
+            } else {
+                40
+            };
+            assert_eq!(scheduled, want, "{name}");
+        }
     }
 }

@@ -49,7 +49,7 @@ pub fn run(files: &str, seed: u64, summary: bool) -> String {
     }
 }
 
-/// Builds the SchedulingBasic workload (kept out of the timed part by the caller).
+/// Builds a benchmark workload (kept out of the timed part by the caller).
 #[wasm_bindgen]
 pub struct BenchWorkload {
     scenario: Scenario,
@@ -63,6 +63,21 @@ impl BenchWorkload {
         BenchWorkload {
             scenario: workloads::scheduling_basic(nodes, bound, pending, percentage),
         }
+    }
+
+    /// A named workload (`scheduling-basic`, `pod-anti-affinity`, `pod-affinity`,
+    /// `topology-spreading`); `undefined` for an unknown name.
+    pub fn named(
+        workload: &str,
+        nodes: usize,
+        bound: usize,
+        pending: usize,
+        percentage: i32,
+    ) -> Option<BenchWorkload> {
+        let w = workloads::Workload::parse(workload)?;
+        Some(BenchWorkload {
+            scenario: workloads::build(w, nodes, bound, pending, percentage),
+        })
     }
 
     /// Schedules every pending pod; returns `[scheduled, evaluated nodes]`.

@@ -53,7 +53,8 @@ pub(crate) fn shared_key(
 struct FastMeta {
     key: usize,
     counts: Vec<i64>,
-    min: i64,
+    /// Per constraint: `maxSkew + min - selfMatch`, the largest count a domain may hold.
+    limits: Vec<i64>,
 }
 
 fn hard<'a>(cx: &CycleContext<'a>) -> Vec<&'a TopologySpreadConstraint> {
@@ -98,7 +99,20 @@ impl FilterPlugin for EvenPodsSpread {
             }
         }
         let min = counts.iter().copied().min().unwrap_or(0);
-        Ok(State::new(FastMeta { key, counts, min }))
+        let limits = constraints
+            .iter()
+            .map(|c| {
+                let self_match =
+                    i64::from(selector_matches(c.label_selector.as_ref(), cx.pod.labels()));
+                i64::from(c.max_skew) + min - self_match
+            })
+            .collect();
+        Ok(State::new(FastMeta {
+            key,
+            counts,
+
+            limits,
+        }))
     }
 
     fn filter(&self, cx: &CycleContext, state: &State, node: &NodeInfo) -> FilterResult {
@@ -108,22 +122,20 @@ impl FilterPlugin for EvenPodsSpread {
         if meta.counts.is_empty() {
             return Ok(vec![]);
         }
-        let fail = vec![FailureReason::TopologySpreadConstraintsNotMatch.into()];
-        let Some(v) = cx.cluster.topology.node_value(meta.key, node.id) else {
-            return Ok(fail);
-        };
-        let count = meta.counts[v as usize];
-        for c in &cx.pod.pod.spec.topology_spread_constraints {
-            if c.when_unsatisfiable != DO_NOT_SCHEDULE {
-                continue;
-            }
-            let self_match =
-                i64::from(selector_matches(c.label_selector.as_ref(), cx.pod.labels()));
-            if count + self_match - meta.min > i64::from(c.max_skew) {
-                return Ok(fail);
-            }
-        }
-        Ok(vec![])
+        // count + selfMatch - min > maxSkew  <=>  count > maxSkew + min - selfMatch
+        let fits = cx
+            .cluster
+            .topology
+            .node_value(meta.key, node.id)
+            .is_some_and(|v| {
+                let count = meta.counts[v as usize];
+                meta.limits.iter().all(|&limit| count <= limit)
+            });
+        Ok(if fits {
+            vec![]
+        } else {
+            vec![FailureReason::TopologySpreadConstraintsNotMatch.into()]
+        })
     }
 }
 

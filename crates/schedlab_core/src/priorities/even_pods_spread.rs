@@ -89,30 +89,34 @@ impl ScorePlugin for EvenPodsSpreadPriority {
         let Some(meta) = state.get::<FastMeta>() else {
             return Reference.normalize(cx, state, nodes, scores);
         };
-        normalize_counts(&meta.constraints, nodes, scores);
+        let index = &cx.cluster.topology;
+        normalize_counts(!meta.constraints.is_empty(), nodes, scores, |n| {
+            index.node_value(meta.key, n.id).is_some()
+        });
     }
 }
 
 fn normalize_counts(
-    constraints: &[TopologySpreadConstraint],
+    any_constraint: bool,
     nodes: &[&NodeInfo],
     scores: &mut [i64],
+    eligible: impl Fn(&NodeInfo) -> bool,
 ) {
-    if constraints.is_empty() {
+    if !any_constraint {
         scores.iter_mut().for_each(|s| *s = 0);
         return;
     }
     let mut total = 0i64;
     let mut min = i64::MAX;
     for (n, &s) in nodes.iter().zip(scores.iter()) {
-        if eligible(n, constraints) {
+        if eligible(n) {
             total += s;
             min = min.min(s);
         }
     }
     let diff = total - min;
     for (n, s) in nodes.iter().zip(scores.iter_mut()) {
-        *s = if !eligible(n, constraints) {
+        *s = if !eligible(n) {
             0
         } else if diff == 0 {
             MAX_NODE_SCORE
@@ -198,7 +202,9 @@ impl ScorePlugin for Reference {
         let Some(meta) = state.get::<Meta>() else {
             return;
         };
-        normalize_counts(&meta.constraints, nodes, scores);
+        normalize_counts(!meta.constraints.is_empty(), nodes, scores, |n| {
+            eligible(n, &meta.constraints)
+        });
     }
 }
 
