@@ -128,3 +128,60 @@ fn summary_runs_leave_out_the_tables() {
         }
     }
 }
+
+#[test]
+fn volume_explanations_name_the_claim_the_volume_and_the_zone() {
+    use schedlab_core::trace::explain::explain;
+    let s = scenario("volume-binding-zones");
+    let run = s.run(0, true);
+    let text = |pod: &str| {
+        let id = run.find_pod(pod).expect("pod");
+        explain(&run.cluster, run.last_cycle_of(id).expect("cycle")).to_string()
+    };
+    let db0 = text("db-0");
+    assert!(
+        db0.contains("Claim default/data-db-0 was bound to volume local-b1."),
+        "{db0}"
+    );
+    let zonal = text("zonal");
+    assert!(
+        zonal.contains("claim disk-a is bound to volume gce-a, which is in failure-domain.beta.kubernetes.io/zone=us-a; this node has \"us-b\""),
+        "{zonal}"
+    );
+    let web = text("web");
+    assert!(
+        web.contains("claim data-db-0 is bound to volume local-b1, whose spec.nodeAffinity excludes this node"),
+        "{web}"
+    );
+    let db1 = text("db-1");
+    assert!(
+        db1.contains("claim data-db-1 (class local, requests 8Gi)")
+            && db1.contains("the class cannot provision new volumes"),
+        "{db1}"
+    );
+    let provisioned = text("provisioned");
+    assert!(
+        provisioned.contains("Claim default/fast-0 will be provisioned for this node")
+            && provisioned.contains("allowedTopologies, which exclude this node"),
+        "{provisioned}"
+    );
+    let immediate = text("immediate");
+    assert!(
+        immediate.contains("claim imm has the Immediate class standard"),
+        "{immediate}"
+    );
+    // The provisioned claim is marked for its node; the bound one took its volume.
+    let v = &run.cluster.volumes;
+    assert_eq!(
+        v.pvc("default", "fast-0")
+            .expect("claim")
+            .metadata
+            .annotations["volume.kubernetes.io/selected-node"],
+        "zone-b-2"
+    );
+    let pv = v.pv("local-b1").expect("pv");
+    assert_eq!(
+        pv.spec.claim_ref.as_ref().map(|r| r.name.as_str()),
+        Some("data-db-0")
+    );
+}

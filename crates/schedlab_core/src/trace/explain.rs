@@ -6,6 +6,9 @@ use crate::cluster::{Cluster, NodeInfo};
 use crate::framework::{FailureReason, Reason};
 use crate::model::selector::set_matches;
 use crate::model::taint::{tolerated, NO_EXECUTE, NO_SCHEDULE};
+use crate::model::volume::{
+    label_zones_to_set, PersistentVolumeClaim, ANN_SELECTED_NODE, LABEL_REGION, LABEL_ZONE,
+};
 
 /// One node's story.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,7 +99,10 @@ fn hint(
             FailureReason::NodeLabelPresenceViolated => "the policy's labelsPresence rule rejects this node's labels".into(),
             FailureReason::ServiceAffinityViolated => "pods of the same service already run on nodes with other label values".into(),
             FailureReason::DiskConflict => "a pod on this node already uses one of the pod's disks".into(),
-            FailureReason::MaxVolumeCountExceeded => "the node has reached its volume attach limit".into(),
+            FailureReason::MaxVolumeCountExceeded => "the node has reached its volume attach limit (allocatable attachable-volumes-*, a CSINode driver count, or the cloud default)".into(),
+            FailureReason::VolumeZoneConflict => volume_zone_hint(cluster, pod, node)?,
+            FailureReason::VolumeNodeConflict => volume_node_hint(cluster, pod, node)?,
+            FailureReason::VolumeBindConflict => volume_bind_hint(cluster, pod, node)?,
             FailureReason::PodAffinityRulesNotMatch => "no pod matching the pod's required affinity runs in this node's topology domain".into(),
             FailureReason::PodAntiAffinityRulesNotMatch => "a pod the pod's required anti-affinity avoids runs in this node's topology domain".into(),
             FailureReason::ExistingPodsAntiAffinityRulesNotMatch => "a pod in this node's topology domain has anti-affinity against this pod".into(),
@@ -107,6 +113,153 @@ fn hint(
             }
         },
     })
+}
+
+/// The pod's claims that exist, with their namespace.
+fn claims_of<'a>(
+    cluster: &'a Cluster,
+    pod: &'a crate::cluster::PodInfo,
+) -> impl Iterator<Item = &'a PersistentVolumeClaim> + 'a {
+    let ns = pod.pod.metadata.namespace_or_default();
+    pod.pod
+        .spec
+        .volumes
+        .iter()
+        .filter_map(|v| v.persistent_volume_claim.as_ref())
+        .filter_map(move |c| cluster.volumes.pvc(ns, &c.claim_name))
+}
+
+fn volume_zone_hint(
+    cluster: &Cluster,
+    pod: &crate::cluster::PodInfo,
+    node: &NodeInfo,
+) -> Option<String> {
+    for c in claims_of(cluster, pod) {
+        let Some(pv) = cluster.volumes.pv(&c.spec.volume_name) else {
+            continue;
+        };
+        for key in [LABEL_ZONE, LABEL_REGION] {
+            let Some(want) = pv.metadata.labels.get(key) else {
+                continue;
+            };
+            let have = node.labels().get(key).map(String::as_str).unwrap_or("");
+            let ok = label_zones_to_set(want).is_none_or(|set| set.contains(&have));
+            if !ok {
+                let have = if have.is_empty() {
+                    "no value".to_string()
+                } else {
+                    format!("{have:?}")
+                };
+                return Some(format!(
+                    "claim {} is bound to volume {}, which is in {key}={want}; this node has {have}: the pod can only run in the volume's zone",
+                    c.metadata.name, pv.metadata.name
+                ));
+            }
+        }
+    }
+    None
+}
+
+fn volume_node_hint(
+    cluster: &Cluster,
+    pod: &crate::cluster::PodInfo,
+    node: &NodeInfo,
+) -> Option<String> {
+    claims_of(cluster, pod).find_map(|c| {
+        let pv = cluster.volumes.pv(&c.spec.volume_name)?;
+        (c.fully_bound() && !pv.node_affinity_matches(node.labels())).then(|| {
+            format!(
+                "claim {} is bound to volume {}, whose spec.nodeAffinity excludes this node: the pod can only run where that volume is",
+                c.metadata.name, pv.metadata.name
+            )
+        })
+    })
+}
+
+fn volume_bind_hint(
+    cluster: &Cluster,
+    pod: &crate::cluster::PodInfo,
+    node: &NodeInfo,
+) -> Option<String> {
+    let mut parts = Vec::new();
+    for c in claims_of(cluster, pod).filter(|c| !c.fully_bound() && c.spec.volume_name.is_empty()) {
+        let class_name = c.class();
+        let Some(class) = cluster.volumes.class(class_name) else {
+            continue;
+        };
+        let of_class: Vec<_> = cluster
+            .volumes
+            .pvs
+            .values()
+            .filter(|v| v.class() == class_name)
+            .collect();
+        let free = of_class
+            .iter()
+            .filter(|v| v.spec.claim_ref.is_none() && v.status.phase == "Available")
+            .count();
+        let here = of_class
+            .iter()
+            .filter(|v| {
+                v.spec.claim_ref.is_none()
+                    && v.status.phase == "Available"
+                    && v.node_affinity_matches(node.labels())
+            })
+            .count();
+        let not_available = of_class
+            .iter()
+            .filter(|v| v.spec.claim_ref.is_none() && v.status.phase != "Available")
+            .count();
+        let mut s = format!(
+            "claim {} (class {class_name}, requests {}): {} volume(s) of the class, {free} free, {here} reachable from this node",
+            c.metadata.name,
+            crate::model::quantity::format_bytes(c.request()),
+            of_class.len()
+        );
+        if here > 0 {
+            s.push_str(" but too small or with other access modes");
+        }
+        if not_available > 0 {
+            s.push_str(&format!(
+                "; {not_available} unclaimed volume(s) lack status.phase: Available and are never matched"
+            ));
+        }
+        if class.provisioner.is_empty() || class.provisioner == "kubernetes.io/no-provisioner" {
+            s.push_str("; the class cannot provision new volumes");
+        } else if !class.topology_allows(node.labels()) {
+            s.push_str(
+                "; the class provisions only in its allowedTopologies, which exclude this node",
+            );
+        } else if let Some(n) = c.metadata.annotations.get(ANN_SELECTED_NODE) {
+            s.push_str(&format!("; it is being provisioned for node {n}"));
+        }
+        parts.push(s);
+    }
+    (!parts.is_empty()).then(|| parts.join(". "))
+}
+
+/// Why a claim counts as unbound and immediate (for the binder's error).
+fn immediate_claims(cluster: &Cluster, pod: &crate::cluster::PodInfo) -> Vec<String> {
+    claims_of(cluster, pod)
+        .filter(|c| !c.fully_bound())
+        .filter_map(|c| {
+            let class = c.class();
+            let why = if !c.spec.volume_name.is_empty() {
+                format!(
+                    "names volume {} but lacks the pv.kubernetes.io/bind-completed annotation, so it is not bound yet",
+                    c.spec.volume_name
+                )
+            } else if class.is_empty() {
+                "has no storageClassName, so it waits for the PV controller (Immediate)".into()
+            } else {
+                match cluster.volumes.class(class) {
+                    None => format!("names StorageClass {class}, which is not in the input, so it counts as Immediate"),
+                    Some(sc) if sc.volume_binding_mode.as_deref() == Some("WaitForFirstConsumer") => return None,
+                    Some(_) => format!("has the Immediate class {class}: the PV controller must bind it before the pod can schedule"),
+                }
+            };
+            Some(format!("claim {} {why}", c.metadata.name))
+        })
+        .collect()
 }
 
 /// Explains one cycle of a pod (the cycle must have been recorded with details).
@@ -127,7 +280,17 @@ pub fn explain(cluster: &Cluster, trace: &CycleTrace) -> Explanation {
             } else {
                 String::new()
             };
-            match total {
+            let volumes: String = trace
+                .volume_bindings
+                .iter()
+                .map(|(claim, pv)| match pv {
+                    Some(pv) => format!(" Claim {claim} was bound to volume {pv}."),
+                    None => format!(
+                        " Claim {claim} will be provisioned for this node by its class's provisioner."
+                    ),
+                })
+                .collect();
+            let base = match total {
                 Some(t) => format!(
                     "{} was scheduled to {}: it had the highest total score ({t}) of {} feasible nodes{ties}.",
                     pod.full_name, cluster.nodes[n].name(), trace.feasible
@@ -136,18 +299,29 @@ pub fn explain(cluster: &Cluster, trace: &CycleTrace) -> Explanation {
                     "{} was scheduled to {}, the only feasible node (scoring was skipped).",
                     pod.full_name, cluster.nodes[n].name()
                 ),
-            }
+            };
+            format!("{base}{volumes}")
         }
         (Outcome::Unschedulable, _) => format!(
             "{} is Pending: {}",
             pod.full_name,
             trace.message.clone().unwrap_or_default()
         ),
-        _ => format!(
-            "{} could not be scheduled: {}",
-            pod.full_name,
-            trace.message.clone().unwrap_or_default()
-        ),
+        _ => {
+            let msg = trace.message.clone().unwrap_or_default();
+            let mut out = format!("{} could not be scheduled: {msg}", pod.full_name);
+            if msg == "pod has unbound immediate PersistentVolumeClaims" {
+                for why in immediate_claims(cluster, pod) {
+                    out.push_str(&format!("; {why}"));
+                }
+            } else if msg.starts_with("persistentvolumeclaim ") {
+                out.push_str(&format!(
+                    " (claims are looked up in the pod's namespace {})",
+                    pod.pod.metadata.namespace_or_default()
+                ));
+            }
+            out
+        }
     };
     let nodes = trace
         .filter
