@@ -185,3 +185,21 @@ fn volume_explanations_name_the_claim_the_volume_and_the_zone() {
         Some("data-db-0")
     );
 }
+
+#[test]
+fn gallery_volume_zone_pod_waits_for_the_zone_of_its_volume() {
+    // assets/scenarios/volume-zone: postgres-0's disk is in eu-west-1b, whose nodes have 500m
+    // CPU left for a 1-CPU pod; eu-west-1a has room but the wrong zone (filters.md B.6).
+    let dir = schedlab_tests::scenarios_dir().join("../../assets/scenarios/volume-zone");
+    let s = schedlab_tests::load_ok(&schedlab_tests::scenario_files(&dir));
+    let r = schedlab_tests::report(&s, 0);
+    let cycles = r["cycles"].as_array().expect("cycles");
+    assert_eq!(cycles[0]["pod"], "default/postgres-0");
+    assert_eq!(cycles[0]["outcome"], "Unschedulable");
+    assert_eq!(
+        cycles[0]["message"],
+        "0/4 nodes are available: 2 Insufficient cpu, 2 node(s) had no available volume zone."
+    );
+    assert_eq!(cycles[1]["pod"], "default/web-0");
+    assert_eq!(cycles[1]["outcome"], "Scheduled");
+}
