@@ -872,3 +872,28 @@ fn opensim_masters_with_a_v1alpha1_config() {
         }
     }
 }
+
+#[test]
+fn k9s_claim_bound_to_a_volume_not_in_the_input() {
+    // The k9s PVC www-nginx-sts-0 is fully bound (bind-completed) to pvc-fbabd470..., which is
+    // not in the file. v1.17 for a pod using it on minikube (no zone labels): basic checks pass
+    // (the claim exists); MaxGCEPDVolumeCount counts it through its class (gce-pd, 1 <= 16);
+    // MaxCSIVolumeCountPred finds no CSI driver (gce-pd not migrated); CheckVolumeBinding's
+    // checkBoundClaims cannot find the volume in its cache: the cycle ends with that error.
+    let pod = extra(
+        "pod.yaml",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: web-0}\nspec:\n  containers: [{name: c}]\n  volumes:\n  - name: www\n    persistentVolumeClaim: {claimName: www-nginx-sts-0}\n",
+    );
+    let s = load_ok(&[
+        input("k9s__list_gce_storageclass_pv_pvc.json"),
+        input("k9s__node_minikube.json"),
+        pod,
+    ]);
+    let r = report(&s, 0);
+    let c = cycle_of(&r, "default/web-0");
+    assert_eq!(c["outcome"], "Error", "{c}");
+    assert_eq!(
+        c["message"],
+        "could not find v1.PersistentVolume \"pvc-fbabd470-8725-11e9-a8e8-42010a80015b\""
+    );
+}
