@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds schedlab_wasm for wasm32 and runs the SchedulingBasic benchmark in Node.
+# Builds schedlab_wasm for wasm32 and runs a benchmark workload in Node
+# (WORKLOAD=scheduling-basic|pod-anti-affinity|pod-affinity|topology-spreading; see bench-wasm.mjs).
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 setup_rust
 setup_web_tools
