@@ -106,13 +106,26 @@ pub fn text_report(run: &Run) -> String {
     for (i, t) in run.cycles.iter().enumerate() {
         let pod = &c.pods[t.pod].full_name;
         let what = match (t.outcome, t.node) {
-            (Outcome::Scheduled, Some(n)) => format!(
-                "-> {} ({} of {} nodes evaluated, {} feasible)",
-                c.nodes[n].name(),
-                t.evaluated,
-                t.num_all_nodes,
-                t.feasible
-            ),
+            (Outcome::Scheduled, Some(n)) => {
+                let mut s = format!(
+                    "-> {} ({} of {} nodes evaluated, {} feasible)",
+                    c.nodes[n].name(),
+                    t.evaluated,
+                    t.num_all_nodes,
+                    t.feasible
+                );
+                for (claim, pv) in &t.volume_bindings {
+                    match pv {
+                        Some(pv) => {
+                            let _ = write!(s, "; claim {claim} bound to volume {pv}");
+                        }
+                        None => {
+                            let _ = write!(s, "; claim {claim} provisioned on the node");
+                        }
+                    }
+                }
+                s
+            }
             _ => t.message.clone().unwrap_or_default(),
         };
         let _ = writeln!(
