@@ -789,3 +789,52 @@ fn typed_list_items_take_the_list_api_version() {
     let warnings: Vec<String> = i.warnings.iter().map(ToString::to_string).collect();
     assert!(warnings.is_empty(), "{warnings:?}");
 }
+
+#[test]
+fn storage_kinds_are_read_with_located_errors() {
+    let text = "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: pv1, labels: {failure-domain.beta.kubernetes.io/zone: z1}}\n\
+        spec:\n  capacity: {storage: 10Gi}\n  accessModes: [ReadWriteOnce]\n  csi: {driver: d, volumeHandle: h}\n\
+        ---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: c1}\nspec:\n  resources: {requests: {storage: 1500Mi}}\n  storageClassName: \"\"\n\
+        ---\napiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: sc}\nprovisioner: p\nvolumeBindingMode: WaitForFirstConsumer\n\
+        ---\napiVersion: storage.k8s.io/v1\nkind: CSINode\nmetadata: {name: n1}\nspec: {drivers: [{name: d, allocatable: {count: 4}}]}\n";
+    let i = ok(&[("storage.yaml", text)]);
+    assert!(i.warnings.is_empty(), "{:?}", i.warnings);
+    let pv = &i.persistent_volumes[0].0;
+    assert_eq!(pv.capacity(), 10 << 30);
+    assert_eq!(pv.spec.csi.as_ref().map(|c| c.driver.as_str()), Some("d"));
+    let pvc = &i.persistent_volume_claims[0].0;
+    assert_eq!(pvc.request(), 1500 << 20);
+    assert_eq!(
+        pvc.spec.storage_class_name.as_deref(),
+        Some(""),
+        "\"\" is set, not absent"
+    );
+    assert_eq!(
+        i.storage_classes[0].0.volume_binding_mode.as_deref(),
+        Some("WaitForFirstConsumer")
+    );
+    assert_eq!(
+        i.csi_nodes[0].0.spec.drivers[0]
+            .allocatable
+            .as_ref()
+            .and_then(|a| a.count),
+        Some(4)
+    );
+
+    let bad = "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: c1}\nspec:\n  resources: {requests: {storage: 10Gx}}\n";
+    let shown: Vec<String> = errors(&[("pvc.yaml", bad)])
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        shown,
+        ["pvc.yaml: spec.resources.requests.storage: invalid quantity \"10Gx\""]
+    );
+    // PodDisruptionBudget is still for later.
+    let pdb = "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: b}\n";
+    let w = ok(&[("pdb.yaml", pdb)]).warnings;
+    assert!(
+        w[0].message.contains("skipped PodDisruptionBudget"),
+        "{w:?}"
+    );
+}
