@@ -97,6 +97,22 @@ impl ScorePlugin for SelectorSpread {
     }
 
     fn normalize(&self, _: &CycleContext, _: &State, nodes: &[&NodeInfo], scores: &mut [i64]) {
+        if scores.iter().all(|&s| s == 0) {
+            // Every count is 0, so max_node and max_zone are 0: the same arithmetic as below
+            // with f = zone_score = MAX, without counting per zone.
+            let max = MAX_NODE_SCORE as f64;
+            let plain = max as i64;
+            let zoned = ((max * (1.0 - ZONE_WEIGHTING)) + (ZONE_WEIGHTING * max)) as i64;
+            let have_zones = nodes.iter().any(|n| !n.zone_key.is_empty());
+            for (node, score) in nodes.iter().zip(scores.iter_mut()) {
+                *score = if have_zones && !node.zone_key.is_empty() {
+                    zoned
+                } else {
+                    plain
+                };
+            }
+            return;
+        }
         let max_node = scores.iter().copied().fold(0, i64::max);
         let mut by_zone: HashMap<&str, i64> = HashMap::new();
         for (node, &count) in nodes.iter().zip(scores.iter()) {
