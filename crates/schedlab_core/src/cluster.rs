@@ -4,6 +4,12 @@
 //! resources, the non-zero requests used for scoring, used host ports, image sizes, the
 //! `preferAvoidPods` annotation, the zone key), and kept up to date as pods bind. A cycle then
 //! reads it without allocating. Pods and nodes are referred to by index (`PodId`, `NodeId`).
+//!
+//! [`TopologyIndex`] serves the affinity and spreading plugins: every topology key that some
+//! pod's affinity term or spread constraint names, with each node's value interned; bound pods
+//! grouped by (namespace, labels); bound pods' distinct affinity terms; both counted per
+//! topology domain. `Cluster::add_node`, `add_pod` and `bind` keep it true, so a cycle matches
+//! a term once per label group (not once per pod) and a node check is an array lookup.
 
 use crate::model::pod::{ContainerPort, PodAffinityTerm};
 use crate::model::resources::{CPU, MEMORY};
