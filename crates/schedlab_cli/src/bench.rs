@@ -4,7 +4,6 @@
 //! (5000 / 5000 / 5000) and TopologySpreading (5000 / 5000 / 5000).
 
 use clap::Args;
-use schedlab_core::trace::Outcome;
 use schedlab_core::workloads::{build, Workload};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -65,12 +64,8 @@ pub fn run(a: &BenchArgs) -> ExitCode {
     let start = Instant::now();
     let run = scenario.run(a.seed, a.trace);
     let secs = start.elapsed().as_secs_f64();
-    let scheduled = run
-        .cycles
-        .iter()
-        .filter(|c| c.outcome == Outcome::Scheduled)
-        .count();
-    let evaluated: usize = run.cycles.iter().map(|c| c.evaluated).sum();
+    let scheduled = run.scheduled_count();
+    let evaluated = run.evaluated_nodes();
     let per_pod = evaluated as f64 / run.cycles.len().max(1) as f64;
     println!(
         "{{\"workload\":\"{}\",\"nodes\":{},\"bound\":{},\"pending\":{},\"percentageOfNodesToScore\":{},\"trace\":{},\

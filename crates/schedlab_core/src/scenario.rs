@@ -416,6 +416,19 @@ impl Run {
         self.cluster.pods.iter().position(|p| p.full_name == full)
     }
 
+    /// How many cycles ended with a node chosen.
+    pub fn scheduled_count(&self) -> usize {
+        self.cycles
+            .iter()
+            .filter(|c| c.outcome == Outcome::Scheduled)
+            .count()
+    }
+
+    /// Nodes evaluated by the filters, summed over every cycle.
+    pub fn evaluated_nodes(&self) -> usize {
+        self.cycles.iter().map(|c| c.evaluated).sum()
+    }
+
     /// The last cycle of a pod.
     pub fn last_cycle_of(&self, pod: PodId) -> Option<&CycleTrace> {
         self.cycles.iter().rev().find(|c| c.pod == pod)

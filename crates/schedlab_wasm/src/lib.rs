@@ -2,7 +2,6 @@
 //!
 //! Inputs in, one call into the core, a JSON string out. No scheduling logic lives here.
 
-use schedlab_core::trace::Outcome;
 use schedlab_core::{report, workloads, Scenario, Source};
 use wasm_bindgen::prelude::*;
 
@@ -83,12 +82,6 @@ impl BenchWorkload {
     /// Schedules every pending pod; returns `[scheduled, evaluated nodes]`.
     pub fn run(&self, seed: u64, trace: bool) -> Vec<f64> {
         let run = self.scenario.run(seed, trace);
-        let scheduled = run
-            .cycles
-            .iter()
-            .filter(|c| c.outcome == Outcome::Scheduled)
-            .count();
-        let evaluated: usize = run.cycles.iter().map(|c| c.evaluated).sum();
-        vec![scheduled as f64, evaluated as f64]
+        vec![run.scheduled_count() as f64, run.evaluated_nodes() as f64]
     }
 }
