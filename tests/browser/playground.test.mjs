@@ -240,6 +240,30 @@ describe('schedlab playground', () => {
     assertNoProblems();
   });
 
+  it('opens a gallery example and explains its pending pod', async () => {
+    await page.selectOption('[data-testid="gallery"]', 'anti-affinity');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="scenario-name"]')?.textContent.trim() === 'anti-affinity',
+    );
+    // Three nodes, four replicas that each refuse to share a hostname with the group: the fourth
+    // finds every node holding a replica whose required anti-affinity selects it. The existing
+    // pods' check comes first (filters.md B.11) and gives two reasons per node; the histogram is
+    // byte-sorted, so "m" (match) before "s" (satisfy).
+    await row(page, 'web-3').click();
+    await page.waitForSelector('[data-testid="fit-error"]');
+    assert.equal(
+      (await page.locator('[data-testid="fit-error"] p').textContent()).trim(),
+      "0/3 nodes are available: 3 node(s) didn't match pod affinity/anti-affinity, 3 node(s) didn't satisfy existing pods anti-affinity rules.",
+    );
+    await page.selectOption('[data-testid="gallery"]', 'classic');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-testid="pod-row"][data-pod="db-0"] [data-testid="pod-node"]')
+          ?.textContent === 'node-a1',
+    );
+    assertNoProblems();
+  });
+
   it('takes screenshots at 1280×800 and 390×844', async () => {
     await row(page, 'web-2').click();
     await page.setViewportSize({ width: 1280, height: 800 });

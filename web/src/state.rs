@@ -15,8 +15,82 @@ use schedlab_core::{Diagnostic, Scenario, Source};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// The example every new visitor starts with.
-pub const EXAMPLE_NAME: &str = "classic";
+/// An example scenario of the gallery: its name, a one-line summary and its three texts.
+pub struct Example {
+    /// Folder name under `assets/scenarios/`.
+    pub name: &'static str,
+    /// What it shows.
+    pub summary: &'static str,
+    /// Nodes, pods (and any other objects), policy.
+    pub texts: [&'static str; 3],
+}
+
+/// A Policy that keeps the DefaultProvider (for examples that need no policy).
+const DEFAULT_POLICY: &str = "{\n  \"kind\": \"Policy\",\n  \"apiVersion\": \"v1\"\n}\n";
+
+/// The gallery; the first is what every new visitor starts with.
+pub const GALLERY: [Example; 5] = [
+    Example {
+        name: "classic",
+        summary:
+            "the classic policy on five nodes: resources, a selector, a taint, a cordon, host ports",
+        texts: [
+            include_str!("../../assets/scenarios/classic/nodes.yaml"),
+            include_str!("../../assets/scenarios/classic/pods.yaml"),
+            include_str!("../../assets/scenarios/classic/policy.json"),
+        ],
+    },
+    Example {
+        name: "anti-affinity",
+        summary: "a replica set kept apart by required pod anti-affinity",
+        texts: [
+            include_str!("../../assets/scenarios/anti-affinity/nodes.yaml"),
+            include_str!("../../assets/scenarios/anti-affinity/pods.yaml"),
+            include_str!("../../assets/scenarios/anti-affinity/policy.json"),
+        ],
+    },
+    Example {
+        name: "follow-the-cache",
+        summary: "a web tier that follows its cache with required pod affinity",
+        texts: [
+            include_str!("../../assets/scenarios/follow-the-cache/nodes.yaml"),
+            include_str!("../../assets/scenarios/follow-the-cache/pods.yaml"),
+            include_str!("../../assets/scenarios/follow-the-cache/policy.json"),
+        ],
+    },
+    Example {
+        name: "zone-spread",
+        summary: "spreading across three zones with topologySpreadConstraints",
+        texts: [
+            include_str!("../../assets/scenarios/zone-spread/nodes.yaml"),
+            include_str!("../../assets/scenarios/zone-spread/pods.yaml"),
+            include_str!("../../assets/scenarios/zone-spread/policy.json"),
+        ],
+    },
+    Example {
+        name: "volume-zone",
+        summary: "a pod that waits for the zone of its volume",
+        texts: [
+            include_str!("../../assets/scenarios/volume-zone/nodes.yaml"),
+            concat!(
+                include_str!("../../assets/scenarios/volume-zone/pods.yaml"),
+                "\n---\n",
+                include_str!("../../assets/scenarios/volume-zone/storage.yaml")
+            ),
+            DEFAULT_POLICY,
+        ],
+    },
+];
+
+const EXAMPLE_KEY: &str = "schedlab.v1.example";
+
+/// The gallery entry with this name (the first when unknown).
+pub fn example_named(name: &str) -> &'static Example {
+    GALLERY
+        .iter()
+        .find(|e| e.name == name)
+        .unwrap_or(&GALLERY[0])
+}
 /// The seed of the tie-break between equally scored nodes.
 pub const SEED: u64 = 0;
 
@@ -69,13 +143,9 @@ impl EditorFile {
         }
     }
 
-    /// The example's text.
-    pub fn example(self) -> &'static str {
-        match self {
-            EditorFile::Nodes => include_str!("../../assets/scenarios/classic/nodes.yaml"),
-            EditorFile::Pods => include_str!("../../assets/scenarios/classic/pods.yaml"),
-            EditorFile::Policy => include_str!("../../assets/scenarios/classic/policy.json"),
-        }
+    /// This editor's text in an example.
+    pub fn example_text(self, example: &Example) -> &'static str {
+        example.texts[self.index()]
     }
 
     /// `JSON` or `YAML`, detected from the content as the core does.
@@ -121,6 +191,7 @@ impl EditorFile {
 #[derive(Clone, Copy)]
 pub struct Playground {
     texts: [RwSignal<String>; 3],
+    example: RwSignal<&'static Example>,
     analysis: RwSignal<Option<Arc<Analysis>>>,
     errors: RwSignal<Vec<Diagnostic>>,
     selected: RwSignal<Option<String>>,
@@ -137,8 +208,11 @@ pub struct Playground {
 impl Playground {
     /// Loads the saved texts (or the example) and runs them.
     pub fn new() -> Playground {
+        let example = example_named(&storage::load(EXAMPLE_KEY).unwrap_or_default());
         let texts = EditorFile::ALL.map(|f| {
-            RwSignal::new(storage::load(&f.storage_key()).unwrap_or_else(|| f.example().into()))
+            RwSignal::new(
+                storage::load(&f.storage_key()).unwrap_or_else(|| f.example_text(example).into()),
+            )
         });
         let analysis: RwSignal<Option<Arc<Analysis>>> = RwSignal::new(None);
         let selected = RwSignal::new(None::<String>);
@@ -159,6 +233,7 @@ impl Playground {
         });
         let state = Playground {
             texts,
+            example: RwSignal::new(example),
             analysis,
             errors: RwSignal::new(Vec::new()),
             selected,
@@ -219,14 +294,27 @@ impl Playground {
 
     /// Puts the example back in every editor and forgets the saved texts.
     pub fn reset(&self) {
+        self.load_example(self.example.get_untracked().name);
+    }
+
+    /// Opens a gallery example in every editor (the edited texts are replaced).
+    pub fn load_example(&self, name: &str) {
         self.cancel_pending();
+        let example = example_named(name);
+        storage::save(EXAMPLE_KEY, example.name);
+        self.example.set(example);
         for f in EditorFile::ALL {
             storage::remove(&f.storage_key());
             storage::remove(&f.valid_key());
-            self.texts[f.index()].set(f.example().into());
+            self.texts[f.index()].set(f.example_text(example).into());
         }
         self.selected.set(None);
         self.recompute();
+    }
+
+    /// The gallery example the editors started from.
+    pub fn example(&self) -> &'static Example {
+        self.example.get()
     }
 
     /// Shows a pod in the inspector.
@@ -256,9 +344,10 @@ impl Playground {
 
     /// Whether any editor differs from the example.
     pub fn is_edited(&self) -> bool {
-        EditorFile::ALL
-            .iter()
-            .any(|f| self.texts[f.index()].with(|t| t != f.example()))
+        EditorFile::ALL.iter().any(|f| {
+            let example = self.example.get();
+            self.texts[f.index()].with(|t| t != f.example_text(example))
+        })
     }
 
     /// Whether the results on screen are older than the inputs (the inputs have errors).

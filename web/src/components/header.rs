@@ -1,7 +1,7 @@
 //! The top bar: the name, the scenario and its size, whether the results are current, and the
 //! reset button.
 
-use crate::state::{EditorFile, Playground, EXAMPLE_NAME, SEED};
+use crate::state::{EditorFile, Playground, GALLERY, SEED};
 use leptos::prelude::*;
 
 /// The top bar.
@@ -38,9 +38,35 @@ pub fn Header() -> impl IntoView {
             <div class="scenario">
                 <span class="scenario-label">"scenario"</span>
                 <span class="scenario-name" data-testid="scenario-name">
-                    {EXAMPLE_NAME}
+                    {move || state.example().name}
                     {move || state.is_edited().then_some(" (edited)")}
                 </span>
+                <select
+                    class="gallery"
+                    data-testid="gallery"
+                    title="Open an example scenario (replaces the editors' texts)"
+                    prop:value=move || state.example().name
+                    on:change=move |ev| {
+                        let name = event_target_value(&ev);
+                        // Edited texts are the user's work: replace them only when they agree.
+                        let agreed = !state.is_edited()
+                            || window()
+                                .confirm_with_message("Replace your edited texts with this example?")
+                                .unwrap_or(false);
+                        if agreed {
+                            state.load_example(&name);
+                        } else {
+                            // Put the menu back on the scenario still in the editors.
+                            let el = event_target::<web_sys::HtmlSelectElement>(&ev);
+                            el.set_value(state.example().name);
+                        }
+                    }
+                >
+                    {GALLERY
+                        .iter()
+                        .map(|e| view! { <option value=e.name title=e.summary>{e.name}</option> })
+                        .collect_view()}
+                </select>
                 <span class="scenario-stats">{stats}</span>
             </div>
             // When the inputs have errors, the status links to the first editor that has them.
