@@ -14,6 +14,7 @@ pub mod model;
 pub mod policy;
 pub mod predicates;
 pub mod priorities;
+pub mod queue;
 pub mod report;
 pub mod rng;
 pub mod scenario;
