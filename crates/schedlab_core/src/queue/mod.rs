@@ -81,7 +81,7 @@ impl Millis {
 
     /// Whole seconds.
     pub const fn secs(s: u64) -> Millis {
-        Millis(s * 1000)
+        Millis(s.saturating_mul(1000))
     }
 
     /// Seconds as a float, for reports.
@@ -91,7 +91,7 @@ impl Millis {
 
     /// The smallest multiple of `period` that is `>= self` (`period` > 0).
     pub fn ceil_to(self, period: Millis) -> Millis {
-        Millis(self.0.div_ceil(period.0) * period.0)
+        Millis(self.0.div_ceil(period.0).saturating_mul(period.0))
     }
 }
 
@@ -124,7 +124,7 @@ impl Default for QueueConfig {
 
 impl QueueConfig {
     /// From the configuration's seconds (validated elsewhere: initial > 0, max >= initial);
-    /// negative values count as 0.
+    /// negative values count as 0 and huge ones saturate.
     pub fn from_seconds(initial: i64, max: i64) -> Self {
         QueueConfig {
             pod_initial_backoff: Millis::secs(initial.max(0) as u64),
@@ -598,6 +598,11 @@ impl SchedulingQueue {
 
     // ---- clock helpers ------------------------------------------------------------------
 
+    /// The earliest expiry in podBackoffQ.
+    pub fn next_backoff_expiry(&self) -> Option<Millis> {
+        self.backoff_q.first().map(|k| k.0)
+    }
+
     /// The first 1 s tick at or after `from` at which `flush_backoff_completed` would move a
     /// pod, or `None` when podBackoffQ is empty.
     pub fn next_backoff_flush(&self, from: Millis) -> Option<Millis> {
@@ -611,7 +616,9 @@ impl SchedulingQueue {
         let &(ts, _, _) = self.unschedulable.first()?;
         let p = LEFTOVER_FLUSH_PERIOD.0;
         // The smallest multiple of 30 s strictly greater than ts + 60 s.
-        let first = ((ts.0 + UNSCHEDULABLE_Q_TIME_INTERVAL.0) / p + 1) * p;
+        let first = (ts.0.saturating_add(UNSCHEDULABLE_Q_TIME_INTERVAL.0) / p)
+            .saturating_add(1)
+            .saturating_mul(p);
         Some(Millis(first).max(from.ceil_to(LEFTOVER_FLUSH_PERIOD)))
     }
 

@@ -152,6 +152,13 @@ fn backoff_duration_doubles_per_recorded_failure_capped_at_max() {
     }
     let c = QueueConfig::from_seconds(1, 10);
     assert_eq!(c, QueueConfig::default());
+    // Huge configured values saturate instead of overflowing.
+    let mut q = SchedulingQueue::new(QueueConfig::from_seconds(i64::MAX, i64::MAX));
+    q.add(0, 0, None, sec(0));
+    pop_and_fail(&mut q, 0, sec(1), true);
+    assert_eq!(q.next_backoff_expiry(), Some(Millis(u64::MAX)));
+    assert_eq!(q.next_backoff_flush(sec(0)), Some(Millis(u64::MAX)));
+    assert!(q.flush_backoff_completed(sec(1_000_000)).is_empty());
 }
 
 #[test]
@@ -722,4 +729,43 @@ fn view_lists_every_pod_with_its_sub_queue() {
         }
     }
     assert_eq!(a.view(), b.view());
+}
+
+#[test]
+fn jumping_from_flush_to_flush_with_next_flush() {
+    // A pod that never fits and sees no cluster event: put back at 0, retried at 90 (> 60 s at
+    // the 30 s ticks), put back at 90, retried at 180 (150 − 90 = 60 is not more than 60), …
+    // Each failure comes more than 10 s after the previous one, so the record restarts at 1.
+    let mut q = SchedulingQueue::default();
+    q.add(0, 0, None, sec(0));
+    let mut now = sec(0);
+    let mut retried_at = Vec::new();
+    for _ in 0..4 {
+        assert_eq!(pop_and_fail(&mut q, 0, now, false), SubQueue::Unschedulable);
+        assert_eq!(q.backoff_map().record(0).unwrap().attempts, 1);
+        // The driver has handled the ticks at `now`; the next one is strictly later.
+        let next = q.next_flush(Millis(now.0 + 1)).unwrap();
+        assert!(q.flush_backoff_completed(next).is_empty());
+        let r = q.flush_unschedulable_leftover(next);
+        assert_eq!(
+            r.moved,
+            vec![Moved {
+                pod: 0,
+                to: SubQueue::Active
+            }]
+        );
+        now = next;
+        retried_at.push(now);
+    }
+    assert_eq!(retried_at, vec![sec(90), sec(180), sec(270), sec(360)]);
+    assert!(q.pop().is_some());
+    assert!(q.pop().is_none());
+    assert_eq!(q.next_flush(now), None);
+    // Add of a pod sitting in unschedulableQ takes it out, with a fresh timestamp.
+    q.add(1, 0, None, now);
+    pop_and_fail(&mut q, 1, now, false);
+    q.add(1, 0, None, sec(400));
+    assert_eq!(q.queue_of(1), Some(SubQueue::Active));
+    assert_eq!(q.info(1).unwrap().timestamp, sec(400));
+    assert_eq!(q.num_unschedulable_pods(), 0);
 }
