@@ -50,6 +50,12 @@
 //!   `boTime.Before(now)`, which differs only at that exact instant; upstream's cycles take real
 //!   time so it never arises there, while schedlab's zero-duration cycles at exact ticks would
 //!   make it arise every time and would hold backoff at 1 s.
+//! - Records are dropped when the last recorded failure is more than `max` in the past, as in
+//!   the reference's `pod_backoff.go` @ `10b52bae…` and the contract. Another `PodBackoffMap`
+//!   version (clock injected, comment "We should wait longer than the maxDuration") waits
+//!   `2 × max`; which one v1.17.0 shipped is not checked. With `max`, a pod at the 10 s cap whose
+//!   expiry falls between two 1 s ticks (e.g. failure at 0.5 s, moved at 11 s) fails more than
+//!   10 s after its last recorded failure and starts again at 1 s.
 //! - The podBackoffQ key is the expiry computed when the pod enters it. A record can only change
 //!   while the pod is out of the queue or after its expiry has passed, so this is the same
 //!   order and the same flush times as upstream's live comparison.

@@ -212,6 +212,18 @@ fn backoff_record_dropped_when_next_failure_is_more_than_max_after_last_recorded
             &[(0, 1, 1000), (10_001, 1, 11_001)],
         ),
         (
+            "at the cap, expiry between ticks: the next tick is > 10 s later, restarts",
+            &[
+                (500, 1, 1500),
+                (1500, 2, 3500),
+                (3500, 3, 7500),
+                (7500, 4, 15_500),
+                (15_500, 5, 25_500),
+                // Moved at the 26 s tick, fails 10.5 s after the recorded 15.5 s.
+                (26_000, 1, 27_000),
+            ],
+        ),
+        (
             "long after a capped backoff: restarts at 1 s",
             &[
                 (0, 1, 1000),
