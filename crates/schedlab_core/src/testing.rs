@@ -67,6 +67,33 @@ pub fn filter_all_with(
         .collect()
 }
 
+/// Runs a filter that may end the cycle with an error: `pre_filter`'s error, else each node's
+/// reason strings or error.
+pub fn try_filter_all(
+    plugin: &dyn FilterPlugin,
+    c: &Cluster,
+    incoming: Pod,
+) -> Result<Vec<Result<Vec<String>, crate::framework::CycleError>>, crate::framework::CycleError> {
+    let prio = incoming.spec.priority.unwrap_or(0);
+    let info = PodInfo::new(incoming, prio, usize::MAX);
+    let settings = ProfileSettings::default();
+    let cx = CycleContext {
+        cluster: c,
+        pod: &info,
+        settings: &settings,
+    };
+    let state = plugin.pre_filter(&cx)?;
+    Ok(c.nodes
+        .iter()
+        .map(|n| match state {
+            crate::framework::State::Skip => Ok(Vec::new()),
+            _ => plugin
+                .filter(&cx, &state, n)
+                .map(|r| r.iter().map(|x| x.to_string()).collect()),
+        })
+        .collect())
+}
+
 /// Runs a priority over every node: (raw, normalised).
 pub fn score_all(plugin: &dyn ScorePlugin, c: &Cluster, incoming: Pod) -> (Vec<i64>, Vec<i64>) {
     score_all_with(plugin, c, incoming, &ProfileSettings::default())

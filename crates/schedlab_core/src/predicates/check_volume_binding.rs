@@ -361,21 +361,8 @@ mod tests {
     }
 
     fn run(c: &Cluster, p: crate::model::Pod) -> Result<Vec<Vec<String>>, CycleError> {
-        let info = PodInfo::new(p, 0, usize::MAX);
-        let settings = Default::default();
-        let cx = CycleContext {
-            cluster: c,
-            pod: &info,
-            settings: &settings,
-        };
-        let st = CheckVolumeBinding.pre_filter(&cx)?;
-        c.nodes
-            .iter()
-            .map(|n| {
-                CheckVolumeBinding
-                    .filter(&cx, &st, n)
-                    .map(|r| r.iter().map(|x| x.to_string()).collect())
-            })
+        try_filter_all(&CheckVolumeBinding, c, p)?
+            .into_iter()
             .collect()
     }
 

@@ -123,7 +123,7 @@ impl FilterPlugin for NoVolumeZoneConflict {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cluster::{Cluster, PodInfo};
+    use crate::cluster::Cluster;
     use crate::model::volume::{PersistentVolume, StorageClass};
     use crate::testing::*;
     use serde_json::{json, Value};
@@ -163,22 +163,10 @@ mod tests {
     }
 
     fn run(c: &Cluster, p: crate::model::Pod) -> Vec<Result<Vec<String>, String>> {
-        let info = PodInfo::new(p, 0, usize::MAX);
-        let settings = Default::default();
-        let cx = CycleContext {
-            cluster: c,
-            pod: &info,
-            settings: &settings,
-        };
-        let st = NoVolumeZoneConflict.pre_filter(&cx).unwrap();
-        c.nodes
-            .iter()
-            .map(|n| {
-                NoVolumeZoneConflict
-                    .filter(&cx, &st, n)
-                    .map(|r| r.iter().map(|x| x.to_string()).collect())
-                    .map_err(|e| e.0)
-            })
+        try_filter_all(&NoVolumeZoneConflict, c, p)
+            .expect("pre_filter")
+            .into_iter()
+            .map(|r| r.map_err(|e| e.0))
             .collect()
     }
 
