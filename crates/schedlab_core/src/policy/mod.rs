@@ -257,9 +257,8 @@ pub fn build(
             if filters.iter().any(|(_, _, f)| f.name == name) {
                 return;
             }
-            let key = predicates::ordering_key(name);
             if let (Some(idx), Some(plugin)) =
-                (predicates::ordering_index(key), predicates::builtin(name))
+                (predicates::ordering_index(name), predicates::builtin(name))
             {
                 filters.push((
                     idx,

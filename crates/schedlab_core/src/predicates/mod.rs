@@ -99,11 +99,6 @@ pub const DEFAULT_PROVIDER: [&str; 11] = [
 /// kube-scheduler v1.17 accepts it and never runs it.
 pub const REGISTERED_NEVER_RUN: &str = "PodFitsPorts";
 
-/// The `Ordering()` key a plain predicate name runs under.
-pub fn ordering_key(name: &str) -> &str {
-    name
-}
-
 /// Position in [`ORDERING`].
 pub fn ordering_index(key: &str) -> Option<usize> {
     ORDERING.iter().position(|k| *k == key)
@@ -112,7 +107,7 @@ pub fn ordering_index(key: &str) -> Option<usize> {
 /// The implementation of a plain (argument-less) predicate name.
 pub fn builtin(name: &str) -> Option<Box<dyn FilterPlugin>> {
     use check_node_unschedulable::CheckNodeUnschedulable;
-    Some(match ordering_key(name) {
+    Some(match name {
         "CheckNodeUnschedulable" => Box::new(CheckNodeUnschedulable),
         "GeneralPredicates" => Box::new(general_predicates::GeneralPredicates),
         "HostName" => Box::new(host_name::HostName),
