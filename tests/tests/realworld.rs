@@ -593,22 +593,7 @@ fn openshift311_policy_custom_region_and_zone() {
     for name in ["CheckNodeMemoryPressure", "CheckNodeDiskPressure"] {
         assert!(w.iter().any(|x| x.contains(name)), "{name}: {w:?}");
     }
-    assert_eq!(
-        filter_names(&s),
-        [
-            "CheckNodeUnschedulable",
-            "GeneralPredicates",
-            "NoDiskConflict",
-            "PodToleratesNodeTaints",
-            "Region",
-            "MaxEBSVolumeCount",
-            "MaxGCEPDVolumeCount",
-            "MaxAzureDiskVolumeCount",
-            "CheckVolumeBinding",
-            "NoVolumeZoneConflict",
-            "MatchInterPodAffinity",
-        ]
-    );
+    assert_eq!(filter_names(&s), OPENSHIFT311_FILTERS);
     // With the GCP nodes, a pod lands on a worker; Region appears in `filter`, Zone (weight 2)
     // in `scores`; no node has a `zone` label, so Zone scores 0 everywhere (scores.md 2.7).
     let pod = extra(
@@ -690,6 +675,23 @@ fn realworld_scenario(name: &str) -> Scenario {
     ))
 }
 
+/// The OpenShift 3.11 policy's filters in v1.17 `Ordering()` order (filters.md A.5): its two
+/// removed condition predicates are gone, and `Region` (serviceAffinity) sits at the
+/// CheckServiceAffinity slot; PodToleratesNodeTaints and CheckNodeUnschedulable are mandatory.
+const OPENSHIFT311_FILTERS: [&str; 11] = [
+    "CheckNodeUnschedulable",
+    "GeneralPredicates",
+    "NoDiskConflict",
+    "PodToleratesNodeTaints",
+    "Region",
+    "MaxEBSVolumeCount",
+    "MaxGCEPDVolumeCount",
+    "MaxAzureDiskVolumeCount",
+    "CheckVolumeBinding",
+    "NoVolumeZoneConflict",
+    "MatchInterPodAffinity",
+];
+
 const WORKER0: &str = "worker-0.imeixner20210707.lab.upshift.rdu2.redhat.com";
 const MASTER0: &str = "master-0.imeixner20210707.lab.upshift.rdu2.redhat.com";
 
@@ -726,22 +728,10 @@ fn openshift_router_goes_to_worker_0() {
     );
     // worker-0 passes every configured predicate, Region at the CheckServiceAffinity slot; the
     // removed condition predicates never run.
-    let want: serde_json::Map<String, Value> = [
-        "CheckNodeUnschedulable",
-        "GeneralPredicates",
-        "NoDiskConflict",
-        "PodToleratesNodeTaints",
-        "Region",
-        "MaxEBSVolumeCount",
-        "MaxGCEPDVolumeCount",
-        "MaxAzureDiskVolumeCount",
-        "CheckVolumeBinding",
-        "NoVolumeZoneConflict",
-        "MatchInterPodAffinity",
-    ]
-    .iter()
-    .map(|k| (k.to_string(), serde_json::json!([])))
-    .collect();
+    let want: serde_json::Map<String, Value> = OPENSHIFT311_FILTERS
+        .iter()
+        .map(|k| (k.to_string(), serde_json::json!([])))
+        .collect();
     assert_eq!(c["filter"][WORKER0], Value::Object(want));
     // The only feasible node: no scoring.
     assert_eq!(c["totals"], serde_json::json!({}));

@@ -14,6 +14,15 @@ pub fn pod(v: Value) -> Pod {
     p
 }
 
+/// A pod whose volumes are these PersistentVolumeClaims (each volume named after its claim).
+pub fn claim_pod(claims: &[&str]) -> Pod {
+    let vols: Vec<Value> = claims
+        .iter()
+        .map(|c| serde_json::json!({"name": c, "persistentVolumeClaim": {"claimName": c}}))
+        .collect();
+    pod(serde_json::json!({"spec": {"volumes": vols}}))
+}
+
 /// A node from JSON.
 pub fn node(v: Value) -> Node {
     serde_json::from_value(v).expect("test node")

@@ -340,14 +340,6 @@ mod tests {
         c
     }
 
-    fn claim_pod(claims: &[&str]) -> crate::model::Pod {
-        let vols: Vec<_> = claims
-            .iter()
-            .map(|c| json!({"name": c, "persistentVolumeClaim": {"claimName": c}}))
-            .collect();
-        pod(json!({"spec": {"volumes": vols}}))
-    }
-
     fn zone_affinity(zone: &str) -> Value {
         json!({"required": {"nodeSelectorTerms": [{"matchExpressions": [
             {"key": "zone", "operator": "In", "values": [zone]}]}]}})

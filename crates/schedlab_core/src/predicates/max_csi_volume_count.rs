@@ -282,14 +282,6 @@ mod tests {
         assert!(key.starts_with("attachable-volumes-csi-a-very-long-csi-driver"));
     }
 
-    fn claim_pod(claims: &[&str]) -> crate::model::Pod {
-        let vols: Vec<_> = claims
-            .iter()
-            .map(|c| json!({"name": c, "persistentVolumeClaim": {"claimName": c}}))
-            .collect();
-        pod(json!({"spec": {"volumes": vols}}))
-    }
-
     #[test]
     fn per_driver_limits() {
         let n = node(
