@@ -15,6 +15,7 @@ use crate::model::pod::{ContainerPort, PodAffinityTerm};
 use crate::model::resources::{CPU, MEMORY};
 use crate::model::{LabelSelector, Labels, Node, Pod, PriorityClass, Resources, Service};
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 /// Index of a pod in [`Cluster::pods`].
 pub type PodId = usize;
@@ -141,8 +142,8 @@ impl PodInfo {
 /// One node and the pods on it (`nodeinfo.NodeInfo`).
 #[derive(Clone, Debug)]
 pub struct NodeInfo {
-    /// The node as given.
-    pub node: Node,
+    /// The node as given (shared: cloning a cluster copies no node object).
+    pub node: Arc<Node>,
     /// Its index.
     pub id: NodeId,
     /// Allocatable resources (`allocatable`, else `capacity`).
@@ -161,8 +162,8 @@ pub struct NodeInfo {
     pub used_ports: Vec<HostPort>,
     /// `GetZoneKey`: `region:\0:zone`, empty without zone labels.
     pub zone_key: String,
-    /// Image name → size in bytes.
-    pub images: HashMap<String, i64>,
+    /// Image name → size in bytes (shared between clones).
+    pub images: Arc<HashMap<String, i64>>,
     /// Controllers listed in `scheduler.alpha.kubernetes.io/preferAvoidPods`: (kind, uid).
     /// `None` when the annotation does not parse.
     pub avoid_controllers: Option<Vec<(String, String)>>,
@@ -222,7 +223,7 @@ impl NodeInfo {
         NodeInfo {
             zone_key: zone_key(&node.metadata.labels),
             avoid_controllers: parse_avoid_pods(&node),
-            node,
+            node: Arc::new(node),
             id,
             allocatable,
             requested: Resources::default(),
@@ -231,7 +232,7 @@ impl NodeInfo {
             pods: Vec::new(),
             pods_with_affinity: Vec::new(),
             used_ports: Vec::new(),
-            images,
+            images: Arc::new(images),
         }
     }
 
@@ -278,8 +279,8 @@ impl NodeInfo {
 pub struct Cluster {
     /// Nodes in input order.
     pub nodes: Vec<NodeInfo>,
-    /// Every pod in input order (bound and pending).
-    pub pods: Vec<PodInfo>,
+    /// Every pod in input order (bound and pending), shared: cloning a cluster copies no pod.
+    pub pods: Vec<Arc<PodInfo>>,
     /// Services.
     pub services: Vec<Service>,
     /// ReplicationControllers: (namespace, selector).
@@ -339,7 +340,7 @@ impl Cluster {
     /// Adds a pod (not yet on any node).
     pub fn add_pod(&mut self, info: PodInfo) -> PodId {
         self.topology.register_pod_keys(&info.pod, &self.nodes);
-        self.pods.push(info);
+        self.pods.push(Arc::new(info));
         self.pod_node.push(None);
         self.pods.len() - 1
     }

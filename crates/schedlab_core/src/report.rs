@@ -9,12 +9,12 @@ use std::fmt::Write;
 pub fn json_report(run: &Run, detail: bool) -> Value {
     let c = &run.cluster;
     let node_name = |n: usize| c.nodes[n].name().to_string();
-    let mut pods: Vec<&crate::cluster::PodInfo> = c.pods.iter().collect();
+    let mut pods: Vec<&crate::cluster::PodInfo> = c.pods.iter().map(|p| &**p).collect();
     pods.sort_by_key(|p| p.input_index);
     let pods: Vec<Value> = pods
         .iter()
         .map(|p| {
-            let id = c.pods.iter().position(|q| std::ptr::eq(q, *p)).unwrap_or_default();
+            let id = c.pods.iter().position(|q| std::ptr::eq(&**q, *p)).unwrap_or_default();
             json!({
                 "name": p.full_name,
                 "node": run.node_of(id).map(node_name),
@@ -84,7 +84,8 @@ pub fn json_report(run: &Run, detail: bool) -> Value {
 pub fn text_report(run: &Run) -> String {
     let c = &run.cluster;
     let mut out = String::new();
-    let mut pods: Vec<(usize, &crate::cluster::PodInfo)> = c.pods.iter().enumerate().collect();
+    let mut pods: Vec<(usize, &crate::cluster::PodInfo)> =
+        c.pods.iter().map(|p| &**p).enumerate().collect();
     pods.sort_by_key(|(_, p)| p.input_index);
     let width = pods
         .iter()

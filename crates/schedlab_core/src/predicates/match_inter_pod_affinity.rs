@@ -204,7 +204,7 @@ fn bound_pods(cluster: &Cluster) -> impl Iterator<Item = (&PodInfo, &NodeInfo)> 
     cluster
         .nodes
         .iter()
-        .flat_map(move |n| n.pods.iter().map(move |&p| (&cluster.pods[p], n)))
+        .flat_map(move |n| n.pods.iter().map(move |&p| (&*cluster.pods[p], n)))
 }
 
 fn pair(node: &NodeInfo, key: &str) -> Option<(String, String)> {
