@@ -8,8 +8,12 @@
 //! [`TopologyIndex`] serves the affinity and spreading plugins: every topology key that some
 //! pod's affinity term or spread constraint names, with each node's value interned; bound pods
 //! grouped by (namespace, labels); bound pods' distinct affinity terms; both counted per
-//! topology domain. `Cluster::add_node`, `add_pod` and `bind` keep it true, so a cycle matches
-//! a term once per label group (not once per pod) and a node check is an array lookup.
+//! topology domain. `Cluster::add_node`, `add_pod`, `bind`, `unbind`, `update_node` and
+//! `remove_node` keep it true, so a cycle matches a term once per label group (not once per pod)
+//! and a node check is an array lookup.
+//!
+//! Pods, node objects and node image maps sit behind `Arc`, so cloning a `Cluster` (a history
+//! checkpoint) copies only the per-node accounting and the indexes, never a pod or a node.
 
 use crate::model::pod::{ContainerPort, PodAffinityTerm};
 use crate::model::resources::{CPU, MEMORY};
@@ -213,27 +217,38 @@ fn parse_avoid_pods(node: &Node) -> Option<Vec<(String, String)>> {
 impl NodeInfo {
     /// A node with no pods yet.
     pub fn new(node: Node, id: NodeId) -> NodeInfo {
-        let allocatable = node.allocatable().0;
-        let mut images = HashMap::new();
-        for img in &node.status.images {
-            for name in &img.names {
-                images.insert(name.clone(), img.size_bytes);
-            }
-        }
-        NodeInfo {
-            zone_key: zone_key(&node.metadata.labels),
-            avoid_controllers: parse_avoid_pods(&node),
-            node: Arc::new(node),
+        let mut info = NodeInfo {
+            node: Arc::default(),
             id,
-            allocatable,
+            allocatable: Resources::default(),
             requested: Resources::default(),
             nonzero_cpu: 0,
             nonzero_memory: 0,
             pods: Vec::new(),
             pods_with_affinity: Vec::new(),
             used_ports: Vec::new(),
-            images: Arc::new(images),
+            zone_key: String::new(),
+            images: Arc::default(),
+            avoid_controllers: None,
+        };
+        info.set_node(node);
+        info
+    }
+
+    /// Replaces the node object and everything derived from it alone (allocatable, zone key,
+    /// images, preferAvoidPods); the pods' accounting is untouched.
+    fn set_node(&mut self, node: Node) {
+        let mut images = HashMap::new();
+        for img in &node.status.images {
+            for name in &img.names {
+                images.insert(name.clone(), img.size_bytes);
+            }
         }
+        self.allocatable = node.allocatable().0;
+        self.zone_key = zone_key(&node.metadata.labels);
+        self.avoid_controllers = parse_avoid_pods(&node);
+        self.images = Arc::new(images);
+        self.node = Arc::new(node);
     }
 
     /// The node's name.
@@ -256,6 +271,36 @@ impl NodeInfo {
         if info.pod.has_pod_affinity() {
             self.pods_with_affinity.push(id);
         }
+    }
+
+    /// Removes a pod's accounting: the exact inverse of [`NodeInfo::add_pod`] (the sums are
+    /// recomputed over the pods left, in order, so saturation and scalar entries come out as if
+    /// the pod had never been added). `pods` resolves pod ids. Returns false, changing nothing,
+    /// when the pod is not on the node.
+    pub fn remove_pod(&mut self, id: PodId, pods: &[Arc<PodInfo>]) -> bool {
+        let Some(at) = self.pods.iter().position(|&p| p == id) else {
+            return false;
+        };
+        // used_ports is the concatenation of the pods' host ports in node order.
+        let port_of = |p: PodId| pods.get(p).map_or(0, |i| i.host_ports.len());
+        let start: usize = self.pods[..at].iter().map(|&p| port_of(p)).sum();
+        let end = (start + port_of(id)).min(self.used_ports.len());
+        self.used_ports.drain(start.min(end)..end);
+        self.pods.remove(at);
+        if let Some(i) = self.pods_with_affinity.iter().position(|&p| p == id) {
+            self.pods_with_affinity.remove(i);
+        }
+        self.requested = Resources::default();
+        self.nonzero_cpu = 0;
+        self.nonzero_memory = 0;
+        for &p in &self.pods {
+            if let Some(info) = pods.get(p) {
+                self.requested.add(&info.node_request);
+                self.nonzero_cpu = self.nonzero_cpu.saturating_add(info.nonzero_cpu);
+                self.nonzero_memory = self.nonzero_memory.saturating_add(info.nonzero_memory);
+            }
+        }
+        true
     }
 
     /// The node's allowed pod count.
@@ -316,25 +361,47 @@ impl Cluster {
     pub fn add_node(&mut self, node: Node) -> NodeId {
         let id = self.nodes.len();
         self.node_index.insert(node.metadata.name.clone(), id);
+        self.count_node(&node, true);
+        self.topology.add_node(&node.metadata.labels);
+        self.nodes.push(NodeInfo::new(node, id));
+        id
+    }
+
+    /// Counts a node in (or out of) the cluster-wide counters: image node counts, tainted and
+    /// cordoned nodes.
+    fn count_node(&mut self, node: &Node, add: bool) {
         let mut names: Vec<&String> = node.status.images.iter().flat_map(|i| &i.names).collect();
         names.sort();
         names.dedup();
         for n in names {
-            *self.image_node_counts.entry(n.clone()).or_default() += 1;
+            if add {
+                *self.image_node_counts.entry(n.clone()).or_default() += 1;
+            } else if let Some(c) = self.image_node_counts.get_mut(n) {
+                *c = c.saturating_sub(1);
+                if *c == 0 {
+                    self.image_node_counts.remove(n);
+                }
+            }
         }
         use crate::model::taint::{NO_EXECUTE, NO_SCHEDULE, PREFER_NO_SCHEDULE};
         let taints = &node.spec.taints;
-        self.nodes_with_soft_taints +=
-            usize::from(taints.iter().any(|t| t.effect == PREFER_NO_SCHEDULE));
-        self.nodes_with_hard_taints += usize::from(
-            taints
-                .iter()
-                .any(|t| t.effect == NO_SCHEDULE || t.effect == NO_EXECUTE),
-        );
-        self.nodes_cordoned += usize::from(node.spec.unschedulable);
-        self.topology.add_node(&node.metadata.labels);
-        self.nodes.push(NodeInfo::new(node, id));
-        id
+        let soft = taints.iter().any(|t| t.effect == PREFER_NO_SCHEDULE);
+        let hard = taints
+            .iter()
+            .any(|t| t.effect == NO_SCHEDULE || t.effect == NO_EXECUTE);
+        for (counter, on) in [
+            (&mut self.nodes_with_soft_taints, soft),
+            (&mut self.nodes_with_hard_taints, hard),
+            (&mut self.nodes_cordoned, node.spec.unschedulable),
+        ] {
+            if on {
+                *counter = if add {
+                    *counter + 1
+                } else {
+                    counter.saturating_sub(1)
+                };
+            }
+        }
     }
 
     /// Adds a pod (not yet on any node).
@@ -358,8 +425,15 @@ impl Cluster {
         })
     }
 
-    /// Puts a pod on a node and updates the node's accounting.
+    /// Puts a pod on a node and updates the node's accounting. A pod already bound elsewhere is
+    /// unbound first; unknown pod or node ids change nothing.
     pub fn bind(&mut self, pod: PodId, node: NodeId) {
+        if pod >= self.pods.len() || node >= self.nodes.len() {
+            return;
+        }
+        if self.pod_node[pod].is_some() {
+            self.unbind(pod);
+        }
         self.pod_node[pod] = Some(node);
         let info = &self.pods[pod];
         if info.pod.has_pod_affinity() {
@@ -367,6 +441,95 @@ impl Cluster {
         }
         self.topology.bind(info, node, &self.nodes);
         self.nodes[node].add_pod(pod, info);
+    }
+
+    /// Takes a pod off its node: the exact inverse of [`Cluster::bind`] (node accounting, the
+    /// affinity lists and the topology index end as if the pod had never been bound). Returns
+    /// the node it was on; `None`, changing nothing, when it was not bound.
+    pub fn unbind(&mut self, pod: PodId) -> Option<NodeId> {
+        let node = self.pod_node.get(pod).copied().flatten()?;
+        self.pod_node[pod] = None;
+        if let Some(i) = self.pods_with_affinity.iter().position(|&p| p == pod) {
+            self.pods_with_affinity.remove(i);
+        }
+        let info = Arc::clone(&self.pods[pod]);
+        self.topology.unbind(&info, node);
+        if let Some(n) = self.nodes.get_mut(node) {
+            n.remove_pod(pod, &self.pods);
+        }
+        Some(node)
+    }
+
+    /// Replaces a node's object (labels, taints, unschedulable, allocatable, images and
+    /// annotations may all change), keeping its id and its pods, and brings every derived value
+    /// up to date: allocatable, zone key, images, preferAvoidPods, the cluster-wide counters, the
+    /// node index (if renamed) and the topology domains of the node and its pods. An unknown id
+    /// changes nothing.
+    pub fn update_node(&mut self, node: NodeId, new: Node) {
+        let Some(old) = self.nodes.get(node).map(|n| Arc::clone(&n.node)) else {
+            return;
+        };
+        self.count_node(&old, false);
+        self.count_node(&new, true);
+        if old.metadata.name != new.metadata.name {
+            if self.node_index.get(&old.metadata.name) == Some(&node) {
+                self.node_index.remove(&old.metadata.name);
+            }
+            self.node_index.insert(new.metadata.name.clone(), node);
+        }
+        let relabel = old.metadata.labels != new.metadata.labels;
+        let pods = if relabel {
+            self.nodes[node].pods.clone()
+        } else {
+            Vec::new()
+        };
+        for &p in &pods {
+            self.topology.count(&self.pods[p], node, -1);
+        }
+        self.nodes[node].set_node(new);
+        if relabel {
+            self.topology.reintern(&self.nodes);
+        }
+        for &p in &pods {
+            self.topology.count(&self.pods[p], node, 1);
+        }
+    }
+
+    /// Unbinds every pod on a node and removes the node. Returns those pods in node order. The
+    /// ids of the nodes after it shift down by one everywhere (`NodeInfo::id`, `node_index`,
+    /// `pod_node`, the topology index). An unknown id changes nothing and returns no pods.
+    pub fn remove_node(&mut self, node: NodeId) -> Vec<PodId> {
+        if node >= self.nodes.len() {
+            return Vec::new();
+        }
+        let pods = self.nodes[node].pods.clone();
+        for &p in &pods {
+            self.pod_node[p] = None;
+            let info = Arc::clone(&self.pods[p]);
+            self.topology.unbind(&info, node);
+        }
+        let pod_node = &self.pod_node;
+        self.pods_with_affinity.retain(|&p| pod_node[p].is_some());
+        let old = self.nodes.remove(node);
+        for n in &mut self.nodes[node..] {
+            n.id -= 1;
+        }
+        self.count_node(&old.node, false);
+        if self.node_index.get(old.name()) == Some(&node) {
+            self.node_index.remove(old.name());
+        }
+        for id in self.node_index.values_mut() {
+            if *id > node {
+                *id -= 1;
+            }
+        }
+        for n in self.pod_node.iter_mut().flatten() {
+            if *n > node {
+                *n -= 1;
+            }
+        }
+        self.topology.remove_node(node, &self.nodes);
+        pods
     }
 
     /// The node order of v1.17's node tree: zones by first appearance, one node from each zone
@@ -482,6 +645,36 @@ pub struct TopologyIndex {
     /// Distinct affinity terms of bound pods.
     pub terms: Vec<TermGroup>,
     term_ids: HashMap<(TermKind, String, i64, String), usize>,
+    /// Per term: how many bound pods carry it (the term is dropped at 0).
+    term_pods: Vec<i64>,
+}
+
+/// Adds `delta` to a count, dropping the entry at 0 so the map equals a never-counted one.
+fn adjust<K: std::hash::Hash + Eq + Copy>(counts: &mut HashMap<K, i64>, k: K, delta: i64) {
+    let v = counts.entry(k).or_default();
+    *v += delta;
+    if *v == 0 {
+        counts.remove(&k);
+    }
+}
+
+/// [`adjust`] for a `BTreeMap`.
+fn adjust_ordered<K: Ord + Copy>(counts: &mut BTreeMap<K, i64>, k: K, delta: i64) {
+    let v = counts.entry(k).or_default();
+    *v += delta;
+    if *v == 0 {
+        counts.remove(&k);
+    }
+}
+
+/// The identity of a distinct term in [`TopologyIndex`].
+fn term_key(
+    kind: TermKind,
+    namespace: &str,
+    weight: i64,
+    term: &PodAffinityTerm,
+) -> (TermKind, String, i64, String) {
+    (kind, namespace.to_string(), weight, format!("{term:?}"))
 }
 
 impl TopologyIndex {
@@ -539,6 +732,45 @@ impl TopologyIndex {
 
     fn bind(&mut self, info: &PodInfo, node: NodeId, nodes: &[NodeInfo]) {
         self.register_pod_keys(&info.pod, nodes);
+        self.count(info, node, 1);
+    }
+
+    /// Takes a bound pod out of the counts and drops its label group and terms when no bound
+    /// pod is left in them.
+    fn unbind(&mut self, info: &PodInfo, node: NodeId) {
+        self.count(info, node, -1);
+        let gkey = (info.namespace.clone(), info.labels().clone());
+        if let Some(&gid) = self.group_ids.get(&gkey) {
+            if self.groups[gid].node_pods.is_empty() {
+                self.group_ids.remove(&gkey);
+                self.groups.swap_remove(gid);
+                if let Some(moved) = self.groups.get(gid) {
+                    let k = (moved.namespace.clone(), moved.labels.clone());
+                    self.group_ids.insert(k, gid);
+                }
+            }
+        }
+        for (kind, weight, term) in pod_terms(&info.pod) {
+            let tkey = term_key(kind, &info.namespace, weight, term);
+            let Some(&tid) = self.term_ids.get(&tkey) else {
+                continue;
+            };
+            if self.term_pods[tid] > 0 {
+                continue;
+            }
+            self.term_ids.remove(&tkey);
+            self.terms.swap_remove(tid);
+            self.term_pods.swap_remove(tid);
+            if let Some(t) = self.terms.get(tid) {
+                self.term_ids
+                    .insert(term_key(t.kind, &t.namespace, t.weight, &t.term), tid);
+            }
+        }
+    }
+
+    /// Adds `delta` (±1) occurrences of a pod on a node to its label group and its terms,
+    /// creating them when missing. The pod's keys must be registered.
+    fn count(&mut self, info: &PodInfo, node: NodeId, delta: i64) {
         let gkey = (info.namespace.clone(), info.labels().clone());
         let gid = match self.group_ids.get(&gkey) {
             Some(&g) => g,
@@ -554,34 +786,91 @@ impl TopologyIndex {
             }
         };
         let g = &mut self.groups[gid];
-        *g.node_pods.entry(node).or_default() += 1;
+        adjust_ordered(&mut g.node_pods, node, delta);
         for (k, counts) in self.keys.iter().zip(g.counts.iter_mut()) {
-            if let Some(v) = k.node_value[node] {
-                *counts.entry(v).or_default() += 1;
+            if let Some(v) = k.node_value.get(node).copied().flatten() {
+                adjust(counts, v, delta);
             }
         }
         for (kind, weight, term) in pod_terms(&info.pod) {
-            let tkey = (kind, info.namespace.clone(), weight, format!("{term:?}"));
+            let tkey = term_key(kind, &info.namespace, weight, term);
             let tid = match self.term_ids.get(&tkey) {
                 Some(&t) => t,
                 None => {
+                    let Some(&key) = self.key_ids.get(&term.topology_key) else {
+                        continue;
+                    };
                     self.terms.push(TermGroup {
                         kind,
                         namespace: info.namespace.clone(),
                         weight,
                         term: term.clone(),
-                        key: self.key_ids[&term.topology_key],
+                        key,
                         counts: DomainCounts::new(),
                     });
+                    self.term_pods.push(0);
                     self.term_ids.insert(tkey, self.terms.len() - 1);
                     self.terms.len() - 1
                 }
             };
+            self.term_pods[tid] += delta;
             let t = &mut self.terms[tid];
-            if let Some(v) = self.keys[t.key].node_value[node] {
-                *t.counts.entry(v).or_default() += 1;
+            if let Some(v) = self.keys[t.key].node_value.get(node).copied().flatten() {
+                adjust(&mut t.counts, v, delta);
             }
         }
+    }
+
+    /// Re-interns every key's values from the nodes' labels (first appearance in node order,
+    /// as a cluster built from scratch would) and renumbers the counts accordingly. Values no
+    /// node carries any more disappear; they hold no pods by then.
+    fn reintern(&mut self, nodes: &[NodeInfo]) {
+        for (ki, old) in self.keys.iter_mut().enumerate() {
+            let mut k = TopologyKey {
+                key: std::mem::take(&mut old.key),
+                ..TopologyKey::default()
+            };
+            for n in nodes {
+                k.push_node(n.labels());
+            }
+            let same = k.values == old.values;
+            let map: Vec<Option<u32>> = if same {
+                Vec::new()
+            } else {
+                old.values
+                    .iter()
+                    .map(|v| k.value_ids.get(v).copied())
+                    .collect()
+            };
+            *old = k;
+            if same {
+                continue;
+            }
+            let remap = |counts: &mut DomainCounts| {
+                *counts = counts
+                    .drain()
+                    .filter_map(|(v, c)| Some((map.get(v as usize).copied().flatten()?, c)))
+                    .collect();
+            };
+            for g in &mut self.groups {
+                remap(&mut g.counts[ki]);
+            }
+            for t in self.terms.iter_mut().filter(|t| t.key == ki) {
+                remap(&mut t.counts);
+            }
+        }
+    }
+
+    /// Forgets a removed node (it must hold no pods): later node ids shift down by one.
+    fn remove_node(&mut self, node: NodeId, nodes: &[NodeInfo]) {
+        for g in &mut self.groups {
+            g.node_pods = std::mem::take(&mut g.node_pods)
+                .into_iter()
+                .filter(|&(n, _)| n != node)
+                .map(|(n, c)| (if n > node { n - 1 } else { n }, c))
+                .collect();
+        }
+        self.reintern(nodes);
     }
 }
 
@@ -645,6 +934,89 @@ mod tests {
         l.insert(REGION_LABEL_GA.into(), "r".into());
         assert_eq!(zone_key(&l), "r:\x00:beta");
     }
+
+    fn web_pod(name: &str) -> PodInfo {
+        let p = crate::testing::pod(serde_json::json!({
+            "metadata": {"name": name, "labels": {"app": "web"}},
+            "spec": {
+                "containers": [{"name": "c",
+                    "resources": {"requests": {"cpu": "500m", "example.com/gpu": "1"}},
+                    "ports": [{"containerPort": 80, "hostPort": 8080}]}],
+                "affinity": {"podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+                    {"topologyKey": ZONE_LABEL, "labelSelector": {"matchLabels": {"app": "web"}}}
+                ]}}
+            }
+        }));
+        PodInfo::new(p, 0, 0)
+    }
+
+    #[test]
+    fn unbind_restores_requests_and_frees_ports() {
+        let mut c = Cluster::default();
+        c.add_node(node("a", Some("A")));
+        let id = c.add_pod(web_pod("web"));
+        c.bind(id, 0);
+        assert_eq!(c.nodes[0].requested.milli_cpu, 500);
+        assert_eq!(c.nodes[0].used_ports.len(), 1);
+        assert_eq!(c.topology.groups.len(), 1);
+        assert_eq!(c.unbind(id), Some(0));
+        let n = &c.nodes[0];
+        assert_eq!(n.requested, Resources::default());
+        assert_eq!((n.nonzero_cpu, n.nonzero_memory), (0, 0));
+        assert!(n.used_ports.is_empty() && n.pods.is_empty() && n.pods_with_affinity.is_empty());
+        assert!(c.pods_with_affinity.is_empty());
+        assert!(c.topology.groups.is_empty() && c.topology.terms.is_empty());
+        assert_eq!(c.pod_node[id], None);
+        assert_eq!(c.unbind(id), None, "a second unbind is a no-op");
+        assert_eq!(c.unbind(99), None, "an unknown pod is a no-op");
+        c.bind(id, 0);
+        assert_eq!(c.nodes[0].used_ports.len(), 1, "the port was freed");
+        assert_eq!(c.nodes[0].requested.milli_cpu, 500);
+    }
+
+    #[test]
+    fn remove_node_shifts_later_node_ids() {
+        let mut c = Cluster::default();
+        for name in ["a", "b", "c"] {
+            c.add_node(node(name, Some(name)));
+        }
+        let on_a = c.add_pod(web_pod("x"));
+        let on_c = c.add_pod(web_pod("y"));
+        c.bind(on_a, 0);
+        c.bind(on_c, 2);
+        assert_eq!(c.remove_node(0), vec![on_a]);
+        assert_eq!(c.pod_node[on_a], None);
+        assert_eq!(c.pod_node[on_c], Some(1));
+        assert_eq!(c.nodes[1].id, 1);
+        assert_eq!(c.nodes[1].name(), "c");
+        assert_eq!(c.node_index.get("c"), Some(&1));
+        assert_eq!(c.node_index.get("a"), None);
+        assert_eq!(c.pods_with_affinity, vec![on_c]);
+        let zone = c.topology.key_id(ZONE_LABEL).expect("registered");
+        assert_eq!(c.topology.keys[zone].values, ["b", "c"]);
+        assert_eq!(
+            c.remove_node(7),
+            Vec::<PodId>::new(),
+            "an unknown node is a no-op"
+        );
+        assert_eq!(c.nodes.len(), 2);
+    }
+
+    #[test]
+    fn a_clone_is_a_checkpoint_unaffected_by_later_mutations() {
+        let mut c = Cluster::default();
+        c.add_node(node("a", Some("A")));
+        let id = c.add_pod(web_pod("web"));
+        c.bind(id, 0);
+        let checkpoint = c.clone();
+        assert!(Arc::ptr_eq(&c.pods[id], &checkpoint.pods[id]));
+        c.update_node(0, node("a", Some("B")));
+        c.unbind(id);
+        assert_eq!(checkpoint.nodes[0].zone_key, ":\x00:A");
+        assert_eq!(checkpoint.nodes[0].pods, vec![id]);
+        assert_eq!(checkpoint.pod_node[id], Some(0));
+        assert_eq!(c.nodes[0].zone_key, ":\x00:B");
+    }
 }
 
 /// The affinity and spreading plugins' fast paths (this index) against their straightforward
@@ -705,6 +1077,10 @@ mod index_tests {
     }
 
     fn random_pod(r: &mut Rng, name: String, incoming: bool) -> crate::model::Pod {
+        pod(random_pod_json(r, name, incoming))
+    }
+
+    fn random_pod_json(r: &mut Rng, name: String, incoming: bool) -> Value {
         let mut labels = json!({});
         if r.intn(4) != 0 {
             labels["app"] = json!(pick(r, &["x", "y", "z"]));
@@ -737,7 +1113,7 @@ mod index_tests {
             spec["nodeSelector"] = json!({"zone": "a"});
         }
         let ns = if r.intn(4) == 0 { "other" } else { "default" };
-        pod(json!({"metadata": {"name": name, "namespace": ns, "labels": labels}, "spec": spec}))
+        json!({"metadata": {"name": name, "namespace": ns, "labels": labels}, "spec": spec})
     }
 
     #[test]
@@ -803,6 +1179,313 @@ mod index_tests {
                     score_all_with(&epsp::Reference, &c, p.clone(), &settings),
                     "EvenPodsSpreadPriority, {ctx}"
                 );
+            }
+        }
+    }
+
+    const IMAGES: [(&str, i64); 3] = [
+        ("img-a", 300 << 20),
+        ("img-b", 50 << 20),
+        ("img-c", 900 << 20),
+    ];
+
+    /// A node with random labels (hostname = name), taints, cordon, allocatable, images and
+    /// preferAvoidPods.
+    fn random_node(r: &mut Rng, name: &str) -> crate::model::Node {
+        let mut labels = json!({});
+        if r.intn(5) != 0 {
+            let z = pick(r, &["a", "b", "c"]);
+            labels["zone"] = json!(z);
+            if r.intn(3) != 0 {
+                labels[ZONE_LABEL] = json!(z);
+            }
+        }
+        if r.intn(6) != 0 {
+            labels["kubernetes.io/hostname"] = json!(name);
+        }
+        if r.intn(2) == 0 {
+            labels["rack"] = json!(pick(r, &["r1", "r2"]));
+        }
+        let taints: Vec<Value> = [
+            json!({"key": "dedicated", "value": "x", "effect": "NoSchedule"}),
+            json!({"key": "soft", "effect": "PreferNoSchedule"}),
+            json!({"key": "evict", "effect": "NoExecute"}),
+        ]
+        .into_iter()
+        .filter(|_| r.intn(4) == 0)
+        .collect();
+        let mut allocatable = json!({"cpu": pick(r, &["1", "2", "4"]),
+            "memory": pick(r, &["1Gi", "4Gi"]), "pods": pick(r, &["2", "5", "110"])});
+        if r.intn(3) == 0 {
+            allocatable["example.com/gpu"] = json!(pick(r, &["1", "2"]));
+        }
+        let images: Vec<Value> = IMAGES
+            .iter()
+            .filter(|_| r.intn(2) == 0)
+            .map(|(n, size)| json!({"names": [n, format!("{n}:v1")], "sizeBytes": size}))
+            .collect();
+        let mut annotations = json!({});
+        if r.intn(4) == 0 {
+            annotations["scheduler.alpha.kubernetes.io/preferAvoidPods"] = json!(
+                r#"{"preferAvoidPods":[{"podSignature":{"podController":{"kind":"ReplicaSet","uid":"u1"}}}]}"#
+            );
+        }
+        node(json!({
+            "metadata": {"name": name, "labels": labels, "annotations": annotations},
+            "spec": {"taints": taints, "unschedulable": r.intn(6) == 0},
+            "status": {"allocatable": allocatable, "images": images}
+        }))
+    }
+
+    /// [`random_pod_json`] plus containers with requests, host ports and images, tolerations
+    /// and a ReplicaSet owner.
+    fn random_full_pod(r: &mut Rng, name: String, incoming: bool) -> crate::model::Pod {
+        let mut v = random_pod_json(r, name, incoming);
+        let containers: Vec<Value> = (0..1 + r.intn(2))
+            .map(|i| {
+                let mut requests = json!({});
+                if r.intn(4) != 0 {
+                    requests["cpu"] = json!(pick(r, &["100m", "500m", "1"]));
+                }
+                if r.intn(4) != 0 {
+                    requests["memory"] = json!(pick(r, &["100Mi", "1Gi"]));
+                }
+                if r.intn(5) == 0 {
+                    requests["example.com/gpu"] = json!("1");
+                }
+                let mut c = json!({"name": format!("c{i}"), "resources": {"requests": requests},
+                    "image": pick(r, &["img-a", "img-b:v1", "img-c", "other"])});
+                if r.intn(3) == 0 {
+                    c["ports"] = json!([{"containerPort": 80,
+                        "hostPort": if r.intn(2) == 0 { 8080 } else { 9090 }}]);
+                }
+                c
+            })
+            .collect();
+        v["spec"]["containers"] = json!(containers);
+        if r.intn(2) == 0 {
+            v["spec"]["tolerations"] = json!([{"key": pick(r, &["dedicated", "soft", "evict"]),
+                "operator": "Exists"}]);
+        }
+        if r.intn(3) == 0 {
+            v["metadata"]["ownerReferences"] = json!([{"kind": "ReplicaSet", "name": "rs",
+                "uid": "u1", "controller": true}]);
+        }
+        pod(v)
+    }
+
+    /// The topology index with value ids, group and term order taken out: what a cluster
+    /// built in a different order must share.
+    type DomainsByName = BTreeMap<String, i64>;
+    #[allow(clippy::type_complexity)]
+    fn normalized_topology(
+        c: &Cluster,
+    ) -> (
+        Vec<(String, Vec<String>, Vec<Option<u32>>)>,
+        BTreeMap<String, (Vec<DomainsByName>, BTreeMap<NodeId, i64>)>,
+        BTreeMap<String, (usize, DomainsByName, i64)>,
+    ) {
+        let t = &c.topology;
+        let named = |key: usize, counts: &DomainCounts| -> DomainsByName {
+            counts
+                .iter()
+                .map(|(&v, &n)| (t.keys[key].values[v as usize].clone(), n))
+                .collect()
+        };
+        let keys = t
+            .keys
+            .iter()
+            .map(|k| (k.key.clone(), k.values.clone(), k.node_value.clone()))
+            .collect();
+        let groups = t
+            .groups
+            .iter()
+            .map(|g| {
+                let counts = (0..t.keys.len()).map(|k| named(k, &g.counts[k])).collect();
+                (
+                    format!("{}/{:?}", g.namespace, g.labels),
+                    (counts, g.node_pods.clone()),
+                )
+            })
+            .collect();
+        let terms = t
+            .terms
+            .iter()
+            .zip(&t.term_pods)
+            .map(|(g, &n)| {
+                let k = term_key(g.kind, &g.namespace, g.weight, &g.term);
+                (format!("{k:?}"), (g.key, named(g.key, &g.counts), n))
+            })
+            .collect();
+        assert_eq!(t.groups.len(), t.group_ids.len());
+        for (i, g) in t.groups.iter().enumerate() {
+            assert_eq!(t.group_ids[&(g.namespace.clone(), g.labels.clone())], i);
+        }
+        for (i, g) in t.terms.iter().enumerate() {
+            assert_eq!(
+                t.term_ids[&term_key(g.kind, &g.namespace, g.weight, &g.term)],
+                i
+            );
+        }
+        (keys, groups, terms)
+    }
+
+    /// Every derived field of `a` equals `b`'s (`b` built from scratch).
+    fn assert_same_derived_state(a: &Cluster, b: &Cluster, ctx: &str) {
+        assert_eq!(a.nodes.len(), b.nodes.len(), "{ctx}");
+        for (i, (x, y)) in a.nodes.iter().zip(&b.nodes).enumerate() {
+            let ctx = format!("{ctx}, node {i}");
+            assert_eq!((x.id, y.id), (i, i), "{ctx}");
+            assert_eq!(x.node, y.node, "{ctx}");
+            assert_eq!(x.allocatable, y.allocatable, "{ctx}");
+            assert_eq!(x.requested, y.requested, "{ctx}");
+            assert_eq!(x.nonzero_cpu, y.nonzero_cpu, "{ctx}");
+            assert_eq!(x.nonzero_memory, y.nonzero_memory, "{ctx}");
+            assert_eq!(x.pods, y.pods, "{ctx}");
+            assert_eq!(x.pods_with_affinity, y.pods_with_affinity, "{ctx}");
+            assert_eq!(x.used_ports, y.used_ports, "{ctx}");
+            assert_eq!(x.zone_key, y.zone_key, "{ctx}");
+            assert_eq!(x.images, y.images, "{ctx}");
+            assert_eq!(x.avoid_controllers, y.avoid_controllers, "{ctx}");
+        }
+        assert_eq!(a.node_index, b.node_index, "{ctx}");
+        assert_eq!(a.image_node_counts, b.image_node_counts, "{ctx}");
+        assert_eq!(a.pod_node, b.pod_node, "{ctx}");
+        assert_eq!(a.pods_with_affinity, b.pods_with_affinity, "{ctx}");
+        assert_eq!(a.nodes_with_soft_taints, b.nodes_with_soft_taints, "{ctx}");
+        assert_eq!(a.nodes_with_hard_taints, b.nodes_with_hard_taints, "{ctx}");
+        assert_eq!(a.nodes_cordoned, b.nodes_cordoned, "{ctx}");
+        let names = |c: &Cluster| -> Vec<String> {
+            c.node_tree_order()
+                .into_iter()
+                .map(|n| c.nodes[n].name().to_string())
+                .collect()
+        };
+        assert_eq!(names(a), names(b), "{ctx}");
+        assert_eq!(normalized_topology(a), normalized_topology(b), "{ctx}");
+    }
+
+    #[test]
+    fn mutations_match_a_cluster_built_from_scratch() {
+        use crate::model::{LabelSelector, Service};
+        let mut r = Rng::new(29);
+        let filters: Vec<(&str, Box<dyn crate::framework::FilterPlugin>)> =
+            crate::predicates::ORDERING
+                .iter()
+                .filter_map(|n| Some((*n, crate::predicates::builtin(n)?)))
+                .collect();
+        let scores: Vec<(&str, Box<dyn crate::framework::ScorePlugin>)> = crate::priorities::NAMES
+            .iter()
+            .filter_map(|(n, _)| Some((*n, crate::priorities::builtin(n)?)))
+            .collect();
+        assert!(filters.len() >= 17 && scores.len() >= 13);
+        for case in 0..150 {
+            let mut c = Cluster::default();
+            let service: Service = serde_json::from_value(
+                json!({"metadata": {"name": "s"}, "spec": {"selector": {"app": "x"}}}),
+            )
+            .expect("service");
+            c.services.push(service);
+            let rs: LabelSelector =
+                serde_json::from_value(json!({"matchLabels": {"app": "y"}})).expect("selector");
+            c.replica_sets.push(("default".into(), Some(rs)));
+            let mut names = 0;
+            let mut new_name = || {
+                names += 1;
+                format!("n{names}")
+            };
+            for _ in 0..1 + r.intn(4) {
+                let name = new_name();
+                c.add_node(random_node(&mut r, &name));
+            }
+            // Bound pods in binding order: the order a fresh cluster binds them in.
+            let mut bound: Vec<PodId> = Vec::new();
+            let mut ops = Vec::new();
+            for step in 0..25 {
+                let n_nodes = c.nodes.len() as u64;
+                let unbound: Vec<PodId> = (0..c.pods.len())
+                    .filter(|&p| c.pod_node[p].is_none())
+                    .collect();
+                match r.intn(12) {
+                    0..=3 => {
+                        let p = random_full_pod(&mut r, format!("b{step}"), false);
+                        let id = c.add_pod(PodInfo::new(p, 0, step));
+                        if n_nodes > 0 && r.intn(4) != 0 {
+                            c.bind(id, r.intn(n_nodes) as usize);
+                            bound.push(id);
+                        }
+                        ops.push("add_pod");
+                    }
+                    4 if n_nodes > 0 && !unbound.is_empty() => {
+                        let p = unbound[r.intn(unbound.len() as u64) as usize];
+                        c.bind(p, r.intn(n_nodes) as usize);
+                        bound.push(p);
+                        ops.push("bind");
+                    }
+                    5 | 6 if !bound.is_empty() => {
+                        let i = r.intn(bound.len() as u64) as usize;
+                        let p = bound.remove(i);
+                        let was = c.pod_node[p];
+                        assert_eq!(c.unbind(p), was, "case {case}");
+                        assert_eq!(c.unbind(p), None, "case {case}");
+                        ops.push("unbind");
+                    }
+                    7 | 8 if n_nodes > 0 => {
+                        let n = r.intn(n_nodes) as usize;
+                        let name = c.nodes[n].name().to_string();
+                        c.update_node(n, random_node(&mut r, &name));
+                        ops.push("update_node");
+                    }
+                    9 if n_nodes > 0 => {
+                        let n = r.intn(n_nodes) as usize;
+                        let on = c.nodes[n].pods.clone();
+                        assert_eq!(c.remove_node(n), on, "case {case}");
+                        bound.retain(|p| !on.contains(p));
+                        ops.push("remove_node");
+                    }
+                    _ => {
+                        let name = new_name();
+                        c.add_node(random_node(&mut r, &name));
+                        ops.push("add_node");
+                    }
+                }
+            }
+            let mut fresh = Cluster {
+                services: c.services.clone(),
+                replica_sets: c.replica_sets.clone(),
+                ..Cluster::default()
+            };
+            for n in &c.nodes {
+                fresh.add_node((*n.node).clone());
+            }
+            for p in &c.pods {
+                fresh.add_pod((**p).clone());
+            }
+            for &p in &bound {
+                fresh.bind(p, c.pod_node[p].expect("bound"));
+            }
+            let ctx = format!("case {case}, ops {ops:?}");
+            assert_same_derived_state(&c, &fresh, &ctx);
+            let settings = ProfileSettings {
+                hard_pod_affinity_weight: r.intn(3) as i64,
+                ..ProfileSettings::default()
+            };
+            for i in 0..3 {
+                let p = random_full_pod(&mut r, format!("p{i}"), true);
+                for (name, f) in &filters {
+                    assert_eq!(
+                        filter_all_with(f.as_ref(), &c, p.clone(), &settings),
+                        filter_all_with(f.as_ref(), &fresh, p.clone(), &settings),
+                        "{name}, {ctx}, pod {p:?}"
+                    );
+                }
+                for (name, s) in &scores {
+                    assert_eq!(
+                        score_all_with(s.as_ref(), &c, p.clone(), &settings),
+                        score_all_with(s.as_ref(), &fresh, p.clone(), &settings),
+                        "{name}, {ctx}, pod {p:?}"
+                    );
+                }
             }
         }
     }
