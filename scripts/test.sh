@@ -19,6 +19,12 @@ cargo clippy -p schedlab_core -p schedlab_web --target wasm32-unknown-unknown --
 say "cargo test"
 cargo test --workspace --exclude schedlab_web
 
+say "native = wasm, byte for byte"
+cargo build --release -p schedlab_cli
+cargo build --release --target wasm32-unknown-unknown -p schedlab_wasm
+wasm-bindgen --target nodejs --out-dir target/wasm-bench target/wasm32-unknown-unknown/release/schedlab_wasm.wasm
+node scripts/determinism.mjs
+
 say "trunk build --release"
 trunk build --release
 

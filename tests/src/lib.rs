@@ -22,9 +22,12 @@
 //! }
 //! ```
 //!
-//! * `pods`: a node name (bound there), `null` (Pending), or a node set (below).
+//! * `pods`: a node name (bound there), `null` (Pending), a node set (below), or
+//!   `{"phase": "Deleted"}`.
+//! * `events`: the exact list; each entry is compared on the keys it lists (so `time` may be
+//!   left out). `end`: the report's `{"time", "reason"}`, exactly.
 //! * `cycles` must match the report's cycles one for one, in order. Inside a cycle every key is
-//!   optional except `pod` and `outcome`. `message` is compared exactly (also when `null`).
+//!   optional except `pod` and `outcome`; `time` is the virtual time in seconds. `message` is compared exactly (also when `null`).
 //! * A node set is `{"in": [names]}`, `{"between": [[first, last], ...]}` (inclusive ranges of
 //!   node names in byte order), or both (union).
 //! * `evaluated`: the set of nodes in the cycle's `filter` table (`count` exact, `in`/`between`:
@@ -178,6 +181,16 @@ pub fn check(report: &Value, expect: &Value) -> Vec<String> {
                 out.push(format!("pod {name}: missing from the report"));
                 continue;
             };
+            if let Some(phase) = want.get("phase") {
+                // `{"phase": "Deleted"}` (or Pending/Bound without a node check).
+                if &entry["phase"] != phase {
+                    out.push(format!(
+                        "pod {name}: phase {}, expected {phase}",
+                        entry["phase"]
+                    ));
+                }
+                continue;
+            }
             check_node(want, &entry["node"], &format!("pod {name}"), &mut out);
             let phase = if want.is_null() { "Pending" } else { "Bound" };
             if entry["phase"] != phase {
@@ -217,12 +230,25 @@ pub fn check(report: &Value, expect: &Value) -> Vec<String> {
             check_cycle(i, want, got, &mut out);
         }
     }
-    if let Some(events) = expect.get("events") {
-        if events != &report["events"] {
+    if let Some(events) = expect.get("events").and_then(Value::as_array) {
+        // Each expected event lists the keys it checks (`time` may be left out).
+        let got = report["events"].as_array().cloned().unwrap_or_default();
+        let same = got.len() == events.len()
+            && events.iter().zip(&got).all(|(want, got)| {
+                want.as_object()
+                    .is_some_and(|w| w.iter().all(|(k, v)| got.get(k) == Some(v)))
+            });
+        if !same {
             out.push(format!(
                 "events:\n  got      {}\n  expected {}",
-                report["events"], events
+                report["events"],
+                Value::Array(events.clone())
             ));
+        }
+    }
+    if let Some(end) = expect.get("end") {
+        if end != &report["end"] {
+            out.push(format!("end: {}, expected {end}", report["end"]));
         }
     }
     out
@@ -241,6 +267,11 @@ fn check_cycle(i: usize, want: &Value, got: &Value, out: &mut Vec<String>) {
     }
     if let Some(node) = want.get("node") {
         check_node(node, &got["node"], &what, out);
+    }
+    if let Some(t) = want.get("time") {
+        if t.as_f64() != got["time"].as_f64() {
+            out.push(format!("{what}: time {}, expected {t}", got["time"]));
+        }
     }
     if let Some(msg) = want.get("message") {
         if msg != &got["message"] {

@@ -46,6 +46,10 @@ golden! {
     volume_binding_zones => "volume-binding-zones",
     volume_counts => "volume-counts",
     volume_zone_errors => "volume-zone-errors",
+    timeline_node_added => "timeline-node-added",
+    backoff_doubling => "backoff-doubling",
+    bind_failure_requeue => "bind-failure-requeue",
+    timeline_node_updates => "timeline-node-updates",
 }
 
 #[test]

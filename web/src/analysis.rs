@@ -6,7 +6,7 @@
 
 use schedlab_core::cluster::PodId;
 use schedlab_core::model::resources::format_amount;
-use schedlab_core::scenario::{Phase, Run};
+use schedlab_core::scenario::Run;
 use schedlab_core::trace::explain::{explain, Explanation};
 use schedlab_core::trace::ScoreRecord;
 use schedlab_core::Diagnostic;
@@ -35,10 +35,7 @@ impl Analysis {
                     name: p.full_name.clone(),
                     priority: p.priority,
                     requests: requests_summary(&p.request),
-                    phase: match run.phase(id) {
-                        Phase::Bound => "Bound",
-                        Phase::Pending => "Pending",
-                    },
+                    phase: run.phase(id).as_str(),
                     node: run.node_of(id).map(|n| c.nodes[n].name().to_string()),
                     cycle: run.cycles.iter().rposition(|t| t.pod == id).map(|i| i + 1),
                 }
@@ -73,6 +70,8 @@ impl Analysis {
             });
         };
         let t = &run.cycles[cycle_index];
+        // Node ids in a trace are the cycle's own (nodes may have been deleted since).
+        let node_name = |n: usize| t.node_name(c, n).to_string();
 
         let filter_rows = t
             .filter

@@ -4,8 +4,14 @@
 //! (5000 / 5000 / 5000) and TopologySpreading (5000 / 5000 / 5000).
 
 use clap::Args;
+use schedlab_core::framework::runner::Scheduler;
+use schedlab_core::policy;
+use schedlab_core::simulation::{Limits, Simulation, StepKind};
 use schedlab_core::workloads::{build, Workload};
+use schedlab_core::Scenario;
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 /// Benchmark options.
@@ -33,6 +39,76 @@ pub struct BenchArgs {
     /// Seed.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// `queue`: the full simulation (scheduling queue, assume/bind steps, history);
+    /// `single`: the bare loop of one cycle per pending pod, for comparison.
+    #[arg(long = "loop", value_enum, default_value = "queue")]
+    mode: LoopMode,
+    /// After the run, step back this many cycles and report the time it took.
+    #[arg(long, default_value_t = 1000)]
+    step_back: usize,
+}
+
+/// Which loop the benchmark times.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum LoopMode {
+    /// The simulator.
+    Queue,
+    /// One cycle per pod, no queue.
+    Single,
+}
+
+/// Counts live heap bytes, to measure what the retained history costs.
+pub struct CountingAllocator;
+
+static LIVE_BYTES: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: every call is forwarded to the system allocator unchanged; only a counter is kept.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        LIVE_BYTES.fetch_add(layout.size(), Ordering::Relaxed);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        LIVE_BYTES.fetch_sub(layout.size(), Ordering::Relaxed);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        LIVE_BYTES.fetch_add(new_size, Ordering::Relaxed);
+        LIVE_BYTES.fetch_sub(layout.size(), Ordering::Relaxed);
+        // SAFETY: same contract as the caller's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+fn live_bytes() -> usize {
+    LIVE_BYTES.load(Ordering::Relaxed)
+}
+
+/// The loop the simulator replaced: each pending pod tried once, in queue order, bound at once.
+fn single_pass(s: &Scenario, seed: u64, detail: bool) -> (usize, usize, usize) {
+    let built = policy::build(s.policy.as_ref(), &s.config).expect("benchmark policies build");
+    let mut scheduler = Scheduler::new(built.profile, seed);
+    let mut cluster = s.cluster.clone();
+    let order = cluster.node_tree_order();
+    let mut cycles = Vec::with_capacity(s.queue.len());
+    let mut events = Vec::with_capacity(s.queue.len());
+    for &pod in &s.queue {
+        let t = scheduler.schedule_one(&cluster, &order, pod, &[], detail);
+        if let Some(node) = t.node {
+            cluster.bind(pod, node);
+            events.push(format!(
+                "Successfully assigned {} to {}",
+                cluster.pods[pod].full_name,
+                cluster.nodes[node].name()
+            ));
+        }
+        cycles.push(t);
+    }
+    let scheduled = cycles.iter().filter(|c| c.node.is_some()).count();
+    let evaluated = cycles.iter().map(|c| c.evaluated).sum();
+    (cycles.len(), scheduled, evaluated)
 }
 
 fn parse_workload(s: &str) -> Result<Workload, String> {
@@ -61,24 +137,60 @@ pub fn run(a: &BenchArgs) -> ExitCode {
     let setup = Instant::now();
     let scenario = build(a.workload, nodes, bound, pending, a.percentage);
     let setup_s = setup.elapsed().as_secs_f64();
+    let mut extra = String::new();
     let start = Instant::now();
-    let run = scenario.run(a.seed, a.trace);
-    let secs = start.elapsed().as_secs_f64();
-    let scheduled = run.scheduled_count();
-    let evaluated = run.evaluated_nodes();
-    let per_pod = evaluated as f64 / run.cycles.len().max(1) as f64;
+    let (cycles, scheduled, evaluated, secs) = match a.mode {
+        LoopMode::Single => {
+            let (c, s, e) = single_pass(&scenario, a.seed, a.trace);
+            (c, s, e, start.elapsed().as_secs_f64())
+        }
+        LoopMode::Queue => {
+            let before = live_bytes();
+            let mut sim = Simulation::new(&scenario, a.seed, a.trace);
+            sim.run(Limits::default());
+            let secs = start.elapsed().as_secs_f64();
+            let cycles = sim.cycles_done();
+            let scheduled = sim
+                .steps()
+                .iter()
+                .filter(|s| matches!(s.kind, StepKind::Bound { .. }))
+                .count();
+            let evaluated = sim.cycles().iter().map(|c| c.evaluated).sum();
+            let with_history = live_bytes() - before;
+            // Step back: the state `step_back` cycles before the end.
+            let target_cycle = cycles.saturating_sub(a.step_back);
+            let target = sim.step_of_cycle(target_cycle).unwrap_or(0);
+            let back = Instant::now();
+            sim.go_to_step(target);
+            let back_ms = back.elapsed().as_secs_f64() * 1000.0;
+            let checkpoints = sim.checkpoint_count();
+            let interval = sim.checkpoint_interval();
+            let steps = sim.steps().len();
+            sim.clear_history();
+            let history = with_history.saturating_sub(live_bytes() - before);
+            extra = format!(
+                ",\"steps\":{steps},\"stepBackCycles\":{},\"stepBackMs\":{back_ms:.1},\"checkpoints\":{checkpoints},\"checkpointInterval\":{interval},\"historyBytesPerCycle\":{:.0}",
+                cycles - target_cycle,
+                history as f64 / cycles.max(1) as f64
+            );
+            (cycles, scheduled, evaluated, secs)
+        }
+    };
+    let per_pod = evaluated as f64 / cycles.max(1) as f64;
     println!(
-        "{{\"workload\":\"{}\",\"nodes\":{},\"bound\":{},\"pending\":{},\"percentageOfNodesToScore\":{},\"trace\":{},\
-         \"scheduled\":{},\"seconds\":{:.3},\"podsPerSecond\":{:.0},\"evaluatedNodesPerPod\":{:.1},\"setupSeconds\":{:.3},\"peakRssMiB\":{}}}",
+        "{{\"workload\":\"{}\",\"loop\":\"{}\",\"nodes\":{},\"bound\":{},\"pending\":{},\"percentageOfNodesToScore\":{},\"trace\":{},\
+         \"cycles\":{},\"scheduled\":{},\"seconds\":{:.3},\"podsPerSecond\":{:.0},\"evaluatedNodesPerPod\":{:.1},\"setupSeconds\":{:.3},\"peakRssMiB\":{}{extra}}}",
         a.workload.upstream_name(),
+        match a.mode { LoopMode::Queue => "queue", LoopMode::Single => "single" },
         nodes,
         bound,
         pending,
         a.percentage,
         a.trace,
+        cycles,
         scheduled,
         secs,
-        run.cycles.len() as f64 / secs.max(1e-9),
+        cycles as f64 / secs.max(1e-9),
         per_pod,
         setup_s,
         peak_rss().map(|b| format!("{:.1}", b as f64 / (1 << 20) as f64)).unwrap_or_else(|| "null".into())

@@ -5,7 +5,12 @@
 
 mod bench;
 
+#[global_allocator]
+static ALLOCATOR: bench::CountingAllocator = bench::CountingAllocator;
+
 use clap::{Parser, Subcommand, ValueEnum};
+use schedlab_core::queue::Millis;
+use schedlab_core::simulation::{Limits, Simulation};
 use schedlab_core::trace::explain::explain;
 use schedlab_core::{Diagnostic, Scenario, Source};
 use std::io::Read;
@@ -24,8 +29,12 @@ struct Cli {
 
 #[derive(Clone, Copy, ValueEnum)]
 enum Output {
+    /// A readable summary.
     Text,
+    /// The contract's JSON report, indented.
     Json,
+    /// The same JSON on one line (byte-for-byte what `schedlab_wasm.run` returns).
+    JsonCompact,
 }
 
 #[derive(Subcommand)]
@@ -41,6 +50,13 @@ enum Command {
         /// Leave the filter, scores and totals tables out of the JSON report.
         #[arg(long)]
         summary: bool,
+        /// Stop before the first step after this virtual time (seconds, or a duration such
+        /// as 90s or 1m30s).
+        #[arg(long, value_name = "SECONDS", value_parser = parse_until)]
+        until: Option<Millis>,
+        /// Stop after this many scheduling cycles.
+        #[arg(long, value_name = "N")]
+        max_cycles: Option<usize>,
         /// Input files (JSON or YAML; `-` for standard input).
         #[arg(required = true)]
         files: Vec<String>,
@@ -65,6 +81,15 @@ enum Command {
     },
     /// Measure scheduling throughput on a synthetic SchedulingBasic workload.
     Bench(bench::BenchArgs),
+}
+
+/// `--until`: seconds or a Go duration, as the timeline's `at`.
+fn parse_until(text: &str) -> Result<Millis, String> {
+    let value = match text.parse::<f64>() {
+        Ok(n) => serde_json::json!(n),
+        Err(_) => serde_json::json!(text),
+    };
+    schedlab_core::input::timeline::parse_duration(&value)
 }
 
 /// Reads every file; returns (name, text) pairs or the read errors.
@@ -142,13 +167,15 @@ fn main() -> ExitCode {
             output,
             seed,
             summary,
+            until,
+            max_cycles,
             files,
         } => {
             let scenario = match load(&files) {
                 Ok(s) => s,
                 Err(code) => return code,
             };
-            let run = scenario.run(seed, !summary);
+            let run = scenario.run_with(seed, !summary, Limits { until, max_cycles });
             match output {
                 Output::Json => {
                     let report = schedlab_core::report::json_report(&run, !summary);
@@ -156,6 +183,9 @@ fn main() -> ExitCode {
                         "{}",
                         serde_json::to_string_pretty(&report).unwrap_or_default()
                     );
+                }
+                Output::JsonCompact => {
+                    println!("{}", schedlab_core::report::json_report(&run, !summary));
                 }
                 Output::Text => print!("{}", schedlab_core::report::text_report(&run)),
             }
@@ -179,13 +209,20 @@ fn main() -> ExitCode {
                 Ok(s) => s,
                 Err(code) => return code,
             };
-            let run = scenario.run(seed, true);
+            let mut sim = Simulation::new(&scenario, seed, true);
+            let stop = sim.run(Limits::default());
+            let run = sim.to_run(stop);
             let Some(id) = run.find_pod(&pod) else {
                 eprintln!("error: no pod {pod:?} in the inputs");
                 return ExitCode::from(1);
             };
-            match run.last_cycle_of(id) {
-                Some(cycle) => print!("{}", explain(&run.cluster, cycle)),
+            let last = run.cycles.iter().rposition(|c| c.pod == id);
+            match last {
+                Some(i) => {
+                    // Explain against the cluster as that cycle saw it.
+                    let cluster = sim.cluster_before_cycle(i).unwrap_or(run.cluster.clone());
+                    print!("{}", explain(&cluster, &run.cycles[i]))
+                }
                 None => match run.node_of(id) {
                     Some(n) => println!(
                         "{} was already bound to {} in the input; it was not scheduled.",

@@ -18,6 +18,7 @@ pub mod queue;
 pub mod report;
 pub mod rng;
 pub mod scenario;
+pub mod simulation;
 pub mod trace;
 pub mod workloads;
 

@@ -1,26 +1,57 @@
 //! Renderers of a [`Run`]: the JSON report of the CLI contract, and a readable text table.
 
+use crate::queue::Millis;
 use crate::scenario::{Phase, Run};
+use crate::simulation::{PodPhase, StepKind, StopReason};
 use crate::trace::Outcome;
 use serde_json::{json, Map, Value};
 use std::fmt::Write;
 
 /// The contract's JSON report. `detail = false` leaves out `filter`, `scores` and `totals`.
+///
+/// Keys beyond the contract: per pod `conditions` (PodScheduled) and, for a pod whose binding
+/// has not completed, `assumedNode`; per event `time`; `timeline` (the changes applied, with
+/// the pods each moved out of unschedulableQ) and `end` (time and why the run stopped).
 pub fn json_report(run: &Run, detail: bool) -> Value {
     let c = &run.cluster;
-    let node_name = |n: usize| c.nodes[n].name().to_string();
-    let mut pods: Vec<&crate::cluster::PodInfo> = c.pods.iter().map(|p| &**p).collect();
-    pods.sort_by_key(|p| p.input_index);
-    let pods: Vec<Value> = pods
+    let nominated: std::collections::HashMap<usize, &str> = run
+        .queue
         .iter()
-        .map(|p| {
-            let id = c.pods.iter().position(|q| std::ptr::eq(&**q, *p)).unwrap_or_default();
-            json!({
-                "name": p.full_name,
-                "node": run.node_of(id).map(node_name),
-                "nominatedNode": Value::Null,
-                "phase": match run.phase(id) { Phase::Bound => "Bound", Phase::Pending => "Pending" },
-            })
+        .filter_map(|q| q.nominated_node.as_deref().map(|n| (q.pod, n)))
+        .collect();
+    let mut order: Vec<usize> = (0..c.pods.len()).collect();
+    order.sort_by_key(|&id| c.pods[id].input_index);
+    let pods: Vec<Value> = order
+        .iter()
+        .map(|&id| {
+            let p = &c.pods[id];
+            let mut m = Map::new();
+            m.insert("name".into(), json!(p.full_name));
+            m.insert(
+                "node".into(),
+                json!(run.node_of(id).map(|n| c.nodes[n].name())),
+            );
+            m.insert("nominatedNode".into(), json!(nominated.get(&id)));
+            m.insert("phase".into(), json!(run.phase(id).as_str()));
+            if let Some(state) = run.pod_states.get(id) {
+                if let PodPhase::Assumed(n) = state.phase {
+                    m.insert("assumedNode".into(), json!(c.nodes[n].name()));
+                }
+                if let Some(cond) = &state.condition {
+                    let mut cm = Map::new();
+                    cm.insert("type".into(), json!("PodScheduled"));
+                    cm.insert(
+                        "status".into(),
+                        json!(if cond.status { "True" } else { "False" }),
+                    );
+                    if !cond.status {
+                        cm.insert("reason".into(), json!(cond.reason));
+                        cm.insert("message".into(), json!(cond.message));
+                    }
+                    m.insert("conditions".into(), json!([Value::Object(cm)]));
+                }
+            }
+            Value::Object(m)
         })
         .collect();
     let cycles: Vec<Value> = run
@@ -31,6 +62,7 @@ pub fn json_report(run: &Run, detail: bool) -> Value {
             m.insert("time".into(), json!(t.time));
             m.insert("pod".into(), json!(c.pods[t.pod].full_name));
             m.insert("outcome".into(), json!(t.outcome.as_str()));
+            let node_name = |n: usize| t.node_name(c, n).to_string();
             m.insert("node".into(), json!(t.node.map(node_name)));
             m.insert(
                 "message".into(),
@@ -75,33 +107,159 @@ pub fn json_report(run: &Run, detail: bool) -> Value {
     let events: Vec<Value> = run
         .events
         .iter()
-        .map(|e| json!({"type": e.kind, "reason": e.reason, "object": e.object, "message": e.message}))
+        .map(|e| {
+            json!({"type": e.kind, "reason": e.reason, "object": e.object, "message": e.message,
+                "time": e.time.as_secs_f64()})
+        })
         .collect();
-    json!({"pods": pods, "cycles": cycles, "events": events})
+    let timeline: Vec<Value> = run
+        .steps
+        .iter()
+        .filter_map(|s| match s.kind {
+            StepKind::Change { index } => {
+                let ch = &run.timeline.changes[index].change;
+                let moved: Vec<&str> = s
+                    .moved
+                    .iter()
+                    .map(|m| c.pods[m.pod].full_name.as_str())
+                    .collect();
+                Some(json!({"time": s.time.as_secs_f64(), "change": ch.verb(),
+                    "object": ch.object(), "moved": moved}))
+            }
+            _ => None,
+        })
+        .collect();
+    json!({
+        "pods": pods,
+        "cycles": cycles,
+        "events": events,
+        "timeline": timeline,
+        "end": {"time": run.end_time.as_secs_f64(), "reason": run.stop.as_str()},
+    })
 }
 
-/// A readable summary: placements, then one line per cycle.
+/// A readable summary: placements, then the events and timeline changes as `kubectl get
+/// events` lists them, then one line per cycle.
 pub fn text_report(run: &Run) -> String {
     let c = &run.cluster;
     let mut out = String::new();
-    let mut pods: Vec<(usize, &crate::cluster::PodInfo)> =
-        c.pods.iter().map(|p| &**p).enumerate().collect();
-    pods.sort_by_key(|(_, p)| p.input_index);
-    let width = pods
+    let mut order: Vec<usize> = (0..c.pods.len()).collect();
+    order.sort_by_key(|&id| c.pods[id].input_index);
+    let width = order
         .iter()
-        .map(|(_, p)| p.full_name.len())
+        .map(|&id| c.pods[id].full_name.len())
         .max()
         .unwrap_or(3)
         .max(3);
     let _ = writeln!(out, "PLACEMENTS");
     let _ = writeln!(out, "{:<width$}  {:<8}  NODE", "POD", "PHASE");
-    for (id, p) in &pods {
-        let (phase, node) = match run.node_of(*id) {
-            Some(n) => ("Bound", c.nodes[n].name()),
-            None => ("Pending", "-"),
+    for &id in &order {
+        let phase = run.phase(id);
+        let node = match (phase, run.pod_states.get(id).map(|s| &s.phase)) {
+            (Phase::Bound, _) => run
+                .node_of(id)
+                .map_or("-".to_string(), |n| c.nodes[n].name().to_string()),
+            (_, Some(PodPhase::Assumed(n))) => format!("({} assumed, binding)", c.nodes[*n].name()),
+            _ => "-".to_string(),
         };
-        let _ = writeln!(out, "{:<width$}  {phase:<8}  {node}", p.full_name);
+        let _ = writeln!(
+            out,
+            "{:<width$}  {:<8}  {node}",
+            c.pods[id].full_name,
+            phase.as_str()
+        );
     }
+
+    // Events and timeline changes, merged in time order (events of a step follow its change).
+    let mut rows: Vec<[String; 6]> = Vec::new();
+    let mut next_event = 0;
+    let split = |full: &str| match full.split_once('/') {
+        Some((ns, name)) => (ns.to_string(), name.to_string()),
+        None => ("default".to_string(), full.to_string()),
+    };
+    for s in &run.steps {
+        if let StepKind::Change { index } = s.kind {
+            let ch = &run.timeline.changes[index].change;
+            while next_event < run.events.len() && run.events[next_event].time <= s.time {
+                let e = &run.events[next_event];
+                let (ns, name) = split(&e.object);
+                rows.push([
+                    ns,
+                    e.time.to_string(),
+                    e.kind.into(),
+                    e.reason.into(),
+                    format!("pod/{name}"),
+                    e.message.clone(),
+                ]);
+                next_event += 1;
+            }
+            let mut message = format!("timeline: {}", ch.verb());
+            if !s.moved.is_empty() {
+                let names: Vec<&str> = s
+                    .moved
+                    .iter()
+                    .map(|m| c.pods[m.pod].full_name.as_str())
+                    .collect();
+                let _ = write!(
+                    message,
+                    "; moved out of unschedulableQ: {}",
+                    names.join(", ")
+                );
+            }
+            let object = ch.object();
+            let (ns, object) = match object.strip_prefix("pod/") {
+                Some(full) => {
+                    let (ns, name) = split(full);
+                    (ns, format!("pod/{name}"))
+                }
+                None => ("default".to_string(), object),
+            };
+            rows.push([
+                ns,
+                s.time.to_string(),
+                "Normal".into(),
+                "TimelineChange".into(),
+                object,
+                message,
+            ]);
+        }
+    }
+    for e in &run.events[next_event..] {
+        let (ns, name) = split(&e.object);
+        rows.push([
+            ns,
+            e.time.to_string(),
+            e.kind.into(),
+            e.reason.into(),
+            format!("pod/{name}"),
+            e.message.clone(),
+        ]);
+    }
+    let _ = writeln!(out);
+    let _ = writeln!(out, "EVENTS");
+    let headers = ["NAMESPACE", "TIME", "TYPE", "REASON", "OBJECT", "MESSAGE"];
+    let mut widths = headers.map(str::len);
+    for r in &rows {
+        for (w, cell) in widths.iter_mut().zip(r.iter()) {
+            *w = (*w).max(cell.len());
+        }
+    }
+    let line = |cells: [&str; 6], out: &mut String| {
+        let mut l = String::new();
+        for (i, cell) in cells.iter().enumerate() {
+            if i == 5 {
+                l.push_str(cell);
+            } else {
+                let _ = write!(l, "{cell:<w$}   ", w = widths[i]);
+            }
+        }
+        let _ = writeln!(out, "{}", l.trim_end());
+    };
+    line(headers, &mut out);
+    for r in &rows {
+        line([&r[0], &r[1], &r[2], &r[3], &r[4], &r[5]], &mut out);
+    }
+
     let _ = writeln!(out);
     let _ = writeln!(out, "CYCLES");
     for (i, t) in run.cycles.iter().enumerate() {
@@ -110,7 +268,7 @@ pub fn text_report(run: &Run) -> String {
             (Outcome::Scheduled, Some(n)) => {
                 let mut s = format!(
                     "-> {} ({} of {} nodes evaluated, {} feasible)",
-                    c.nodes[n].name(),
+                    t.node_name(c, n),
                     t.evaluated,
                     t.num_all_nodes,
                     t.feasible
@@ -129,13 +287,21 @@ pub fn text_report(run: &Run) -> String {
             }
             _ => t.message.clone().unwrap_or_default(),
         };
+        let time = Millis((t.time * 1000.0).round() as u64);
         let _ = writeln!(
             out,
-            "#{:<4} t={:<6} {pod}  {}  {what}",
+            "#{:<4} t={:<7} {pod}  {}  {what}",
             i + 1,
-            t.time,
+            time.to_string(),
             t.outcome.as_str()
         );
     }
+    let _ = writeln!(out);
+    let why = match run.stop {
+        StopReason::Quiescent => "nothing more can happen",
+        StopReason::Until => "the next step lies after --until",
+        StopReason::MaxCycles => "--max-cycles reached",
+    };
+    let _ = writeln!(out, "END  t={}: {why}", run.end_time);
     out
 }

@@ -1,20 +1,21 @@
 //! A scenario: every input object turned into a cluster, a queue of pending pods and a profile;
 //! and a run: the scheduling cycles over it.
 //!
-//! For now every pending pod is tried once, in queue order (priority descending, then input
-//! order), and a chosen node binds at once. The scheduling queue, backoff and virtual clock come
-//! with the simulator.
+//! [`Scenario::run`] runs the whole simulation ([`crate::simulation`]): the scheduling queue,
+//! binding and the timeline on the virtual clock, until nothing can happen any more.
 
 use crate::cluster::{Cluster, NodeId, PodId, PodInfo};
-use crate::framework::runner::{Nomination, Scheduler};
 use crate::input::{self, join_path, Diagnostic, Source};
+use crate::model::timeline::{Change, Timeline};
 use crate::model::volume::{
     CsiNode, PersistentVolume, PersistentVolumeClaim, StorageClass, VolumeCatalog,
 };
 use crate::model::workload::SelectorWorkload;
+use crate::model::{Pod, PriorityClass};
 use crate::policy::config::SchedulerConfiguration;
 use crate::policy::{self, PolicyDocument};
-use crate::predicates::check_volume_binding::bindings_for;
+use crate::queue::{Millis, QueuedPodView};
+use crate::simulation::{Limits, PodPhase, PodState, Simulation, Step, StopReason};
 use crate::trace::{CycleTrace, Outcome};
 use std::collections::btree_map::Entry;
 
@@ -23,8 +24,21 @@ use std::collections::btree_map::Entry;
 pub enum Phase {
     /// On a node.
     Bound,
-    /// Not on a node.
+    /// Not on a node (or assumed, its binding not complete).
     Pending,
+    /// Deleted (by the timeline, with its node, or as a preemption victim).
+    Deleted,
+}
+
+impl Phase {
+    /// The report spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Bound => "Bound",
+            Phase::Pending => "Pending",
+            Phase::Deleted => "Deleted",
+        }
+    }
 }
 
 /// A Kubernetes event, as `kubectl get events` shows it.
@@ -40,6 +54,8 @@ pub struct Event {
     pub message: String,
     /// The cycle that produced it.
     pub cycle: usize,
+    /// Virtual time.
+    pub time: Millis,
 }
 
 /// Fills the volume catalog; a second object of a kind with the same name is an error.
@@ -110,6 +126,11 @@ pub struct Scenario {
     pub config: SchedulerConfiguration,
     /// Warnings from reading the inputs.
     pub warnings: Vec<Diagnostic>,
+    /// Timed changes and the binding knobs (empty without a `Timeline`).
+    pub timeline: Timeline,
+    /// Per timeline change, the pods it creates or names, with their ids (pods created by the
+    /// timeline get the ids after the input pods, in the order they are created).
+    pub timeline_pods: Vec<Vec<(PodId, String)>>,
 }
 
 fn selector_sources(
@@ -235,28 +256,14 @@ impl Scenario {
                 ));
                 continue;
             }
-            let class = &pod.spec.priority_class_name;
-            let priority = match pod.spec.priority {
-                Some(p) => p,
-                None if !class.is_empty() => {
-                    match cluster
-                        .priority_classes
-                        .iter()
-                        .find(|c| c.metadata.name == *class)
-                    {
-                        Some(c) => c.value,
-                        None => {
-                            warnings.push(Diagnostic::new(
-                            &origin.file,
-                            join_path(&origin.path, "spec.priorityClassName"),
-                            format!("PriorityClass {class:?} is not in the input; priority 0 is used"),
-                        ));
-                            0
-                        }
-                    }
-                }
-                None => global_default.unwrap_or(0),
-            };
+            let priority = resolve_priority(
+                &pod,
+                &cluster.priority_classes,
+                global_default,
+                &join_path(&origin.path, "spec.priorityClassName"),
+                &origin.file,
+                &mut warnings,
+            );
             let node_name = pod.spec.node_name.clone();
             let scheduler = if pod.spec.scheduler_name.is_empty() {
                 "default-scheduler"
@@ -283,6 +290,27 @@ impl Scenario {
                 queue.push((priority, i, id));
             }
         }
+        if inputs.timelines.len() > 1 {
+            let (_, o) = &inputs.timelines[1];
+            errors.push(Diagnostic::new(
+                &o.file,
+                o.path.clone(),
+                "more than one Timeline given; put every change in one",
+            ));
+        }
+        let mut timeline = inputs
+            .timelines
+            .into_iter()
+            .next()
+            .map(|(t, _)| t)
+            .unwrap_or_default();
+        let timeline_pods = resolve_timeline(
+            &mut timeline,
+            &cluster,
+            global_default,
+            &mut errors,
+            &mut warnings,
+        );
         input::locate_lines(&mut errors, sources);
         input::locate_lines(&mut warnings, sources);
         if !errors.is_empty() {
@@ -295,91 +323,161 @@ impl Scenario {
             policy,
             config,
             warnings,
+            timeline,
+            timeline_pods,
         })
     }
 
-    /// Runs every pending pod through one cycle, in queue order.
+    /// Runs the whole simulation until nothing can happen any more.
     pub fn run(&self, seed: u64, detail: bool) -> Run {
-        let built = policy::build(self.policy.as_ref(), &self.config).unwrap_or_else(|_| {
-            // `load` validated the policy; a scenario built by hand falls back to the defaults.
-            policy::build(None, &SchedulerConfiguration::default())
-                .expect("the default provider builds")
-        });
-        let filter_names = built
-            .profile
-            .filters
-            .iter()
-            .map(|f| f.name.clone())
-            .collect();
-        let score_names = built
-            .profile
-            .scores
-            .iter()
-            .map(|s| s.name.clone())
-            .collect();
-        let mut scheduler = Scheduler::new(built.profile, seed);
-        let mut cluster = self.cluster.clone();
-        let order = cluster.node_tree_order();
-        let nominations: Vec<Nomination> = Vec::new();
-        let mut cycles = Vec::with_capacity(self.queue.len());
-        let mut events = Vec::with_capacity(self.queue.len());
-        for &pod in &self.queue {
-            let mut trace = scheduler.schedule_one(&cluster, &order, pod, &nominations, detail);
-            let name = cluster.pods[pod].full_name.clone();
-            match (trace.outcome, trace.node) {
-                (Outcome::Scheduled, Some(node)) => {
-                    // AssumePodVolumes + BindPodVolumes: the claims this node was found to
-                    // satisfy take their volumes (or are marked for provisioning here).
-                    let bindings = bindings_for(&cluster, &cluster.pods[pod], &cluster.nodes[node]);
-                    for b in bindings {
-                        match &b.pv {
-                            Some(pv) => cluster.volumes.bind(&b.namespace, &b.claim, pv),
-                            None => cluster.volumes.select_node(
-                                &b.namespace,
-                                &b.claim,
-                                cluster.nodes[node].name(),
-                            ),
-                        }
-                        trace
-                            .volume_bindings
-                            .push((format!("{}/{}", b.namespace, b.claim), b.pv));
-                    }
-                    cluster.bind(pod, node);
-                    events.push(Event {
-                        kind: "Normal",
-                        reason: "Scheduled",
-                        message: format!(
-                            "Successfully assigned {name} to {}",
-                            cluster.nodes[node].name()
-                        ),
-                        object: name,
-                        cycle: cycles.len(),
-                    });
-                }
-                _ => events.push(Event {
-                    kind: "Warning",
-                    reason: "FailedScheduling",
-                    message: trace.message.clone().unwrap_or_default(),
-                    object: name,
-                    cycle: cycles.len(),
-                }),
-            }
-            cycles.push(trace);
-        }
-        Run {
-            cluster,
-            cycles,
-            events,
-            filter_names,
-            score_names,
-        }
+        self.run_with(seed, detail, Limits::default())
+    }
+
+    /// Runs the simulation within `limits` (`--until`, `--max-cycles`).
+    pub fn run_with(&self, seed: u64, detail: bool, limits: Limits) -> Run {
+        let mut sim = Simulation::new(self, seed, detail);
+        let stop = sim.run(limits);
+        sim.to_run(stop)
     }
 }
 
-/// The result of a run.
+/// A pod's priority: `spec.priority`, else its PriorityClass, else the global default, else 0
+/// (a class that is not in the input gives a warning at `path`).
+fn resolve_priority(
+    pod: &Pod,
+    classes: &[PriorityClass],
+    global_default: Option<i32>,
+    path: &str,
+    file: &str,
+    warnings: &mut Vec<Diagnostic>,
+) -> i32 {
+    let class = &pod.spec.priority_class_name;
+    match pod.spec.priority {
+        Some(p) => p,
+        None if !class.is_empty() => match classes.iter().find(|c| c.metadata.name == *class) {
+            Some(c) => c.value,
+            None => {
+                warnings.push(Diagnostic::new(
+                    file,
+                    path,
+                    format!("PriorityClass {class:?} is not in the input; priority 0 is used"),
+                ));
+                0
+            }
+        },
+        None => global_default.unwrap_or(0),
+    }
+}
+
+/// Checks the timeline against the cluster as it will be at each change's time (nodes and pods
+/// it names exist, names it creates do not), resolves created pods' priorities into
+/// `spec.priority`, and gives every pod a change creates or names its id.
+fn resolve_timeline(
+    timeline: &mut Timeline,
+    cluster: &Cluster,
+    global_default: Option<i32>,
+    errors: &mut Vec<Diagnostic>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Vec<Vec<(PodId, String)>> {
+    use std::collections::{BTreeMap, HashMap, HashSet};
+    let mut nodes: HashSet<String> = cluster.node_index.keys().cloned().collect();
+    let mut pods: HashMap<String, PodId> = cluster
+        .pods
+        .iter()
+        .enumerate()
+        .map(|(i, p)| (p.full_name.clone(), i))
+        .collect();
+    let mut next_id = cluster.pods.len();
+    let mut batch_next: BTreeMap<String, u64> = BTreeMap::new();
+    let mut out = Vec::with_capacity(timeline.changes.len());
+    for tc in &mut timeline.changes {
+        let at = tc.at;
+        let file = tc.file.clone();
+        let here = join_path(&tc.path, tc.change.verb());
+        let mut err = |msg: String| errors.push(Diagnostic::new(&file, here.clone(), msg));
+        let mut ids = Vec::new();
+        // A pod the change creates: a new name, an existing node if bound, a priority.
+        let mut create = |pod: &mut Pod, nodes: &HashSet<String>, err: &mut dyn FnMut(String)| {
+            let full = pod.full_name();
+            if pods.contains_key(&full) {
+                err(format!("pod {full:?} already exists at t={at}"));
+                return;
+            }
+            if !pod.spec.node_name.is_empty() && !nodes.contains(&pod.spec.node_name) {
+                err(format!(
+                    "pod {full:?} is bound to node {:?}, which does not exist at t={at}",
+                    pod.spec.node_name
+                ));
+                return;
+            }
+            pod.spec.priority = Some(resolve_priority(
+                pod,
+                &cluster.priority_classes,
+                global_default,
+                &join_path(&here, "spec.priorityClassName"),
+                &file,
+                warnings,
+            ));
+            pods.insert(full, next_id);
+            ids.push((next_id, pod.metadata.name.clone()));
+            next_id += 1;
+        };
+        match &mut tc.change {
+            Change::AddNode(n) => {
+                if !nodes.insert(n.metadata.name.clone()) {
+                    err(format!(
+                        "node {:?} already exists at t={at}",
+                        n.metadata.name
+                    ));
+                }
+            }
+            Change::UpdateNode(n) => {
+                if !nodes.contains(&n.metadata.name) {
+                    err(format!("no node {:?} at t={at}", n.metadata.name));
+                }
+            }
+            Change::DeleteNode(name) => {
+                if !nodes.remove(name.as_str()) {
+                    err(format!("no node {name:?} at t={at}"));
+                }
+            }
+            Change::CordonNode(name)
+            | Change::UncordonNode(name)
+            | Change::SetNodeLabels { node: name, .. }
+            | Change::SetNodeTaints { node: name, .. } => {
+                if !nodes.contains(name.as_str()) {
+                    err(format!("no node {name:?} at t={at}"));
+                }
+            }
+            Change::CreatePod(pod) => create(pod, &nodes, &mut err),
+            Change::CreatePods { replicas, template } => {
+                let prefix = template.metadata.name.clone();
+                for _ in 0..*replicas {
+                    let k = batch_next.entry(prefix.clone()).or_insert(0);
+                    let mut pod = template.as_ref().clone();
+                    pod.metadata.name = format!("{prefix}-{k}");
+                    *k += 1;
+                    create(&mut pod, &nodes, &mut err);
+                    // Every replica has the template's priority; resolve (and warn) once.
+                    template.spec.priority = pod.spec.priority;
+                }
+            }
+            Change::DeletePod(name) | Change::FailBinding(name) => match pods.get(name.as_str()) {
+                Some(&id) => ids.push((id, name.clone())),
+                None => err(format!(
+                    "no pod {name:?} in the inputs or created before t={at}"
+                )),
+            },
+        }
+        out.push(ids);
+    }
+    out
+}
+
+/// The result of a run, up to where it stopped.
 #[derive(Clone)]
 pub struct Run {
-    /// The cluster after the run.
+    /// The cluster cache at the end (assumed pods count on their nodes).
     pub cluster: Cluster,
     /// Every cycle, in order.
     pub cycles: Vec<CycleTrace>,
@@ -389,21 +487,36 @@ pub struct Run {
     pub filter_names: Vec<String>,
     /// Score names, by profile index.
     pub score_names: Vec<String>,
+    /// Every pod's state at the end, by pod id.
+    pub pod_states: Vec<PodState>,
+    /// Every step, in order.
+    pub steps: Vec<Step>,
+    /// The scenario's timeline.
+    pub timeline: Timeline,
+    /// The virtual time of the last step.
+    pub end_time: Millis,
+    /// Why the run stopped.
+    pub stop: StopReason,
+    /// The queue at the end.
+    pub queue: Vec<QueuedPodView>,
 }
 
 impl Run {
-    /// A pod's final phase.
+    /// A pod's final phase (an assumed pod is still `Pending`).
     pub fn phase(&self, pod: PodId) -> Phase {
-        if self.cluster.pod_node[pod].is_some() {
-            Phase::Bound
-        } else {
-            Phase::Pending
+        match self.pod_states.get(pod).map(|s| &s.phase) {
+            Some(PodPhase::Bound) => Phase::Bound,
+            Some(PodPhase::Deleted) => Phase::Deleted,
+            _ => Phase::Pending,
         }
     }
 
-    /// A pod's node.
+    /// The node a pod is bound to.
     pub fn node_of(&self, pod: PodId) -> Option<NodeId> {
-        self.cluster.pod_node[pod]
+        match self.phase(pod) {
+            Phase::Bound => self.cluster.pod_node[pod],
+            _ => None,
+        }
     }
 
     /// Finds a pod by `namespace/name` (or `name` in `default`).

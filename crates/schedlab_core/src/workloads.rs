@@ -200,6 +200,8 @@ pub fn build(
             ..SchedulerConfiguration::default()
         },
         warnings: Vec::new(),
+        timeline: Default::default(),
+        timeline_pods: Vec::new(),
     }
 }
 

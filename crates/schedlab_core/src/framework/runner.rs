@@ -140,52 +140,76 @@ impl Scheduler {
         nominations: &[Nomination],
         detail: bool,
     ) -> CycleTrace {
-        let all = node_order.len();
-        let mut trace = CycleTrace {
-            time: 0.0,
-            pod,
-            outcome: Outcome::Error,
-            node: None,
-            message: None,
-            num_all_nodes: all,
-            num_to_find: 0,
-            start_index: self.state.next_start_node_index,
-            evaluated: 0,
-            feasible: 0,
-            filter: Vec::new(),
-            scores: Vec::new(),
-            totals: Vec::new(),
-            tie_set: Vec::new(),
-            volume_bindings: Vec::new(),
-        };
-        if all == 0 {
-            trace.message = Some(NO_NODES_AVAILABLE.to_string());
-            return trace;
-        }
-        let cx = CycleContext {
-            cluster,
-            pod: &cluster.pods[pod],
-            settings: &self.profile.settings,
-        };
-        match cycle(
+        schedule_one(
             &self.profile,
             &mut self.state,
-            &cx,
+            cluster,
             node_order,
             pod,
             nominations,
             detail,
-            &mut trace,
-        ) {
-            Ok(()) => {}
-            Err(CycleError(msg)) => {
-                trace.outcome = Outcome::Error;
-                trace.node = None;
-                trace.message = Some(msg);
-            }
-        }
-        trace
+        )
     }
+}
+
+/// Runs one cycle for `pod` against `cluster`, visiting nodes in `node_order`.
+/// `detail` records the filter and score tables. The scheduler's parts, separately, for
+/// callers that keep the profile apart from the state they checkpoint.
+pub fn schedule_one(
+    profile: &Profile,
+    state: &mut SchedulerState,
+    cluster: &Cluster,
+    node_order: &[NodeId],
+    pod: PodId,
+    nominations: &[Nomination],
+    detail: bool,
+) -> CycleTrace {
+    let all = node_order.len();
+    let mut trace = CycleTrace {
+        time: 0.0,
+        pod,
+        outcome: Outcome::Error,
+        node: None,
+        message: None,
+        num_all_nodes: all,
+        num_to_find: 0,
+        start_index: state.next_start_node_index,
+        evaluated: 0,
+        feasible: 0,
+        filter: Vec::new(),
+        scores: Vec::new(),
+        totals: Vec::new(),
+        tie_set: Vec::new(),
+        volume_bindings: Vec::new(),
+        node_names: std::sync::Arc::from([]),
+    };
+    if all == 0 {
+        trace.message = Some(NO_NODES_AVAILABLE.to_string());
+        return trace;
+    }
+    let cx = CycleContext {
+        cluster,
+        pod: &cluster.pods[pod],
+        settings: &profile.settings,
+    };
+    match cycle(
+        profile,
+        state,
+        &cx,
+        node_order,
+        pod,
+        nominations,
+        detail,
+        &mut trace,
+    ) {
+        Ok(()) => {}
+        Err(CycleError(msg)) => {
+            trace.outcome = Outcome::Error;
+            trace.node = None;
+            trace.message = Some(msg);
+        }
+    }
+    trace
 }
 
 #[allow(clippy::too_many_arguments)]

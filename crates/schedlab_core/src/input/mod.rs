@@ -8,6 +8,7 @@
 //! skipped with a warning; a known kind that is malformed is an error.
 
 pub mod locate;
+pub mod timeline;
 
 use crate::model::volume::{CsiNode, PersistentVolume, PersistentVolumeClaim, StorageClass};
 use crate::model::workload::{ReplicationController, SelectorWorkload};
@@ -109,6 +110,8 @@ pub struct Inputs {
     pub storage_classes: Vec<(StorageClass, Origin)>,
     /// CSINodes.
     pub csi_nodes: Vec<(CsiNode, Origin)>,
+    /// Timelines (schedlab's own kind).
+    pub timelines: Vec<(crate::model::timeline::Timeline, Origin)>,
     /// Warnings (skipped kinds, odd apiVersions, ...).
     pub warnings: Vec<Diagnostic>,
 }
@@ -448,6 +451,7 @@ const API_VERSIONS: &[(&str, &[&str])] = &[
         &["storage.k8s.io/v1", "storage.k8s.io/v1beta1"],
     ),
     ("CSINode", &["storage.k8s.io/v1", "storage.k8s.io/v1beta1"]),
+    ("Timeline", &[timeline::API_VERSION]),
 ];
 
 /// Kinds another issue will read; skipped with a specific warning for now.
@@ -574,6 +578,10 @@ fn read_object(
                 }
             }
         }
+        "Timeline" => match timeline::read(file, path, &value) {
+            Ok(t) => inputs.timelines.push((t, origin())),
+            Err(e) => errors.extend(e),
+        },
         "KubeSchedulerConfiguration" => match crate::policy::config::read(&api, value) {
             Ok((c, warnings)) => {
                 for w in warnings {

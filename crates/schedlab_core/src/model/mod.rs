@@ -10,6 +10,7 @@ pub mod quantity;
 pub mod resources;
 pub mod selector;
 pub mod taint;
+pub mod timeline;
 pub mod volume;
 pub mod workload;
 

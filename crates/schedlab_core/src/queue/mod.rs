@@ -90,6 +90,11 @@ impl Millis {
         Millis(s.saturating_mul(1000))
     }
 
+    /// `self + d`, saturating.
+    pub const fn plus(self, d: Millis) -> Millis {
+        Millis(self.0.saturating_add(d.0))
+    }
+
     /// Seconds as a float, for reports.
     pub fn as_secs_f64(self) -> f64 {
         self.0 as f64 / 1000.0
@@ -98,6 +103,32 @@ impl Millis {
     /// The smallest multiple of `period` that is `>= self` (`period` > 0).
     pub fn ceil_to(self, period: Millis) -> Millis {
         Millis(self.0.div_ceil(period.0).saturating_mul(period.0))
+    }
+}
+
+/// Go's `time.Duration` spelling: `0s`, `500ms`, `1.5s`, `1m30s`, `2h0m5s`.
+impl std::fmt::Display for Millis {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let ms = self.0;
+        if ms == 0 {
+            return f.write_str("0s");
+        }
+        if ms < 1000 {
+            return write!(f, "{ms}ms");
+        }
+        let (h, m) = (ms / 3_600_000, ms / 60_000 % 60);
+        let (s, frac) = (ms / 1000 % 60, ms % 1000);
+        if h > 0 {
+            write!(f, "{h}h{m}m")?;
+        } else if m > 0 {
+            write!(f, "{m}m")?;
+        }
+        if frac == 0 {
+            write!(f, "{s}s")
+        } else {
+            let frac = format!("{frac:03}");
+            write!(f, "{s}.{}s", frac.trim_end_matches('0'))
+        }
     }
 }
 
@@ -473,6 +504,16 @@ impl SchedulingQueue {
         self.move_pods(pods, event, now)
     }
 
+    /// A move request that moves nothing (`AssignedPodAdded` when no queued pod has a required
+    /// pod-affinity term): only `moveRequestCycle = schedulingCycle`.
+    pub fn note_move_request(&mut self, event: ClusterEvent) -> MoveReport {
+        self.move_request_cycle = self.scheduling_cycle;
+        MoveReport {
+            event: Some(event),
+            moved: Vec::new(),
+        }
+    }
+
     /// Applies an informer event as `eventhandlers.go` does (table A.6). `affinity_matches` is
     /// used only for assigned pod add/update.
     pub fn on_cluster_event(
@@ -684,6 +725,11 @@ impl SchedulingQueue {
     /// The queued pod's bookkeeping.
     pub fn info(&self, pod: PodId) -> Option<&QueuedPodInfo> {
         self.pods.get(&pod).map(|e| &e.info)
+    }
+
+    /// The pods in unschedulableQ, by the time they were put back.
+    pub fn unschedulable_pods(&self) -> impl Iterator<Item = PodId> + '_ {
+        self.unschedulable.iter().map(|k| k.2)
     }
 
     /// The backoff records.

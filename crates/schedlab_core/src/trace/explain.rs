@@ -293,11 +293,11 @@ pub fn explain(cluster: &Cluster, trace: &CycleTrace) -> Explanation {
             let base = match total {
                 Some(t) => format!(
                     "{} was scheduled to {}: it had the highest total score ({t}) of {} feasible nodes{ties}.",
-                    pod.full_name, cluster.nodes[n].name(), trace.feasible
+                    pod.full_name, trace.node_name(cluster, n), trace.feasible
                 ),
                 None => format!(
                     "{} was scheduled to {}, the only feasible node (scoring was skipped).",
-                    pod.full_name, cluster.nodes[n].name()
+                    pod.full_name, trace.node_name(cluster, n)
                 ),
             };
             format!("{base}{volumes}")
@@ -328,17 +328,19 @@ pub fn explain(cluster: &Cluster, trace: &CycleTrace) -> Explanation {
         .iter()
         .filter(|r| !r.fits())
         .map(|r| {
-            let node = &cluster.nodes[r.node];
+            // Hints read the node's current state; a node deleted since the cycle has none.
+            let name = trace.node_name(cluster, r.node);
+            let node = cluster.nodes.get(r.node).filter(|n| n.name() == name);
             let mut hints: Vec<String> = Vec::new();
             for reason in r.reasons() {
-                if let Some(h) = hint(reason, cluster, pod, node) {
+                if let Some(h) = node.and_then(|node| hint(reason, cluster, pod, node)) {
                     if !hints.contains(&h) {
                         hints.push(h);
                     }
                 }
             }
             NodeExplanation {
-                node: node.name().to_string(),
+                node: name.to_string(),
                 reasons: r.reasons().map(Reason::explain).collect(),
                 hints,
             }

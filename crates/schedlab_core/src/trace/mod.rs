@@ -130,4 +130,17 @@ pub struct CycleTrace {
     /// Claims bound when the pod bound (`AssumePodVolumes`): (`namespace/claim`, chosen volume,
     /// or `None` when the class provisions one on the node). Filled by the scenario run.
     pub volume_bindings: Vec<(String, Option<String>)>,
+    /// Node names by node id as they were in this cycle (node ids shift when a node is
+    /// deleted); empty when the caller did not set them, then the cluster's names apply.
+    pub node_names: std::sync::Arc<[String]>,
+}
+
+impl CycleTrace {
+    /// The name of node `id` as this cycle knew it, falling back to `cluster`'s.
+    pub fn node_name<'a>(&'a self, cluster: &'a crate::cluster::Cluster, id: NodeId) -> &'a str {
+        match self.node_names.get(id) {
+            Some(n) => n,
+            None => cluster.nodes.get(id).map_or("?", |n| n.name()),
+        }
+    }
 }

@@ -1,0 +1,484 @@
+//! Reads a `Timeline` object (`docs/scenario-format.md`) into [`Timeline`], every error naming
+//! its path (`spec.changes[2].at: invalid duration "5x"`).
+
+use super::{join, typed, Diagnostic};
+use crate::model::timeline::{Change, TimedChange, Timeline};
+use crate::model::{Labels, Node, Pod, Taint};
+use crate::queue::Millis;
+use serde_json::Value;
+
+/// The apiVersion of schedlab's own kinds.
+pub const API_VERSION: &str = "schedlab.dev/v1alpha1";
+
+/// The longest time a timeline may name: one year of virtual time.
+pub const MAX_TIME: Millis = Millis::secs(366 * 24 * 3600);
+/// The most pods one `createPods` may create.
+pub const MAX_REPLICAS: u64 = 100_000;
+
+/// The change keys, in the order the documentation lists them.
+pub const VERBS: &[&str] = &[
+    "addNode",
+    "updateNode",
+    "deleteNode",
+    "cordonNode",
+    "uncordonNode",
+    "setNodeLabels",
+    "setNodeTaints",
+    "createPod",
+    "createPods",
+    "deletePod",
+    "failBinding",
+];
+
+/// Parses a duration: a number of seconds (`90`, `0.5`) or a Go duration string (`"90s"`,
+/// `"1m30s"`, `"500ms"`, `"2h"`). Milliseconds are the finest unit; at most [`MAX_TIME`].
+pub fn parse_duration(v: &Value) -> Result<Millis, String> {
+    let ms: f64 = match v {
+        Value::Number(n) => n.as_f64().map(|s| s * 1000.0).unwrap_or(f64::NAN),
+        Value::String(s) => parse_go_duration(s)?,
+        other => {
+            return Err(format!(
+                "expected seconds (a number) or a duration such as \"90s\", found {}",
+                kind_of(other)
+            ))
+        }
+    };
+    let shown = || match v {
+        Value::String(s) => format!("{s:?}"),
+        other => other.to_string(),
+    };
+    if !ms.is_finite() || ms < 0.0 {
+        return Err(format!(
+            "invalid duration {}: must not be negative",
+            shown()
+        ));
+    }
+    if ms > MAX_TIME.0 as f64 {
+        return Err(format!(
+            "duration {} is more than a year of virtual time",
+            shown()
+        ));
+    }
+    let rounded = ms.round();
+    if (ms - rounded).abs() > 1e-6 {
+        return Err(format!("duration {} is finer than a millisecond", shown()));
+    }
+    Ok(Millis(rounded as u64))
+}
+
+fn parse_go_duration(s: &str) -> Result<f64, String> {
+    let bad =
+        || format!("invalid duration {s:?} (use seconds, or e.g. \"90s\", \"1m30s\", \"500ms\")");
+    let text = s.trim();
+    if text.is_empty() {
+        return Err(bad());
+    }
+    if let Ok(secs) = text.parse::<f64>() {
+        return Ok(secs * 1000.0);
+    }
+    let mut total = 0.0;
+    let mut rest = text;
+    while !rest.is_empty() {
+        let num_len = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(rest.len());
+        if num_len == 0 {
+            return Err(bad());
+        }
+        let number: f64 = rest[..num_len].parse().map_err(|_| bad())?;
+        rest = &rest[num_len..];
+        let unit_len = rest
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(rest.len());
+        let factor = match &rest[..unit_len] {
+            "ms" => 1.0,
+            "s" => 1000.0,
+            "m" => 60_000.0,
+            "h" => 3_600_000.0,
+            _ => return Err(bad()),
+        };
+        rest = &rest[unit_len..];
+        total += number * factor;
+    }
+    Ok(total)
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "a map",
+    }
+}
+
+struct Reader<'a> {
+    file: &'a str,
+    errors: Vec<Diagnostic>,
+}
+
+impl Reader<'_> {
+    fn error(&mut self, path: &str, message: impl Into<String>) {
+        self.errors.push(Diagnostic::new(self.file, path, message));
+    }
+
+    fn string(&mut self, path: &str, v: &Value, what: &str) -> Option<String> {
+        match v.as_str() {
+            Some(s) if !s.is_empty() => Some(s.to_string()),
+            _ => {
+                self.error(path, format!("expected {what} (a non-empty string)"));
+                None
+            }
+        }
+    }
+
+    /// A pod reference: `namespace/name`, or `name` in `default`.
+    fn pod_name(&mut self, path: &str, v: &Value) -> Option<String> {
+        let s = self.string(path, v, "a pod name (namespace/name)")?;
+        Some(if s.contains('/') {
+            s
+        } else {
+            format!("default/{s}")
+        })
+    }
+
+    fn node_ref(&mut self, path: &str, v: &Value) -> Option<String> {
+        // A bare name, or a map with `node` (written either way).
+        match v {
+            Value::Object(m) => match m.get("node") {
+                Some(n) => self.string(&join(path, "node"), n, "a node name"),
+                None => {
+                    self.error(path, "expected a node name");
+                    None
+                }
+            },
+            other => self.string(path, other, "a node name"),
+        }
+    }
+
+    fn typed<T: serde::de::DeserializeOwned>(&mut self, path: &str, v: &Value) -> Option<T> {
+        typed(self.file, path, v.clone(), &mut self.errors)
+    }
+
+    fn change(&mut self, path: &str, verb: &str, v: &Value) -> Option<Change> {
+        let p = join(path, verb);
+        Some(match verb {
+            "addNode" | "updateNode" => {
+                let node: Node = self.typed(&p, v)?;
+                if node.metadata.name.is_empty() {
+                    self.error(
+                        &join(&p, "metadata.name"),
+                        "required: the node needs a name",
+                    );
+                    return None;
+                }
+                if verb == "addNode" {
+                    Change::AddNode(node)
+                } else {
+                    Change::UpdateNode(node)
+                }
+            }
+            "deleteNode" => Change::DeleteNode(self.node_ref(&p, v)?),
+            "cordonNode" => Change::CordonNode(self.node_ref(&p, v)?),
+            "uncordonNode" => Change::UncordonNode(self.node_ref(&p, v)?),
+            "setNodeLabels" => {
+                let node = self.node_ref(&p, v)?;
+                let labels: Labels = match v.get("labels") {
+                    Some(l) => self.typed(&join(&p, "labels"), l)?,
+                    None => Labels::new(),
+                };
+                let remove: Vec<String> = match v.get("remove") {
+                    Some(r) => self.typed(&join(&p, "remove"), r)?,
+                    None => Vec::new(),
+                };
+                if labels.is_empty() && remove.is_empty() {
+                    self.error(&p, "expected `labels` to set or `remove` to delete");
+                    return None;
+                }
+                Change::SetNodeLabels {
+                    node,
+                    labels,
+                    remove,
+                }
+            }
+            "setNodeTaints" => {
+                let node = self.node_ref(&p, v)?;
+                let taints: Vec<Taint> = match v.get("taints") {
+                    Some(t) => self.typed(&join(&p, "taints"), t)?,
+                    None => Vec::new(),
+                };
+                Change::SetNodeTaints { node, taints }
+            }
+            "createPod" => {
+                let pod: Pod = self.typed(&p, v)?;
+                if pod.metadata.name.is_empty() {
+                    self.error(&join(&p, "metadata.name"), "required: the pod needs a name");
+                    return None;
+                }
+                Change::CreatePod(Box::new(pod))
+            }
+            "createPods" => {
+                let replicas = match v.get("replicas").map(Value::as_u64) {
+                    Some(Some(n)) if (1..=MAX_REPLICAS).contains(&n) => n as u32,
+                    _ => {
+                        self.error(
+                            &join(&p, "replicas"),
+                            format!("expected a whole number from 1 to {MAX_REPLICAS}"),
+                        );
+                        return None;
+                    }
+                };
+                let Some(t) = v.get("template") else {
+                    self.error(&join(&p, "template"), "required: the pod template");
+                    return None;
+                };
+                let template: Pod = self.typed(&join(&p, "template"), t)?;
+                if template.metadata.name.is_empty() {
+                    self.error(
+                        &join(&p, "template.metadata.name"),
+                        "required: the name prefix of the pods",
+                    );
+                    return None;
+                }
+                Change::CreatePods {
+                    replicas,
+                    template: Box::new(template),
+                }
+            }
+            "deletePod" => Change::DeletePod(self.pod_name(&p, v)?),
+            "failBinding" => Change::FailBinding(self.pod_name(&p, v)?),
+            _ => unreachable!("verbs are checked by the caller"),
+        })
+    }
+}
+
+/// Reads one `Timeline` object found at `path` of `file`.
+pub fn read(file: &str, path: &str, value: &Value) -> Result<Timeline, Vec<Diagnostic>> {
+    let mut r = Reader {
+        file,
+        errors: Vec::new(),
+    };
+    let mut timeline = Timeline::default();
+    let spec_path = join(path, "spec");
+    let spec = match value.get("spec") {
+        Some(Value::Object(m)) => m.clone(),
+        None => serde_json::Map::new(),
+        Some(other) => {
+            r.error(
+                &spec_path,
+                format!("expected a map, found {}", kind_of(other)),
+            );
+            return Err(r.errors);
+        }
+    };
+    for key in spec.keys() {
+        if !["bindLatency", "bindFailurePercent", "changes"].contains(&key.as_str()) {
+            r.error(
+                &join(&spec_path, key),
+                "unknown field (expected bindLatency, bindFailurePercent or changes)",
+            );
+        }
+    }
+    if let Some(v) = spec.get("bindLatency") {
+        match parse_duration(v) {
+            Ok(d) => timeline.bind_latency = d,
+            Err(e) => r.error(&join(&spec_path, "bindLatency"), e),
+        }
+    }
+    if let Some(v) = spec.get("bindFailurePercent") {
+        match v.as_f64() {
+            Some(p) if (0.0..=100.0).contains(&p) => timeline.bind_failure_percent = p,
+            _ => r.error(
+                &join(&spec_path, "bindFailurePercent"),
+                format!("expected a number from 0 to 100, found {v}"),
+            ),
+        }
+    }
+    let changes = match spec.get("changes") {
+        None => Vec::new(),
+        Some(Value::Array(a)) => a.clone(),
+        Some(other) => {
+            r.error(
+                &join(&spec_path, "changes"),
+                format!("expected a list, found {}", kind_of(other)),
+            );
+            Vec::new()
+        }
+    };
+    for (i, c) in changes.iter().enumerate() {
+        let cpath = join(&spec_path, &format!("changes[{i}]"));
+        let Value::Object(m) = c else {
+            r.error(
+                &cpath,
+                format!(
+                    "expected a map with `at` and one change, found {}",
+                    kind_of(c)
+                ),
+            );
+            continue;
+        };
+        let at = match m.get("at") {
+            Some(v) => match parse_duration(v) {
+                Ok(t) => Some(t),
+                Err(e) => {
+                    r.error(&join(&cpath, "at"), e);
+                    None
+                }
+            },
+            None => {
+                r.error(
+                    &join(&cpath, "at"),
+                    "required: when the change happens (seconds or \"90s\")",
+                );
+                None
+            }
+        };
+        let mut verbs = Vec::new();
+        for key in m.keys().filter(|k| k.as_str() != "at") {
+            if VERBS.contains(&key.as_str()) {
+                verbs.push(key.as_str());
+            } else {
+                let hint = crate::policy::suggest::nearest(key, VERBS.iter().copied())
+                    .map(|s| format!("; did you mean {s}?"))
+                    .unwrap_or_default();
+                r.error(
+                    &join(&cpath, key),
+                    format!(
+                        "unknown change{hint} (expected one of {})",
+                        VERBS.join(", ")
+                    ),
+                );
+            }
+        }
+        let verb = match verbs.as_slice() {
+            [v] => *v,
+            [] => {
+                if m.keys().all(|k| k == "at" || VERBS.contains(&k.as_str())) {
+                    r.error(
+                        &cpath,
+                        format!("expected one change: one of {}", VERBS.join(", ")),
+                    );
+                }
+                continue;
+            }
+            many => {
+                r.error(
+                    &cpath,
+                    format!(
+                        "expected exactly one change per entry, found {}",
+                        many.join(" and ")
+                    ),
+                );
+                continue;
+            }
+        };
+        let change = r.change(&cpath, verb, &m[verb]);
+        if let (Some(at), Some(change)) = (at, change) {
+            timeline.changes.push(TimedChange {
+                at,
+                change,
+                file: file.to_string(),
+                path: cpath,
+            });
+        }
+    }
+    if r.errors.is_empty() {
+        timeline.changes.sort_by_key(|c| c.at);
+        Ok(timeline)
+    } else {
+        Err(r.errors)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn durations_in_seconds_and_go_syntax() {
+        let ms = |v: Value| parse_duration(&v).map(|m| m.0);
+        assert_eq!(ms(json!(90)), Ok(90_000));
+        assert_eq!(ms(json!(0.5)), Ok(500));
+        assert_eq!(ms(json!("90s")), Ok(90_000));
+        assert_eq!(ms(json!("1m30s")), Ok(90_000));
+        assert_eq!(ms(json!("1h2m3.5s")), Ok(3_723_500));
+        assert_eq!(ms(json!("250ms")), Ok(250));
+        assert_eq!(ms(json!("12")), Ok(12_000));
+        assert!(ms(json!("5x"))
+            .unwrap_err()
+            .contains("invalid duration \"5x\""));
+        assert!(ms(json!(-1)).unwrap_err().contains("negative"));
+        assert!(ms(json!("0.0001s")).unwrap_err().contains("millisecond"));
+        assert!(ms(json!("9999h")).unwrap_err().contains("year"));
+        assert!(ms(json!(true)).unwrap_err().contains("a boolean"));
+    }
+
+    fn errors(v: Value) -> Vec<String> {
+        read("t.yaml", "", &v)
+            .err()
+            .unwrap_or_default()
+            .iter()
+            .map(ToString::to_string)
+            .collect()
+    }
+
+    #[test]
+    fn changes_are_sorted_by_time_keeping_file_order() {
+        let t = read(
+            "t.yaml",
+            "",
+            &json!({"spec": {"bindLatency": "2s", "changes": [
+                {"at": 60, "cordonNode": "a"},
+                {"at": "30s", "deletePod": "web"},
+                {"at": 60, "uncordonNode": {"node": "a"}},
+            ]}}),
+        )
+        .expect("valid");
+        assert_eq!(t.bind_latency, Millis(2000));
+        let got: Vec<(u64, String)> = t
+            .changes
+            .iter()
+            .map(|c| (c.at.0, c.change.object()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (30_000, "pod/default/web".to_string()),
+                (60_000, "node/a".to_string()),
+                (60_000, "node/a".to_string())
+            ]
+        );
+        assert_eq!(t.changes[1].change.verb(), "cordonNode");
+        assert_eq!(t.changes[0].path, "spec.changes[1]");
+    }
+
+    #[test]
+    fn every_mistake_names_its_path() {
+        let e = errors(json!({"spec": {"bindFailurePercent": 120, "changes": [
+            {"at": "5x", "cordonNode": "a"},
+            {"cordonNode": "a"},
+            {"at": 1, "cordnNode": "a"},
+            {"at": 1, "cordonNode": "a", "deleteNode": "b"},
+            {"at": 1, "createPods": {"replicas": 0, "template": {"metadata": {"name": "w"}}}},
+            {"at": 1, "addNode": {"metadata": {"name": "n"}, "status": {"allocatable": {"cpu": "12x"}}}},
+            "oops",
+        ]}}));
+        let want = [
+            "t.yaml: spec.bindFailurePercent: expected a number from 0 to 100, found 120",
+            "t.yaml: spec.changes[0].at: invalid duration \"5x\"",
+            "t.yaml: spec.changes[1].at: required",
+            "t.yaml: spec.changes[2].cordnNode: unknown change; did you mean cordonNode?",
+            "t.yaml: spec.changes[3]: expected exactly one change per entry, found cordonNode and deleteNode",
+            "t.yaml: spec.changes[4].createPods.replicas: expected a whole number from 1 to 100000",
+            "t.yaml: spec.changes[5].addNode.status.allocatable.cpu: invalid quantity \"12x\"",
+            "t.yaml: spec.changes[6]: expected a map with `at` and one change, found a string",
+        ];
+        assert_eq!(e.len(), want.len(), "{e:#?}");
+        for (got, want) in e.iter().zip(want) {
+            assert!(got.starts_with(want), "{got}\n  should start with\n{want}");
+        }
+    }
+}

@@ -1,0 +1,582 @@
+//! The step function: what happens next, and applying it to the state.
+
+use super::{
+    Binding, PodPhase, PodScheduledCondition, PodState, Setup, State, Step, StepKind, StepOutput,
+};
+use crate::cluster::{PodId, PodInfo};
+use crate::framework::runner::{schedule_one, Nomination};
+use crate::framework::Profile;
+use crate::model::timeline::Change;
+use crate::model::Node;
+use crate::predicates::check_volume_binding::bindings_for;
+use crate::predicates::match_inter_pod_affinity::term_matches;
+use crate::queue::{ClusterEvent, InformerEvent, Millis, MoveReport, NodeChange};
+use crate::scenario::Event;
+use crate::trace::{CycleTrace, Outcome};
+use std::sync::Arc;
+
+/// `v1.PodReasonUnschedulable`.
+pub const REASON_UNSCHEDULABLE: &str = "Unschedulable";
+/// `SchedulerError`.
+pub const REASON_SCHEDULER_ERROR: &str = "SchedulerError";
+
+/// What the next step does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum What {
+    Change,
+    Binding,
+    BackoffFlush,
+    LeftoverFlush,
+    Cycle,
+}
+
+/// Rebuilds the node order and the node-name table after the node set changed.
+pub(super) fn refresh_nodes(state: &mut State) {
+    state.order = Arc::from(state.cluster.node_tree_order());
+    state.node_names = state
+        .cluster
+        .nodes
+        .iter()
+        .map(|n| n.name().to_string())
+        .collect();
+}
+
+/// The next step and its time, or `None` when the run is over (the contract's "End of the
+/// run": no timeline change left, no binding in flight, activeQ and podBackoffQ empty, and
+/// every unschedulable pod tried since the latest change to the cluster).
+pub(super) fn next(state: &State, setup: &Setup) -> Option<(Millis, What)> {
+    let mut best: Option<(Millis, What)> = None;
+    // Ties go to the earlier kind (the order of `What`).
+    let consider = |best: &mut Option<(Millis, What)>, t: Millis, w: What| {
+        if best.is_none_or(|(bt, bw)| (t, w as u8) < (bt, bw as u8)) {
+            *best = Some((t, w));
+        }
+    };
+    if let Some(c) = setup.timeline.changes.get(state.next_change) {
+        consider(&mut best, c.at.max(state.now), What::Change);
+    }
+    if let Some((&(t, _), _)) = state.bindings.first_key_value() {
+        consider(&mut best, t, What::Binding);
+    }
+    if state.queue.num_active_pods() > 0 {
+        consider(&mut best, state.now, What::Cycle);
+    }
+    if let Some(t) = state.queue.next_backoff_flush(state.now) {
+        consider(&mut best, t, What::BackoffFlush);
+    }
+    if let Some(t) = state.queue.next_leftover_flush(state.now) {
+        // Leftover flushes keep the run going only while something else is pending or some
+        // unschedulable pod has not been tried since the latest change.
+        let stale = || {
+            state
+                .queue
+                .unschedulable_pods()
+                .any(|p| state.pods[p].tried_at_change != Some(state.changes))
+        };
+        if best.is_some() || stale() {
+            consider(&mut best, t, What::LeftoverFlush);
+        }
+    }
+    best
+}
+
+/// Applies the step `what` (as returned by [`next`]).
+pub(super) fn apply(
+    state: &mut State,
+    setup: &Setup,
+    profile: &Profile,
+    what: What,
+    detail: bool,
+) -> StepOutput {
+    let mut out = StepOutput {
+        step: Step {
+            time: state.now,
+            kind: StepKind::LeftoverFlush,
+            move_event: None,
+            moved: Vec::new(),
+        },
+        cycle: None,
+        events: Vec::new(),
+    };
+    match what {
+        What::Change => {
+            let index = state.next_change;
+            state.next_change += 1;
+            state.now = state.now.max(setup.timeline.changes[index].at);
+            out.step.time = state.now;
+            out.step.kind = StepKind::Change { index };
+            let report = apply_change(state, setup, index);
+            state.changes += 1;
+            set_moves(&mut out.step, report);
+        }
+        What::Binding => {
+            let ((t, _), b) = state.bindings.pop_first().expect("a binding is due");
+            state.now = state.now.max(t);
+            out.step.time = state.now;
+            complete_binding(state, setup, b, &mut out);
+            state.changes += 1;
+        }
+        What::BackoffFlush => {
+            let t = state
+                .queue
+                .next_backoff_flush(state.now)
+                .expect("a flush is due");
+            state.now = t;
+            out.step.time = t;
+            let moved = state.queue.flush_backoff_completed(t);
+            out.step.kind = StepKind::BackoffFlush { moved };
+        }
+        What::LeftoverFlush => {
+            let t = state
+                .queue
+                .next_leftover_flush(state.now)
+                .expect("a flush is due");
+            state.now = t;
+            out.step.time = t;
+            let report = state.queue.flush_unschedulable_leftover(t);
+            set_moves(&mut out.step, report);
+        }
+        What::Cycle => run_cycle(state, setup, profile, detail, &mut out),
+    }
+    state.events += out.events.len();
+    out
+}
+
+fn set_moves(step: &mut Step, report: MoveReport) {
+    step.move_event = report.event;
+    step.moved = report.moved;
+}
+
+fn event(
+    state: &State,
+    warning: bool,
+    reason: &'static str,
+    pod: PodId,
+    message: String,
+    cycle: usize,
+) -> Event {
+    Event {
+        kind: if warning { "Warning" } else { "Normal" },
+        reason,
+        object: state.cluster.pods[pod].full_name.clone(),
+        message,
+        cycle,
+        time: state.now,
+    }
+}
+
+/// `scheduleOne` for the head of activeQ.
+fn run_cycle(
+    state: &mut State,
+    setup: &Setup,
+    profile: &Profile,
+    detail: bool,
+    out: &mut StepOutput,
+) {
+    let info = state.queue.pop().expect("activeQ is not empty");
+    let pod = info.pod;
+    let cycle = state.cycles;
+    state.cycles += 1;
+    out.step.kind = StepKind::Cycle { cycle };
+    let pod_scheduling_cycle = state.queue.scheduling_cycle();
+    state.pods[pod].tried_at_change = Some(state.changes);
+    let pod_info = Arc::clone(&state.cluster.pods[pod]);
+    let nominated = pod_info.pod.status.nominated_node_name.clone();
+
+    // skipPodSchedule (a): a pod being deleted is not scheduled and not requeued.
+    if pod_info.pod.metadata.deletion_timestamp.is_some() {
+        let message = format!("skip schedule deleting pod: {}", pod_info.full_name);
+        let mut trace = empty_trace(state, pod);
+        trace.message = Some(message.clone());
+        out.events
+            .push(event(state, true, "FailedScheduling", pod, message, cycle));
+        out.cycle = Some(trace);
+        return;
+    }
+
+    let nominations: Vec<Nomination> = state
+        .queue
+        .nominated()
+        .iter()
+        .filter_map(|(node, p)| {
+            let node = *state.cluster.node_index.get(node)?;
+            Some(Nomination { pod: p, node })
+        })
+        .collect();
+    let mut trace = schedule_one(
+        profile,
+        &mut state.scheduler,
+        &state.cluster,
+        &state.order,
+        pod,
+        &nominations,
+        detail,
+    );
+    trace.time = state.now.as_secs_f64();
+    trace.node_names = Arc::clone(&state.node_names);
+    match (trace.outcome, trace.node) {
+        (Outcome::Scheduled, Some(node)) => {
+            // AssumePodVolumes: the claims this node was found to satisfy take their volumes
+            // (or are marked for provisioning here).
+            let cluster = &mut state.cluster;
+            for b in bindings_for(cluster, &cluster.pods[pod], &cluster.nodes[node]) {
+                match &b.pv {
+                    Some(pv) => cluster.volumes.bind(&b.namespace, &b.claim, pv),
+                    None => cluster.volumes.select_node(
+                        &b.namespace,
+                        &b.claim,
+                        cluster.nodes[node].name(),
+                    ),
+                }
+                trace
+                    .volume_bindings
+                    .push((format!("{}/{}", b.namespace, b.claim), b.pv));
+            }
+            // assume: the pod counts on the node from now on.
+            cluster.bind(pod, node);
+            state.pods[pod].phase = PodPhase::Assumed(node);
+            state.queue.delete_nominated_pod_if_exists(pod);
+            let seq = state.binding_seq;
+            state.binding_seq += 1;
+            state.bindings.insert(
+                (state.now.plus(setup.timeline.bind_latency), seq),
+                Binding {
+                    info,
+                    node: state.node_names[node].clone(),
+                    cycle,
+                },
+            );
+        }
+        _ => {
+            let message = trace.message.clone().unwrap_or_default();
+            out.events.push(event(
+                state,
+                true,
+                "FailedScheduling",
+                pod,
+                message.clone(),
+                cycle,
+            ));
+            state.pods[pod].condition = Some(PodScheduledCondition {
+                status: false,
+                reason: REASON_UNSCHEDULABLE,
+                message,
+            });
+            let _ = state.queue.add_unschedulable_if_not_present(
+                info,
+                pod_scheduling_cycle,
+                nominated.as_deref(),
+                state.now,
+            );
+        }
+    }
+    out.cycle = Some(trace);
+}
+
+fn empty_trace(state: &State, pod: PodId) -> CycleTrace {
+    CycleTrace {
+        time: state.now.as_secs_f64(),
+        pod,
+        outcome: Outcome::Error,
+        node: None,
+        message: None,
+        num_all_nodes: state.order.len(),
+        num_to_find: 0,
+        start_index: state.scheduler.next_start_node_index,
+        evaluated: 0,
+        feasible: 0,
+        filter: Vec::new(),
+        scores: Vec::new(),
+        totals: Vec::new(),
+        tie_set: Vec::new(),
+        volume_bindings: Vec::new(),
+        node_names: Arc::clone(&state.node_names),
+    }
+}
+
+/// The binding cycle's end: `Scheduled`, or a failure that forgets and requeues the pod.
+fn complete_binding(state: &mut State, setup: &Setup, b: Binding, out: &mut StepOutput) {
+    let pod = b.info.pod;
+    let node = state.cluster.pod_node[pod];
+    let percent = setup.timeline.bind_failure_percent;
+    // Draw for every binding when a failure rate is set, so the draws do not depend on
+    // `failBinding` faults.
+    let drawn = percent > 0.0
+        && (state.fault_rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * 100.0 < percent;
+    let failure = if node.is_none() {
+        Some(format!("nodes {:?} not found", b.node))
+    } else if std::mem::take(&mut state.pods[pod].fail_next_binding) {
+        Some("injected fault (failBinding)".to_string())
+    } else if drawn {
+        Some(format!("injected fault (bindFailurePercent {percent})"))
+    } else {
+        None
+    };
+    match failure {
+        None => {
+            let p = &mut state.pods[pod];
+            p.phase = PodPhase::Bound;
+            p.start_time = Some(state.now);
+            p.condition = Some(PodScheduledCondition {
+                status: true,
+                reason: "",
+                message: String::new(),
+            });
+            let name = &state.cluster.pods[pod].full_name;
+            let message = format!("Successfully assigned {name} to {}", b.node);
+            out.events
+                .push(event(state, false, "Scheduled", pod, message, b.cycle));
+            out.step.kind = StepKind::Bound {
+                pod,
+                node: b.node.clone(),
+            };
+            let report = assigned_pod_added(state, setup, pod);
+            set_moves(&mut out.step, report);
+        }
+        Some(err) => {
+            // ForgetPod, then recordSchedulingFailure(SchedulerError, "Binding rejected: ...").
+            state.cluster.unbind(pod);
+            let message = format!("Binding rejected: {err}");
+            state.pods[pod].phase = PodPhase::Pending;
+            state.pods[pod].condition = Some(PodScheduledCondition {
+                status: false,
+                reason: REASON_SCHEDULER_ERROR,
+                message: message.clone(),
+            });
+            out.events.push(event(
+                state,
+                true,
+                "FailedScheduling",
+                pod,
+                message,
+                b.cycle,
+            ));
+            out.step.kind = StepKind::BindFailed { pod };
+            let nominated = state.cluster.pods[pod]
+                .pod
+                .status
+                .nominated_node_name
+                .clone();
+            let cycle = state.queue.scheduling_cycle();
+            let _ = state.queue.add_unschedulable_if_not_present(
+                b.info,
+                cycle,
+                nominated.as_deref(),
+                state.now,
+            );
+        }
+    }
+}
+
+/// The informer's assigned-pod add: `AssignedPodAdded` moves the unschedulable pods whose
+/// required pod-affinity terms match the new pod; a move request either way.
+fn assigned_pod_added(state: &mut State, setup: &Setup, pod: PodId) -> MoveReport {
+    if !setup.any_required_affinity {
+        return state.queue.note_move_request(ClusterEvent::AssignedPodAdd);
+    }
+    let cluster = &state.cluster;
+    let added = &cluster.pods[pod];
+    state
+        .queue
+        .on_cluster_event(InformerEvent::AssignedPodAdd, state.now, |p| {
+            let waiting = &cluster.pods[p];
+            waiting.pod.pod_affinity().is_some_and(|a| {
+                a.required_during_scheduling_ignored_during_execution
+                    .iter()
+                    .any(|t| term_matches(t, &waiting.namespace, added))
+            })
+        })
+}
+
+/// What changed between two versions of a node (`nodeSchedulingPropertiesChange`'s inputs).
+fn node_change(old: &Node, new: &Node) -> NodeChange {
+    NodeChange {
+        became_schedulable: old.spec.unschedulable && !new.spec.unschedulable,
+        allocatable: old.allocatable() != new.allocatable(),
+        labels: old.metadata.labels != new.metadata.labels,
+        taints: old.spec.taints != new.spec.taints,
+        // Node conditions are not read (they do not filter in v1.17).
+        conditions: false,
+    }
+}
+
+/// Replaces a node and makes the queue move it as an informer node update would.
+fn update_node(state: &mut State, name: &str, edit: impl FnOnce(&mut Node)) -> MoveReport {
+    let Some(&id) = state.cluster.node_index.get(name) else {
+        return MoveReport {
+            event: None,
+            moved: Vec::new(),
+        };
+    };
+    let old = state.cluster.nodes[id].node.as_ref().clone();
+    let mut new = old.clone();
+    edit(&mut new);
+    let change = node_change(&old, &new);
+    state.cluster.update_node(id, new);
+    refresh_nodes(state);
+    state
+        .queue
+        .on_cluster_event(InformerEvent::NodeUpdate(change), state.now, |_| false)
+}
+
+/// Deletes a pod wherever it is. Returns whether it was on a node (assigned).
+fn delete_pod(state: &mut State, pod: PodId) -> bool {
+    let was_assigned = match state.pods[pod].phase {
+        PodPhase::Bound => {
+            state.cluster.unbind(pod);
+            true
+        }
+        PodPhase::Assumed(_) => {
+            // The binding in flight is dropped with the pod; the cache forgets it.
+            state.bindings.retain(|_, b| b.info.pod != pod);
+            state.cluster.unbind(pod);
+            false
+        }
+        PodPhase::Pending => false,
+        PodPhase::Deleted => return false,
+    };
+    state.queue.delete(pod);
+    state.pods[pod].phase = PodPhase::Deleted;
+    was_assigned
+}
+
+/// Adds a pod created by the timeline; it gets the id the scenario resolved for it.
+fn create_pod(
+    state: &mut State,
+    setup: &Setup,
+    pod: crate::model::Pod,
+    expected: PodId,
+) -> MoveReport {
+    let priority = pod.spec.priority.unwrap_or(0);
+    let index = state.cluster.pods.len();
+    let node = (!pod.spec.node_name.is_empty())
+        .then(|| state.cluster.node_index.get(&pod.spec.node_name).copied())
+        .flatten();
+    let ours = {
+        let s = pod.spec.scheduler_name.as_str();
+        (if s.is_empty() { "default-scheduler" } else { s }) == setup.scheduler_name
+    };
+    let nominated = pod.status.nominated_node_name.clone();
+    let id = state.cluster.add_pod(PodInfo::new(pod, priority, index));
+    debug_assert_eq!(id, expected, "timeline pod ids are resolved at load");
+    match node {
+        Some(node) => {
+            state.cluster.bind(id, node);
+            let mut s = PodState::new(PodPhase::Bound);
+            s.start_time = Some(state.now);
+            state.pods.push(s);
+            assigned_pod_added(state, setup, id)
+        }
+        None => {
+            state.pods.push(PodState::new(PodPhase::Pending));
+            if ours {
+                state
+                    .queue
+                    .add(id, priority, nominated.as_deref(), state.now);
+            }
+            MoveReport {
+                event: None,
+                moved: Vec::new(),
+            }
+        }
+    }
+}
+
+fn merge(into: &mut MoveReport, more: MoveReport) {
+    if more.event.is_some() {
+        into.event = more.event;
+    }
+    into.moved.extend(more.moved);
+}
+
+/// Applies timeline change `index`.
+fn apply_change(state: &mut State, setup: &Setup, index: usize) -> MoveReport {
+    let none = MoveReport {
+        event: None,
+        moved: Vec::new(),
+    };
+    let pods = &setup.change_pods[index];
+    match &setup.timeline.changes[index].change {
+        Change::AddNode(node) => {
+            state.cluster.add_node(node.clone());
+            refresh_nodes(state);
+            state
+                .queue
+                .on_cluster_event(InformerEvent::NodeAdd, state.now, |_| false)
+        }
+        Change::UpdateNode(node) => {
+            let new = node.clone();
+            update_node(state, &node.metadata.name, |n| *n = new)
+        }
+        Change::CordonNode(name) => update_node(state, name, |n| n.spec.unschedulable = true),
+        Change::UncordonNode(name) => update_node(state, name, |n| n.spec.unschedulable = false),
+        Change::SetNodeLabels {
+            node,
+            labels,
+            remove,
+        } => update_node(state, node, |n| {
+            for (k, v) in labels {
+                n.metadata.labels.insert(k.clone(), v.clone());
+            }
+            for k in remove {
+                n.metadata.labels.remove(k);
+            }
+        }),
+        Change::SetNodeTaints { node, taints } => {
+            update_node(state, node, |n| n.spec.taints = taints.clone())
+        }
+        Change::DeleteNode(name) => {
+            let Some(&id) = state.cluster.node_index.get(name) else {
+                return none;
+            };
+            // Pods bound there are deleted with the node; assumed ones fail their binding.
+            let on_node = state.cluster.nodes[id].pods.clone();
+            let mut deleted_assigned = false;
+            for p in on_node {
+                if state.pods[p].phase == PodPhase::Bound {
+                    deleted_assigned |= delete_pod(state, p);
+                }
+            }
+            state.cluster.remove_node(id);
+            for p in &mut state.pods {
+                if let PodPhase::Assumed(n) = p.phase {
+                    if n > id {
+                        p.phase = PodPhase::Assumed(n - 1);
+                    }
+                }
+            }
+            refresh_nodes(state);
+            if deleted_assigned {
+                state
+                    .queue
+                    .on_cluster_event(InformerEvent::AssignedPodDelete, state.now, |_| false)
+            } else {
+                none
+            }
+        }
+        Change::CreatePod(pod) => create_pod(state, setup, pod.as_ref().clone(), pods[0].0),
+        Change::CreatePods { template, .. } => {
+            let mut report = none;
+            for (id, name) in pods {
+                let mut pod = template.as_ref().clone();
+                pod.metadata.name = name.clone();
+                let r = create_pod(state, setup, pod, *id);
+                merge(&mut report, r);
+            }
+            report
+        }
+        Change::DeletePod(_) => {
+            if delete_pod(state, pods[0].0) {
+                state
+                    .queue
+                    .on_cluster_event(InformerEvent::AssignedPodDelete, state.now, |_| false)
+            } else {
+                none
+            }
+        }
+        Change::FailBinding(_) => {
+            state.pods[pods[0].0].fail_next_binding = true;
+            none
+        }
+    }
+}

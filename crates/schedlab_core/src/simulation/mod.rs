@@ -1,0 +1,617 @@
+//! The simulator: kube-scheduler v1.17's `scheduleOne` loop over the scheduling queue, the
+//! cache (assume, bind, forget) and a timeline of cluster changes, on a virtual clock that jumps
+//! from event to event. Every step can be undone.
+//!
+//! See `shared/reference/queue-preemption.md` sections A, B and D and the CLI contract, "How a
+//! run proceeds".
+//!
+//! # Steps
+//!
+//! A run is a sequence of [`Step`]s, each at a virtual time. When several things are due at
+//! the same instant they happen in this order (a stated choice; upstream runs them
+//! concurrently):
+//!
+//! 1. timeline changes, in file order;
+//! 2. bindings that complete ([`StepKind::Bound`] or [`StepKind::BindFailed`]);
+//! 3. the backoff flush (1 s ticks), then the leftover flush (30 s ticks);
+//! 4. one scheduling cycle ([`StepKind::Cycle`]) if activeQ is not empty.
+//!
+//! A cycle takes no virtual time. A chosen node is assumed at once; the binding completes
+//! `bindLatency` later (default 0: still a separate step, before the next cycle). The run ends
+//! when nothing can happen any more (the contract's definition, [`StopReason::Quiescent`]).
+//!
+//! # Modelled
+//!
+//! - The queue of [`crate::queue`] with the upstream moves: node add, node update
+//!   (`nodeSchedulingPropertiesChange`), assigned pod add (only pods whose required pod
+//!   affinity matches), assigned pod delete; pending pod add and delete.
+//! - assume → bind → `Scheduled` event; a failed bind is forgotten (`ForgetPod`), requeued
+//!   through `AddUnschedulableIfNotPresent` with the scheduling cycle read at the failure, and
+//!   reported as `FailedScheduling` `Binding rejected: ...` with the PodScheduled reason
+//!   `SchedulerError`. A failed cycle sets PodScheduled `False` / `Unschedulable`.
+//! - `skipPodSchedule` for a pod with a deletion timestamp (`skip schedule deleting pod`).
+//!
+//! # Simplified (also in `docs/fidelity.md`)
+//!
+//! - The informer's `Add` of a bound pod arrives at the moment its binding completes, so an
+//!   assumed pod never expires (the 30 s assumed-pod TTL never applies).
+//! - `deleteNode` deletes the node's pods at the same instant (upstream the pod garbage
+//!   collector does it later); a binding to a deleted node fails.
+//! - Bindings fail only when the timeline says so (`failBinding`, `bindFailurePercent`).
+//! - Volume bindings are made when the pod is assumed and kept if the binding fails.
+//!
+//! # Going back
+//!
+//! The state after step `k` is rebuilt from the nearest earlier checkpoint by replaying the
+//! steps in between; runs are deterministic, so the replay is exact. Checkpoints are taken
+//! every [`Simulation::checkpoint_interval`] steps; pods and nodes are shared between them
+//! (`Arc`), so a checkpoint costs the per-node and per-queue bookkeeping only. The logs
+//! (steps, cycles, events) are kept whole: stepping forward again after going back recomputes
+//! the state and finds the log entries already there.
+
+mod engine;
+
+use crate::cluster::{Cluster, NodeId, PodId};
+use crate::framework::runner::{Scheduler, SchedulerState};
+use crate::model::timeline::Timeline;
+use crate::policy::{self, config::SchedulerConfiguration};
+use crate::queue::{ClusterEvent, Millis, Moved, QueuedPodInfo, QueuedPodView, SchedulingQueue};
+use crate::rng::Rng;
+use crate::scenario::{Event, Scenario};
+use crate::trace::CycleTrace;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Where a pod is in its life.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PodPhase {
+    /// Not on a node (queued, or never queued because another scheduler owns it).
+    Pending,
+    /// Assumed on a node; its binding has not completed.
+    Assumed(NodeId),
+    /// Bound to a node.
+    Bound,
+    /// Deleted.
+    Deleted,
+}
+
+/// The pod's `PodScheduled` condition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PodScheduledCondition {
+    /// `True` once bound.
+    pub status: bool,
+    /// `Unschedulable` or `SchedulerError` (empty when `True`).
+    pub reason: &'static str,
+    /// The error text (empty when `True`).
+    pub message: String,
+}
+
+/// What the simulation knows about a pod beyond the cluster cache.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PodState {
+    /// The phase.
+    pub phase: PodPhase,
+    /// The PodScheduled condition, once the scheduler has said something.
+    pub condition: Option<PodScheduledCondition>,
+    /// When its binding completed (pods bound by the simulation).
+    pub start_time: Option<Millis>,
+    /// The next binding of this pod fails (`failBinding`).
+    pub fail_next_binding: bool,
+    /// The change counter when the pod was last tried (for the end-of-run rule).
+    tried_at_change: Option<u64>,
+}
+
+impl PodState {
+    fn new(phase: PodPhase) -> PodState {
+        PodState {
+            phase,
+            condition: None,
+            start_time: None,
+            fail_next_binding: false,
+            tried_at_change: None,
+        }
+    }
+}
+
+/// What a step did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StepKind {
+    /// Timeline change `index` (into [`Timeline::changes`]) was applied.
+    Change {
+        /// Index into the timeline.
+        index: usize,
+    },
+    /// A binding completed: the pod is bound (`Scheduled` event).
+    Bound {
+        /// The pod.
+        pod: PodId,
+        /// Its node.
+        node: String,
+    },
+    /// A binding failed; the pod was forgotten and requeued.
+    BindFailed {
+        /// The pod.
+        pod: PodId,
+    },
+    /// `flushBackoffQCompleted` moved these pods to activeQ.
+    BackoffFlush {
+        /// The pods, in expiry order.
+        moved: Vec<PodId>,
+    },
+    /// `flushUnschedulableQLeftover` moved pods (see [`Step::moved`]).
+    LeftoverFlush,
+    /// Scheduling cycle `cycle` ran (index into [`Simulation::cycles`]).
+    Cycle {
+        /// Index of the cycle.
+        cycle: usize,
+    },
+}
+
+/// One step of the run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Step {
+    /// Virtual time.
+    pub time: Millis,
+    /// What happened.
+    pub kind: StepKind,
+    /// The queue move it requested, if any (`MoveAllToActiveOrBackoffQueue` & co.).
+    pub move_event: Option<ClusterEvent>,
+    /// Pods that left unschedulableQ because of it.
+    pub moved: Vec<Moved>,
+}
+
+/// Why a run stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// Nothing can happen any more.
+    Quiescent,
+    /// The next step lies after `--until`.
+    Until,
+    /// `--max-cycles` cycles ran.
+    MaxCycles,
+}
+
+impl StopReason {
+    /// The report spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            StopReason::Quiescent => "Quiescent",
+            StopReason::Until => "Until",
+            StopReason::MaxCycles => "MaxCycles",
+        }
+    }
+}
+
+/// Bounds on a run (`--until`, `--max-cycles`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Apply no step later than this.
+    pub until: Option<Millis>,
+    /// Stop once this many cycles have run.
+    pub max_cycles: Option<usize>,
+}
+
+/// A binding in flight.
+#[derive(Clone, Debug)]
+struct Binding {
+    info: QueuedPodInfo,
+    node: String,
+    cycle: usize,
+}
+
+/// Everything that changes during a run; cloned into checkpoints.
+#[derive(Clone)]
+struct State {
+    now: Millis,
+    cluster: Cluster,
+    order: Arc<[NodeId]>,
+    node_names: Arc<[String]>,
+    queue: SchedulingQueue,
+    scheduler: SchedulerState,
+    pods: Vec<PodState>,
+    next_change: usize,
+    /// (completion time, sequence) → binding.
+    bindings: BTreeMap<(Millis, u64), Binding>,
+    binding_seq: u64,
+    fault_rng: Rng,
+    /// Counts changes to the cluster (timeline changes, bindings, deletions).
+    changes: u64,
+    cycles: usize,
+    events: usize,
+}
+
+/// What stays fixed during a run.
+struct Setup {
+    timeline: Timeline,
+    /// The pods each change refers to or creates, with their names (resolved at load: the
+    /// order of creation is fixed, so are the ids).
+    change_pods: Vec<Vec<(PodId, String)>>,
+    scheduler_name: String,
+    detail: bool,
+    /// Whether any pod has a required pod-affinity term (else assigned pod adds move nothing).
+    any_required_affinity: bool,
+}
+
+/// The known history: every step, cycle and event computed so far.
+#[derive(Clone, Default)]
+struct Log {
+    steps: Vec<Step>,
+    cycles: Vec<CycleTrace>,
+    events: Vec<Event>,
+}
+
+/// The output of one step, before it is logged.
+struct StepOutput {
+    step: Step,
+    cycle: Option<CycleTrace>,
+    events: Vec<Event>,
+}
+
+/// A run in progress, steppable forwards and backwards.
+pub struct Simulation {
+    setup: Arc<Setup>,
+    profile: crate::framework::Profile,
+    state: State,
+    log: Log,
+    position: usize,
+    checkpoints: BTreeMap<usize, State>,
+    checkpoint_interval: usize,
+    /// Filter names, by profile index.
+    pub filter_names: Vec<String>,
+    /// Score names, by profile index.
+    pub score_names: Vec<String>,
+}
+
+/// The most checkpoints kept; beyond it every other one is dropped and the interval doubles.
+const MAX_CHECKPOINTS: usize = 128;
+
+impl Simulation {
+    /// A simulation of `scenario` at t = 0, before any step. `detail` records the filter and
+    /// score tables of every cycle (see also [`Simulation::cycle_detail`]).
+    pub fn new(scenario: &Scenario, seed: u64, detail: bool) -> Simulation {
+        let built =
+            policy::build(scenario.policy.as_ref(), &scenario.config).unwrap_or_else(|_| {
+                // `load` validated the policy; a scenario built by hand falls back to the defaults.
+                policy::build(None, &SchedulerConfiguration::default())
+                    .expect("the default provider builds")
+            });
+        let filter_names = built
+            .profile
+            .filters
+            .iter()
+            .map(|f| f.name.clone())
+            .collect();
+        let score_names = built
+            .profile
+            .scores
+            .iter()
+            .map(|s| s.name.clone())
+            .collect();
+        let scheduler = Scheduler::new(built.profile, seed);
+        let queue_config = crate::queue::QueueConfig::from_seconds(
+            scenario.config.pod_initial_backoff_seconds,
+            scenario.config.pod_max_backoff_seconds,
+        );
+        let cluster = scenario.cluster.clone();
+        let pods = (0..cluster.pods.len())
+            .map(|p| {
+                PodState::new(if cluster.pod_node[p].is_some() {
+                    PodPhase::Bound
+                } else {
+                    PodPhase::Pending
+                })
+            })
+            .collect();
+        let mut queue = SchedulingQueue::new(queue_config);
+        for &p in &scenario.queue {
+            let info = &cluster.pods[p];
+            queue.add(
+                p,
+                info.priority,
+                info.pod.status.nominated_node_name.as_deref(),
+                Millis::ZERO,
+            );
+        }
+        let any_required_affinity = cluster.pods.iter().any(|p| has_required_affinity(&p.pod))
+            || scenario.timeline.changes.iter().any(|c| match &c.change {
+                crate::model::timeline::Change::CreatePod(p) => has_required_affinity(p),
+                crate::model::timeline::Change::CreatePods { template, .. } => {
+                    has_required_affinity(template)
+                }
+                _ => false,
+            });
+        let size = cluster.pods.len() + cluster.nodes.len();
+        let mut state = State {
+            now: Millis::ZERO,
+            order: Arc::from([]),
+            node_names: Arc::from([]),
+            cluster,
+            queue,
+            scheduler: scheduler.state.clone(),
+            pods,
+            next_change: 0,
+            bindings: BTreeMap::new(),
+            binding_seq: 0,
+            fault_rng: Rng::new(seed ^ 0x6269_6e64_6661_756c),
+            changes: 0,
+            cycles: 0,
+            events: 0,
+        };
+        engine::refresh_nodes(&mut state);
+        let setup = Setup {
+            change_pods: scenario.timeline_pods.clone(),
+            timeline: scenario.timeline.clone(),
+            scheduler_name: scenario.config.scheduler_name.clone(),
+            detail,
+            any_required_affinity,
+        };
+        let mut checkpoints = BTreeMap::new();
+        checkpoints.insert(0, state.clone());
+        Simulation {
+            setup: Arc::new(setup),
+            profile: scheduler.profile,
+            state,
+            log: Log::default(),
+            position: 0,
+            checkpoints,
+            checkpoint_interval: (size / 16).clamp(256, 1 << 16),
+            filter_names,
+            score_names,
+        }
+    }
+
+    // ---- stepping -----------------------------------------------------------------------
+
+    /// The time of the next step, or `None` when the run is over.
+    pub fn next_time(&self) -> Option<Millis> {
+        engine::next(&self.state, &self.setup).map(|(t, _)| t)
+    }
+
+    /// Applies one step; returns its index, or `None` when nothing can happen any more.
+    pub fn step(&mut self) -> Option<usize> {
+        let (_, what) = engine::next(&self.state, &self.setup)?;
+        let record = self.position == self.log.steps.len();
+        let detail = record && self.setup.detail;
+        let out = engine::apply(&mut self.state, &self.setup, &self.profile, what, detail);
+        if record {
+            self.log.steps.push(out.step);
+            self.log.cycles.extend(out.cycle);
+            self.log.events.extend(out.events);
+        } else {
+            debug_assert_eq!(
+                self.log.steps[self.position], out.step,
+                "a replayed step differs from the recorded one"
+            );
+        }
+        self.position += 1;
+        if self.position.is_multiple_of(self.checkpoint_interval) {
+            self.checkpoint();
+        }
+        Some(self.position - 1)
+    }
+
+    fn checkpoint(&mut self) {
+        if self.checkpoints.contains_key(&self.position) {
+            return;
+        }
+        self.checkpoints.insert(self.position, self.state.clone());
+        if self.checkpoints.len() > MAX_CHECKPOINTS {
+            self.checkpoint_interval *= 2;
+            let interval = self.checkpoint_interval;
+            self.checkpoints.retain(|&k, _| k % interval == 0);
+        }
+    }
+
+    /// Steps until one scheduling cycle has run; returns its index (`None` if the run ended
+    /// first).
+    pub fn step_cycle(&mut self) -> Option<usize> {
+        loop {
+            let i = self.step()?;
+            if let StepKind::Cycle { cycle } = self.log.steps[i].kind {
+                return Some(cycle);
+            }
+        }
+    }
+
+    /// Applies every step due at or before `time`.
+    pub fn run_until(&mut self, time: Millis) -> StopReason {
+        self.run(Limits {
+            until: Some(time),
+            max_cycles: None,
+        })
+    }
+
+    /// Runs until quiescent or a limit is reached.
+    pub fn run(&mut self, limits: Limits) -> StopReason {
+        loop {
+            if limits.max_cycles.is_some_and(|m| self.state.cycles >= m) {
+                return StopReason::MaxCycles;
+            }
+            match self.next_time() {
+                None => return StopReason::Quiescent,
+                Some(t) if limits.until.is_some_and(|u| t > u) => return StopReason::Until,
+                Some(_) => {
+                    self.step();
+                }
+            }
+        }
+    }
+
+    /// Goes to the state after `step` steps (0 = the start). Going forward past the known
+    /// history computes new steps; going back replays from the nearest checkpoint.
+    pub fn go_to_step(&mut self, step: usize) {
+        if step < self.position {
+            let (&at, state) = self
+                .checkpoints
+                .range(..=step)
+                .next_back()
+                .expect("there is always a checkpoint at 0");
+            self.state = state.clone();
+            self.position = at;
+        }
+        while self.position < step {
+            if self.step().is_none() {
+                break;
+            }
+        }
+    }
+
+    /// Steps back one step.
+    pub fn step_back(&mut self) {
+        if self.position > 0 {
+            self.go_to_step(self.position - 1);
+        }
+    }
+
+    /// Forgets the past: the logs and every checkpoint. The current state becomes the start
+    /// (position 0) of a new history.
+    pub fn clear_history(&mut self) {
+        self.log = Log::default();
+        self.checkpoints.clear();
+        self.position = 0;
+        self.checkpoints.insert(0, self.state.clone());
+    }
+
+    // ---- views --------------------------------------------------------------------------
+
+    /// Steps applied so far (the current position in the history).
+    pub fn position(&self) -> usize {
+        self.position
+    }
+
+    /// The virtual clock.
+    pub fn now(&self) -> Millis {
+        self.state.now
+    }
+
+    /// Every step known so far (may extend past [`Self::position`] after going back).
+    pub fn steps(&self) -> &[Step] {
+        &self.log.steps
+    }
+
+    /// Every cycle known so far.
+    pub fn cycles(&self) -> &[CycleTrace] {
+        &self.log.cycles
+    }
+
+    /// Every event known so far.
+    pub fn events(&self) -> &[Event] {
+        &self.log.events
+    }
+
+    /// Cycles run up to the current position.
+    pub fn cycles_done(&self) -> usize {
+        self.state.cycles
+    }
+
+    /// Events emitted up to the current position.
+    pub fn events_done(&self) -> usize {
+        self.state.events
+    }
+
+    /// The cluster cache at the current position (assumed pods count on their nodes).
+    pub fn cluster(&self) -> &Cluster {
+        &self.state.cluster
+    }
+
+    /// The timeline.
+    pub fn timeline(&self) -> &Timeline {
+        &self.setup.timeline
+    }
+
+    /// Every pod's state at the current position, by pod id.
+    pub fn pod_states(&self) -> &[PodState] {
+        &self.state.pods
+    }
+
+    /// The queue at the current position: activeQ in pop order, podBackoffQ by expiry, then
+    /// unschedulableQ, each pod with its backoff expiry.
+    pub fn queue_view(&self) -> Vec<QueuedPodView> {
+        self.state.queue.view()
+    }
+
+    /// The scheduling queue itself, read-only.
+    pub fn queue(&self) -> &SchedulingQueue {
+        &self.state.queue
+    }
+
+    /// Steps between checkpoints (it doubles when the run gets long).
+    pub fn checkpoint_interval(&self) -> usize {
+        self.checkpoint_interval
+    }
+
+    /// How many checkpoints are kept.
+    pub fn checkpoint_count(&self) -> usize {
+        self.checkpoints.len()
+    }
+
+    /// Whether the run is over at the current position.
+    pub fn is_finished(&self) -> bool {
+        self.next_time().is_none()
+    }
+
+    /// The step that ran cycle `cycle`.
+    pub fn step_of_cycle(&self, cycle: usize) -> Option<usize> {
+        self.log
+            .steps
+            .iter()
+            .position(|s| s.kind == StepKind::Cycle { cycle })
+    }
+
+    /// The state just before cycle `cycle` ran: its cluster cache and the scheduler state, on
+    /// a copy (the simulation's own position does not move).
+    fn state_before_cycle(&self, cycle: usize) -> Option<State> {
+        let step = self.step_of_cycle(cycle)?;
+        let (&at, state) = self.checkpoints.range(..=step).next_back()?;
+        let mut state = state.clone();
+        for i in at..step {
+            let (_, what) = engine::next(&state, &self.setup)?;
+            engine::apply(&mut state, &self.setup, &self.profile, what, false);
+            debug_assert_eq!(state.now, self.log.steps[i].time);
+        }
+        Some(state)
+    }
+
+    /// The cluster cache as cycle `cycle` saw it (for explanations of past cycles).
+    pub fn cluster_before_cycle(&self, cycle: usize) -> Option<Cluster> {
+        self.state_before_cycle(cycle).map(|s| s.cluster)
+    }
+
+    /// Cycle `cycle` recomputed with its filter and score tables, whatever `detail` the run
+    /// used: the UI keeps a light log and asks for the tables of the cycle on screen.
+    pub fn cycle_detail(&self, cycle: usize) -> Option<CycleTrace> {
+        let mut state = self.state_before_cycle(cycle)?;
+        let (_, what) = engine::next(&state, &self.setup)?;
+        let out = engine::apply(&mut state, &self.setup, &self.profile, what, true);
+        out.cycle
+    }
+
+    /// A [`crate::scenario::Run`] of the history up to the current position, for the reports.
+    pub fn to_run(&self, stop: StopReason) -> crate::scenario::Run {
+        let steps = self.log.steps[..self.position].to_vec();
+        crate::scenario::Run {
+            cluster: self.state.cluster.clone(),
+            cycles: self.log.cycles[..self.state.cycles].to_vec(),
+            events: self.log.events[..self.state.events].to_vec(),
+            filter_names: self.filter_names.clone(),
+            score_names: self.score_names.clone(),
+            pod_states: self.state.pods.clone(),
+            steps,
+            timeline: self.setup.timeline.clone(),
+            end_time: self.state.now,
+            stop,
+            queue: self.state.queue.view(),
+        }
+    }
+}
+
+/// Whether a pod has a required pod-affinity term (the pods `AssignedPodAdded` may move).
+fn has_required_affinity(pod: &crate::model::Pod) -> bool {
+    pod.pod_affinity().is_some_and(|a| {
+        !a.required_during_scheduling_ignored_during_execution
+            .is_empty()
+    })
+}
+
+#[cfg(test)]
+mod tests;

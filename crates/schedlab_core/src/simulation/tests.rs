@@ -1,0 +1,316 @@
+use super::*;
+use crate::input::Source;
+use crate::rng::Rng;
+use crate::trace::Outcome;
+use serde_json::{json, Value};
+
+fn load(docs: &[Value]) -> Scenario {
+    let text = serde_json::to_string(&json!({"kind": "List", "items": docs})).expect("json");
+    Scenario::load(&[Source {
+        name: "t.json",
+        text: &text,
+    }])
+    .unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+fn node(name: &str, cpu: &str, pods: i64) -> Value {
+    json!({"kind": "Node", "metadata": {"name": name, "labels": {"kubernetes.io/hostname": name}},
+        "status": {"allocatable": {"cpu": cpu, "memory": "8Gi", "pods": pods}}})
+}
+
+fn pod(name: &str, cpu: &str, priority: i32) -> Value {
+    json!({"kind": "Pod", "metadata": {"name": name},
+        "spec": {"priority": priority, "containers": [{"name": "c", "resources": {"requests": {"cpu": cpu}}}]}})
+}
+
+fn timeline(spec: Value) -> Value {
+    json!({"kind": "Timeline", "apiVersion": "schedlab.dev/v1alpha1", "spec": spec})
+}
+
+/// A scenario with retries, a failed binding, latency, node and pod changes.
+fn story() -> Scenario {
+    let mut docs = vec![node("n1", "2", 10), node("n2", "1", 10)];
+    for i in 0..6 {
+        docs.push(pod(&format!("p{i}"), "700m", i % 3));
+    }
+    docs.push(timeline(json!({"bindLatency": "1500ms", "changes": [
+        {"at": 0, "failBinding": "p2"},
+        {"at": 5, "addNode": node("n3", "1", 10)},
+        {"at": 40, "deletePod": "p0"},
+        {"at": 41, "cordonNode": "n3"},
+        {"at": 70, "uncordonNode": "n3"},
+        {"at": 75, "createPods": {"replicas": 3, "template": pod("batch", "300m", 5)}},
+        {"at": 100, "deleteNode": "n2"},
+    ]})));
+    load(&docs)
+}
+
+fn summary(sim: &Simulation) -> Vec<(Millis, String)> {
+    sim.steps()[..sim.position()]
+        .iter()
+        .map(|s| {
+            (
+                s.time,
+                format!("{:?} {:?} {:?}", s.kind, s.move_event, s.moved),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn the_story_runs_to_the_end_and_every_pod_settles() {
+    let s = story();
+    let mut sim = Simulation::new(&s, 3, false);
+    assert_eq!(sim.run(Limits::default()), StopReason::Quiescent);
+    assert!(sim.is_finished());
+    // Nothing is left in flight and the queue holds only unschedulable pods.
+    assert_eq!(sim.queue().num_active_pods(), 0);
+    assert_eq!(sim.queue().num_backoff_pods(), 0);
+    for (i, p) in sim.pod_states().iter().enumerate() {
+        assert!(
+            !matches!(p.phase, PodPhase::Assumed(_)),
+            "pod {i} still assumed"
+        );
+    }
+    // p2's first binding failed (failBinding).
+    let p2 = sim
+        .cluster()
+        .pods
+        .iter()
+        .position(|p| p.full_name == "default/p2")
+        .expect("p2");
+    assert!(sim.events().iter().any(|e| e.object == "default/p2"
+        && e.message == "Binding rejected: injected fault (failBinding)"));
+    assert!(sim
+        .steps()
+        .iter()
+        .any(|s| s.kind == StepKind::BindFailed { pod: p2 }));
+    // p0 was deleted; the three batch pods exist with their numbered names.
+    let names: Vec<&str> = sim
+        .cluster()
+        .pods
+        .iter()
+        .map(|p| p.full_name.as_str())
+        .collect();
+    for n in ["default/batch-0", "default/batch-1", "default/batch-2"] {
+        assert!(names.contains(&n), "{names:?}");
+    }
+    assert_eq!(sim.pod_states()[0].phase, PodPhase::Deleted);
+    assert!(sim.cluster().node_index.get("n2").is_none());
+}
+
+#[test]
+fn a_stepped_run_equals_a_continuous_run_and_repeats_exactly() {
+    let s = story();
+    let mut continuous = Simulation::new(&s, 11, true);
+    continuous.run(Limits::default());
+    let mut stepped = Simulation::new(&s, 11, true);
+    while stepped.step().is_some() {}
+    assert_eq!(summary(&continuous), summary(&stepped));
+    assert_eq!(continuous.cycles(), stepped.cycles());
+    assert_eq!(continuous.events(), stepped.events());
+    let again = s.run(11, true);
+    let report = |r: &crate::scenario::Run| crate::report::json_report(r, true);
+    assert_eq!(
+        report(&again),
+        report(&continuous.to_run(StopReason::Quiescent))
+    );
+}
+
+#[test]
+fn going_back_gives_the_state_a_fresh_run_has_at_that_step() {
+    // Long enough for replays from a checkpoint (interval 256 steps).
+    let mut docs: Vec<Value> = (0..8).map(|i| node(&format!("n{i}"), "4", 40)).collect();
+    for i in 0..300 {
+        docs.push(pod(&format!("p{i}"), "150m", i % 4));
+    }
+    docs.push(timeline(json!({"bindLatency": "250ms", "changes": [
+        {"at": 1, "addNode": node("late", "8", 60)},
+        {"at": 2, "deletePod": "p7"},
+        {"at": 3, "createPods": {"replicas": 40, "template": pod("w", "100m", 1)}},
+    ]})));
+    let s = load(&docs);
+    let mut sim = Simulation::new(&s, 5, false);
+    sim.run(Limits::default());
+    let total = sim.position();
+    assert!(total > 600, "{total} steps");
+    let log = summary(&sim);
+    for k in [total, 0, 1, 255, 256, 257, 400, total - 1, 3, total / 2] {
+        sim.go_to_step(k);
+        let mut fresh = Simulation::new(&s, 5, false);
+        fresh.go_to_step(k);
+        assert_eq!(sim.position(), k);
+        assert_eq!(sim.now(), fresh.now(), "step {k}");
+        assert_eq!(sim.queue_view(), fresh.queue_view(), "step {k}");
+        assert_eq!(sim.pod_states(), fresh.pod_states(), "step {k}");
+        assert_eq!(sim.cluster().pod_node, fresh.cluster().pod_node, "step {k}");
+        assert_eq!(sim.cycles_done(), fresh.cycles_done(), "step {k}");
+    }
+    // Forward again from the middle: the same history.
+    sim.go_to_step(total / 3);
+    sim.run(Limits::default());
+    assert_eq!(summary(&sim), log);
+    sim.step_back();
+    assert_eq!(sim.position(), total - 1);
+}
+
+#[test]
+fn cycle_detail_recomputes_the_tables_of_a_light_run() {
+    let s = story();
+    let mut light = Simulation::new(&s, 2, false);
+    light.run(Limits::default());
+    let mut full = Simulation::new(&s, 2, true);
+    full.run(Limits::default());
+    assert!(light.cycles().iter().all(|c| c.filter.is_empty()));
+    for i in 0..full.cycles().len() {
+        assert_eq!(
+            light.cycle_detail(i).as_ref(),
+            Some(&full.cycles()[i]),
+            "cycle {i}"
+        );
+    }
+    assert!(light.cycle_detail(full.cycles().len()).is_none());
+}
+
+#[test]
+fn limits_stop_the_run_early() {
+    let s = story();
+    let mut sim = Simulation::new(&s, 0, false);
+    assert_eq!(
+        sim.run(Limits {
+            until: Some(Millis::secs(40)),
+            max_cycles: None
+        }),
+        StopReason::Until
+    );
+    assert!(sim.now() <= Millis::secs(40));
+    assert!(sim.next_time().is_some_and(|t| t > Millis::secs(40)));
+    let mut sim = Simulation::new(&s, 0, false);
+    assert_eq!(
+        sim.run(Limits {
+            until: None,
+            max_cycles: Some(3)
+        }),
+        StopReason::MaxCycles
+    );
+    assert_eq!(sim.cycles_done(), 3);
+}
+
+#[test]
+fn equal_priorities_pop_in_input_order_and_higher_priorities_first() {
+    // queue-preemption.md A.2: priority first, then the time queued; input order breaks ties.
+    let s = load(&[
+        node("n", "10", 110),
+        pod("low-a", "100m", 1),
+        pod("high", "100m", 9),
+        pod("low-b", "100m", 1),
+        pod("mid", "100m", 5),
+    ]);
+    let run = s.run(0, false);
+    let order: Vec<&str> = run
+        .cycles
+        .iter()
+        .map(|c| run.cluster.pods[c.pod].full_name.as_str())
+        .collect();
+    assert_eq!(
+        order,
+        [
+            "default/high",
+            "default/mid",
+            "default/low-a",
+            "default/low-b"
+        ]
+    );
+}
+
+/// Random clusters and timelines: after every step, no node holds more than it can (bound
+/// plus assumed pods under PodFitsResources), and no pod is in a cycle while its binding is
+/// in flight.
+#[test]
+fn no_node_is_overcommitted_and_no_pod_is_scheduled_twice() {
+    let mut r = Rng::new(99);
+    for case in 0..60 {
+        let n_nodes = 1 + r.intn(4) as usize;
+        let mut docs: Vec<Value> = (0..n_nodes)
+            .map(|i| {
+                node(
+                    &format!("n{i}"),
+                    ["1", "2", "3"][r.intn(3) as usize],
+                    2 + r.intn(4) as i64,
+                )
+            })
+            .collect();
+        let n_pods = 1 + r.intn(12) as usize;
+        for i in 0..n_pods {
+            docs.push(pod(
+                &format!("p{i}"),
+                ["200m", "500m", "900m", "1500m"][r.intn(4) as usize],
+                r.intn(3) as i32,
+            ));
+        }
+        let mut changes = Vec::new();
+        let mut t = 0;
+        for k in 0..r.intn(6) {
+            t += r.intn(50);
+            changes.push(match r.intn(6) {
+                0 => json!({"at": t, "addNode": node(&format!("x{k}"), "2", 5)}),
+                1 => json!({"at": t, "cordonNode": "n0"}),
+                2 => json!({"at": t, "uncordonNode": "n0"}),
+                3 => json!({"at": t, "deletePod": format!("p{}", r.intn(n_pods as u64))}),
+                4 => json!({"at": t, "failBinding": format!("p{}", r.intn(n_pods as u64))}),
+                _ => json!({"at": t, "createPods": {"replicas": 1 + r.intn(3), "template": pod(&format!("b{k}"), "400m", 2)}}),
+            });
+        }
+        let latency = ["0s", "300ms", "2s"][r.intn(3) as usize];
+        docs.push(timeline(json!({"bindLatency": latency, "bindFailurePercent": r.intn(3) * 20, "changes": changes})));
+        let s = load(&docs);
+        let mut sim = Simulation::new(&s, case, false);
+        let mut in_flight = std::collections::BTreeSet::new();
+        while let Some(i) = sim.step() {
+            let step = &sim.steps()[i];
+            match &step.kind {
+                StepKind::Cycle { cycle } => {
+                    let c = &sim.cycles()[*cycle];
+                    assert!(
+                        !in_flight.contains(&c.pod),
+                        "case {case}: pod {} scheduled while binding",
+                        c.pod
+                    );
+                    if c.outcome == Outcome::Scheduled {
+                        in_flight.insert(c.pod);
+                    }
+                }
+                StepKind::Bound { pod, .. } | StepKind::BindFailed { pod } => {
+                    assert!(
+                        in_flight.remove(pod),
+                        "case {case}: binding of {pod} not in flight"
+                    );
+                }
+                _ => {}
+            }
+            let c = sim.cluster();
+            for n in &c.nodes {
+                let cpu: i64 = n
+                    .pods
+                    .iter()
+                    .map(|&p| c.pods[p].node_request.milli_cpu)
+                    .sum();
+                assert!(
+                    cpu <= n.allocatable.milli_cpu,
+                    "case {case}: {} over-committed: {cpu}m",
+                    n.name()
+                );
+                assert!(
+                    n.pods.len() as i64 <= n.allocatable.pods,
+                    "case {case}: {} has too many pods",
+                    n.name()
+                );
+            }
+            assert!(sim.position() < 10_000, "case {case}: the run does not end");
+        }
+        // Pods deleted while their binding was in flight leave the set through deletion.
+        for p in in_flight {
+            assert_eq!(sim.pod_states()[p].phase, PodPhase::Deleted, "case {case}");
+        }
+    }
+}
