@@ -170,29 +170,16 @@ pub fn text_report(run: &Run) -> String {
         );
     }
 
-    // Events and timeline changes, merged in time order (events of a step follow its change).
-    let mut rows: Vec<[String; 6]> = Vec::new();
-    let mut next_event = 0;
+    // Events and timeline changes in step order: a change, then the events of later steps.
     let split = |full: &str| match full.split_once('/') {
         Some((ns, name)) => (ns.to_string(), name.to_string()),
         None => ("default".to_string(), full.to_string()),
     };
-    for s in &run.steps {
+    let mut rows: Vec<[String; 6]> = Vec::new();
+    let mut events = run.events.iter().peekable();
+    for (i, s) in run.steps.iter().enumerate() {
         if let StepKind::Change { index } = s.kind {
             let ch = &run.timeline.changes[index].change;
-            while next_event < run.events.len() && run.events[next_event].time <= s.time {
-                let e = &run.events[next_event];
-                let (ns, name) = split(&e.object);
-                rows.push([
-                    ns,
-                    e.time.to_string(),
-                    e.kind.into(),
-                    e.reason.into(),
-                    format!("pod/{name}"),
-                    e.message.clone(),
-                ]);
-                next_event += 1;
-            }
             let mut message = format!("timeline: {}", ch.verb());
             if !s.moved.is_empty() {
                 let names: Vec<&str> = s
@@ -223,17 +210,17 @@ pub fn text_report(run: &Run) -> String {
                 message,
             ]);
         }
-    }
-    for e in &run.events[next_event..] {
-        let (ns, name) = split(&e.object);
-        rows.push([
-            ns,
-            e.time.to_string(),
-            e.kind.into(),
-            e.reason.into(),
-            format!("pod/{name}"),
-            e.message.clone(),
-        ]);
+        while let Some(e) = events.next_if(|e| e.step <= i) {
+            let (ns, name) = split(&e.object);
+            rows.push([
+                ns,
+                e.time.to_string(),
+                e.kind.into(),
+                e.reason.into(),
+                format!("pod/{name}"),
+                e.message.clone(),
+            ]);
+        }
     }
     let _ = writeln!(out);
     let _ = writeln!(out, "EVENTS");

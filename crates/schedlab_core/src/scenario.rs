@@ -56,6 +56,8 @@ pub struct Event {
     pub cycle: usize,
     /// Virtual time.
     pub time: Millis,
+    /// The step that emitted it.
+    pub step: usize,
 }
 
 /// Fills the volume catalog; a second object of a kind with the same name is an error.

@@ -139,6 +139,7 @@ pub(super) fn apply(
         What::Cycle => run_cycle(state, setup, profile, detail, &mut out),
     }
     state.events += out.events.len();
+    state.steps += 1;
     out
 }
 
@@ -162,6 +163,7 @@ fn event(
         message,
         cycle,
         time: state.now,
+        step: state.steps,
     }
 }
 

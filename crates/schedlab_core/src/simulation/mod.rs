@@ -218,6 +218,8 @@ struct State {
     changes: u64,
     cycles: usize,
     events: usize,
+    /// Steps applied (the position).
+    steps: usize,
 }
 
 /// What stays fixed during a run.
@@ -336,6 +338,7 @@ impl Simulation {
             changes: 0,
             cycles: 0,
             events: 0,
+            steps: 0,
         };
         engine::refresh_nodes(&mut state);
         let setup = Setup {

@@ -96,7 +96,7 @@ fn the_story_runs_to_the_end_and_every_pod_settles() {
         assert!(names.contains(&n), "{names:?}");
     }
     assert_eq!(sim.pod_states()[0].phase, PodPhase::Deleted);
-    assert!(sim.cluster().node_index.get("n2").is_none());
+    assert!(!sim.cluster().node_index.contains_key("n2"));
 }
 
 #[test]
