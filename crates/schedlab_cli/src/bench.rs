@@ -46,6 +46,9 @@ pub struct BenchArgs {
     /// After the run, step back this many cycles and report the time it took.
     #[arg(long, default_value_t = 1000)]
     step_back: usize,
+    /// Take no checkpoints (as `schedlab run` does): going back then replays from the start.
+    #[arg(long)]
+    no_history: bool,
 }
 
 /// Which loop the benchmark times.
@@ -150,6 +153,7 @@ pub fn run(a: &BenchArgs) -> ExitCode {
         LoopMode::Queue => {
             let before = live_bytes();
             let mut sim = Simulation::new(&scenario, a.seed, a.trace);
+            sim.set_keep_history(!a.no_history);
             sim.run(Limits::default());
             let secs = start.elapsed().as_secs_f64();
             let cycles = sim.cycles_done();
@@ -182,7 +186,7 @@ pub fn run(a: &BenchArgs) -> ExitCode {
     let per_pod = evaluated as f64 / cycles.max(1) as f64;
     println!(
         "{{\"workload\":\"{}\",\"loop\":\"{}\",\"nodes\":{},\"bound\":{},\"pending\":{},\"percentageOfNodesToScore\":{},\"trace\":{},\
-         \"cycles\":{},\"scheduled\":{},\"seconds\":{:.3},\"podsPerSecond\":{:.0},\"evaluatedNodesPerPod\":{:.1},\"setupSeconds\":{:.3},\"peakRssMiB\":{}{extra}}}",
+         \"history\":{},\"cycles\":{},\"scheduled\":{},\"seconds\":{:.3},\"podsPerSecond\":{:.0},\"evaluatedNodesPerPod\":{:.1},\"setupSeconds\":{:.3},\"peakRssMiB\":{}{extra}}}",
         a.workload.upstream_name(),
         match a.mode { LoopMode::Queue => "queue", LoopMode::Single => "single" },
         nodes,
@@ -190,6 +194,7 @@ pub fn run(a: &BenchArgs) -> ExitCode {
         pending,
         a.percentage,
         a.trace,
+        matches!(a.mode, LoopMode::Queue) && !a.no_history,
         cycles,
         scheduled,
         secs,

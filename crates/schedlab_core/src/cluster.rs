@@ -337,7 +337,7 @@ pub struct Cluster {
     /// PriorityClasses.
     pub priority_classes: Vec<PriorityClass>,
     /// Node name → id.
-    pub node_index: HashMap<String, NodeId>,
+    pub node_index: Arc<HashMap<String, NodeId>>,
     /// Image name → number of nodes reporting it (for ImageLocality).
     pub image_node_counts: HashMap<String, usize>,
     /// Where each pod is bound (or `None`).
@@ -360,7 +360,7 @@ impl Cluster {
     /// Adds a node; its pods come later through [`Cluster::bind`].
     pub fn add_node(&mut self, node: Node) -> NodeId {
         let id = self.nodes.len();
-        self.node_index.insert(node.metadata.name.clone(), id);
+        Arc::make_mut(&mut self.node_index).insert(node.metadata.name.clone(), id);
         self.count_node(&node, true);
         self.topology.add_node(&node.metadata.labels);
         self.nodes.push(NodeInfo::new(node, id));
@@ -472,10 +472,11 @@ impl Cluster {
         self.count_node(&old, false);
         self.count_node(&new, true);
         if old.metadata.name != new.metadata.name {
-            if self.node_index.get(&old.metadata.name) == Some(&node) {
-                self.node_index.remove(&old.metadata.name);
+            let index = Arc::make_mut(&mut self.node_index);
+            if index.get(&old.metadata.name) == Some(&node) {
+                index.remove(&old.metadata.name);
             }
-            self.node_index.insert(new.metadata.name.clone(), node);
+            index.insert(new.metadata.name.clone(), node);
         }
         let relabel = old.metadata.labels != new.metadata.labels;
         let pods = if relabel {
@@ -515,10 +516,11 @@ impl Cluster {
             n.id -= 1;
         }
         self.count_node(&old.node, false);
-        if self.node_index.get(old.name()) == Some(&node) {
-            self.node_index.remove(old.name());
+        let index = Arc::make_mut(&mut self.node_index);
+        if index.get(old.name()) == Some(&node) {
+            index.remove(old.name());
         }
-        for id in self.node_index.values_mut() {
+        for id in index.values_mut() {
             if *id > node {
                 *id -= 1;
             }

@@ -338,6 +338,8 @@ impl Scenario {
     /// Runs the simulation within `limits` (`--until`, `--max-cycles`).
     pub fn run_with(&self, seed: u64, detail: bool, limits: Limits) -> Run {
         let mut sim = Simulation::new(self, seed, detail);
+        // Read once at the end: no going back, so no checkpoints.
+        sim.set_keep_history(false);
         let stop = sim.run(limits);
         sim.to_run(stop)
     }

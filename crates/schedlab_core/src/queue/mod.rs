@@ -69,7 +69,7 @@ mod events;
 mod nominated;
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 pub use backoff::{BackoffRecord, PodBackoffMap};
 pub use events::{ClusterEvent, InformerEvent, NodeChange};
@@ -274,11 +274,48 @@ fn active_key(i: &QueuedPodInfo) -> ActiveKey {
     (Reverse(i.priority), i.timestamp, i.seq, i.pod)
 }
 
+/// Queued pods by id.
+#[derive(Clone, Debug, Default)]
+struct PodTable {
+    slots: Vec<Option<Entry>>,
+    len: usize,
+}
+
+impl PodTable {
+    fn get(&self, pod: PodId) -> Option<&Entry> {
+        self.slots.get(pod)?.as_ref()
+    }
+
+    fn insert(&mut self, pod: PodId, e: Entry) {
+        if pod >= self.slots.len() {
+            self.slots.resize(pod + 1, None);
+        }
+        if self.slots[pod].replace(e).is_none() {
+            self.len += 1;
+        }
+    }
+
+    fn remove(&mut self, pod: PodId) -> Option<Entry> {
+        let e = self.slots.get_mut(pod)?.take()?;
+        self.len -= 1;
+        Some(e)
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
 /// kube-scheduler v1.17's `PriorityQueue` on a virtual clock.
 #[derive(Clone, Debug)]
 pub struct SchedulingQueue {
     backoff: PodBackoffMap,
-    pods: BTreeMap<PodId, Entry>,
+    /// By pod id (a flat table: cheap to clone for checkpoints).
+    pods: PodTable,
     active: BTreeSet<ActiveKey>,
     /// `(expiry, seq, pod)`.
     backoff_q: BTreeSet<(Millis, u64, PodId)>,
@@ -301,7 +338,7 @@ impl SchedulingQueue {
     pub fn new(config: QueueConfig) -> Self {
         SchedulingQueue {
             backoff: PodBackoffMap::new(config.pod_initial_backoff, config.pod_max_backoff),
-            pods: BTreeMap::new(),
+            pods: PodTable::default(),
             active: BTreeSet::new(),
             backoff_q: BTreeSet::new(),
             unschedulable: BTreeSet::new(),
@@ -342,7 +379,7 @@ impl SchedulingQueue {
     }
 
     fn remove(&mut self, pod: PodId) -> Option<Entry> {
-        let e = self.pods.remove(&pod)?;
+        let e = self.pods.remove(pod)?;
         match e.queue {
             SubQueue::Active => self.active.remove(&active_key(&e.info)),
             SubQueue::Backoff => self.backoff_q.remove(&(e.expiry, e.info.seq, pod)),
@@ -401,7 +438,7 @@ impl SchedulingQueue {
         status_nominated: Option<&str>,
         now: Millis,
     ) -> Result<SubQueue, QueueError> {
-        if let Some(e) = self.pods.get(&info.pod) {
+        if let Some(e) = self.pods.get(info.pod) {
             return Err(QueueError::AlreadyPresent {
                 pod: info.pod,
                 queue: e.queue,
@@ -589,7 +626,7 @@ impl SchedulingQueue {
         spec_changed: bool,
         now: Millis,
     ) -> SubQueue {
-        let Some(queue) = self.pods.get(&pod).map(|e| e.queue) else {
+        let Some(queue) = self.pods.get(pod).map(|e| e.queue) else {
             let info = self.new_info(pod, priority, now);
             self.insert(info, SubQueue::Active);
             self.nominated.add(pod, None, new_nominated);
@@ -719,12 +756,12 @@ impl SchedulingQueue {
 
     /// The sub-queue holding `pod`.
     pub fn queue_of(&self, pod: PodId) -> Option<SubQueue> {
-        self.pods.get(&pod).map(|e| e.queue)
+        self.pods.get(pod).map(|e| e.queue)
     }
 
     /// The queued pod's bookkeeping.
     pub fn info(&self, pod: PodId) -> Option<&QueuedPodInfo> {
-        self.pods.get(&pod).map(|e| &e.info)
+        self.pods.get(pod).map(|e| &e.info)
     }
 
     /// The pods in unschedulableQ, by the time they were put back.
@@ -747,7 +784,7 @@ impl SchedulingQueue {
             .chain(self.backoff_q.iter().map(|k| k.2))
             .chain(self.unschedulable.iter().map(|k| k.2));
         order
-            .filter_map(|pod| self.pods.get(&pod))
+            .filter_map(|pod| self.pods.get(pod))
             .map(|e| {
                 let pod = e.info.pod;
                 let rec = self.backoff.record(pod);

@@ -71,7 +71,7 @@ pub(super) fn next(state: &State, setup: &Setup) -> Option<(Millis, What)> {
             state
                 .queue
                 .unschedulable_pods()
-                .any(|p| state.pods[p].tried_at_change != Some(state.changes))
+                .any(|p| state.pods[p].tried_at_change != state.changes)
         };
         if best.is_some() || stale() {
             consider(&mut best, t, What::LeftoverFlush);
@@ -181,7 +181,7 @@ fn run_cycle(
     state.cycles += 1;
     out.step.kind = StepKind::Cycle { cycle };
     let pod_scheduling_cycle = state.queue.scheduling_cycle();
-    state.pods[pod].tried_at_change = Some(state.changes);
+    state.pods[pod].tried_at_change = state.changes;
     let pod_info = Arc::clone(&state.cluster.pods[pod]);
     let nominated = pod_info.pod.status.nominated_node_name.clone();
 
@@ -259,11 +259,11 @@ fn run_cycle(
                 message.clone(),
                 cycle,
             ));
-            state.pods[pod].condition = Some(PodScheduledCondition {
+            state.pods[pod].condition = Some(Arc::new(PodScheduledCondition {
                 status: false,
                 reason: REASON_UNSCHEDULABLE,
                 message,
-            });
+            }));
             let _ = state.queue.add_unschedulable_if_not_present(
                 info,
                 pod_scheduling_cycle,
@@ -319,11 +319,7 @@ fn complete_binding(state: &mut State, setup: &Setup, b: Binding, out: &mut Step
             let p = &mut state.pods[pod];
             p.phase = PodPhase::Bound;
             p.start_time = Some(state.now);
-            p.condition = Some(PodScheduledCondition {
-                status: true,
-                reason: "",
-                message: String::new(),
-            });
+            p.condition = Some(Arc::clone(&setup.scheduled));
             let name = &state.cluster.pods[pod].full_name;
             let message = format!("Successfully assigned {name} to {}", b.node);
             out.events
@@ -340,11 +336,11 @@ fn complete_binding(state: &mut State, setup: &Setup, b: Binding, out: &mut Step
             state.cluster.unbind(pod);
             let message = format!("Binding rejected: {err}");
             state.pods[pod].phase = PodPhase::Pending;
-            state.pods[pod].condition = Some(PodScheduledCondition {
+            state.pods[pod].condition = Some(Arc::new(PodScheduledCondition {
                 status: false,
                 reason: REASON_SCHEDULER_ERROR,
                 message: message.clone(),
-            });
+            }));
             out.events.push(event(
                 state,
                 true,

@@ -86,19 +86,24 @@ pub struct PodScheduledCondition {
     pub message: String,
 }
 
+/// `PodState::tried_at_change` of a pod never tried.
+const NEVER_TRIED: u64 = u64::MAX;
+
 /// What the simulation knows about a pod beyond the cluster cache.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PodState {
     /// The phase.
     pub phase: PodPhase,
-    /// The PodScheduled condition, once the scheduler has said something.
-    pub condition: Option<PodScheduledCondition>,
+    /// The PodScheduled condition, once the scheduler has said something (shared: every
+    /// checkpoint copies this table, and bound pods all share one `True` condition).
+    pub condition: Option<Arc<PodScheduledCondition>>,
     /// When its binding completed (pods bound by the simulation).
     pub start_time: Option<Millis>,
     /// The next binding of this pod fails (`failBinding`).
     pub fail_next_binding: bool,
-    /// The change counter when the pod was last tried (for the end-of-run rule).
-    tried_at_change: Option<u64>,
+    /// The change counter when the pod was last tried (`NEVER_TRIED` before), for the
+    /// end-of-run rule.
+    tried_at_change: u64,
 }
 
 impl PodState {
@@ -108,7 +113,7 @@ impl PodState {
             condition: None,
             start_time: None,
             fail_next_binding: false,
-            tried_at_change: None,
+            tried_at_change: NEVER_TRIED,
         }
     }
 }
@@ -232,6 +237,8 @@ struct Setup {
     detail: bool,
     /// Whether any pod has a required pod-affinity term (else assigned pod adds move nothing).
     any_required_affinity: bool,
+    /// The `PodScheduled: True` condition every bound pod shares.
+    scheduled: Arc<PodScheduledCondition>,
 }
 
 /// The known history: every step, cycle and event computed so far.
@@ -258,14 +265,12 @@ pub struct Simulation {
     position: usize,
     checkpoints: BTreeMap<usize, State>,
     checkpoint_interval: usize,
+    keep_history: bool,
     /// Filter names, by profile index.
     pub filter_names: Vec<String>,
     /// Score names, by profile index.
     pub score_names: Vec<String>,
 }
-
-/// The most checkpoints kept; beyond it every other one is dropped and the interval doubles.
-const MAX_CHECKPOINTS: usize = 128;
 
 impl Simulation {
     /// A simulation of `scenario` at t = 0, before any step. `detail` records the filter and
@@ -347,6 +352,11 @@ impl Simulation {
             scheduler_name: scenario.config.scheduler_name.clone(),
             detail,
             any_required_affinity,
+            scheduled: Arc::new(PodScheduledCondition {
+                status: true,
+                reason: "",
+                message: String::new(),
+            }),
         };
         let mut checkpoints = BTreeMap::new();
         checkpoints.insert(0, state.clone());
@@ -354,10 +364,16 @@ impl Simulation {
             setup: Arc::new(setup),
             profile: scheduler.profile,
             state,
-            log: Log::default(),
+            // Every queued pod gets at least one cycle: reserve for that.
+            log: Log {
+                steps: Vec::with_capacity(2 * scenario.queue.len()),
+                cycles: Vec::with_capacity(scenario.queue.len()),
+                events: Vec::with_capacity(scenario.queue.len()),
+            },
             position: 0,
             checkpoints,
-            checkpoint_interval: (size / 16).clamp(256, 1 << 16),
+            checkpoint_interval: (size / 8).clamp(256, 1 << 16),
+            keep_history: true,
             filter_names,
             score_names,
         }
@@ -373,6 +389,10 @@ impl Simulation {
     /// Applies one step; returns its index, or `None` when nothing can happen any more.
     pub fn step(&mut self) -> Option<usize> {
         let (_, what) = engine::next(&self.state, &self.setup)?;
+        Some(self.apply(what))
+    }
+
+    fn apply(&mut self, what: engine::What) -> usize {
         let record = self.position == self.log.steps.len();
         let detail = record && self.setup.detail;
         let out = engine::apply(&mut self.state, &self.setup, &self.profile, what, detail);
@@ -387,22 +407,32 @@ impl Simulation {
             );
         }
         self.position += 1;
-        if self.position.is_multiple_of(self.checkpoint_interval) {
+        // Checkpoints are taken while recording new history (replays pass existing ones).
+        if record && self.keep_history && self.position.is_multiple_of(self.checkpoint_interval) {
             self.checkpoint();
         }
-        Some(self.position - 1)
+        self.position - 1
     }
 
+    /// Keeps a checkpoint at the current position, then thins older ones: the 8 most recent
+    /// intervals keep every checkpoint, older ones keep every 2nd, 4th, 8th, ... as they age,
+    /// so going back a little is always cheap and memory grows only with the logarithm of the
+    /// run's length.
     fn checkpoint(&mut self) {
         if self.checkpoints.contains_key(&self.position) {
             return;
         }
         self.checkpoints.insert(self.position, self.state.clone());
-        if self.checkpoints.len() > MAX_CHECKPOINTS {
-            self.checkpoint_interval *= 2;
-            let interval = self.checkpoint_interval;
-            self.checkpoints.retain(|&k, _| k % interval == 0);
-        }
+        let interval = self.checkpoint_interval;
+        let newest = self.position / interval;
+        self.checkpoints.retain(|&at, _| {
+            let k = at / interval;
+            let age = newest.saturating_sub(k);
+            // Keep multiples of 2^level, where level grows by one each time the age doubles
+            // past 8 intervals.
+            let level = (age / 8).checked_ilog2().map_or(0, |l| l + 1);
+            at == 0 || k.is_multiple_of(1 << level.min(63))
+        });
     }
 
     /// Steps until one scheduling cycle has run; returns its index (`None` if the run ended
@@ -430,11 +460,11 @@ impl Simulation {
             if limits.max_cycles.is_some_and(|m| self.state.cycles >= m) {
                 return StopReason::MaxCycles;
             }
-            match self.next_time() {
+            match engine::next(&self.state, &self.setup) {
                 None => return StopReason::Quiescent,
-                Some(t) if limits.until.is_some_and(|u| t > u) => return StopReason::Until,
-                Some(_) => {
-                    self.step();
+                Some((t, _)) if limits.until.is_some_and(|u| t > u) => return StopReason::Until,
+                Some((_, what)) => {
+                    self.apply(what);
                 }
             }
         }
@@ -464,6 +494,13 @@ impl Simulation {
         if self.position > 0 {
             self.go_to_step(self.position - 1);
         }
+    }
+
+    /// Whether to take checkpoints (default on). Without them going back replays from the
+    /// start: right for a run that is only read at the end (the CLI), where checkpoints would
+    /// cost time and memory for nothing.
+    pub fn set_keep_history(&mut self, keep: bool) {
+        self.keep_history = keep;
     }
 
     /// Forgets the past: the logs and every checkpoint. The current state becomes the start
@@ -538,7 +575,7 @@ impl Simulation {
         &self.state.queue
     }
 
-    /// Steps between checkpoints (it doubles when the run gets long).
+    /// Steps between checkpoints (older ones are thinned out).
     pub fn checkpoint_interval(&self) -> usize {
         self.checkpoint_interval
     }
