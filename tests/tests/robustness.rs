@@ -5,6 +5,7 @@
 
 use proptest::prelude::*;
 use schedlab_core::report::{json_report, text_report};
+use schedlab_core::simulation::{Limits, Simulation};
 use schedlab_tests::{load, read_file, realworld_dir, File};
 use serde_json::{json, Value};
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -19,6 +20,12 @@ fn survive(files: &[File]) -> Result<(), String> {
             let _ = json_report(&run, true);
             let _ = text_report(&run);
             let _ = json_report(&s.run(2, false), false);
+            // The stepping API: forward, back to the middle, a recomputed cycle.
+            let mut sim = Simulation::new(&s, 3, false);
+            sim.run(Limits::default());
+            sim.go_to_step(sim.position() / 2);
+            let _ = sim.cycle_detail(0);
+            let _ = sim.queue_view();
         }
     }))
     .map_err(|e| {
@@ -450,6 +457,25 @@ fn everything() -> Value {
                 "resources": [{"name": "cpu", "weight": 1}, {"name": "example.com/gpu", "weight": 0}]}}}],
         "hardPodAffinitySymmetricWeight": 10,
         "alwaysCheckAllPredicates": true}));
+    // A timeline using every change, with latency and random binding failures.
+    items.push(json!({"kind": "Timeline", "apiVersion": "schedlab.dev/v1alpha1",
+        "metadata": {"name": "day"},
+        "spec": {"bindLatency": "1500ms", "bindFailurePercent": 30, "changes": [
+            {"at": 0, "failBinding": "web-0"},
+            {"at": 1, "setNodeLabels": {"node": "n1", "labels": {"disk": "hdd"}, "remove": ["zone"]}},
+            {"at": "2s", "setNodeTaints": {"node": "n2", "taints": [{"key": "k", "value": "v", "effect": "NoSchedule"}]}},
+            {"at": 3, "cordonNode": "n3"},
+            {"at": 5, "addNode": {"metadata": {"name": "n9", "labels": {"disk": "ssd", "zone": "z9"}},
+                "status": {"allocatable": {"cpu": "8", "memory": "16Gi", "pods": "20"}}}},
+            {"at": 8, "createPods": {"replicas": 3, "template": pod("burst", None)}},
+            {"at": 9, "createPod": pod("late", Some("n9"))},
+            {"at": 12, "deletePod": "bound-2"},
+            {"at": 13, "deletePod": "burst-1"},
+            {"at": 20, "uncordonNode": "n3"},
+            {"at": 30, "updateNode": {"metadata": {"name": "n0", "labels": {"disk": "ssd"}},
+                "status": {"allocatable": {"cpu": "1", "memory": "1Gi", "pods": "3"}}}},
+            {"at": 40, "deleteNode": "n9"},
+            {"at": "1m", "createPods": {"replicas": 2, "template": pod("burst", None)}}]}}));
     json!({"kind": "List", "apiVersion": "v1", "items": items})
 }
 
@@ -523,6 +549,13 @@ fn the_everything_scenario_runs() {
         |c| c.metadata.name.starts_with("data-web") && c.spec.volume_name.starts_with("local-")
     ));
     let r = json_report(&run, true);
+    // Every timeline change was applied.
+    assert_eq!(
+        r["timeline"].as_array().map(Vec::len),
+        Some(13),
+        "{}",
+        r["timeline"]
+    );
     let cycles = r["cycles"].as_array().expect("cycles");
     // At least one cycle scores several nodes, so every priority runs.
     assert!(cycles
