@@ -30,3 +30,17 @@ const secs = (performance.now() - t0) / 1000;
 console.log(JSON.stringify({ workload: name, runtime: `wasm (node ${process.version})`, nodes, bound, pending,
   percentageOfNodesToScore: pct, scheduled, seconds: +secs.toFixed(3), podsPerSecond: Math.round(pending / secs),
   evaluatedNodesPerPod: +(evaluated / pending).toFixed(1) }));
+
+// The simulation with history, as the playground keeps it: run, then step back 1000 cycles.
+if (process.env.STEP_BACK !== '0') {
+  const back = Number(process.env.STEP_BACK ?? 1000);
+  const sim = w.simulation(0n);
+  const t1 = performance.now();
+  const cycles = sim.run();
+  const runSecs = (performance.now() - t1) / 1000;
+  const t2 = performance.now();
+  sim.step_back_cycles(back);
+  const backMs = performance.now() - t2;
+  console.log(JSON.stringify({ workload: name, runtime: 'wasm, with history', cycles,
+    podsPerSecond: Math.round(cycles / runSecs), stepBackCycles: back, stepBackMs: +backMs.toFixed(1) }));
+}

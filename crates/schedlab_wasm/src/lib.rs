@@ -2,6 +2,7 @@
 //!
 //! Inputs in, one call into the core, a JSON string out. No scheduling logic lives here.
 
+use schedlab_core::simulation::{Limits, Simulation};
 use schedlab_core::{report, workloads, Scenario, Source};
 use wasm_bindgen::prelude::*;
 
@@ -79,9 +80,40 @@ impl BenchWorkload {
         })
     }
 
+    /// The simulation of this workload with its history (checkpoints), as the playground runs
+    /// it, for timing the run and stepping back from JavaScript.
+    pub fn simulation(&self, seed: u64) -> BenchSimulation {
+        BenchSimulation {
+            sim: Simulation::new(&self.scenario, seed, false),
+        }
+    }
+
     /// Schedules every pending pod; returns `[scheduled, evaluated nodes]`.
     pub fn run(&self, seed: u64, trace: bool) -> Vec<f64> {
         let run = self.scenario.run(seed, trace);
         vec![run.scheduled_count() as f64, run.evaluated_nodes() as f64]
+    }
+}
+
+/// A steppable simulation of a benchmark workload.
+#[wasm_bindgen]
+pub struct BenchSimulation {
+    sim: Simulation,
+}
+
+#[wasm_bindgen]
+impl BenchSimulation {
+    /// Runs until quiescent; returns the number of cycles.
+    pub fn run(&mut self) -> usize {
+        self.sim.run(Limits::default());
+        self.sim.cycles_done()
+    }
+
+    /// Goes back to the step just before cycle `cycles_done - n`; returns the new position.
+    pub fn step_back_cycles(&mut self, n: usize) -> usize {
+        let target = self.sim.cycles_done().saturating_sub(n);
+        let step = self.sim.step_of_cycle(target).unwrap_or(0);
+        self.sim.go_to_step(step);
+        self.sim.position()
     }
 }
