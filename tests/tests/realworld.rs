@@ -412,7 +412,6 @@ fn contract_storage_kinds_are_read_not_skipped() {
 }
 
 #[test]
-#[ignore = "not yet: PodDisruptionBudget is read with preemption (its own issue); until then it is skipped with a warning"]
 fn contract_pdb_is_read_not_skipped() {
     // cli-contract.md "Objects read, by kind" lists PodDisruptionBudget; SOURCES.md: "1 PDB,
     // 0 errors" (k9s pdb).
@@ -420,6 +419,7 @@ fn contract_pdb_is_read_not_skipped() {
     for w in warnings(&s) {
         assert!(!w.contains("skipped PodDisruptionBudget:"), "{w}");
     }
+    assert_eq!(s.cluster.pdbs.len(), 1);
 }
 
 #[test]

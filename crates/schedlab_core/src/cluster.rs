@@ -336,6 +336,8 @@ pub struct Cluster {
     pub stateful_sets: Vec<(String, Option<LabelSelector>)>,
     /// PriorityClasses.
     pub priority_classes: Vec<PriorityClass>,
+    /// PodDisruptionBudgets (read by preemption).
+    pub pdbs: Vec<crate::model::PodDisruptionBudget>,
     /// Node name → id.
     pub node_index: Arc<HashMap<String, NodeId>>,
     /// Image name → number of nodes reporting it (for ImageLocality).

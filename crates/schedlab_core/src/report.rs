@@ -31,7 +31,15 @@ pub fn json_report(run: &Run, detail: bool) -> Value {
                 "node".into(),
                 json!(run.node_of(id).map(|n| c.nodes[n].name())),
             );
-            m.insert("nominatedNode".into(), json!(nominated.get(&id)));
+            let status_nominated = run
+                .pod_states
+                .get(id)
+                .filter(|s| s.phase == PodPhase::Pending)
+                .and_then(|s| s.nominated.as_deref());
+            m.insert(
+                "nominatedNode".into(),
+                json!(status_nominated.or(nominated.get(&id).copied())),
+            );
             m.insert("phase".into(), json!(run.phase(id).as_str()));
             if let Some(state) = run.pod_states.get(id) {
                 if let PodPhase::Assumed(n) = state.phase {
@@ -100,7 +108,7 @@ pub fn json_report(run: &Run, detail: bool) -> Value {
                 }
                 m.insert("totals".into(), Value::Object(totals));
             }
-            m.insert("preemption".into(), Value::Null);
+            m.insert("preemption".into(), preemption_json(c, t));
             Value::Object(m)
         })
         .collect();
@@ -135,6 +143,34 @@ pub fn json_report(run: &Run, detail: bool) -> Value {
         "events": events,
         "timeline": timeline,
         "end": {"time": run.end_time.as_secs_f64(), "reason": run.stop.as_str()},
+    })
+}
+
+/// The contract's `preemption`: `{"node", "victims"}` when the cycle nominated a node, plus
+/// `decidedBy` (the criterion of `pickOneNodeForPreemption`) and every `candidates` entry.
+fn preemption_json(c: &crate::cluster::Cluster, t: &crate::trace::CycleTrace) -> Value {
+    let Some(p) = t.preemption.as_deref() else {
+        return Value::Null;
+    };
+    let Some(chosen) = p.chosen() else {
+        return Value::Null;
+    };
+    let names = |pods: &[usize]| -> Vec<&str> {
+        pods.iter().map(|&v| c.pods[v].full_name.as_str()).collect()
+    };
+    let candidates: Vec<Value> = p
+        .candidates
+        .iter()
+        .map(|k| {
+            json!({"node": t.node_name(c, k.node), "victims": names(&k.victims),
+                "pdbViolations": k.pdb_violations})
+        })
+        .collect();
+    json!({
+        "node": t.node_name(c, chosen.node),
+        "victims": names(&chosen.victims),
+        "decidedBy": p.pick.map(|k| k.decided_by.as_str()),
+        "candidates": candidates,
     })
 }
 
@@ -272,7 +308,32 @@ pub fn text_report(run: &Run) -> String {
                 }
                 s
             }
-            _ => t.message.clone().unwrap_or_default(),
+            _ => {
+                let mut s = t.message.clone().unwrap_or_default();
+                if let Some(p) = t.preemption.as_deref() {
+                    if let (Some(chosen), Some(pick)) = (p.chosen(), p.pick) {
+                        let victims: Vec<&str> = chosen
+                            .victims
+                            .iter()
+                            .map(|&v| c.pods[v].full_name.as_str())
+                            .collect();
+                        let _ = write!(
+                            s,
+                            "  => preempts on {} ({}): {}",
+                            t.node_name(c, chosen.node),
+                            pick.decided_by.as_str(),
+                            if victims.is_empty() {
+                                "no victims".to_string()
+                            } else {
+                                victims.join(", ")
+                            }
+                        );
+                    } else if let Some(why) = &p.not_eligible {
+                        let _ = write!(s, "  => no preemption: {why}");
+                    }
+                }
+                s
+            }
         };
         let time = Millis((t.time * 1000.0).round() as u64);
         let _ = writeln!(

@@ -218,6 +218,7 @@ impl Scenario {
             replica_sets: selector_sources(&inputs.replica_sets),
             stateful_sets: selector_sources(&inputs.stateful_sets),
             priority_classes: inputs.priority_classes,
+            pdbs: inputs.pod_disruption_budgets,
             ..Cluster::default()
         };
         for (node, origin) in inputs.nodes {

@@ -8,6 +8,7 @@
 //! Per-cycle pre-computation goes through `pre_filter` / `pre_score`, whose typed [`State`] is
 //! handed back to the plugin for every node, so a per-node check is a lookup, not a scan.
 
+pub mod preemption;
 pub mod reason;
 pub mod runner;
 
@@ -110,6 +111,12 @@ pub trait FilterPlugin: Send + Sync {
     }
     /// Whether the pod fits on the node; reasons when it does not.
     fn filter(&self, cx: &CycleContext, state: &State, node: &NodeInfo) -> FilterResult;
+    /// Whether `pre_filter` reads pods bound to other nodes (affinity, spreading, service
+    /// affinity). Preemption then recomputes it after taking victims off a node, where upstream
+    /// calls the plugin's `PreFilterExtensions` (`RemovePod`/`AddPod`).
+    fn reads_other_pods(&self) -> bool {
+        false
+    }
 }
 
 /// A Score extension point with its optional normalisation (a legacy priority: map + reduce).

@@ -113,6 +113,11 @@ pub enum Reason {
 }
 
 impl Reason {
+    /// Whether preemption cannot help with this reason (see [`FailureReason::is_unresolvable`]).
+    pub fn is_unresolvable(&self) -> bool {
+        self.fixed().is_some_and(FailureReason::is_unresolvable)
+    }
+
     /// The fixed reason, if this is one.
     pub fn fixed(&self) -> Option<FailureReason> {
         match self {

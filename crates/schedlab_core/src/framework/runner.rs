@@ -148,13 +148,20 @@ impl Scheduler {
             pod,
             nominations,
             detail,
+            &mut Vec::new(),
         )
     }
 }
 
+/// The nodes that failed the filters in a cycle, with their reasons (`FitError`'s
+/// `FailedPredicates`; preemption reads them whatever `detail` is).
+pub type FailedNodes = Vec<(NodeId, Vec<Reason>)>;
+
 /// Runs one cycle for `pod` against `cluster`, visiting nodes in `node_order`.
-/// `detail` records the filter and score tables. The scheduler's parts, separately, for
-/// callers that keep the profile apart from the state they checkpoint.
+/// `detail` records the filter and score tables; `failed` receives the nodes that failed.
+/// The scheduler's parts, separately, for callers that keep the profile apart from the state
+/// they checkpoint.
+#[allow(clippy::too_many_arguments)]
 pub fn schedule_one(
     profile: &Profile,
     state: &mut SchedulerState,
@@ -163,7 +170,9 @@ pub fn schedule_one(
     pod: PodId,
     nominations: &[Nomination],
     detail: bool,
+    failed: &mut FailedNodes,
 ) -> CycleTrace {
+    failed.clear();
     let all = node_order.len();
     let mut trace = CycleTrace {
         time: 0.0,
@@ -181,6 +190,7 @@ pub fn schedule_one(
         totals: Vec::new(),
         tie_set: Vec::new(),
         volume_bindings: Vec::new(),
+        preemption: None,
         node_names: std::sync::Arc::from([]),
     };
     if all == 0 {
@@ -201,6 +211,7 @@ pub fn schedule_one(
         nominations,
         detail,
         &mut trace,
+        failed,
     ) {
         Ok(()) => {}
         Err(CycleError(msg)) => {
@@ -222,6 +233,7 @@ fn cycle(
     nominations: &[Nomination],
     detail: bool,
     trace: &mut CycleTrace,
+    failed: &mut FailedNodes,
 ) -> Result<(), CycleError> {
     let cluster = cx.cluster;
     let all = node_order.len();
@@ -249,7 +261,6 @@ fn cycle(
     };
     trace.num_to_find = to_find;
     let mut feasible: Vec<&NodeInfo> = Vec::with_capacity(to_find.min(all));
-    let mut failed: Vec<(NodeId, Vec<Reason>)> = Vec::new();
     let mut processed = 0;
     let start = st.next_start_node_index % all;
     for i in 0..all {
@@ -334,6 +345,97 @@ fn cycle(
     trace.node = Some(selected);
     trace.tie_set = tie_set;
     Ok(())
+}
+
+/// A profile's filters prepared for one pod (`pre_filter` run): answers whether the pod fits
+/// on single nodes, as `podPassesFiltersOnNode` does for preemption (with the nominated-pod
+/// passes).
+pub struct NodeChecker<'p> {
+    profile: &'p Profile,
+    pod: PodId,
+    states: Vec<State>,
+    /// Filters to visit: not `State::Skip`.
+    active: Vec<usize>,
+}
+
+impl<'p> NodeChecker<'p> {
+    /// Runs every filter's `pre_filter` for `pod` against `cluster`.
+    pub fn new(profile: &'p Profile, cluster: &Cluster, pod: PodId) -> Result<Self, CycleError> {
+        let mut c = NodeChecker {
+            profile,
+            pod,
+            states: Vec::new(),
+            active: Vec::new(),
+        };
+        c.refresh(cluster)?;
+        Ok(c)
+    }
+
+    /// Runs `pre_filter` again (after pods were taken off or put back on nodes).
+    pub fn refresh(&mut self, cluster: &Cluster) -> Result<(), CycleError> {
+        let cx = CycleContext {
+            cluster,
+            pod: &cluster.pods[self.pod],
+            settings: &self.profile.settings,
+        };
+        self.states = self
+            .profile
+            .filters
+            .iter()
+            .map(|f| f.plugin.pre_filter(&cx))
+            .collect::<Result<_, _>>()?;
+        self.active = (0..self.states.len())
+            .filter(|&i| !matches!(self.states[i], State::Skip))
+            .collect();
+        Ok(())
+    }
+
+    /// Whether some filter's `pre_filter` depends on pods of other nodes, so that taking pods
+    /// off a node needs [`Self::refresh`] against the changed cluster.
+    pub fn reads_other_pods(&self) -> bool {
+        self.active
+            .iter()
+            .any(|&i| self.profile.filters[i].plugin.reads_other_pods())
+    }
+
+    /// Whether the pod passes every filter on `node` (given as the caller changed it), in two
+    /// passes when pods of higher or equal priority are nominated to it.
+    pub fn fits(
+        &self,
+        cluster: &Cluster,
+        node: &NodeInfo,
+        nominations: &[Nomination],
+    ) -> Result<bool, CycleError> {
+        let cx = CycleContext {
+            cluster,
+            pod: &cluster.pods[self.pod],
+            settings: &self.profile.settings,
+        };
+        let priority = cx.pod.priority;
+        let mut with_nominated: Option<NodeInfo> = None;
+        for n in nominations {
+            if n.node == node.id && n.pod != self.pod && cluster.pods[n.pod].priority >= priority {
+                let info = with_nominated.get_or_insert_with(|| node.clone());
+                info.add_pod(n.pod, &cluster.pods[n.pod]);
+            }
+        }
+        if let Some(info) = &with_nominated {
+            if !self.pass(&cx, info)? {
+                return Ok(false);
+            }
+        }
+        self.pass(&cx, node)
+    }
+
+    fn pass(&self, cx: &CycleContext, node: &NodeInfo) -> Result<bool, CycleError> {
+        for &i in &self.active {
+            let plugin = &self.profile.filters[i].plugin;
+            if !plugin.filter(cx, &self.states[i], node)?.is_empty() {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
 }
 
 /// `podFitsOnNode`: one pass, or two when higher-or-equal priority pods are nominated here.

@@ -110,6 +110,8 @@ pub struct Inputs {
     pub storage_classes: Vec<(StorageClass, Origin)>,
     /// CSINodes.
     pub csi_nodes: Vec<(CsiNode, Origin)>,
+    /// PodDisruptionBudgets.
+    pub pod_disruption_budgets: Vec<crate::model::PodDisruptionBudget>,
     /// Timelines (schedlab's own kind).
     pub timelines: Vec<(crate::model::timeline::Timeline, Origin)>,
     /// Warnings (skipped kinds, odd apiVersions, ...).
@@ -452,10 +454,8 @@ const API_VERSIONS: &[(&str, &[&str])] = &[
     ),
     ("CSINode", &["storage.k8s.io/v1", "storage.k8s.io/v1beta1"]),
     ("Timeline", &[timeline::API_VERSION]),
+    ("PodDisruptionBudget", &["policy/v1", "policy/v1beta1"]),
 ];
-
-/// Kinds another issue will read; skipped with a specific warning for now.
-const LATER_KINDS: &[(&str, &str)] = &[("PodDisruptionBudget", "preemption")];
 
 fn read_object(
     file: &str,
@@ -542,6 +542,9 @@ fn read_object(
         "StatefulSet" => inputs
             .stateful_sets
             .extend(typed(file, path, value, errors)),
+        "PodDisruptionBudget" => inputs
+            .pod_disruption_budgets
+            .extend(typed(file, path, value, errors)),
         "PriorityClass" => inputs
             .priority_classes
             .extend(typed(file, path, value, errors)),
@@ -594,12 +597,7 @@ fn read_object(
             Err((p, msg)) => errors.push(Diagnostic::new(file, join(path, &p), msg)),
         },
         other => {
-            let why = match LATER_KINDS.iter().find(|(k, _)| *k == other) {
-                Some((_, feature)) => {
-                    format!("skipped {other}: not read yet ({feature} is not modelled yet)")
-                }
-                None => format!("skipped {other}: the scheduler does not use this kind"),
-            };
+            let why = format!("skipped {other}: the scheduler does not use this kind");
             inputs.warnings.push(Diagnostic::new(file, path, why));
         }
     }

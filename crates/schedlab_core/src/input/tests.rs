@@ -830,11 +830,19 @@ fn storage_kinds_are_read_with_located_errors() {
         shown,
         ["pvc.yaml: spec.resources.requests.storage: invalid quantity \"10Gx\""]
     );
-    // PodDisruptionBudget is still for later.
-    let pdb = "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: b}\n";
-    let w = ok(&[("pdb.yaml", pdb)]).warnings;
+    // PodDisruptionBudget is read (preemption); its selector and status are typed.
+    let pdb = "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: b}\nspec: {selector: {matchLabels: {app: db}}}\nstatus: {disruptionsAllowed: 0}\n";
+    let read = ok(&[("pdb.yaml", pdb)]);
+    assert!(read.warnings.is_empty(), "{:?}", read.warnings);
+    assert_eq!(read.pod_disruption_budgets.len(), 1);
+    let bad = "apiVersion: policy/v1beta1\nkind: PodDisruptionBudget\nmetadata: {name: b}\nstatus: {disruptionsAllowed: lots}\n";
+    let shown: Vec<String> = errors(&[("pdb.yaml", bad)])
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(shown.len(), 1, "{shown:?}");
     assert!(
-        w[0].message.contains("skipped PodDisruptionBudget"),
-        "{w:?}"
+        shown[0].starts_with("pdb.yaml: status.disruptionsAllowed: invalid type"),
+        "{shown:?}"
     );
 }

@@ -21,4 +21,6 @@ pub use quantity::Quantity;
 pub use resources::{ResourceList, Resources};
 pub use selector::{LabelSelector, NodeSelector, NodeSelectorTerm, Requirement};
 pub use taint::{Taint, Toleration};
-pub use workload::{PriorityClass, ReplicationController, SelectorWorkload, Service};
+pub use workload::{
+    PodDisruptionBudget, PriorityClass, ReplicationController, SelectorWorkload, Service,
+};

@@ -392,3 +392,91 @@ impl Pod {
         self.spec.affinity.as_ref()?.pod_anti_affinity.as_ref()
     }
 }
+
+/// Parses an RFC 3339 time (`2024-05-01T10:00:00Z`, `...T10:00:00.5+02:00`) into seconds and
+/// nanoseconds since the Unix epoch; `None` if it is not one.
+pub fn parse_rfc3339(s: &str) -> Option<(i64, u32)> {
+    let b = s.as_bytes();
+    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't' | b' ') {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| -> Option<i64> {
+        let t = s.get(r)?;
+        t.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| t.parse().ok())?
+    };
+    let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    if b[13] != b':' || b[16] != b':' {
+        return None;
+    }
+    let (h, mi, sec) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || sec > 60 {
+        return None;
+    }
+    let mut rest = &s[19..];
+    let mut nanos = 0u32;
+    if let Some(frac) = rest.strip_prefix('.') {
+        let digits = frac.bytes().take_while(u8::is_ascii_digit).count();
+        if digits == 0 || digits > 9 {
+            return None;
+        }
+        nanos = frac[..digits].parse::<u32>().ok()? * 10u32.pow(9 - digits as u32);
+        rest = &frac[digits..];
+    }
+    let offset = match rest {
+        "Z" | "z" => 0,
+        o if o.len() == 6 && (o.starts_with('+') || o.starts_with('-')) && &o[3..4] == ":" => {
+            let oh: i64 = o[1..3].parse().ok()?;
+            let om: i64 = o[4..6].parse().ok()?;
+            let v = oh * 3600 + om * 60;
+            if o.starts_with('-') {
+                -v
+            } else {
+                v
+            }
+        }
+        _ => return None,
+    };
+    // Days from civil (proleptic Gregorian), 1970-01-01 = 0.
+    let (yy, mm) = if mo <= 2 {
+        (y - 1, mo + 9)
+    } else {
+        (y, mo - 3)
+    };
+    let era = yy.div_euclid(400);
+    let yoe = yy - era * 400;
+    let doy = (153 * mm + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    Some((days * 86_400 + h * 3600 + mi * 60 + sec - offset, nanos))
+}
+
+#[cfg(test)]
+mod time_tests {
+    use super::parse_rfc3339;
+
+    #[test]
+    fn rfc3339_times() {
+        assert_eq!(parse_rfc3339("1970-01-01T00:00:00Z"), Some((0, 0)));
+        // 2020-02-29 is day 18 321 after the epoch (by hand: 50 years, 12 leap days, +59 days).
+        assert_eq!(
+            parse_rfc3339("2020-02-29T12:00:00Z"),
+            Some((18_321 * 86_400 + 43_200, 0))
+        );
+        assert_eq!(parse_rfc3339("1970-01-01T01:00:00+01:00"), Some((0, 0)));
+        assert_eq!(
+            parse_rfc3339("1970-01-01T00:00:01.25Z"),
+            Some((1, 250_000_000))
+        );
+        for bad in [
+            "",
+            "yesterday",
+            "2020-13-01T00:00:00Z",
+            "2020-01-01T00:00:00",
+            "2020-01-01T00:00:00.Z",
+        ] {
+            assert_eq!(parse_rfc3339(bad), None, "{bad}");
+        }
+    }
+}

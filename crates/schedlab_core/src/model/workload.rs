@@ -85,3 +85,52 @@ pub struct PriorityClass {
     #[serde(default)]
     pub preemption_policy: Option<String>,
 }
+
+/// `policy/v1` (and `v1beta1`) `PodDisruptionBudget`: the part preemption reads.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct PodDisruptionBudget {
+    /// `metadata`.
+    #[serde(default)]
+    pub metadata: ObjectMeta,
+    /// `spec`.
+    #[serde(default)]
+    pub spec: PdbSpec,
+    /// `status`.
+    #[serde(default)]
+    pub status: PdbStatus,
+}
+
+/// `PodDisruptionBudgetSpec`: the selector (`minAvailable`/`maxUnavailable` are the
+/// disruption controller's; the scheduler reads only the status it computes).
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct PdbSpec {
+    /// Pods the budget covers; nil or empty covers none (for the scheduler).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selector: Option<LabelSelector>,
+}
+
+/// `PodDisruptionBudgetStatus`.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct PdbStatus {
+    /// `disruptionsAllowed` (`PodDisruptionsAllowed` in v1.17's Go types, same JSON name).
+    #[serde(default)]
+    pub disruptions_allowed: i64,
+}
+
+impl PodDisruptionBudget {
+    /// Whether the budget covers `labels` in `namespace` (v1.17 `filterPodsWithPDBViolation`:
+    /// same namespace, a non-empty selector that matches; a pod without labels is never
+    /// covered).
+    pub fn covers(&self, namespace: &str, labels: &Labels) -> bool {
+        if labels.is_empty() || self.metadata.namespace_or_default() != namespace {
+            return false;
+        }
+        match &self.spec.selector {
+            Some(s) if !s.is_empty() => s.matches(labels),
+            _ => false,
+        }
+    }
+}

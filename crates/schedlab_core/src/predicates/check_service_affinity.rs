@@ -26,6 +26,10 @@ pub fn pod_has_service(cx: &CycleContext) -> bool {
 struct AffinityLabels(Vec<(String, String)>);
 
 impl FilterPlugin for CheckServiceAffinity {
+    fn reads_other_pods(&self) -> bool {
+        true
+    }
+
     fn pre_filter(&self, cx: &CycleContext) -> Result<State, CycleError> {
         let selector = &cx.pod.pod.spec.node_selector;
         let mut fixed: Vec<(String, String)> = self

@@ -77,6 +77,10 @@ struct Meta {
 }
 
 impl FilterPlugin for EvenPodsSpread {
+    fn reads_other_pods(&self) -> bool {
+        true
+    }
+
     fn pre_filter(&self, cx: &CycleContext) -> Result<State, CycleError> {
         let constraints = hard(cx);
         if constraints.is_empty() {
@@ -140,6 +144,10 @@ impl FilterPlugin for EvenPodsSpread {
 }
 
 impl FilterPlugin for Reference {
+    fn reads_other_pods(&self) -> bool {
+        true
+    }
+
     fn pre_filter(&self, cx: &CycleContext) -> Result<State, CycleError> {
         let constraints: Vec<TopologySpreadConstraint> = cx
             .pod

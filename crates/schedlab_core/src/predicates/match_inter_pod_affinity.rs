@@ -212,6 +212,10 @@ fn pair(node: &NodeInfo, key: &str) -> Option<(String, String)> {
 }
 
 impl FilterPlugin for MatchInterPodAffinity {
+    fn reads_other_pods(&self) -> bool {
+        true
+    }
+
     fn pre_filter(&self, cx: &CycleContext) -> Result<State, CycleError> {
         match fast_pre_filter(cx) {
             Some(state) => Ok(state),
@@ -228,6 +232,10 @@ impl FilterPlugin for MatchInterPodAffinity {
 }
 
 impl FilterPlugin for Reference {
+    fn reads_other_pods(&self) -> bool {
+        true
+    }
+
     fn pre_filter(&self, cx: &CycleContext) -> Result<State, CycleError> {
         let cluster = cx.cluster;
         let pod = cx.pod;

@@ -1,11 +1,13 @@
 //! The step function: what happens next, and applying it to the state.
 
 use super::{
-    Binding, PodPhase, PodScheduledCondition, PodState, Setup, State, Step, StepKind, StepOutput,
+    Binding, PodPhase, PodScheduledCondition, PodState, Setup, StartTime, State, Step, StepKind,
+    StepOutput,
 };
 use crate::cluster::{PodId, PodInfo};
 use crate::framework::runner::{schedule_one, Nomination};
 use crate::framework::Profile;
+use crate::model::pod::parse_rfc3339;
 use crate::model::timeline::Change;
 use crate::model::Node;
 use crate::predicates::check_volume_binding::bindings_for;
@@ -24,10 +26,35 @@ pub const REASON_SCHEDULER_ERROR: &str = "SchedulerError";
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum What {
     Change,
+    Deletion,
     Binding,
     BackoffFlush,
     LeftoverFlush,
     Cycle,
+}
+
+/// A pod's state as the inputs give it: bound or pending, its start time, its nomination,
+/// whether it is already being deleted.
+pub(super) fn initial_pod_state(info: &PodInfo, bound: bool) -> PodState {
+    let pod = &info.pod;
+    let mut s = PodState::new(if bound {
+        PodPhase::Bound
+    } else {
+        PodPhase::Pending
+    });
+    s.start_time = pod
+        .status
+        .start_time
+        .as_deref()
+        .and_then(parse_rfc3339)
+        .map(|(secs, nanos)| StartTime::Input(secs, nanos));
+    s.nominated = pod
+        .status
+        .nominated_node_name
+        .clone()
+        .filter(|n| !n.is_empty());
+    s.terminating = pod.metadata.deletion_timestamp.is_some();
+    s
 }
 
 /// Rebuilds the node order and the node-name table after the node set changed.
@@ -54,6 +81,9 @@ pub(super) fn next(state: &State, setup: &Setup) -> Option<(Millis, What)> {
     };
     if let Some(c) = setup.timeline.changes.get(state.next_change) {
         consider(&mut best, c.at.max(state.now), What::Change);
+    }
+    if let Some((&(t, _), _)) = state.deletions.first_key_value() {
+        consider(&mut best, t, What::Deletion);
     }
     if let Some((&(t, _), _)) = state.bindings.first_key_value() {
         consider(&mut best, t, What::Binding);
@@ -109,6 +139,21 @@ pub(super) fn apply(
             state.changes += 1;
             set_moves(&mut out.step, report);
         }
+        What::Deletion => {
+            let ((t, _), pod) = state.deletions.pop_first().expect("a deletion is due");
+            state.now = state.now.max(t);
+            out.step.time = state.now;
+            out.step.kind = StepKind::Deleted { pod };
+            if delete_pod(state, pod) {
+                let report = state.queue.on_cluster_event(
+                    InformerEvent::AssignedPodDelete,
+                    state.now,
+                    |_| false,
+                );
+                set_moves(&mut out.step, report);
+            }
+            state.changes += 1;
+        }
         What::Binding => {
             let ((t, _), b) = state.bindings.pop_first().expect("a binding is due");
             state.now = state.now.max(t);
@@ -148,7 +193,7 @@ fn set_moves(step: &mut Step, report: MoveReport) {
     step.moved = report.moved;
 }
 
-fn event(
+pub(super) fn event(
     state: &State,
     warning: bool,
     reason: &'static str,
@@ -183,7 +228,6 @@ fn run_cycle(
     let pod_scheduling_cycle = state.queue.scheduling_cycle();
     state.pods[pod].tried_at_change = state.changes;
     let pod_info = Arc::clone(&state.cluster.pods[pod]);
-    let nominated = pod_info.pod.status.nominated_node_name.clone();
 
     // skipPodSchedule (a): a pod being deleted is not scheduled and not requeued.
     if pod_info.pod.metadata.deletion_timestamp.is_some() {
@@ -205,6 +249,7 @@ fn run_cycle(
             Some(Nomination { pod: p, node })
         })
         .collect();
+    let mut failed = Vec::new();
     let mut trace = schedule_one(
         profile,
         &mut state.scheduler,
@@ -213,6 +258,7 @@ fn run_cycle(
         pod,
         &nominations,
         detail,
+        &mut failed,
     );
     trace.time = state.now.as_secs_f64();
     trace.node_names = Arc::clone(&state.node_names);
@@ -250,6 +296,19 @@ fn run_cycle(
             );
         }
         _ => {
+            // Preemption runs for a FitError only, before the failure is recorded (C.1).
+            if trace.outcome == Outcome::Unschedulable && !setup.disable_preemption {
+                let p = super::preempt::preempt(
+                    state,
+                    profile,
+                    pod,
+                    &nominations,
+                    &failed,
+                    cycle,
+                    &mut out.events,
+                );
+                trace.preemption = Some(Box::new(p));
+            }
             let message = trace.message.clone().unwrap_or_default();
             out.events.push(event(
                 state,
@@ -264,6 +323,7 @@ fn run_cycle(
                 reason: REASON_UNSCHEDULABLE,
                 message,
             }));
+            let nominated = state.pods[pod].nominated.clone();
             let _ = state.queue.add_unschedulable_if_not_present(
                 info,
                 pod_scheduling_cycle,
@@ -292,6 +352,7 @@ fn empty_trace(state: &State, pod: PodId) -> CycleTrace {
         totals: Vec::new(),
         tie_set: Vec::new(),
         volume_bindings: Vec::new(),
+        preemption: None,
         node_names: Arc::clone(&state.node_names),
     }
 }
@@ -318,7 +379,7 @@ fn complete_binding(state: &mut State, setup: &Setup, b: Binding, out: &mut Step
         None => {
             let p = &mut state.pods[pod];
             p.phase = PodPhase::Bound;
-            p.start_time = Some(state.now);
+            p.start_time = Some(StartTime::Virtual(state.now));
             p.condition = Some(Arc::clone(&setup.scheduled));
             let name = &state.cluster.pods[pod].full_name;
             let message = format!("Successfully assigned {name} to {}", b.node);
@@ -418,7 +479,7 @@ fn update_node(state: &mut State, name: &str, edit: impl FnOnce(&mut Node)) -> M
 }
 
 /// Deletes a pod wherever it is. Returns whether it was on a node (assigned).
-fn delete_pod(state: &mut State, pod: PodId) -> bool {
+pub(super) fn delete_pod(state: &mut State, pod: PodId) -> bool {
     let was_assigned = match state.pods[pod].phase {
         PodPhase::Bound => {
             state.cluster.unbind(pod);
@@ -435,6 +496,7 @@ fn delete_pod(state: &mut State, pod: PodId) -> bool {
     };
     state.queue.delete(pod);
     state.pods[pod].phase = PodPhase::Deleted;
+    state.pods[pod].terminating = false;
     was_assigned
 }
 
@@ -455,18 +517,21 @@ fn create_pod(
         (if s.is_empty() { "default-scheduler" } else { s }) == setup.scheduler_name
     };
     let nominated = pod.status.nominated_node_name.clone();
-    let id = state.cluster.add_pod(PodInfo::new(pod, priority, index));
+    let info = PodInfo::new(pod, priority, index);
+    let mut pod_state = initial_pod_state(&info, node.is_some());
+    let id = state.cluster.add_pod(info);
     debug_assert_eq!(id, expected, "timeline pod ids are resolved at load");
     match node {
         Some(node) => {
             state.cluster.bind(id, node);
-            let mut s = PodState::new(PodPhase::Bound);
-            s.start_time = Some(state.now);
-            state.pods.push(s);
+            pod_state
+                .start_time
+                .get_or_insert(StartTime::Virtual(state.now));
+            state.pods.push(pod_state);
             assigned_pod_added(state, setup, id)
         }
         None => {
-            state.pods.push(PodState::new(PodPhase::Pending));
+            state.pods.push(pod_state);
             if ours {
                 state
                     .queue

@@ -50,8 +50,10 @@
 //! the state and finds the log entries already there.
 
 mod engine;
+mod preempt;
 
 use crate::cluster::{Cluster, NodeId, PodId};
+pub use crate::framework::preemption::StartTime;
 use crate::framework::runner::{Scheduler, SchedulerState};
 use crate::model::timeline::Timeline;
 use crate::policy::{self, config::SchedulerConfiguration};
@@ -97,8 +99,14 @@ pub struct PodState {
     /// The PodScheduled condition, once the scheduler has said something (shared: every
     /// checkpoint copies this table, and bound pods all share one `True` condition).
     pub condition: Option<Arc<PodScheduledCondition>>,
-    /// When its binding completed (pods bound by the simulation).
-    pub start_time: Option<Millis>,
+    /// When it started: its input `status.startTime`, or when the simulation bound it; `None`
+    /// for a bound input pod without one (it counts as the moment of evaluation).
+    pub start_time: Option<StartTime>,
+    /// `status.nominatedNodeName`, as the scheduler last wrote it.
+    pub nominated: Option<String>,
+    /// Being deleted (`metadata.deletionTimestamp` set): a preemption victim in its grace
+    /// period, or an input pod that was already terminating.
+    pub terminating: bool,
     /// The next binding of this pod fails (`failBinding`).
     pub fail_next_binding: bool,
     /// The change counter when the pod was last tried (`NEVER_TRIED` before), for the
@@ -112,6 +120,8 @@ impl PodState {
             phase,
             condition: None,
             start_time: None,
+            nominated: None,
+            terminating: false,
             fail_next_binding: false,
             tried_at_change: NEVER_TRIED,
         }
@@ -135,6 +145,11 @@ pub enum StepKind {
     },
     /// A binding failed; the pod was forgotten and requeued.
     BindFailed {
+        /// The pod.
+        pod: PodId,
+    },
+    /// A preemption victim's grace period ended: it is deleted.
+    Deleted {
         /// The pod.
         pod: PodId,
     },
@@ -217,6 +232,8 @@ struct State {
     next_change: usize,
     /// (completion time, sequence) → binding.
     bindings: BTreeMap<(Millis, u64), Binding>,
+    /// (deletion time, sequence) → a preemption victim whose grace period ends then.
+    deletions: BTreeMap<(Millis, u64), PodId>,
     binding_seq: u64,
     fault_rng: Rng,
     /// Counts changes to the cluster (timeline changes, bindings, deletions).
@@ -237,6 +254,8 @@ struct Setup {
     detail: bool,
     /// Whether any pod has a required pod-affinity term (else assigned pod adds move nothing).
     any_required_affinity: bool,
+    /// `disablePreemption`.
+    disable_preemption: bool,
     /// The `PodScheduled: True` condition every bound pod shares.
     scheduled: Arc<PodScheduledCondition>,
 }
@@ -300,24 +319,13 @@ impl Simulation {
             scenario.config.pod_max_backoff_seconds,
         );
         let cluster = scenario.cluster.clone();
-        let pods = (0..cluster.pods.len())
-            .map(|p| {
-                PodState::new(if cluster.pod_node[p].is_some() {
-                    PodPhase::Bound
-                } else {
-                    PodPhase::Pending
-                })
-            })
+        let pods: Vec<PodState> = (0..cluster.pods.len())
+            .map(|p| engine::initial_pod_state(&cluster.pods[p], cluster.pod_node[p].is_some()))
             .collect();
         let mut queue = SchedulingQueue::new(queue_config);
         for &p in &scenario.queue {
             let info = &cluster.pods[p];
-            queue.add(
-                p,
-                info.priority,
-                info.pod.status.nominated_node_name.as_deref(),
-                Millis::ZERO,
-            );
+            queue.add(p, info.priority, pods_nominated(&pods, p), Millis::ZERO);
         }
         let any_required_affinity = cluster.pods.iter().any(|p| has_required_affinity(&p.pod))
             || scenario.timeline.changes.iter().any(|c| match &c.change {
@@ -338,6 +346,7 @@ impl Simulation {
             pods,
             next_change: 0,
             bindings: BTreeMap::new(),
+            deletions: BTreeMap::new(),
             binding_seq: 0,
             fault_rng: Rng::new(seed ^ 0x6269_6e64_6661_756c),
             changes: 0,
@@ -352,6 +361,7 @@ impl Simulation {
             scheduler_name: scenario.config.scheduler_name.clone(),
             detail,
             any_required_affinity,
+            disable_preemption: scenario.config.disable_preemption,
             scheduled: Arc::new(PodScheduledCondition {
                 status: true,
                 reason: "",
@@ -643,6 +653,10 @@ impl Simulation {
             queue: self.state.queue.view(),
         }
     }
+}
+
+fn pods_nominated(pods: &[PodState], p: PodId) -> Option<&str> {
+    pods[p].nominated.as_deref()
 }
 
 /// Whether a pod has a required pod-affinity term (the pods `AssignedPodAdded` may move).

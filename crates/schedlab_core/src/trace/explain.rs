@@ -28,6 +28,8 @@ pub struct Explanation {
     pub summary: String,
     /// Rejected nodes, in evaluation order.
     pub nodes: Vec<NodeExplanation>,
+    /// What preemption did after the failure, if it ran.
+    pub preemption: Option<String>,
 }
 
 fn hint(
@@ -346,12 +348,19 @@ pub fn explain(cluster: &Cluster, trace: &CycleTrace) -> Explanation {
             }
         })
         .collect();
-    Explanation { summary, nodes }
+    Explanation {
+        summary,
+        nodes,
+        preemption: super::preemption::explain_preemption(cluster, trace),
+    }
 }
 
 impl std::fmt::Display for Explanation {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         writeln!(f, "{}", self.summary)?;
+        if let Some(p) = &self.preemption {
+            writeln!(f, "{p}")?;
+        }
         for n in &self.nodes {
             writeln!(f, "  {}: {}", n.node, n.reasons.join("; "))?;
             for h in &n.hints {

@@ -5,6 +5,7 @@
 //! decision is the same either way.
 
 pub mod explain;
+pub mod preemption;
 
 use crate::cluster::{NodeId, PodId};
 use crate::framework::Reason;
@@ -130,9 +131,37 @@ pub struct CycleTrace {
     /// Claims bound when the pod bound (`AssumePodVolumes`): (`namespace/claim`, chosen volume,
     /// or `None` when the class provisions one on the node). Filled by the scenario run.
     pub volume_bindings: Vec<(String, Option<String>)>,
+    /// What preemption did after this cycle's `FitError` (`None`: not attempted, e.g. the pod
+    /// was scheduled, or preemption is disabled).
+    pub preemption: Option<Box<PreemptionTrace>>,
     /// Node names by node id as they were in this cycle (node ids shift when a node is
     /// deleted); empty when the caller did not set them, then the cluster's names apply.
     pub node_names: std::sync::Arc<[String]>,
+}
+
+/// The record of a preemption attempt (`Scheduler.preempt` → `genericScheduler.Preempt`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PreemptionTrace {
+    /// Why the pod may not preempt (`podEligibleToPreemptOthers`), if so.
+    pub not_eligible: Option<String>,
+    /// Nodes where preemption might help (`nodesWherePreemptionMightHelp`).
+    pub potential: usize,
+    /// Nodes skipped because a failure reason is unresolvable.
+    pub skipped_unresolvable: usize,
+    /// Nodes where the pod fits once victims are removed, in node order.
+    pub candidates: Vec<crate::framework::preemption::Candidate>,
+    /// The choice among them.
+    pub pick: Option<crate::framework::preemption::Pick>,
+    /// Pods whose nomination was cleared (lower-priority pods nominated to the chosen node, or
+    /// the preemptor's own when preemption cannot help anywhere).
+    pub cleared_nominations: Vec<PodId>,
+}
+
+impl PreemptionTrace {
+    /// The chosen candidate.
+    pub fn chosen(&self) -> Option<&crate::framework::preemption::Candidate> {
+        self.pick.map(|p| &self.candidates[p.chosen])
+    }
 }
 
 impl CycleTrace {

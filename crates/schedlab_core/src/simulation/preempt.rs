@@ -1,0 +1,157 @@
+//! `Scheduler.preempt` of v1.17 (reference `queue-preemption.md` C.1, C.2 step 2, C.6): the
+//! caller's side of preemption. It checks `podEligibleToPreemptOthers`, asks
+//! [`crate::framework::preemption`] for a node, then nominates the preemptor, deletes the
+//! victims gracefully (`Preempted` events; each is deleted when its
+//! `terminationGracePeriodSeconds`, default 30 s, has passed) and clears the nominations of
+//! lower-priority pods nominated to that node.
+
+use super::engine::{delete_pod, event};
+use super::{PodPhase, StartTime, State};
+use crate::cluster::PodId;
+use crate::framework::preemption::{
+    nodes_where_preemption_might_help, pick_one_node_for_preemption, select_nodes_for_preemption,
+};
+use crate::framework::runner::{FailedNodes, Nomination};
+use crate::framework::Profile;
+use crate::queue::Millis;
+use crate::scenario::Event;
+use crate::trace::PreemptionTrace;
+
+/// `DefaultTerminationGracePeriodSeconds`.
+pub const DEFAULT_TERMINATION_GRACE_PERIOD: Millis = Millis::secs(30);
+
+/// `podEligibleToPreemptOthers`: why the pod may not preempt, if so.
+fn not_eligible(state: &State, pod: PodId) -> Option<String> {
+    let info = &state.cluster.pods[pod];
+    let policy = info.pod.spec.preemption_policy.clone().or_else(|| {
+        let class = &info.pod.spec.priority_class_name;
+        state
+            .cluster
+            .priority_classes
+            .iter()
+            .find(|c| !class.is_empty() && c.metadata.name == *class)
+            .and_then(|c| c.preemption_policy.clone())
+    });
+    if policy.as_deref() == Some("Never") {
+        return Some("its preemptionPolicy is Never".to_string());
+    }
+    let nominated = state.pods[pod].nominated.as_deref()?;
+    let node = *state.cluster.node_index.get(nominated)?;
+    let waiting = state.cluster.nodes[node]
+        .pods
+        .iter()
+        .any(|&p| state.pods[p].terminating && state.cluster.pods[p].priority < info.priority);
+    waiting.then(|| {
+        format!("it is nominated to {nominated}, where lower-priority pods are still terminating")
+    })
+}
+
+/// Clears a pod's nomination (a status-only update: the pod stays in its sub-queue).
+fn clear_nomination(state: &mut State, pod: PodId) {
+    let old = state.pods[pod].nominated.take();
+    if state.queue.queue_of(pod).is_some() {
+        let priority = state.cluster.pods[pod].priority;
+        state
+            .queue
+            .update(pod, priority, old.as_deref(), None, false, state.now);
+    } else {
+        state.queue.delete_nominated_pod_if_exists(pod);
+    }
+}
+
+/// Runs preemption for `pod`, whose cycle `cycle` just failed with `failed`; appends the
+/// `Preempted` events to `events`.
+pub(super) fn preempt(
+    state: &mut State,
+    profile: &Profile,
+    pod: PodId,
+    nominations: &[Nomination],
+    failed: &FailedNodes,
+    cycle: usize,
+    events: &mut Vec<Event>,
+) -> PreemptionTrace {
+    let mut t = PreemptionTrace {
+        not_eligible: None,
+        potential: 0,
+        skipped_unresolvable: 0,
+        candidates: Vec::new(),
+        pick: None,
+        cleared_nominations: Vec::new(),
+    };
+    if let Some(why) = not_eligible(state, pod) {
+        t.not_eligible = Some(why);
+        return t;
+    }
+    let (potential, skipped) = nodes_where_preemption_might_help(&state.order, failed);
+    t.potential = potential.len();
+    t.skipped_unresolvable = skipped;
+    if potential.is_empty() {
+        // "Preemption will not help": the preemptor's own nomination is cleared.
+        if state.pods[pod].nominated.is_some() {
+            clear_nomination(state, pod);
+            t.cleared_nominations.push(pod);
+        }
+        return t;
+    }
+    let now = state.now;
+    let State { cluster, pods, .. } = &mut *state;
+    let start = |p: PodId| pods[p].start_time.unwrap_or(StartTime::Virtual(now));
+    let candidates =
+        match select_nodes_for_preemption(profile, cluster, &potential, pod, nominations, &start) {
+            Ok(c) => c,
+            // A filter error aborts preemption as it aborts the cycle upstream.
+            Err(_) => return t,
+        };
+    t.pick = pick_one_node_for_preemption(&candidates, cluster, &start);
+    t.candidates = candidates;
+    let Some(chosen) = t.chosen().cloned() else {
+        return t;
+    };
+    let node_name = state.node_names[chosen.node].clone();
+    let priority = state.cluster.pods[pod].priority;
+    let lower: Vec<PodId> = state
+        .queue
+        .nominated_pods_for_node(&node_name)
+        .iter()
+        .copied()
+        .filter(|&q| q != pod && state.cluster.pods[q].priority < priority)
+        .collect();
+    // Nominate, in memory first, then in the pod's status.
+    state.queue.update_nominated_pod_for_node(pod, &node_name);
+    state.pods[pod].nominated = Some(node_name.clone());
+    let preemptor = state.cluster.pods[pod].full_name.clone();
+    for &v in &chosen.victims {
+        let message = format!("Preempted by {preemptor} on node {node_name}");
+        events.push(event(state, false, "Preempted", v, message, cycle));
+        delete_gracefully(state, v);
+    }
+    for q in lower {
+        clear_nomination(state, q);
+        t.cleared_nominations.push(q);
+    }
+    t
+}
+
+/// A `Delete` with default options: a bound victim terminates for its grace period, then is
+/// deleted; a victim whose binding is still in flight is dropped at once.
+fn delete_gracefully(state: &mut State, v: PodId) {
+    match state.pods[v].phase {
+        PodPhase::Bound if !state.pods[v].terminating => {
+            let grace = state.cluster.pods[v]
+                .pod
+                .spec
+                .termination_grace_period_seconds
+                .map_or(DEFAULT_TERMINATION_GRACE_PERIOD, |s| {
+                    Millis::secs(s.max(0) as u64)
+                });
+            state.pods[v].terminating = true;
+            let seq = state.binding_seq;
+            state.binding_seq += 1;
+            state.deletions.insert((state.now.plus(grace), seq), v);
+        }
+        PodPhase::Assumed(_) => {
+            delete_pod(state, v);
+        }
+        _ => {}
+    }
+}
