@@ -257,6 +257,9 @@ fn victims_changing_the_cache(
     result
 }
 
+/// A criterion's value for a candidate (lower is better).
+type CandidateKey<'a> = dyn Fn(&Candidate) -> i64 + 'a;
+
 /// `pickOneNodeForPreemption` (C.5), deterministic: "first" is the first in candidate order.
 pub fn pick_one_node_for_preemption(
     candidates: &[Candidate],
@@ -281,7 +284,7 @@ pub fn pick_one_node_for_preemption(
         });
     }
     let priority = |p: PodId| i64::from(cluster.pods[p].priority);
-    let keys: [(Criterion, &dyn Fn(&Candidate) -> i64); 4] = [
+    let keys: [(Criterion, &CandidateKey); 4] = [
         (Criterion::FewestPdbViolations, &|c| c.pdb_violations as i64),
         (Criterion::LowestHighestPriorityVictim, &|c| {
             priority(c.victims[0])
