@@ -23,7 +23,9 @@
 //! ```
 //!
 //! * `pods`: a node name (bound there), `null` (Pending), a node set (below), or
-//!   `{"phase": "Deleted"}`.
+//!   `{"phase": "Deleted"}`; a `{"phase": ...}` object may also list `nominatedNode` (a node
+//!   name or `null`), compared exactly with the report's, e.g.
+//!   `{"phase": "Pending", "nominatedNode": "n2"}`.
 //! * `events`: the exact list; each entry is compared on the keys it lists (so `time` may be
 //!   left out). `end`: the report's `{"time", "reason"}`, exactly.
 //! * `cycles` must match the report's cycles one for one, in order. Inside a cycle every key is
@@ -36,6 +38,9 @@
 //! * `filter`: for each listed node, its whole predicate → reasons map, exactly.
 //! * `scores`: for each listed node and priority, the listed fields of `raw`/`score`/`weight`.
 //! * `totals`: the whole totals map, exactly.
+//! * `preemption`: `null` (the report's must be null), or an object whose listed keys (`node`,
+//!   `victims`, `decidedBy`, `candidates`, ...) are each compared exactly with the report's
+//!   `preemption` object; keys left out are not checked.
 
 use schedlab_core::{Diagnostic, Scenario, Source};
 use serde_json::Value;
@@ -188,6 +193,14 @@ pub fn check(report: &Value, expect: &Value) -> Vec<String> {
                         "pod {name}: phase {}, expected {phase}",
                         entry["phase"]
                     ));
+                }
+                if let Some(nominated) = want.get("nominatedNode") {
+                    if &entry["nominatedNode"] != nominated {
+                        out.push(format!(
+                            "pod {name}: nominatedNode {}, expected {nominated}",
+                            entry["nominatedNode"]
+                        ));
+                    }
                 }
                 continue;
             }
@@ -347,6 +360,34 @@ fn check_cycle(i: usize, want: &Value, got: &Value, out: &mut Vec<String>) {
                 "{what}: totals\n  got      {}\n  expected {t}",
                 got["totals"]
             ));
+        }
+    }
+    if let Some(p) = want.get("preemption") {
+        check_preemption(&what, p, &got["preemption"], out);
+    }
+}
+
+/// A cycle's `preemption`: `null` exactly, or each listed key of the expected object exactly.
+fn check_preemption(what: &str, want: &Value, got: &Value, out: &mut Vec<String>) {
+    match want.as_object() {
+        None => {
+            if want != got {
+                out.push(format!("{what}: preemption {got}, expected {want}"));
+            }
+        }
+        Some(keys) => {
+            if !got.is_object() {
+                out.push(format!("{what}: preemption {got}, expected {want}"));
+                return;
+            }
+            for (k, v) in keys {
+                if got.get(k) != Some(v) {
+                    out.push(format!(
+                        "{what}: preemption.{k}\n  got      {}\n  expected {v}",
+                        got.get(k).unwrap_or(&Value::Null)
+                    ));
+                }
+            }
         }
     }
 }

@@ -98,3 +98,126 @@ fn pods_spread_across_three_zones() {
         );
     }
 }
+
+/// A cycle's preemption: the nominated node, its victims and the pickOne criterion that decided
+/// (`None`: the cycle nominated nothing, `preemption` is null).
+fn check_preemption(r: &Value, cycle: usize, want: Option<(&str, &[&str], &str)>) {
+    let got = &r["cycles"][cycle]["preemption"];
+    match want {
+        None => assert!(got.is_null(), "cycle {cycle}: {got}"),
+        Some((node, victims, decided_by)) => {
+            assert_eq!(got["node"], node, "cycle {cycle}: {got}");
+            assert_eq!(
+                got["victims"],
+                serde_json::json!(victims),
+                "cycle {cycle}: {got}"
+            );
+            assert_eq!(got["decidedBy"], decided_by, "cycle {cycle}: {got}");
+        }
+    }
+}
+
+/// The `phase` and `nominatedNode` of a pod in the report.
+fn pod_state(r: &Value, name: &str) -> (Value, Value) {
+    let p = r["pods"]
+        .as_array()
+        .expect("pods")
+        .iter()
+        .find(|p| p["name"] == name)
+        .unwrap_or_else(|| panic!("{name} missing"));
+    (p["phase"].clone(), p["nominatedNode"].clone())
+}
+
+#[test]
+fn a_critical_service_displaces_the_batch_job() {
+    // queue-preemption.md C.4/C.5: node-1 needs one victim (batch-0 started earlier and is
+    // reprieved), node-2 two (monitoring is as important as payments); pickOne step 3, lowest
+    // priority sum (each victim adds priority + 2^31), takes node-1. batch-4 is blocked by the
+    // nomination (A.7) and has nothing lower to preempt.
+    let r = run("batch-displaced");
+    let full = Some("0/2 nodes are available: 2 Insufficient cpu.");
+    check(
+        &r,
+        &[
+            ("default/payments", None, full),
+            ("default/batch-4", None, full),
+            ("default/payments", Some("node-1"), None),
+            ("default/batch-4", None, full),
+        ],
+    );
+    check_preemption(
+        &r,
+        0,
+        Some(("node-1", &["default/batch-1"], "lowestPrioritySum")),
+    );
+    assert_eq!(
+        r["cycles"][0]["preemption"]["candidates"],
+        serde_json::json!([
+            {"node": "node-1", "victims": ["default/batch-1"], "pdbViolations": 0},
+            {"node": "node-2", "victims": ["default/batch-2", "default/batch-3"], "pdbViolations": 0}
+        ])
+    );
+    check_preemption(&r, 1, None);
+    check_preemption(&r, 3, None);
+    let times: Vec<f64> = r["cycles"]
+        .as_array()
+        .expect("cycles")
+        .iter()
+        .map(|c| c["time"].as_f64().expect("time"))
+        .collect();
+    assert_eq!(times, [0.0, 0.0, 30.0, 30.0]);
+    assert_eq!(pod_state(&r, "default/batch-1").0, "Deleted");
+    assert_eq!(pod_state(&r, "default/batch-0").0, "Bound");
+    assert_eq!(pod_state(&r, "default/batch-2").0, "Bound");
+    assert_eq!(pod_state(&r, "default/batch-3").0, "Bound");
+    assert_eq!(
+        pod_state(&r, "default/batch-4"),
+        (Value::from("Pending"), Value::Null)
+    );
+    let preempted: Vec<&Value> = r["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter(|e| e["reason"] == "Preempted")
+        .collect();
+    assert_eq!(preempted.len(), 1, "{preempted:?}");
+    assert_eq!(preempted[0]["object"], "default/batch-1");
+    assert_eq!(
+        preempted[0]["message"],
+        "Preempted by default/payments on node node-1"
+    );
+}
+
+#[test]
+fn a_disruption_budget_steers_preemption_to_the_other_node() {
+    // queue-preemption.md C.4 (v1.17: disruptionsAllowed <= 0 makes postgres-0 violating) and
+    // C.5 step 1: node-b has no violation. Everything else ties, so without the budget the
+    // first node, node-a, would have been chosen.
+    let r = run("pdb-steers");
+    check(
+        &r,
+        &[
+            (
+                "default/checkout",
+                None,
+                Some("0/2 nodes are available: 2 Insufficient cpu."),
+            ),
+            ("default/checkout", Some("node-b"), None),
+        ],
+    );
+    check_preemption(
+        &r,
+        0,
+        Some(("node-b", &["default/reports-0"], "fewestPDBViolations")),
+    );
+    assert_eq!(
+        r["cycles"][0]["preemption"]["candidates"],
+        serde_json::json!([
+            {"node": "node-a", "victims": ["default/postgres-0"], "pdbViolations": 1},
+            {"node": "node-b", "victims": ["default/reports-0"], "pdbViolations": 0}
+        ])
+    );
+    assert_eq!(r["cycles"][1]["time"], 30.0);
+    assert_eq!(pod_state(&r, "default/reports-0").0, "Deleted");
+    assert_eq!(pod_state(&r, "default/postgres-0").0, "Bound");
+}

@@ -50,6 +50,20 @@ golden! {
     backoff_doubling => "backoff-doubling",
     bind_failure_requeue => "bind-failure-requeue",
     timeline_node_updates => "timeline-node-updates",
+    preemption_basic => "preemption-basic",
+    preemption_pdb_steers => "preemption-pdb-steers",
+    preemption_pdb_only_option => "preemption-pdb-only-option",
+    preemption_pick_highest_victim => "preemption-pick-highest-victim",
+    preemption_pick_first_victim_pdb => "preemption-pick-first-victim-pdb",
+    preemption_pick_priority_sum => "preemption-pick-priority-sum",
+    preemption_pick_fewest_victims => "preemption-pick-fewest-victims",
+    preemption_pick_start_time => "preemption-pick-start-time",
+    preemption_pick_first => "preemption-pick-first",
+    preemption_policy_never => "preemption-policy-never",
+    preemption_disabled => "preemption-disabled",
+    preemption_nominated_reserves => "preemption-nominated-reserves",
+    preemption_unresolvable => "preemption-unresolvable",
+    preemption_clears_lower_nomination => "preemption-clears-lower-nomination",
 }
 
 #[test]

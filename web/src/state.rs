@@ -29,7 +29,7 @@ pub struct Example {
 const DEFAULT_POLICY: &str = "{\n  \"kind\": \"Policy\",\n  \"apiVersion\": \"v1\"\n}\n";
 
 /// The gallery; the first is what every new visitor starts with.
-pub const GALLERY: [Example; 5] = [
+pub const GALLERY: [Example; 7] = [
     Example {
         name: "classic",
         summary:
@@ -78,6 +78,24 @@ pub const GALLERY: [Example; 5] = [
                 include_str!("../../assets/scenarios/volume-zone/storage.yaml")
             ),
             DEFAULT_POLICY,
+        ],
+    },
+    Example {
+        name: "batch-displaced",
+        summary: "a critical service preempts a low-priority batch job",
+        texts: [
+            include_str!("../../assets/scenarios/batch-displaced/nodes.yaml"),
+            include_str!("../../assets/scenarios/batch-displaced/pods.yaml"),
+            include_str!("../../assets/scenarios/batch-displaced/policy.json"),
+        ],
+    },
+    Example {
+        name: "pdb-steers",
+        summary: "a PodDisruptionBudget steers preemption to another node",
+        texts: [
+            include_str!("../../assets/scenarios/pdb-steers/nodes.yaml"),
+            include_str!("../../assets/scenarios/pdb-steers/pods.yaml"),
+            include_str!("../../assets/scenarios/pdb-steers/policy.json"),
         ],
     },
 ];

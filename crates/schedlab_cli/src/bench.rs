@@ -163,6 +163,11 @@ pub fn run(a: &BenchArgs) -> ExitCode {
                 .filter(|s| matches!(s.kind, StepKind::Bound { .. }))
                 .count();
             let evaluated = sim.cycles().iter().map(|c| c.evaluated).sum();
+            let victims = sim
+                .steps()
+                .iter()
+                .filter(|s| matches!(s.kind, StepKind::Deleted { .. }))
+                .count();
             let with_history = live_bytes() - before;
             // Step back: the state `step_back` cycles before the end.
             let target_cycle = cycles.saturating_sub(a.step_back);
@@ -176,7 +181,9 @@ pub fn run(a: &BenchArgs) -> ExitCode {
             sim.clear_history();
             let history = with_history.saturating_sub(live_bytes() - before);
             extra = format!(
-                ",\"steps\":{steps},\"stepBackCycles\":{},\"stepBackMs\":{back_ms:.1},\"checkpoints\":{checkpoints},\"checkpointInterval\":{interval},\"historyBytesPerCycle\":{:.0}",
+                ",\"boundPerSecond\":{:.0},\"victims\":{victims},\"victimsPerSecond\":{:.0},\"steps\":{steps},\"stepBackCycles\":{},\"stepBackMs\":{back_ms:.1},\"checkpoints\":{checkpoints},\"checkpointInterval\":{interval},\"historyBytesPerCycle\":{:.0}",
+                scheduled as f64 / secs.max(1e-9),
+                victims as f64 / secs.max(1e-9),
                 cycles - target_cycle,
                 history as f64 / cycles.max(1) as f64
             );

@@ -144,7 +144,7 @@ impl PodInfo {
 }
 
 /// One node and the pods on it (`nodeinfo.NodeInfo`).
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct NodeInfo {
     /// The node as given (shared: cloning a cluster copies no node object).
     pub node: Arc<Node>,
@@ -171,6 +171,42 @@ pub struct NodeInfo {
     /// Controllers listed in `scheduler.alpha.kubernetes.io/preferAvoidPods`: (kind, uid).
     /// `None` when the annotation does not parse.
     pub avoid_controllers: Option<Vec<(String, String)>>,
+}
+
+impl Clone for NodeInfo {
+    fn clone(&self) -> Self {
+        NodeInfo {
+            node: Arc::clone(&self.node),
+            id: self.id,
+            allocatable: self.allocatable.clone(),
+            requested: self.requested.clone(),
+            nonzero_cpu: self.nonzero_cpu,
+            nonzero_memory: self.nonzero_memory,
+            pods: self.pods.clone(),
+            pods_with_affinity: self.pods_with_affinity.clone(),
+            used_ports: self.used_ports.clone(),
+            zone_key: self.zone_key.clone(),
+            images: Arc::clone(&self.images),
+            avoid_controllers: self.avoid_controllers.clone(),
+        }
+    }
+
+    /// Reuses `self`'s buffers (preemption copies one node after another into one scratch).
+    fn clone_from(&mut self, source: &Self) {
+        self.node = Arc::clone(&source.node);
+        self.id = source.id;
+        self.allocatable.clone_from(&source.allocatable);
+        self.requested.clone_from(&source.requested);
+        self.nonzero_cpu = source.nonzero_cpu;
+        self.nonzero_memory = source.nonzero_memory;
+        self.pods.clone_from(&source.pods);
+        self.pods_with_affinity
+            .clone_from(&source.pods_with_affinity);
+        self.used_ports.clone_from(&source.used_ports);
+        self.zone_key.clone_from(&source.zone_key);
+        self.images = Arc::clone(&source.images);
+        self.avoid_controllers.clone_from(&source.avoid_controllers);
+    }
 }
 
 /// `utilnode.GetZoneKey` with v1.17's fallback to the GA labels.
@@ -301,6 +337,26 @@ impl NodeInfo {
             }
         }
         true
+    }
+
+    /// Keeps only the pods `keep` accepts (in order), recomputing the sums once: what
+    /// preemption does when it takes every lower-priority pod off a copy of the node.
+    pub fn retain_pods(&mut self, pods: &[Arc<PodInfo>], mut keep: impl FnMut(PodId) -> bool) {
+        self.pods.retain(|&p| keep(p));
+        let kept = &self.pods;
+        self.pods_with_affinity.retain(|p| kept.contains(p));
+        self.used_ports.clear();
+        self.requested = Resources::default();
+        self.nonzero_cpu = 0;
+        self.nonzero_memory = 0;
+        for &p in &self.pods {
+            if let Some(info) = pods.get(p) {
+                self.requested.add(&info.node_request);
+                self.nonzero_cpu = self.nonzero_cpu.saturating_add(info.nonzero_cpu);
+                self.nonzero_memory = self.nonzero_memory.saturating_add(info.nonzero_memory);
+                self.used_ports.extend(info.host_ports.iter().cloned());
+            }
+        }
     }
 
     /// The node's allowed pod count.

@@ -23,15 +23,19 @@ pub enum Workload {
     /// pending pods labelled `color: blue` with a `DoNotSchedule` constraint (maxSkew 5) on the
     /// zone; a Policy adds `EvenPodsSpread` and `EvenPodsSpreadPriority` to the DefaultProvider.
     TopologySpreading,
+    /// `PreemptionBasic`: the bound pods are low-priority (0) pods of 900m, four per node; the
+    /// pending pods are high-priority (1000) pods of 3000m, each of which must evict three.
+    Preemption,
 }
 
 impl Workload {
     /// Every workload with its command-line name.
-    pub const ALL: [(&'static str, Workload); 4] = [
+    pub const ALL: [(&'static str, Workload); 5] = [
         ("scheduling-basic", Workload::Basic),
         ("pod-anti-affinity", Workload::PodAntiAffinity),
         ("pod-affinity", Workload::PodAffinity),
         ("topology-spreading", Workload::TopologySpreading),
+        ("preemption", Workload::Preemption),
     ];
 
     /// The workload with this command-line name.
@@ -46,6 +50,7 @@ impl Workload {
             Workload::PodAntiAffinity => "SchedulingPodAntiAffinity",
             Workload::PodAffinity => "SchedulingPodAffinity",
             Workload::TopologySpreading => "TopologySpreading",
+            Workload::Preemption => "PreemptionBasic",
         }
     }
 
@@ -56,9 +61,13 @@ impl Workload {
             Workload::PodAntiAffinity => (5000, 1000, 2000),
             Workload::PodAffinity => (5000, 5000, 5000),
             Workload::TopologySpreading => (5000, 5000, 5000),
+            Workload::Preemption => (1000, 4000, 1000),
         }
     }
 }
+
+/// The preemptors' priority in [`Workload::Preemption`].
+pub const HIGH_PRIORITY: i32 = 1000;
 
 /// `SchedulingBasic`-like: `nodes` nodes (4 CPU, 32Gi, 110 pods), `bound` pods already spread
 /// round-robin over them, `pending` pods to schedule; every pod requests 100m and 500Mi.
@@ -118,7 +127,7 @@ pub fn build(
         }));
         cluster.add_node(n);
     }
-    let pod = |name: String| {
+    let pod = |name: String, milli_cpu: i64| {
         let mut p = Pod::default();
         p.metadata.name = name;
         p.metadata.namespace = "default".into();
@@ -128,7 +137,7 @@ pub fn build(
             ..Default::default()
         };
         let mut r = Resources {
-            milli_cpu: 100,
+            milli_cpu,
             memory: 500 << 20,
             ..Resources::default()
         };
@@ -139,9 +148,13 @@ pub fn build(
         p
     };
     let template = |name: String| {
-        let mut p = pod(name);
+        let mut p = pod(name, 100);
         match workload {
             Workload::Basic => {}
+            Workload::Preemption => {
+                p = pod(p.metadata.name, 3000);
+                p.spec.priority = Some(HIGH_PRIORITY);
+            }
             Workload::PodAntiAffinity => {
                 p.metadata.labels = labels(&[("name", "test"), ("color", "green")]);
                 p.spec.affinity = Some(json_into(json!({"podAntiAffinity": {
@@ -168,14 +181,20 @@ pub fn build(
         p
     };
     for i in 0..bound {
-        let id = cluster.add_pod(PodInfo::new(pod(format!("bound-{i}")), 0, i));
+        let (p, priority) = match workload {
+            Workload::Preemption => (pod(format!("low-{i}"), 900), 0),
+            _ => (pod(format!("bound-{i}"), 100), 0),
+        };
+        let id = cluster.add_pod(PodInfo::new(p, priority, i));
         if nodes > 0 {
             cluster.bind(id, i % nodes);
         }
     }
     let mut queue = Vec::with_capacity(pending);
     for i in 0..pending {
-        queue.push(cluster.add_pod(PodInfo::new(template(format!("pending-{i}")), 0, bound + i)));
+        let p = template(format!("pending-{i}"));
+        let priority = p.spec.priority.unwrap_or(0);
+        queue.push(cluster.add_pod(PodInfo::new(p, priority, bound + i)));
     }
     let policy = (workload == Workload::TopologySpreading).then(|| {
         let mut predicates: Vec<serde_json::Value> = crate::predicates::DEFAULT_PROVIDER
@@ -219,13 +238,35 @@ mod tests {
                 .iter()
                 .filter(|c| c.outcome == Outcome::Scheduled)
                 .count();
-            // Anti-affinity: one green pod per node, so 30 of 40.
-            let want = if w == Workload::PodAntiAffinity {
+            // Anti-affinity: one green pod per node, so 30 of 40. Preemption: 20 nodes hold a
+            // 900m pod and 10 are empty, so 30 pods of 3000m fit at once; the other 10 cannot
+            // preempt (a node's only lower-priority pod frees 900m next to a 3000m pod).
+            let want = if matches!(w, Workload::PodAntiAffinity | Workload::Preemption) {
                 30
             } else {
                 40
             };
             assert_eq!(scheduled, want, "{name}");
         }
+    }
+
+    #[test]
+    fn every_preemptor_evicts_three_low_priority_pods() {
+        // 10 nodes of 4000m, each with four 900m pods (3600m used, 400m free); a 3000m pod
+        // needs 3000m free, so three victims (400 + 2700 = 3100) and the fourth is reprieved.
+        // Ten preemptors, one per node (a node nominated to one cannot take another), all
+        // placed once the victims' 30 s grace period ends.
+        let s = build(Workload::Preemption, 10, 40, 10, 0);
+        let run = s.run(0, false);
+        let deleted = (0..40)
+            .filter(|&p| run.phase(p) == crate::scenario::Phase::Deleted)
+            .count();
+        assert_eq!(deleted, 30);
+        for &p in &s.queue {
+            assert_eq!(run.phase(p), crate::scenario::Phase::Bound);
+        }
+        assert_eq!(run.end_time, crate::queue::Millis::secs(30));
+        let preempting = run.cycles.iter().filter(|c| c.preemption.is_some()).count();
+        assert_eq!(preempting, 10);
     }
 }

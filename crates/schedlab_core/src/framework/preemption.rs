@@ -114,8 +114,12 @@ pub fn nodes_where_preemption_might_help(
 }
 
 /// `util.MoreImportantPod` as a sort key: higher priority first, then the earlier start.
-fn importance(cluster: &Cluster, start: &dyn Fn(PodId) -> StartTime, p: PodId) -> (i32, StartTime) {
-    (-cluster.pods[p].priority, start(p))
+fn importance(
+    cluster: &Cluster,
+    start: &dyn Fn(PodId) -> StartTime,
+    p: PodId,
+) -> (std::cmp::Reverse<i32>, StartTime) {
+    (std::cmp::Reverse(cluster.pods[p].priority), start(p))
 }
 
 /// v1.17 `filterPodsWithPDBViolation`: a pod is violating when a PodDisruptionBudget covering it
@@ -140,12 +144,29 @@ pub fn select_nodes_for_preemption(
 ) -> Result<Vec<Candidate>, CycleError> {
     let checker = NodeChecker::new(profile, cluster, pod)?;
     let slow = checker.reads_other_pods();
-    let mut out = Vec::new();
+    let priority = cluster.pods[pod].priority;
+    let mut scratch: Option<crate::cluster::NodeInfo> = None;
+    let mut out = Vec::with_capacity(potential.len());
     for &node in potential {
+        // With nothing to remove the node is as the failed cycle saw it: it still fails.
+        if !cluster.nodes[node]
+            .pods
+            .iter()
+            .any(|&p| cluster.pods[p].priority < priority)
+        {
+            continue;
+        }
         let found = if slow {
             victims_changing_the_cache(profile, cluster, node, pod, nominations, start)?
         } else {
-            victims_on_a_copy(&checker, cluster, node, pod, nominations, start)?
+            let info = match &mut scratch {
+                Some(info) => {
+                    info.clone_from(&cluster.nodes[node]);
+                    info
+                }
+                None => scratch.insert(cluster.nodes[node].clone()),
+            };
+            victims_on_a_copy(&checker, cluster, info, pod, nominations, start)?
         };
         if let Some((victims, pdb_violations)) = found {
             out.push(Candidate {
@@ -184,17 +205,15 @@ fn potential_victims(
 fn victims_on_a_copy(
     checker: &NodeChecker,
     cluster: &Cluster,
-    node: NodeId,
+    info: &mut crate::cluster::NodeInfo,
     pod: PodId,
     nominations: &[Nomination],
     start: &dyn Fn(PodId) -> StartTime,
 ) -> Result<Option<(Vec<PodId>, usize)>, CycleError> {
-    let (all, violating, other) = potential_victims(cluster, node, pod, start);
-    let mut info = cluster.nodes[node].clone();
-    for &p in &all {
-        info.remove_pod(p, &cluster.pods);
-    }
-    if !checker.fits(cluster, &info, nominations)? {
+    let (_, violating, other) = potential_victims(cluster, info.id, pod, start);
+    let priority = cluster.pods[pod].priority;
+    info.retain_pods(&cluster.pods, |p| cluster.pods[p].priority >= priority);
+    if !checker.fits(cluster, info, nominations)? {
         return Ok(None);
     }
     let mut victims = Vec::new();
@@ -202,7 +221,7 @@ fn victims_on_a_copy(
     for (group, violating) in [(violating, true), (other, false)] {
         for p in group {
             info.add_pod(p, &cluster.pods[p]);
-            if !checker.fits(cluster, &info, nominations)? {
+            if !checker.fits(cluster, info, nominations)? {
                 info.remove_pod(p, &cluster.pods);
                 victims.push(p);
                 violations += usize::from(violating);
@@ -257,9 +276,6 @@ fn victims_changing_the_cache(
     result
 }
 
-/// A criterion's value for a candidate (lower is better).
-type CandidateKey<'a> = dyn Fn(&Candidate) -> i64 + 'a;
-
 /// `pickOneNodeForPreemption` (C.5), deterministic: "first" is the first in candidate order.
 pub fn pick_one_node_for_preemption(
     candidates: &[Candidate],
@@ -284,29 +300,35 @@ pub fn pick_one_node_for_preemption(
         });
     }
     let priority = |p: PodId| i64::from(cluster.pods[p].priority);
-    let keys: [(Criterion, &CandidateKey); 4] = [
-        (Criterion::FewestPdbViolations, &|c| c.pdb_violations as i64),
-        (Criterion::LowestHighestPriorityVictim, &|c| {
-            priority(c.victims[0])
-        }),
-        (Criterion::LowestPrioritySum, &|c| {
-            c.victims
-                .iter()
-                .map(|&p| priority(p) + i64::from(i32::MAX) + 1)
-                .sum()
-        }),
-        (Criterion::FewestVictims, &|c| c.victims.len() as i64),
+    // Criteria 2–5, each lower is better: PDB violations, the first victim's priority, the sum
+    // of (priority + 2^31) over the victims, the number of victims.
+    let criteria = [
+        Criterion::FewestPdbViolations,
+        Criterion::LowestHighestPriorityVictim,
+        Criterion::LowestPrioritySum,
+        Criterion::FewestVictims,
     ];
+    let keys: Vec<[i64; 4]> = candidates
+        .iter()
+        .map(|c| {
+            [
+                c.pdb_violations as i64,
+                priority(c.victims[0]),
+                c.victims
+                    .iter()
+                    .map(|&p| priority(p) + i64::from(i32::MAX) + 1)
+                    .sum(),
+                c.victims.len() as i64,
+            ]
+        })
+        .collect();
     let mut set: Vec<usize> = (0..candidates.len()).collect();
-    for (criterion, key) in keys {
-        let best = set.iter().map(|&i| key(&candidates[i])).min()?;
+    for (k, criterion) in criteria.into_iter().enumerate() {
+        let best = set.iter().map(|&i| keys[i][k]).min()?;
         let (kept, ruled_out): (Vec<usize>, Vec<usize>) =
-            set.iter().partition(|&&i| key(&candidates[i]) == best);
+            set.iter().partition(|&&i| keys[i][k] == best);
         if kept.len() == 1 {
-            let runner_up = ruled_out
-                .iter()
-                .copied()
-                .min_by_key(|&i| (key(&candidates[i]), i));
+            let runner_up = ruled_out.iter().copied().min_by_key(|&i| (keys[i][k], i));
             return Some(Pick {
                 chosen: kept[0],
                 decided_by: criterion,

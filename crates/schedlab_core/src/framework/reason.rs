@@ -113,6 +113,18 @@ pub enum Reason {
 }
 
 impl Reason {
+    /// Whether both print the same text (the numbers of `Insufficient` are not printed).
+    pub fn same_text(&self, other: &Reason) -> bool {
+        match (self, other) {
+            (Reason::Fixed(a), Reason::Fixed(b)) => a == b,
+            (
+                Reason::Insufficient { resource: a, .. },
+                Reason::Insufficient { resource: b, .. },
+            ) => a == b,
+            _ => false,
+        }
+    }
+
     /// Whether preemption cannot help with this reason (see [`FailureReason::is_unresolvable`]).
     pub fn is_unresolvable(&self) -> bool {
         self.fixed().is_some_and(FailureReason::is_unresolvable)

@@ -40,9 +40,17 @@ pub fn fit_error_message<'a>(
     num_all_nodes: usize,
     reasons: impl Iterator<Item = &'a Reason>,
 ) -> String {
-    let mut histogram: BTreeMap<String, usize> = BTreeMap::new();
+    // Count equal reasons first (a few distinct ones over many nodes), then spell each once.
+    let mut counts: Vec<(&Reason, usize)> = Vec::new();
     for r in reasons {
-        *histogram.entry(r.to_string()).or_default() += 1;
+        match counts.iter_mut().find(|(seen, _)| seen.same_text(r)) {
+            Some((_, n)) => *n += 1,
+            None => counts.push((r, 1)),
+        }
+    }
+    let mut histogram: BTreeMap<String, usize> = BTreeMap::new();
+    for (r, n) in counts {
+        *histogram.entry(r.to_string()).or_default() += n;
     }
     let mut entries: Vec<String> = histogram
         .into_iter()
@@ -89,7 +97,15 @@ pub fn go_quote(s: &str) -> String {
     format!("{s:?}")
 }
 
-/// A pod nominated to a node (by an earlier preemption).
+/// The nominations to `node` in a list sorted by node.
+pub fn nominated_to(nominations: &[Nomination], node: NodeId) -> &[Nomination] {
+    let start = nominations.partition_point(|n| n.node < node);
+    let end = start + nominations[start..].partition_point(|n| n.node == node);
+    &nominations[start..end]
+}
+
+/// A pod nominated to a node (by an earlier preemption). Lists of nominations are sorted by
+/// node (stable: nomination order within a node).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Nomination {
     /// The nominated pod.
@@ -261,6 +277,8 @@ fn cycle(
     };
     trace.num_to_find = to_find;
     let mut feasible: Vec<&NodeInfo> = Vec::with_capacity(to_find.min(all));
+    let mut scratch: Option<NodeInfo> = None;
+    failed.reserve(all);
     let mut processed = 0;
     let start = st.next_start_node_index % all;
     for i in 0..all {
@@ -282,6 +300,7 @@ fn cycle(
             nominations,
             detail,
             &mut record,
+            &mut scratch,
         )?;
         if detail {
             trace.filter.push(record);
@@ -356,6 +375,8 @@ pub struct NodeChecker<'p> {
     states: Vec<State>,
     /// Filters to visit: not `State::Skip`.
     active: Vec<usize>,
+    /// Reused copy of a node with its nominated pods added.
+    scratch: std::cell::RefCell<Option<NodeInfo>>,
 }
 
 impl<'p> NodeChecker<'p> {
@@ -366,6 +387,7 @@ impl<'p> NodeChecker<'p> {
             pod,
             states: Vec::new(),
             active: Vec::new(),
+            scratch: std::cell::RefCell::new(None),
         };
         c.refresh(cluster)?;
         Ok(c)
@@ -411,15 +433,8 @@ impl<'p> NodeChecker<'p> {
             pod: &cluster.pods[self.pod],
             settings: &self.profile.settings,
         };
-        let priority = cx.pod.priority;
-        let mut with_nominated: Option<NodeInfo> = None;
-        for n in nominations {
-            if n.node == node.id && n.pod != self.pod && cluster.pods[n.pod].priority >= priority {
-                let info = with_nominated.get_or_insert_with(|| node.clone());
-                info.add_pod(n.pod, &cluster.pods[n.pod]);
-            }
-        }
-        if let Some(info) = &with_nominated {
+        let mut scratch = self.scratch.borrow_mut();
+        if let Some(info) = with_nominated(&mut scratch, &cx, self.pod, node, nominations) {
             if !self.pass(&cx, info)? {
                 return Ok(false);
             }
@@ -438,6 +453,38 @@ impl<'p> NodeChecker<'p> {
     }
 }
 
+/// `addNominatedPods`: a copy of `node` (in `scratch`, reusing its buffers) with the pods of
+/// higher or equal priority nominated to it, or `None` when there are none.
+fn with_nominated<'s>(
+    scratch: &'s mut Option<NodeInfo>,
+    cx: &CycleContext,
+    pod: PodId,
+    node: &NodeInfo,
+    nominations: &[Nomination],
+) -> Option<&'s NodeInfo> {
+    let priority = cx.pod.priority;
+    let mut added = false;
+    for n in nominated_to(nominations, node.id) {
+        if n.pod != pod && cx.cluster.pods[n.pod].priority >= priority {
+            let info = match scratch {
+                Some(info) if added => info,
+                Some(info) => {
+                    info.clone_from(node);
+                    info
+                }
+                None => scratch.insert(node.clone()),
+            };
+            added = true;
+            info.add_pod(n.pod, &cx.cluster.pods[n.pod]);
+        }
+    }
+    if added {
+        scratch.as_ref()
+    } else {
+        None
+    }
+}
+
 /// `podFitsOnNode`: one pass, or two when higher-or-equal priority pods are nominated here.
 #[allow(clippy::too_many_arguments)]
 fn filter_node(
@@ -449,16 +496,9 @@ fn filter_node(
     nominations: &[Nomination],
     detail: bool,
     record: &mut NodeFilterRecord,
+    scratch: &mut Option<NodeInfo>,
 ) -> Result<Vec<Reason>, CycleError> {
-    let priority = cx.pod.priority;
-    let mut with_nominated: Option<NodeInfo> = None;
-    for n in nominations {
-        if n.node == node.id && n.pod != pod && cx.cluster.pods[n.pod].priority >= priority {
-            let info = with_nominated.get_or_insert_with(|| node.clone());
-            info.add_pod(n.pod, &cx.cluster.pods[n.pod]);
-        }
-    }
-    if let Some(info) = &with_nominated {
+    if let Some(info) = with_nominated(scratch, cx, pod, node, nominations) {
         let reasons = run_filters(active, check_all, cx, info, detail, record)?;
         if !reasons.is_empty() {
             return Ok(reasons);

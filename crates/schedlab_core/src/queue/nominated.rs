@@ -9,6 +9,8 @@ use crate::cluster::PodId;
 pub struct NominatedPods {
     by_node: BTreeMap<String, Vec<PodId>>,
     by_pod: BTreeMap<PodId, String>,
+    /// Bumped by every change, so callers can cache views of the map.
+    generation: u64,
 }
 
 impl NominatedPods {
@@ -16,6 +18,7 @@ impl NominatedPods {
     /// `status.nominatedNodeName` (`status`); with neither, nothing is stored.
     pub fn add(&mut self, pod: PodId, node: Option<&str>, status: Option<&str>) {
         self.delete(pod);
+        self.generation += 1;
         let Some(name) = node.or(status).filter(|n| !n.is_empty()) else {
             return;
         };
@@ -28,6 +31,7 @@ impl NominatedPods {
         let Some(name) = self.by_pod.remove(&pod) else {
             return;
         };
+        self.generation += 1;
         if let Some(list) = self.by_node.get_mut(&name) {
             list.retain(|&p| p != pod);
             if list.is_empty() {
@@ -48,6 +52,16 @@ impl NominatedPods {
         };
         self.delete(pod);
         self.add(pod, keep.as_deref(), new_status);
+    }
+
+    /// A number that changes whenever the nominations change.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// Whether no pod is nominated.
+    pub fn is_empty(&self) -> bool {
+        self.by_pod.is_empty()
     }
 
     /// The pods nominated to `node`, in nomination order.

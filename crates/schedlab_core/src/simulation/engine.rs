@@ -59,6 +59,7 @@ pub(super) fn initial_pod_state(info: &PodInfo, bound: bool) -> PodState {
 
 /// Rebuilds the node order and the node-name table after the node set changed.
 pub(super) fn refresh_nodes(state: &mut State) {
+    state.node_epoch += 1;
     state.order = Arc::from(state.cluster.node_tree_order());
     state.node_names = state
         .cluster
@@ -212,6 +213,26 @@ pub(super) fn event(
     }
 }
 
+/// Every nomination with its node id, sorted by node (cached until the nominations or the
+/// node set change).
+fn nominations_by_node(state: &mut State) -> Arc<Vec<Nomination>> {
+    let key = (state.queue.nominated().generation(), state.node_epoch);
+    if state.nominations.0 != key {
+        let mut list: Vec<Nomination> = state
+            .queue
+            .nominated()
+            .iter()
+            .filter_map(|(node, p)| {
+                let node = *state.cluster.node_index.get(node)?;
+                Some(Nomination { pod: p, node })
+            })
+            .collect();
+        list.sort_by_key(|n| n.node);
+        state.nominations = (key, Arc::new(list));
+    }
+    Arc::clone(&state.nominations.1)
+}
+
 /// `scheduleOne` for the head of activeQ.
 fn run_cycle(
     state: &mut State,
@@ -240,15 +261,7 @@ fn run_cycle(
         return;
     }
 
-    let nominations: Vec<Nomination> = state
-        .queue
-        .nominated()
-        .iter()
-        .filter_map(|(node, p)| {
-            let node = *state.cluster.node_index.get(node)?;
-            Some(Nomination { pod: p, node })
-        })
-        .collect();
+    let nominations = nominations_by_node(state);
     let mut failed = Vec::new();
     let mut trace = schedule_one(
         profile,

@@ -232,6 +232,10 @@ struct State {
     next_change: usize,
     /// (completion time, sequence) → binding.
     bindings: BTreeMap<(Millis, u64), Binding>,
+    /// Bumped whenever the node set (and so node ids) changes.
+    node_epoch: u64,
+    /// Cached nominations by node id: ((nominations generation, node epoch), list).
+    nominations: ((u64, u64), Arc<Vec<crate::framework::runner::Nomination>>),
     /// (deletion time, sequence) → a preemption victim whose grace period ends then.
     deletions: BTreeMap<(Millis, u64), PodId>,
     binding_seq: u64,
@@ -347,6 +351,8 @@ impl Simulation {
             next_change: 0,
             bindings: BTreeMap::new(),
             deletions: BTreeMap::new(),
+            node_epoch: 0,
+            nominations: ((u64::MAX, 0), Arc::new(Vec::new())),
             binding_seq: 0,
             fault_rng: Rng::new(seed ^ 0x6269_6e64_6661_756c),
             changes: 0,
