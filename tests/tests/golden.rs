@@ -224,3 +224,34 @@ fn gallery_volume_zone_pod_waits_for_the_zone_of_its_volume() {
     assert_eq!(cycles[1]["pod"], "default/web-0");
     assert_eq!(cycles[1]["outcome"], "Scheduled");
 }
+
+#[test]
+fn preemption_explanations_name_the_deciding_criterion() {
+    use schedlab_core::trace::explain::explain;
+    // (scenario, words worked out from its expect.json `about`).
+    let cases = [
+        (
+            "preemption-pick-highest-victim",
+            "Preemption: n2 chosen: its highest victim has priority 10, n1's has 20.",
+        ),
+        (
+            "preemption-pdb-steers",
+            "Preemption: n2 chosen: its victims violate 0 PodDisruptionBudget(s), n1's would violate 1.",
+        ),
+        (
+            "preemption-pick-start-time",
+            "Preemption: n2 chosen: its highest-priority victims started later than n1's",
+        ),
+    ];
+    for (name, want) in cases {
+        let run = scenario(name).run(0, true);
+        let p = run.find_pod("default/p").expect("pod p");
+        let first = run.cycles.iter().find(|c| c.pod == p).expect("a cycle");
+        let text = explain(&run.cluster, first).to_string();
+        assert!(text.contains(want), "{name}:\n{text}");
+        assert!(
+            text.contains("default/p is nominated to n2"),
+            "{name}:\n{text}"
+        );
+    }
+}

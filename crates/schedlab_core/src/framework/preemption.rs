@@ -371,3 +371,111 @@ pub fn pick_one_node_for_preemption(
         runner_up,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing::{cluster, node, pod};
+    use serde_json::json;
+
+    /// Nodes n0..n3 and one pod per (node, priority) in `bound`, pod ids in that order.
+    fn fixture(bound: &[(usize, i32)]) -> Cluster {
+        let nodes = (0..4)
+            .map(|i| node(json!({"metadata": {"name": format!("n{i}")}})))
+            .collect();
+        let pods = bound
+            .iter()
+            .enumerate()
+            .map(|(i, &(n, prio))| {
+                (
+                    pod(json!({"metadata": {"name": format!("v{i}")}, "spec": {"priority": prio}})),
+                    n,
+                )
+            })
+            .collect();
+        cluster(nodes, pods)
+    }
+
+    fn cand(node: NodeId, victims: &[PodId], pdb: usize) -> Candidate {
+        Candidate {
+            node,
+            victims: victims.to_vec(),
+            pdb_violations: pdb,
+        }
+    }
+
+    fn at(c: &Cluster) -> impl Fn(PodId) -> StartTime + '_ {
+        // v3 started latest (2 s), the others at 1 s.
+        move |p| {
+            StartTime::Virtual(Millis(if c.pods[p].full_name == "default/v3" {
+                2000
+            } else {
+                1000
+            }))
+        }
+    }
+
+    #[test]
+    fn a_node_without_victims_wins_first_and_a_lone_candidate_needs_no_criterion() {
+        let c = fixture(&[(0, 1)]);
+        let start = at(&c);
+        let picks = pick_one_node_for_preemption(&[cand(0, &[0], 0), cand(1, &[], 0)], &c, &start)
+            .expect("a pick");
+        assert_eq!((picks.chosen, picks.decided_by), (1, Criterion::NoVictims));
+        let lone = pick_one_node_for_preemption(&[cand(0, &[0], 3)], &c, &start).expect("pick");
+        assert_eq!(lone.decided_by, Criterion::OnlyCandidate);
+        assert_eq!(pick_one_node_for_preemption(&[], &c, &start), None);
+    }
+
+    #[test]
+    fn each_criterion_decides_in_order() {
+        // Pods: v0 (n0, 10), v1 (n1, 10), v2 (n1, 5), v3 (n2, 10), v4 (n3, 20).
+        let c = fixture(&[(0, 10), (1, 10), (1, 5), (2, 10), (3, 20)]);
+        let start = at(&c);
+        let pick = |cands: &[Candidate]| pick_one_node_for_preemption(cands, &c, &start).unwrap();
+        // 2: fewer PDB violations beats everything after it.
+        let p = pick(&[cand(0, &[0], 1), cand(3, &[4], 0)]);
+        assert_eq!(
+            (p.chosen, p.decided_by, p.runner_up),
+            (1, Criterion::FewestPdbViolations, Some(0))
+        );
+        // 3: the first victim's priority, 10 against 20.
+        let p = pick(&[cand(3, &[4], 0), cand(0, &[0], 0)]);
+        assert_eq!(
+            (p.chosen, p.decided_by),
+            (1, Criterion::LowestHighestPriorityVictim)
+        );
+        // 4: sums (10 + 2^31) + (5 + 2^31) against 10 + 2^31: the single victim wins.
+        let p = pick(&[cand(1, &[1, 2], 0), cand(0, &[0], 0)]);
+        assert_eq!((p.chosen, p.decided_by), (1, Criterion::LowestPrioritySum));
+        // 6: equal on 2–5 (one victim of 10 each); v3 started later than v0.
+        let p = pick(&[cand(0, &[0], 0), cand(2, &[3], 0)]);
+        assert_eq!(
+            (p.chosen, p.decided_by, p.runner_up),
+            (1, Criterion::LatestStartTime, Some(0))
+        );
+        // 7: equal on everything: the first.
+        let p = pick(&[cand(1, &[1], 0), cand(0, &[0], 0)]);
+        assert_eq!((p.chosen, p.decided_by), (0, Criterion::First));
+    }
+
+    #[test]
+    fn fewest_victims_decides_when_the_sums_tie() {
+        // A victim of priority i32::MIN adds 0 to the offset sum, so {v0} and {v0', v_min} tie
+        // on 4 and 5 decides (the only way two counts can tie on the sum).
+        let c = fixture(&[(0, 7), (1, 7), (1, i32::MIN)]);
+        let start = at(&c);
+        let p = pick_one_node_for_preemption(&[cand(1, &[1, 2], 0), cand(0, &[0], 0)], &c, &start)
+            .unwrap();
+        assert_eq!((p.chosen, p.decided_by), (1, Criterion::FewestVictims));
+    }
+
+    #[test]
+    fn more_important_pods_sort_first_even_at_the_priority_limits() {
+        let c = fixture(&[(0, i32::MIN), (0, i32::MAX), (0, 0)]);
+        let start = at(&c);
+        let mut ids = vec![0, 1, 2];
+        ids.sort_by_key(|&p| importance(&c, &start, p));
+        assert_eq!(ids, [1, 2, 0]);
+    }
+}
