@@ -186,18 +186,19 @@ fn potential_victims(
     node: NodeId,
     pod: PodId,
     start: &dyn Fn(PodId) -> StartTime,
-) -> (Vec<PodId>, Vec<PodId>, Vec<PodId>) {
+) -> (Vec<PodId>, Vec<PodId>) {
     let priority = cluster.pods[pod].priority;
-    let all: Vec<PodId> = cluster.nodes[node]
+    let mut sorted: Vec<PodId> = cluster.nodes[node]
         .pods
         .iter()
         .copied()
         .filter(|&p| cluster.pods[p].priority < priority)
         .collect();
-    let mut sorted = all.clone();
     sorted.sort_by_key(|&p| importance(cluster, start, p));
-    let (violating, other) = sorted.into_iter().partition(|&p| violates_pdb(cluster, p));
-    (all, violating, other)
+    if cluster.pdbs.is_empty() {
+        return (Vec::new(), sorted);
+    }
+    sorted.into_iter().partition(|&p| violates_pdb(cluster, p))
 }
 
 /// `selectVictimsOnNode` on a copy of the node (filters whose state does not depend on other
@@ -210,13 +211,13 @@ fn victims_on_a_copy(
     nominations: &[Nomination],
     start: &dyn Fn(PodId) -> StartTime,
 ) -> Result<Option<(Vec<PodId>, usize)>, CycleError> {
-    let (_, violating, other) = potential_victims(cluster, info.id, pod, start);
+    let (violating, other) = potential_victims(cluster, info.id, pod, start);
     let priority = cluster.pods[pod].priority;
     info.retain_pods(&cluster.pods, |p| cluster.pods[p].priority >= priority);
     if !checker.fits(cluster, info, nominations)? {
         return Ok(None);
     }
-    let mut victims = Vec::new();
+    let mut victims = Vec::with_capacity(violating.len() + other.len());
     let mut violations = 0;
     for (group, violating) in [(violating, true), (other, false)] {
         for p in group {
@@ -241,7 +242,8 @@ fn victims_changing_the_cache(
     nominations: &[Nomination],
     start: &dyn Fn(PodId) -> StartTime,
 ) -> Result<Option<(Vec<PodId>, usize)>, CycleError> {
-    let (all, violating, other) = potential_victims(cluster, node, pod, start);
+    let (violating, other) = potential_victims(cluster, node, pod, start);
+    let all: Vec<PodId> = violating.iter().chain(&other).copied().collect();
     for &p in &all {
         cluster.unbind(p);
     }

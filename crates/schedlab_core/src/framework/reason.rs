@@ -102,7 +102,7 @@ pub enum Reason {
     /// `InsufficientResourceError`: `Insufficient <resource>`, with the numbers behind it.
     Insufficient {
         /// Resource name (`cpu`, `memory`, `pods`, `example.com/gpu`).
-        resource: String,
+        resource: std::borrow::Cow<'static, str>,
         /// What the pod asks for.
         requested: i64,
         /// What is already used on the node.

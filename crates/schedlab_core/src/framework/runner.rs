@@ -112,6 +112,8 @@ pub struct Nomination {
     pub pod: PodId,
     /// Its nominated node.
     pub node: NodeId,
+    /// The pod's priority (kept here: the filter passes compare it for every node).
+    pub priority: i32,
 }
 
 /// The scheduler: a profile plus the state that carries over between cycles.
@@ -465,7 +467,7 @@ fn with_nominated<'s>(
     let priority = cx.pod.priority;
     let mut added = false;
     for n in nominated_to(nominations, node.id) {
-        if n.pod != pod && cx.cluster.pods[n.pod].priority >= priority {
+        if n.pod != pod && n.priority >= priority {
             let info = match scratch {
                 Some(info) if added => info,
                 Some(info) => {

@@ -16,8 +16,16 @@ use crate::model::resources::{is_extended_resource, CPU, EPHEMERAL_STORAGE, MEMO
 pub struct PodFitsResources;
 
 fn insufficient(resource: &str, requested: i64, used: i64, capacity: i64) -> Reason {
+    // The common resources are spelled without an allocation.
+    let resource = match resource {
+        CPU => std::borrow::Cow::Borrowed(CPU),
+        MEMORY => std::borrow::Cow::Borrowed(MEMORY),
+        PODS => std::borrow::Cow::Borrowed(PODS),
+        EPHEMERAL_STORAGE => std::borrow::Cow::Borrowed(EPHEMERAL_STORAGE),
+        other => std::borrow::Cow::Owned(other.to_string()),
+    };
     Reason::Insufficient {
-        resource: resource.to_string(),
+        resource,
         requested,
         used,
         capacity,

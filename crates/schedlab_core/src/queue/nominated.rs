@@ -74,6 +74,11 @@ impl NominatedPods {
         self.by_pod.get(&pod).map(String::as_str)
     }
 
+    /// Each node name with its nominated pods, in nomination order.
+    pub fn by_node(&self) -> impl Iterator<Item = (&str, &[PodId])> {
+        self.by_node.iter().map(|(n, p)| (n.as_str(), p.as_slice()))
+    }
+
     /// Every nomination, by node name then nomination order.
     pub fn iter(&self) -> impl Iterator<Item = (&str, PodId)> {
         self.by_node

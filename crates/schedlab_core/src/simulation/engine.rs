@@ -218,15 +218,17 @@ pub(super) fn event(
 fn nominations_by_node(state: &mut State) -> Arc<Vec<Nomination>> {
     let key = (state.queue.nominated().generation(), state.node_epoch);
     if state.nominations.0 != key {
-        let mut list: Vec<Nomination> = state
-            .queue
-            .nominated()
-            .iter()
-            .filter_map(|(node, p)| {
-                let node = *state.cluster.node_index.get(node)?;
-                Some(Nomination { pod: p, node })
-            })
-            .collect();
+        let mut list: Vec<Nomination> = Vec::new();
+        for (name, pods) in state.queue.nominated().by_node() {
+            if let Some(&node) = state.cluster.node_index.get(name) {
+                let cluster = &state.cluster;
+                list.extend(pods.iter().map(|&pod| Nomination {
+                    pod,
+                    node,
+                    priority: cluster.pods[pod].priority,
+                }));
+            }
+        }
         list.sort_by_key(|n| n.node);
         state.nominations = (key, Arc::new(list));
     }
