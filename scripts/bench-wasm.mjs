@@ -1,6 +1,6 @@
 // Times a benchmark workload in WebAssembly under Node (V8, as in Chromium).
 // Build first: see scripts/bench-wasm.sh. WORKLOAD=scheduling-basic (default),
-// pod-anti-affinity, pod-affinity or topology-spreading; NODES, BOUND, PENDING, PERCENTAGE vary
+// pod-anti-affinity, pod-affinity, topology-spreading or preemption; NODES, BOUND, PENDING, PERCENTAGE vary
 // the size (defaults: the workload's).
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
@@ -12,6 +12,7 @@ const sizes = {
   'pod-anti-affinity': ['SchedulingPodAntiAffinity', 5000, 1000, 2000],
   'pod-affinity': ['SchedulingPodAffinity', 5000, 5000, 5000],
   'topology-spreading': ['TopologySpreading', 5000, 5000, 5000],
+  'preemption': ['PreemptionBasic', 1000, 4000, 1000],
 };
 const workload = process.env.WORKLOAD ?? 'scheduling-basic';
 if (!(workload in sizes)) {
@@ -25,10 +26,11 @@ const pending = Number(process.env.PENDING ?? dp);
 const pct = Number(process.env.PERCENTAGE ?? 0);
 const w = wasm.BenchWorkload.named(workload, nodes, bound, pending, pct);
 const t0 = performance.now();
-const [scheduled, evaluated] = w.run(0n, false);
+const [scheduled, evaluated, victims] = w.run(0n, false);
 const secs = (performance.now() - t0) / 1000;
 console.log(JSON.stringify({ workload: name, runtime: `wasm (node ${process.version})`, nodes, bound, pending,
-  percentageOfNodesToScore: pct, scheduled, seconds: +secs.toFixed(3), podsPerSecond: Math.round(pending / secs),
+  percentageOfNodesToScore: pct, scheduled, victims, seconds: +secs.toFixed(3), podsPerSecond: Math.round(pending / secs),
+  victimsPerSecond: Math.round(victims / secs),
   evaluatedNodesPerPod: +(evaluated / pending).toFixed(1) }));
 
 // The simulation with history, as the playground keeps it: run, then step back 1000 cycles.

@@ -88,10 +88,17 @@ impl BenchWorkload {
         }
     }
 
-    /// Schedules every pending pod; returns `[scheduled, evaluated nodes]`.
+    /// Schedules every pending pod; returns `[scheduled, evaluated nodes, preemption victims]`.
     pub fn run(&self, seed: u64, trace: bool) -> Vec<f64> {
         let run = self.scenario.run(seed, trace);
-        vec![run.scheduled_count() as f64, run.evaluated_nodes() as f64]
+        let victims = (0..run.cluster.pods.len())
+            .filter(|&p| run.phase(p) == schedlab_core::scenario::Phase::Deleted)
+            .count();
+        vec![
+            run.scheduled_count() as f64,
+            run.evaluated_nodes() as f64,
+            victims as f64,
+        ]
     }
 }
 
