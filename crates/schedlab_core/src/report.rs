@@ -65,52 +65,7 @@ pub fn json_report(run: &Run, detail: bool) -> Value {
     let cycles: Vec<Value> = run
         .cycles
         .iter()
-        .map(|t| {
-            let mut m = Map::new();
-            m.insert("time".into(), json!(t.time));
-            m.insert("pod".into(), json!(c.pods[t.pod].full_name));
-            m.insert("outcome".into(), json!(t.outcome.as_str()));
-            let node_name = |n: usize| t.node_name(c, n).to_string();
-            m.insert("node".into(), json!(t.node.map(node_name)));
-            m.insert(
-                "message".into(),
-                match t.outcome {
-                    Outcome::Scheduled => Value::Null,
-                    _ => json!(t.message),
-                },
-            );
-            if detail {
-                let mut filter = Map::new();
-                for rec in &t.filter {
-                    let mut per = Map::new();
-                    for (i, reasons) in rec.results() {
-                        let list: Vec<String> = reasons.iter().map(ToString::to_string).collect();
-                        per.insert(run.filter_names[i].clone(), json!(list));
-                    }
-                    filter.insert(node_name(rec.node), Value::Object(per));
-                }
-                m.insert("filter".into(), Value::Object(filter));
-                let mut scores = Map::new();
-                for rec in &t.scores {
-                    let mut per = Map::new();
-                    for (i, s) in rec.entries.iter().enumerate() {
-                        per.insert(
-                            run.score_names[i].clone(),
-                            json!({"raw": s.raw, "score": s.score, "weight": s.weight}),
-                        );
-                    }
-                    scores.insert(node_name(rec.node), Value::Object(per));
-                }
-                m.insert("scores".into(), Value::Object(scores));
-                let mut totals = Map::new();
-                for (n, total) in &t.totals {
-                    totals.insert(node_name(*n), json!(total));
-                }
-                m.insert("totals".into(), Value::Object(totals));
-            }
-            m.insert("preemption".into(), preemption_json(c, t));
-            Value::Object(m)
-        })
+        .map(|t| cycle_json(c, &run.filter_names, &run.score_names, t, detail))
         .collect();
     let events: Vec<Value> = run
         .events
@@ -146,6 +101,61 @@ pub fn json_report(run: &Run, detail: bool) -> Value {
     })
 }
 
+/// One cycle as the contract's report spells it (`filter`, `scores` and `totals` only with
+/// `detail`).
+pub fn cycle_json(
+    c: &crate::cluster::Cluster,
+    filter_names: &[String],
+    score_names: &[String],
+    t: &crate::trace::CycleTrace,
+    detail: bool,
+) -> Value {
+    let mut m = Map::new();
+    m.insert("time".into(), json!(t.time));
+    m.insert("pod".into(), json!(c.pods[t.pod].full_name));
+    m.insert("outcome".into(), json!(t.outcome.as_str()));
+    let node_name = |n: usize| t.node_name(c, n).to_string();
+    m.insert("node".into(), json!(t.node.map(node_name)));
+    m.insert(
+        "message".into(),
+        match t.outcome {
+            Outcome::Scheduled => Value::Null,
+            _ => json!(t.message),
+        },
+    );
+    if detail {
+        let mut filter = Map::new();
+        for rec in &t.filter {
+            let mut per = Map::new();
+            for (i, reasons) in rec.results() {
+                let list: Vec<String> = reasons.iter().map(ToString::to_string).collect();
+                per.insert(filter_names[i].clone(), json!(list));
+            }
+            filter.insert(node_name(rec.node), Value::Object(per));
+        }
+        m.insert("filter".into(), Value::Object(filter));
+        let mut scores = Map::new();
+        for rec in &t.scores {
+            let mut per = Map::new();
+            for (i, s) in rec.entries.iter().enumerate() {
+                per.insert(
+                    score_names[i].clone(),
+                    json!({"raw": s.raw, "score": s.score, "weight": s.weight}),
+                );
+            }
+            scores.insert(node_name(rec.node), Value::Object(per));
+        }
+        m.insert("scores".into(), Value::Object(scores));
+        let mut totals = Map::new();
+        for (n, total) in &t.totals {
+            totals.insert(node_name(*n), json!(total));
+        }
+        m.insert("totals".into(), Value::Object(totals));
+    }
+    m.insert("preemption".into(), preemption_json(c, t));
+    Value::Object(m)
+}
+
 /// The contract's `preemption`: `{"node", "victims"}` when the cycle nominated a node, plus
 /// `decidedBy` (the criterion of `pickOneNodeForPreemption`) and every `candidates` entry.
 fn preemption_json(c: &crate::cluster::Cluster, t: &crate::trace::CycleTrace) -> Value {
@@ -172,6 +182,28 @@ fn preemption_json(c: &crate::cluster::Cluster, t: &crate::trace::CycleTrace) ->
         "decidedBy": p.pick.map(|k| k.decided_by.as_str()),
         "candidates": candidates,
     })
+}
+
+/// The scheduling queue, for the UI: each pod with its sub-queue (`activeQ`, `podBackoffQ`,
+/// `unschedulableQ`), priority, attempts, the time it was queued, its backoff expiry and its
+/// nomination; times in seconds.
+pub fn queue_json(c: &crate::cluster::Cluster, queue: &[crate::queue::QueuedPodView]) -> Value {
+    let pods: Vec<Value> = queue
+        .iter()
+        .map(|q| {
+            json!({
+                "pod": c.pods[q.pod].full_name,
+                "queue": q.queue.name(),
+                "priority": q.priority,
+                "attempts": q.attempts,
+                "queuedAt": q.timestamp.as_secs_f64(),
+                "backoffAttempts": q.backoff_attempts,
+                "backoffExpiry": q.backoff_expiry.map(Millis::as_secs_f64),
+                "nominatedNode": q.nominated_node,
+            })
+        })
+        .collect();
+    Value::Array(pods)
 }
 
 /// A readable summary: placements, then the events and timeline changes as `kubectl get

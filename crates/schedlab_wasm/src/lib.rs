@@ -2,14 +2,14 @@
 //!
 //! Inputs in, one call into the core, a JSON string out. No scheduling logic lives here.
 
-use schedlab_core::simulation::{Limits, Simulation};
+use schedlab_core::simulation::{Limits, Simulation, StopReason};
 use schedlab_core::{report, workloads, Scenario, Source};
 use wasm_bindgen::prelude::*;
 
 /// Runs a scenario. `files` is a JSON array of `{"name": ..., "text": ...}`. Returns the CLI
 /// contract's JSON report, or `{"errors": ["file: path: message", ...]}`.
-#[wasm_bindgen]
-pub fn run(files: &str, seed: u64, summary: bool) -> String {
+/// Parses `[{"name", "text"}, ...]` and loads the scenario; errors as `{"errors": [...]}`.
+fn load(files: &str) -> Result<Scenario, String> {
     let parsed: Result<Vec<(String, String)>, String> =
         serde_json::from_str::<serde_json::Value>(files)
             .map_err(|e| e.to_string())
@@ -32,19 +32,118 @@ pub fn run(files: &str, seed: u64, summary: bool) -> String {
                     })
                     .collect()
             });
-    let files = match parsed {
-        Ok(f) => f,
-        Err(e) => return serde_json::json!({ "errors": [e] }).to_string(),
-    };
+    let files = parsed.map_err(|e| serde_json::json!({ "errors": [e] }).to_string())?;
     let sources: Vec<Source> = files
         .iter()
         .map(|(name, text)| Source { name, text })
         .collect();
-    match Scenario::load(&sources) {
+    Scenario::load(&sources).map_err(|errs| {
+        let list: Vec<String> = errs.iter().map(ToString::to_string).collect();
+        serde_json::json!({ "errors": list }).to_string()
+    })
+}
+
+/// Runs a scenario. `files` is a JSON array of `{"name": ..., "text": ...}`. Returns the CLI
+/// contract's JSON report, or `{"errors": ["file: path: message", ...]}`.
+#[wasm_bindgen]
+pub fn run(files: &str, seed: u64, summary: bool) -> String {
+    match load(files) {
         Ok(s) => report::json_report(&s.run(seed, !summary), !summary).to_string(),
-        Err(errs) => {
-            let list: Vec<String> = errs.iter().map(ToString::to_string).collect();
-            serde_json::json!({ "errors": list }).to_string()
+        Err(e) => e,
+    }
+}
+
+/// A simulation the page steps through: forward, back, to a time; its queue, its report and
+/// any cycle's tables on demand. The log keeps no tables (`cycle` recomputes them).
+#[wasm_bindgen]
+pub struct Session {
+    sim: Simulation,
+}
+
+#[wasm_bindgen]
+impl Session {
+    /// Loads `files` (as [`run`]); throws the `{"errors": [...]}` JSON on invalid input.
+    pub fn load(files: &str, seed: u64) -> Result<Session, JsValue> {
+        let scenario = load(files).map_err(|e| JsValue::from_str(&e))?;
+        Ok(Session {
+            sim: Simulation::new(&scenario, seed, false),
+        })
+    }
+
+    /// Applies one step; false when nothing can happen any more.
+    pub fn step(&mut self) -> bool {
+        self.sim.step().is_some()
+    }
+
+    /// Steps until a cycle has run; its index, or -1 when the run ended first.
+    pub fn step_cycle(&mut self) -> i64 {
+        self.sim.step_cycle().map_or(-1, |c| c as i64)
+    }
+
+    /// Goes back one step.
+    pub fn step_back(&mut self) {
+        self.sim.step_back();
+    }
+
+    /// Goes to the state after `step` steps.
+    pub fn go_to_step(&mut self, step: usize) {
+        self.sim.go_to_step(step);
+    }
+
+    /// Runs until quiescent, or until `until_seconds` / `max_cycles` (negative: no bound).
+    /// Returns why it stopped: `Quiescent`, `Until` or `MaxCycles`.
+    pub fn run(&mut self, until_seconds: f64, max_cycles: i64) -> String {
+        let limits = Limits {
+            until: (until_seconds >= 0.0)
+                .then_some(schedlab_core::queue::Millis((until_seconds * 1000.0) as u64)),
+            max_cycles: usize::try_from(max_cycles).ok(),
+        };
+        self.sim.run(limits).as_str().to_string()
+    }
+
+    /// Steps applied so far.
+    pub fn position(&self) -> usize {
+        self.sim.position()
+    }
+
+    /// Steps known so far (more than `position` after going back).
+    pub fn known_steps(&self) -> usize {
+        self.sim.steps().len()
+    }
+
+    /// The virtual clock, in seconds.
+    pub fn now_seconds(&self) -> f64 {
+        self.sim.now().as_secs_f64()
+    }
+
+    /// The queue as JSON (see `report::queue_json`).
+    pub fn queue(&self) -> String {
+        report::queue_json(self.sim.cluster(), &self.sim.queue_view()).to_string()
+    }
+
+    /// The contract's report of the history up to the current position (summary form).
+    pub fn report(&self) -> String {
+        let stop = if self.sim.is_finished() {
+            StopReason::Quiescent
+        } else {
+            StopReason::Until
+        };
+        report::json_report(&self.sim.to_run(stop), false).to_string()
+    }
+
+    /// Cycle `cycle` with its filter and score tables (recomputed), as the report spells a
+    /// cycle; `null` for a cycle not run yet.
+    pub fn cycle(&self, cycle: usize) -> String {
+        match self.sim.cycle_detail(cycle) {
+            Some(t) => report::cycle_json(
+                self.sim.cluster(),
+                &self.sim.filter_names,
+                &self.sim.score_names,
+                &t,
+                true,
+            )
+            .to_string(),
+            None => "null".to_string(),
         }
     }
 }
