@@ -14,7 +14,7 @@ say "cargo clippy (native)"
 cargo clippy --workspace --all-targets -- -D warnings
 
 say "cargo clippy (wasm32-unknown-unknown)"
-cargo clippy -p schedlab_core -p schedlab_web --target wasm32-unknown-unknown -- -D warnings
+cargo clippy -p schedlab_core -p schedlab_wasm -p schedlab_web --target wasm32-unknown-unknown -- -D warnings
 
 say "cargo test"
 cargo test --workspace --exclude schedlab_web
