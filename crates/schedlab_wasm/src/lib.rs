@@ -94,8 +94,9 @@ impl Session {
     /// Returns why it stopped: `Quiescent`, `Until` or `MaxCycles`.
     pub fn run(&mut self, until_seconds: f64, max_cycles: i64) -> String {
         let limits = Limits {
-            until: (until_seconds >= 0.0)
-                .then_some(schedlab_core::queue::Millis((until_seconds * 1000.0) as u64)),
+            until: (until_seconds >= 0.0).then_some(schedlab_core::queue::Millis(
+                (until_seconds * 1000.0) as u64,
+            )),
             max_cycles: usize::try_from(max_cycles).ok(),
         };
         self.sim.run(limits).as_str().to_string()
