@@ -111,6 +111,16 @@ pub trait FilterPlugin: Send + Sync {
     }
     /// Whether the pod fits on the node; reasons when it does not.
     fn filter(&self, cx: &CycleContext, state: &State, node: &NodeInfo) -> FilterResult;
+    /// Whether the pod fits, without the reasons (preemption asks this many times per node).
+    /// Must equal `filter(..)` returning no reasons.
+    fn passes(
+        &self,
+        cx: &CycleContext,
+        state: &State,
+        node: &NodeInfo,
+    ) -> Result<bool, CycleError> {
+        Ok(self.filter(cx, state, node)?.is_empty())
+    }
     /// Whether `pre_filter` reads pods bound to other nodes (affinity, spreading, service
     /// affinity). Preemption then recomputes it after taking victims off a node, where upstream
     /// calls the plugin's `PreFilterExtensions` (`RemovePod`/`AddPod`).

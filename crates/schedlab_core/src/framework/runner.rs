@@ -447,7 +447,7 @@ impl<'p> NodeChecker<'p> {
     fn pass(&self, cx: &CycleContext, node: &NodeInfo) -> Result<bool, CycleError> {
         for &i in &self.active {
             let plugin = &self.profile.filters[i].plugin;
-            if !plugin.filter(cx, &self.states[i], node)?.is_empty() {
+            if !plugin.passes(cx, &self.states[i], node)? {
                 return Ok(false);
             }
         }

@@ -3,7 +3,7 @@
 
 use super::{host_name, match_node_selector, pod_fits_host_ports, pod_fits_resources};
 use crate::cluster::NodeInfo;
-use crate::framework::{CycleContext, FilterPlugin, FilterResult, State};
+use crate::framework::{CycleContext, CycleError, FilterPlugin, FilterResult, State};
 
 /// The predicate.
 pub struct GeneralPredicates;
@@ -27,6 +27,13 @@ impl FilterPlugin for GeneralPredicates {
         reasons.extend(selector);
         Ok(reasons)
     }
+
+    fn passes(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> Result<bool, CycleError> {
+        Ok(pod_fits_resources::fits(cx, node)
+            && host_name::check(cx, node).is_none()
+            && pod_fits_host_ports::check(cx, node).is_none()
+            && match_node_selector::check(cx, node).is_none())
+    }
 }
 
 #[cfg(test)]
@@ -49,8 +56,9 @@ mod tests {
         let incoming = pod(json!({"spec": {
             "nodeName": "other", "nodeSelector": {"a": "b"},
             "containers": [{"name": "c", "resources": {"requests": {"cpu": "2"}}, "ports": [{"hostPort": 80}]}]}}));
+        let reasons = filter_all(&GeneralPredicates, &c, incoming.clone());
         assert_eq!(
-            filter_all(&GeneralPredicates, &c, incoming)[0],
+            reasons[0],
             [
                 "Insufficient cpu",
                 "node(s) didn't match the requested hostname",
@@ -58,5 +66,42 @@ mod tests {
                 "node(s) didn't match node selector"
             ]
         );
+    }
+
+    #[test]
+    fn passes_agrees_with_filter() {
+        use crate::cluster::PodInfo;
+        use crate::framework::ProfileSettings;
+        let c = cluster(
+            vec![node(
+                json!({"metadata": {"name": "n", "labels": {"a": "b"}}, "status": {"allocatable": {"cpu": "1", "pods": 2}}}),
+            )],
+            vec![(
+                pod(
+                    json!({"spec": {"containers": [{"name": "c", "ports": [{"hostPort": 80}], "resources": {"requests": {"cpu": "500m"}}}]}}),
+                ),
+                0,
+            )],
+        );
+        for spec in [
+            json!({"containers": [{"name": "c", "resources": {"requests": {"cpu": "400m"}}}]}),
+            json!({"containers": [{"name": "c", "resources": {"requests": {"cpu": "600m"}}}]}),
+            json!({"nodeName": "other", "containers": [{"name": "c"}]}),
+            json!({"nodeSelector": {"a": "c"}, "containers": [{"name": "c"}]}),
+            json!({"nodeSelector": {"a": "b"}, "containers": [{"name": "c", "ports": [{"hostPort": 80}]}]}),
+            json!({"nodeSelector": {"a": "b"}, "containers": [{"name": "c", "ports": [{"hostPort": 81}]}]}),
+        ] {
+            let info = PodInfo::new(pod(json!({"spec": spec})), 0, usize::MAX);
+            let settings = ProfileSettings::default();
+            let cx = CycleContext {
+                cluster: &c,
+                pod: &info,
+                settings: &settings,
+            };
+            let node = &c.nodes[0];
+            let reasons = GeneralPredicates.filter(&cx, &State::none(), node).unwrap();
+            let passes = GeneralPredicates.passes(&cx, &State::none(), node).unwrap();
+            assert_eq!(passes, reasons.is_empty(), "{spec} {reasons:?}");
+        }
     }
 }

@@ -101,6 +101,15 @@ impl FilterPlugin for PodFitsResources {
         }
         Ok(check(cx, node))
     }
+
+    fn passes(
+        &self,
+        cx: &CycleContext,
+        _: &State,
+        node: &NodeInfo,
+    ) -> Result<bool, crate::framework::CycleError> {
+        Ok(fits(cx, node))
+    }
 }
 
 #[cfg(test)]
