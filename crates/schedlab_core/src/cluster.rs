@@ -340,28 +340,10 @@ impl NodeInfo {
     /// the pod had never been added). `pods` resolves pod ids. Returns false, changing nothing,
     /// when the pod is not on the node.
     pub fn remove_pod(&mut self, id: PodId, pods: &[Arc<PodInfo>]) -> bool {
-        let Some(at) = self.pods.iter().position(|&p| p == id) else {
+        if !self.pods.contains(&id) {
             return false;
-        };
-        // used_ports is the concatenation of the pods' host ports in node order.
-        let port_of = |p: PodId| pods.get(p).map_or(0, |i| i.host_ports.len());
-        let start: usize = self.pods[..at].iter().map(|&p| port_of(p)).sum();
-        let end = (start + port_of(id)).min(self.used_ports.len());
-        self.used_ports.drain(start.min(end)..end);
-        self.pods.remove(at);
-        if let Some(i) = self.pods_with_affinity.iter().position(|&p| p == id) {
-            self.pods_with_affinity.remove(i);
         }
-        self.requested = Resources::default();
-        self.nonzero_cpu = 0;
-        self.nonzero_memory = 0;
-        for &p in &self.pods {
-            if let Some(info) = pods.get(p) {
-                self.requested.add(&info.node_request);
-                self.nonzero_cpu = self.nonzero_cpu.saturating_add(info.nonzero_cpu);
-                self.nonzero_memory = self.nonzero_memory.saturating_add(info.nonzero_memory);
-            }
-        }
+        self.retain_pods(pods, |p| p != id);
         true
     }
 

@@ -14,11 +14,6 @@ use std::fmt::Write;
 /// the pods each moved out of unschedulableQ) and `end` (time and why the run stopped).
 pub fn json_report(run: &Run, detail: bool) -> Value {
     let c = &run.cluster;
-    let nominated: std::collections::HashMap<usize, &str> = run
-        .queue
-        .iter()
-        .filter_map(|q| q.nominated_node.as_deref().map(|n| (q.pod, n)))
-        .collect();
     let mut order: Vec<usize> = (0..c.pods.len()).collect();
     order.sort_by_key(|&id| c.pods[id].input_index);
     let pods: Vec<Value> = order
@@ -31,15 +26,13 @@ pub fn json_report(run: &Run, detail: bool) -> Value {
                 "node".into(),
                 json!(run.node_of(id).map(|n| c.nodes[n].name())),
             );
-            let status_nominated = run
+            // `status.nominatedNodeName` of a pod still waiting (the queue keeps the same).
+            let nominated = run
                 .pod_states
                 .get(id)
                 .filter(|s| s.phase == PodPhase::Pending)
                 .and_then(|s| s.nominated.as_deref());
-            m.insert(
-                "nominatedNode".into(),
-                json!(status_nominated.or(nominated.get(&id).copied())),
-            );
+            m.insert("nominatedNode".into(), json!(nominated));
             m.insert("phase".into(), json!(run.phase(id).as_str()));
             if let Some(state) = run.pod_states.get(id) {
                 if let PodPhase::Assumed(n) = state.phase {

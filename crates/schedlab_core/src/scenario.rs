@@ -14,7 +14,7 @@ use crate::model::workload::SelectorWorkload;
 use crate::model::{Pod, PriorityClass};
 use crate::policy::config::SchedulerConfiguration;
 use crate::policy::{self, PolicyDocument};
-use crate::queue::{Millis, QueuedPodView};
+use crate::queue::Millis;
 use crate::simulation::{Limits, PodPhase, PodState, Simulation, Step, StopReason};
 use crate::trace::{CycleTrace, Outcome};
 use std::collections::btree_map::Entry;
@@ -268,12 +268,7 @@ impl Scenario {
                 &mut warnings,
             );
             let node_name = pod.spec.node_name.clone();
-            let scheduler = if pod.spec.scheduler_name.is_empty() {
-                "default-scheduler"
-            } else {
-                pod.spec.scheduler_name.as_str()
-            };
-            let ours = scheduler == config.scheduler_name;
+            let ours = pod.scheduler_name() == config.scheduler_name;
             if !node_name.is_empty() {
                 match cluster.node_index.get(&node_name).copied() {
                     Some(node) => {
@@ -359,7 +354,7 @@ fn resolve_priority(
     let class = &pod.spec.priority_class_name;
     match pod.spec.priority {
         Some(p) => p,
-        None if !class.is_empty() => match classes.iter().find(|c| c.metadata.name == *class) {
+        None if !class.is_empty() => match crate::model::workload::priority_class(classes, class) {
             Some(c) => c.value,
             None => {
                 warnings.push(Diagnostic::new(
@@ -502,8 +497,6 @@ pub struct Run {
     pub end_time: Millis,
     /// Why the run stopped.
     pub stop: StopReason,
-    /// The queue at the end.
-    pub queue: Vec<QueuedPodView>,
 }
 
 impl Run {

@@ -175,3 +175,15 @@ pub struct Profile {
     /// Settings.
     pub settings: ProfileSettings,
 }
+
+impl Profile {
+    /// The filters' configured names, in order.
+    pub fn filter_names(&self) -> Vec<String> {
+        self.filters.iter().map(|f| f.name.clone()).collect()
+    }
+
+    /// The scores' configured names, in order.
+    pub fn score_names(&self) -> Vec<String> {
+        self.scores.iter().map(|s| s.name.clone()).collect()
+    }
+}

@@ -192,25 +192,7 @@ pub fn schedule_one(
 ) -> CycleTrace {
     failed.clear();
     let all = node_order.len();
-    let mut trace = CycleTrace {
-        time: 0.0,
-        pod,
-        outcome: Outcome::Error,
-        node: None,
-        message: None,
-        num_all_nodes: all,
-        num_to_find: 0,
-        start_index: state.next_start_node_index,
-        evaluated: 0,
-        feasible: 0,
-        filter: Vec::new(),
-        scores: Vec::new(),
-        totals: Vec::new(),
-        tie_set: Vec::new(),
-        volume_bindings: Vec::new(),
-        preemption: None,
-        node_names: std::sync::Arc::from([]),
-    };
+    let mut trace = CycleTrace::new(pod, all, state.next_start_node_index);
     if all == 0 {
         trace.message = Some(NO_NODES_AVAILABLE.to_string());
         return trace;
@@ -280,7 +262,6 @@ fn cycle(
     trace.num_to_find = to_find;
     let mut feasible: Vec<&NodeInfo> = Vec::with_capacity(to_find.min(all));
     let mut scratch: Option<NodeInfo> = None;
-    failed.reserve(all);
     let mut processed = 0;
     let start = st.next_start_node_index % all;
     for i in 0..all {

@@ -349,6 +349,14 @@ pub struct CinderSource {
 }
 
 impl Pod {
+    /// `spec.schedulerName`, or `default-scheduler` when empty.
+    pub fn scheduler_name(&self) -> &str {
+        match self.spec.scheduler_name.as_str() {
+            "" => "default-scheduler",
+            name => name,
+        }
+    }
+
     /// `namespace/name`.
     pub fn full_name(&self) -> String {
         format!(

@@ -86,6 +86,13 @@ pub struct PriorityClass {
     pub preemption_policy: Option<String>,
 }
 
+/// The PriorityClass named `name` (`priorityClassName`), if any.
+pub fn priority_class<'a>(classes: &'a [PriorityClass], name: &str) -> Option<&'a PriorityClass> {
+    classes
+        .iter()
+        .find(|c| !name.is_empty() && c.metadata.name == name)
+}
+
 /// `policy/v1` (and `v1beta1`) `PodDisruptionBudget`: the part preemption reads.
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]

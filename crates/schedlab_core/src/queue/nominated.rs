@@ -59,11 +59,6 @@ impl NominatedPods {
         self.generation
     }
 
-    /// Whether no pod is nominated.
-    pub fn is_empty(&self) -> bool {
-        self.by_pod.is_empty()
-    }
-
     /// The pods nominated to `node`, in nomination order.
     pub fn for_node(&self, node: &str) -> &[PodId] {
         self.by_node.get(node).map_or(&[], Vec::as_slice)

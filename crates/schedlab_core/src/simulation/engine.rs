@@ -116,9 +116,11 @@ pub(super) fn apply(
     state: &mut State,
     setup: &Setup,
     profile: &Profile,
-    what: What,
+    (time, what): (Millis, What),
     detail: bool,
 ) -> StepOutput {
+    // `next` never returns a time before the clock.
+    state.now = state.now.max(time);
     let mut out = StepOutput {
         step: Step {
             time: state.now,
@@ -133,17 +135,13 @@ pub(super) fn apply(
         What::Change => {
             let index = state.next_change;
             state.next_change += 1;
-            state.now = state.now.max(setup.timeline.changes[index].at);
-            out.step.time = state.now;
             out.step.kind = StepKind::Change { index };
             let report = apply_change(state, setup, index);
             state.changes += 1;
             set_moves(&mut out.step, report);
         }
         What::Deletion => {
-            let ((t, _), pod) = state.deletions.pop_first().expect("a deletion is due");
-            state.now = state.now.max(t);
-            out.step.time = state.now;
+            let (_, pod) = state.deletions.pop_first().expect("a deletion is due");
             out.step.kind = StepKind::Deleted { pod };
             if delete_pod(state, pod) {
                 let report = state.queue.on_cluster_event(
@@ -156,30 +154,16 @@ pub(super) fn apply(
             state.changes += 1;
         }
         What::Binding => {
-            let ((t, _), b) = state.bindings.pop_first().expect("a binding is due");
-            state.now = state.now.max(t);
-            out.step.time = state.now;
+            let (_, b) = state.bindings.pop_first().expect("a binding is due");
             complete_binding(state, setup, b, &mut out);
             state.changes += 1;
         }
         What::BackoffFlush => {
-            let t = state
-                .queue
-                .next_backoff_flush(state.now)
-                .expect("a flush is due");
-            state.now = t;
-            out.step.time = t;
-            let moved = state.queue.flush_backoff_completed(t);
+            let moved = state.queue.flush_backoff_completed(state.now);
             out.step.kind = StepKind::BackoffFlush { moved };
         }
         What::LeftoverFlush => {
-            let t = state
-                .queue
-                .next_leftover_flush(state.now)
-                .expect("a flush is due");
-            state.now = t;
-            out.step.time = t;
-            let report = state.queue.flush_unschedulable_leftover(t);
+            let report = state.queue.flush_unschedulable_leftover(state.now);
             set_moves(&mut out.step, report);
         }
         What::Cycle => run_cycle(state, setup, profile, detail, &mut out),
@@ -351,25 +335,14 @@ fn run_cycle(
 }
 
 fn empty_trace(state: &State, pod: PodId) -> CycleTrace {
-    CycleTrace {
-        time: state.now.as_secs_f64(),
+    let mut t = CycleTrace::new(
         pod,
-        outcome: Outcome::Error,
-        node: None,
-        message: None,
-        num_all_nodes: state.order.len(),
-        num_to_find: 0,
-        start_index: state.scheduler.next_start_node_index,
-        evaluated: 0,
-        feasible: 0,
-        filter: Vec::new(),
-        scores: Vec::new(),
-        totals: Vec::new(),
-        tie_set: Vec::new(),
-        volume_bindings: Vec::new(),
-        preemption: None,
-        node_names: Arc::clone(&state.node_names),
-    }
+        state.order.len(),
+        state.scheduler.next_start_node_index,
+    );
+    t.time = state.now.as_secs_f64();
+    t.node_names = Arc::clone(&state.node_names);
+    t
 }
 
 /// The binding cycle's end: `Scheduled`, or a failure that forgets and requeues the pod.
@@ -527,10 +500,7 @@ fn create_pod(
     let node = (!pod.spec.node_name.is_empty())
         .then(|| state.cluster.node_index.get(&pod.spec.node_name).copied())
         .flatten();
-    let ours = {
-        let s = pod.spec.scheduler_name.as_str();
-        (if s.is_empty() { "default-scheduler" } else { s }) == setup.scheduler_name
-    };
+    let ours = pod.scheduler_name() == setup.scheduler_name;
     let nominated = pod.status.nominated_node_name.clone();
     let info = PodInfo::new(pod, priority, index);
     let mut pod_state = initial_pod_state(&info, node.is_some());

@@ -305,18 +305,8 @@ impl Simulation {
                 policy::build(None, &SchedulerConfiguration::default())
                     .expect("the default provider builds")
             });
-        let filter_names = built
-            .profile
-            .filters
-            .iter()
-            .map(|f| f.name.clone())
-            .collect();
-        let score_names = built
-            .profile
-            .scores
-            .iter()
-            .map(|s| s.name.clone())
-            .collect();
+        let filter_names = built.profile.filter_names();
+        let score_names = built.profile.score_names();
         let scheduler = Scheduler::new(built.profile, seed);
         let queue_config = crate::queue::QueueConfig::from_seconds(
             scenario.config.pod_initial_backoff_seconds,
@@ -329,7 +319,7 @@ impl Simulation {
         let mut queue = SchedulingQueue::new(queue_config);
         for &p in &scenario.queue {
             let info = &cluster.pods[p];
-            queue.add(p, info.priority, pods_nominated(&pods, p), Millis::ZERO);
+            queue.add(p, info.priority, pods[p].nominated.as_deref(), Millis::ZERO);
         }
         let any_required_affinity = cluster.pods.iter().any(|p| has_required_affinity(&p.pod))
             || scenario.timeline.changes.iter().any(|c| match &c.change {
@@ -404,14 +394,14 @@ impl Simulation {
 
     /// Applies one step; returns its index, or `None` when nothing can happen any more.
     pub fn step(&mut self) -> Option<usize> {
-        let (_, what) = engine::next(&self.state, &self.setup)?;
-        Some(self.apply(what))
+        let next = engine::next(&self.state, &self.setup)?;
+        Some(self.apply(next))
     }
 
-    fn apply(&mut self, what: engine::What) -> usize {
+    fn apply(&mut self, next: (Millis, engine::What)) -> usize {
         let record = self.position == self.log.steps.len();
         let detail = record && self.setup.detail;
-        let out = engine::apply(&mut self.state, &self.setup, &self.profile, what, detail);
+        let out = engine::apply(&mut self.state, &self.setup, &self.profile, next, detail);
         if record {
             self.log.steps.push(out.step);
             self.log.cycles.extend(out.cycle);
@@ -479,8 +469,8 @@ impl Simulation {
             match engine::next(&self.state, &self.setup) {
                 None => return StopReason::Quiescent,
                 Some((t, _)) if limits.until.is_some_and(|u| t > u) => return StopReason::Until,
-                Some((_, what)) => {
-                    self.apply(what);
+                Some(next) => {
+                    self.apply(next);
                 }
             }
         }
@@ -621,8 +611,8 @@ impl Simulation {
         let (&at, state) = self.checkpoints.range(..=step).next_back()?;
         let mut state = state.clone();
         for i in at..step {
-            let (_, what) = engine::next(&state, &self.setup)?;
-            engine::apply(&mut state, &self.setup, &self.profile, what, false);
+            let next = engine::next(&state, &self.setup)?;
+            engine::apply(&mut state, &self.setup, &self.profile, next, false);
             debug_assert_eq!(state.now, self.log.steps[i].time);
         }
         Some(state)
@@ -637,8 +627,8 @@ impl Simulation {
     /// used: the UI keeps a light log and asks for the tables of the cycle on screen.
     pub fn cycle_detail(&self, cycle: usize) -> Option<CycleTrace> {
         let mut state = self.state_before_cycle(cycle)?;
-        let (_, what) = engine::next(&state, &self.setup)?;
-        let out = engine::apply(&mut state, &self.setup, &self.profile, what, true);
+        let next = engine::next(&state, &self.setup)?;
+        let out = engine::apply(&mut state, &self.setup, &self.profile, next, true);
         out.cycle
     }
 
@@ -656,13 +646,8 @@ impl Simulation {
             timeline: self.setup.timeline.clone(),
             end_time: self.state.now,
             stop,
-            queue: self.state.queue.view(),
         }
     }
-}
-
-fn pods_nominated(pods: &[PodState], p: PodId) -> Option<&str> {
-    pods[p].nominated.as_deref()
 }
 
 /// Whether a pod has a required pod-affinity term (the pods `AssignedPodAdded` may move).

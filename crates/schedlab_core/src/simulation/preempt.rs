@@ -13,6 +13,7 @@ use crate::framework::preemption::{
 };
 use crate::framework::runner::{FailedNodes, Nomination};
 use crate::framework::Profile;
+use crate::model::workload::priority_class;
 use crate::queue::Millis;
 use crate::scenario::Event;
 use crate::trace::PreemptionTrace;
@@ -24,13 +25,11 @@ pub const DEFAULT_TERMINATION_GRACE_PERIOD: Millis = Millis::secs(30);
 fn not_eligible(state: &State, pod: PodId) -> Option<String> {
     let info = &state.cluster.pods[pod];
     let policy = info.pod.spec.preemption_policy.clone().or_else(|| {
-        let class = &info.pod.spec.priority_class_name;
-        state
-            .cluster
-            .priority_classes
-            .iter()
-            .find(|c| !class.is_empty() && c.metadata.name == *class)
-            .and_then(|c| c.preemption_policy.clone())
+        priority_class(
+            &state.cluster.priority_classes,
+            &info.pod.spec.priority_class_name,
+        )
+        .and_then(|c| c.preemption_policy.clone())
     });
     if policy.as_deref() == Some("Never") {
         return Some("its preemptionPolicy is Never".to_string());

@@ -176,13 +176,7 @@ fn cycle_detail_recomputes_the_tables_of_a_light_run() {
 fn limits_stop_the_run_early() {
     let s = story();
     let mut sim = Simulation::new(&s, 0, false);
-    assert_eq!(
-        sim.run(Limits {
-            until: Some(Millis::secs(40)),
-            max_cycles: None
-        }),
-        StopReason::Until
-    );
+    assert_eq!(sim.run_until(Millis::secs(40)), StopReason::Until);
     assert!(sim.now() <= Millis::secs(40));
     assert!(sim.next_time().is_some_and(|t| t > Millis::secs(40)));
     let mut sim = Simulation::new(&s, 0, false);

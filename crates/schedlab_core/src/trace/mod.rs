@@ -165,6 +165,29 @@ impl PreemptionTrace {
 }
 
 impl CycleTrace {
+    /// A cycle not decided yet: outcome `Error` with no message, nothing recorded.
+    pub fn new(pod: PodId, num_all_nodes: usize, start_index: usize) -> CycleTrace {
+        CycleTrace {
+            time: 0.0,
+            pod,
+            outcome: Outcome::Error,
+            node: None,
+            message: None,
+            num_all_nodes,
+            num_to_find: 0,
+            start_index,
+            evaluated: 0,
+            feasible: 0,
+            filter: Vec::new(),
+            scores: Vec::new(),
+            totals: Vec::new(),
+            tie_set: Vec::new(),
+            volume_bindings: Vec::new(),
+            preemption: None,
+            node_names: std::sync::Arc::from([]),
+        }
+    }
+
     /// The name of node `id` as this cycle knew it, falling back to `cluster`'s.
     pub fn node_name<'a>(&'a self, cluster: &'a crate::cluster::Cluster, id: NodeId) -> &'a str {
         match self.node_names.get(id) {
