@@ -29,6 +29,7 @@ pub fn App() -> impl IntoView {
                 <Editor file=EditorFile::Nodes/>
                 <Editor file=EditorFile::Pods/>
                 <Editor file=EditorFile::Policy/>
+                <Editor file=EditorFile::Config/>
             </section>
             <section class="results" aria-label="Results">
                 <Warnings/>

@@ -21,12 +21,15 @@ pub struct Example {
     pub name: &'static str,
     /// What it shows.
     pub summary: &'static str,
-    /// Nodes, pods (and any other objects), policy.
+    /// Nodes, pods (and any other objects), policy. The configuration is [`DEFAULT_CONFIG`].
     pub texts: [&'static str; 3],
 }
 
 /// A Policy that keeps the DefaultProvider (for examples that need no policy).
 const DEFAULT_POLICY: &str = "{\n  \"kind\": \"Policy\",\n  \"apiVersion\": \"v1\"\n}\n";
+
+/// The scheduler configuration every example starts with: v1.17's defaults, spelled out.
+pub const DEFAULT_CONFIG: &str = include_str!("../../assets/scenarios/config.yaml");
 
 /// The gallery; the first is what every new visitor starts with.
 pub const GALLERY: [Example; 7] = [
@@ -129,17 +132,25 @@ pub enum EditorFile {
     Pods,
     /// `policy.json`.
     Policy,
+    /// `config.yaml`: the `KubeSchedulerConfiguration`.
+    Config,
 }
 
 impl EditorFile {
     /// The editors, top to bottom.
-    pub const ALL: [EditorFile; 3] = [EditorFile::Nodes, EditorFile::Pods, EditorFile::Policy];
+    pub const ALL: [EditorFile; 4] = [
+        EditorFile::Nodes,
+        EditorFile::Pods,
+        EditorFile::Policy,
+        EditorFile::Config,
+    ];
 
     fn index(self) -> usize {
         match self {
             EditorFile::Nodes => 0,
             EditorFile::Pods => 1,
             EditorFile::Policy => 2,
+            EditorFile::Config => 3,
         }
     }
 
@@ -149,6 +160,7 @@ impl EditorFile {
             EditorFile::Nodes => "nodes",
             EditorFile::Pods => "pods",
             EditorFile::Policy => "policy",
+            EditorFile::Config => "config",
         }
     }
 
@@ -158,12 +170,16 @@ impl EditorFile {
             EditorFile::Nodes => "Nodes",
             EditorFile::Pods => "Pods",
             EditorFile::Policy => "Policy",
+            EditorFile::Config => "Scheduler configuration",
         }
     }
 
     /// This editor's text in an example.
     pub fn example_text(self, example: &Example) -> &'static str {
-        example.texts[self.index()]
+        match self {
+            EditorFile::Config => DEFAULT_CONFIG,
+            f => example.texts[f.index()],
+        }
     }
 
     /// `JSON` or `YAML`, detected from the content as the core does.
@@ -186,13 +202,13 @@ impl EditorFile {
     }
 
     /// The editor a diagnostic belongs under. Diagnostics that name no editor's file (such as
-    /// `configuration`) go under the Policy editor.
+    /// `configuration`) go under the configuration editor.
     pub fn of_diagnostic(d: &Diagnostic) -> EditorFile {
         let stem = d.file.split('.').next().unwrap_or_default();
         EditorFile::ALL
             .into_iter()
             .find(|f| f.stem() == stem)
-            .unwrap_or(EditorFile::Policy)
+            .unwrap_or(EditorFile::Config)
     }
 
     fn storage_key(self) -> String {
@@ -208,7 +224,7 @@ impl EditorFile {
 /// The shared state, provided as context by [`crate::App`].
 #[derive(Clone, Copy)]
 pub struct Playground {
-    texts: [RwSignal<String>; 3],
+    texts: [RwSignal<String>; 4],
     example: RwSignal<&'static Example>,
     analysis: RwSignal<Option<Arc<Analysis>>>,
     errors: RwSignal<Vec<Diagnostic>>,
