@@ -1,222 +1,66 @@
-//! What the playground shows, derived from one [`Run`]: the placement rows and the inspection
-//! of one pod's scheduling cycle.
+//! The inspection of one scheduling cycle: what the cycle inspector shows, derived from the
+//! cycle's trace.
 //!
 //! Plain data built by pure functions: no signals, no DOM. The components render these structs
 //! and compute nothing themselves, so every number on the page comes from the core's trace.
 
-use schedlab_core::cluster::PodId;
-use schedlab_core::model::resources::format_amount;
-use schedlab_core::scenario::Run;
+use crate::session::{requests_summary, SessionInfo};
+use schedlab_core::cluster::Cluster;
+use schedlab_core::queue::Millis;
 use schedlab_core::trace::explain::{explain, Explanation};
-use schedlab_core::trace::ScoreRecord;
-use schedlab_core::Diagnostic;
+use schedlab_core::trace::{CycleTrace, ScoreRecord};
 
-/// A successful load and run: what the page keeps showing until the next valid input.
-pub struct Analysis {
-    /// The run (cluster after scheduling, one trace per cycle).
-    pub run: Run,
-    /// Warnings from reading the inputs.
-    pub warnings: Vec<Diagnostic>,
-    /// One row per pod, in input order.
-    pub pods: Vec<PodRow>,
+/// The phases of one `scheduleOne`, in the order the inspector reveals them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Phase {
+    /// `scheduleOne`: the pod leaves activeQ.
+    QueuePop,
+    /// `findNodesThatFit`.
+    Filter,
+    /// `prioritizeNodes`.
+    Score,
+    /// `selectHost`.
+    SelectHost,
+    /// `preempt` (after a FitError).
+    Preempt,
+    /// `assume`.
+    Assume,
+    /// `bind`.
+    Bind,
 }
 
-impl Analysis {
-    /// Derives the placement rows of a run.
-    pub fn new(run: Run, warnings: Vec<Diagnostic>) -> Analysis {
-        let c = &run.cluster;
-        let mut ids: Vec<PodId> = (0..c.pods.len()).collect();
-        ids.sort_by_key(|&id| c.pods[id].input_index);
-        let pods = ids
-            .into_iter()
-            .map(|id| {
-                let p = &c.pods[id];
-                PodRow {
-                    name: p.full_name.clone(),
-                    priority: p.priority,
-                    requests: requests_summary(&p.request),
-                    phase: run.phase(id).as_str(),
-                    node: run.node_of(id).map(|n| c.nodes[n].name().to_string()),
-                    cycle: run.cycles.iter().rposition(|t| t.pod == id).map(|i| i + 1),
-                }
-            })
-            .collect();
-        Analysis {
-            run,
-            warnings,
-            pods,
+impl Phase {
+    /// The upstream function name.
+    pub fn function(self) -> &'static str {
+        match self {
+            Phase::QueuePop => "scheduleOne",
+            Phase::Filter => "findNodesThatFit",
+            Phase::Score => "prioritizeNodes",
+            Phase::SelectHost => "selectHost",
+            Phase::Preempt => "preempt",
+            Phase::Assume => "assume",
+            Phase::Bind => "bind",
         }
     }
 
-    /// Number of nodes in the cluster.
-    pub fn node_count(&self) -> usize {
-        self.run.cluster.nodes.len()
-    }
-
-    /// The inspection of a pod's last cycle, by `namespace/name`.
-    pub fn inspect(&self, pod_name: &str) -> Option<Inspection> {
-        let run = &self.run;
-        let c = &run.cluster;
-        let id = c.pods.iter().position(|p| p.full_name == pod_name)?;
-        let pod = &c.pods[id];
-        let node_name = |n: usize| c.nodes[n].name().to_string();
-        let Some(cycle_index) = run.cycles.iter().rposition(|t| t.pod == id) else {
-            return Some(Inspection {
-                pod: pod.full_name.clone(),
-                priority: pod.priority,
-                requests: requests_summary(&pod.request),
-                node: run.node_of(id).map(node_name),
-                cycle: None,
-            });
-        };
-        let t = &run.cycles[cycle_index];
-        // Node ids in a trace are the cycle's own (nodes may have been deleted since).
-        let node_name = |n: usize| t.node_name(c, n).to_string();
-
-        let filter_rows = t
-            .filter
-            .iter()
-            .map(|rec| {
-                let mut cells: Vec<FilterCell> = Vec::new();
-                for i in 0..run.filter_names.len() {
-                    match rec.result(i) {
-                        Some([]) => cells.push(FilterCell::Pass),
-                        Some(reasons) => cells.push(FilterCell::Fail {
-                            reason: join(reasons.iter().map(ToString::to_string)),
-                            detail: join(reasons.iter().map(|r| r.explain())),
-                            span: 1,
-                        }),
-                        None => match cells.last_mut() {
-                            // Filters after the first failure do not run: the failure's cell
-                            // takes their columns.
-                            Some(FilterCell::Fail { span, .. }) => *span += 1,
-                            _ => cells.push(FilterCell::NotRun),
-                        },
-                    }
-                }
-                FilterRow {
-                    node: node_name(rec.node),
-                    fits: rec.fits(),
-                    cells,
-                }
-            })
-            .collect();
-
-        let total_of = |n: usize| t.totals.iter().find(|(id, _)| *id == n).map(|(_, s)| *s);
-        let score_rows = t
-            .scores
-            .iter()
-            .map(|rec| ScoreRow {
-                node: node_name(rec.node),
-                cells: rec.entries.clone(),
-                total: total_of(rec.node).unwrap_or_default(),
-                winner: t.node == Some(rec.node),
-                tied: t.tie_set.len() > 1 && t.tie_set.contains(&rec.node),
-            })
-            .collect();
-        let weights = t
-            .scores
-            .first()
-            .map(|rec| rec.entries.iter().map(|e| e.weight).collect())
-            .unwrap_or_default();
-        let scoring = if t.feasible == 0 {
-            Scoring::NoFeasibleNodes
-        } else if t.feasible == 1 {
-            Scoring::OneFeasibleNode
+    /// The phases a cycle with this outcome goes through.
+    pub fn of(scheduled: bool) -> &'static [Phase] {
+        if scheduled {
+            &[
+                Phase::QueuePop,
+                Phase::Filter,
+                Phase::Score,
+                Phase::SelectHost,
+                Phase::Assume,
+                Phase::Bind,
+            ]
         } else {
-            Scoring::Scored
-        };
-
-        Some(Inspection {
-            pod: pod.full_name.clone(),
-            priority: pod.priority,
-            requests: requests_summary(&pod.request),
-            node: run.node_of(id).map(node_name),
-            cycle: Some(CycleView {
-                number: cycle_index + 1,
-                of: run.cycles.len(),
-                outcome: t.outcome.as_str(),
-                chosen: t.node.map(node_name),
-                message: t.message.clone(),
-                explanation: explain(c, t),
-                filter: FilterTable {
-                    columns: run.filter_names.clone(),
-                    rows: filter_rows,
-                    num_all_nodes: t.num_all_nodes,
-                    num_to_find: t.num_to_find,
-                    evaluated: t.evaluated,
-                    feasible: t.feasible,
-                    start_index: t.start_index,
-                },
-                scores: ScoreTable {
-                    columns: run.score_names.clone(),
-                    weights,
-                    rows: score_rows,
-                    scoring,
-                },
-                tie_set: t.tie_set.iter().map(|&n| node_name(n)).collect(),
-                best_total: t.node.and_then(total_of),
-            }),
-        })
-    }
-}
-
-fn join(parts: impl Iterator<Item = String>) -> String {
-    parts.collect::<Vec<_>>().join("; ")
-}
-
-/// `cpu 500m · memory 512Mi`, plus any extended resources; `no requests` when empty.
-fn requests_summary(r: &schedlab_core::model::Resources) -> String {
-    let mut parts = Vec::new();
-    if r.milli_cpu > 0 {
-        parts.push(format!("cpu {}", format_amount("cpu", r.milli_cpu)));
-    }
-    if r.memory > 0 {
-        parts.push(format!("mem {}", format_amount("memory", r.memory)));
-    }
-    if r.ephemeral_storage > 0 {
-        parts.push(format!(
-            "ephemeral {}",
-            format_amount("ephemeral-storage", r.ephemeral_storage)
-        ));
-    }
-    for (name, amount) in &r.scalars {
-        if *amount > 0 {
-            parts.push(format!("{name} {}", format_amount(name, *amount)));
+            &[Phase::QueuePop, Phase::Filter, Phase::Preempt]
         }
     }
-    if parts.is_empty() {
-        "no requests".into()
-    } else {
-        parts.join(" · ")
-    }
 }
 
-/// One line of the placements table.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct PodRow {
-    /// `namespace/name`.
-    pub name: String,
-    /// Resolved priority.
-    pub priority: i32,
-    /// What the pod requests, in short.
-    pub requests: String,
-    /// `Bound` or `Pending`.
-    pub phase: &'static str,
-    /// The node it ended on.
-    pub node: Option<String>,
-    /// 1-based number of its (last) cycle; `None` if this run did not schedule it.
-    pub cycle: Option<usize>,
-}
-
-impl PodRow {
-    /// The name without the `default/` namespace.
-    pub fn short_name(&self) -> &str {
-        self.name.strip_prefix("default/").unwrap_or(&self.name)
-    }
-}
-
-/// Everything the inspector shows about one pod.
+/// Everything the inspector shows about one cycle.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Inspection {
     /// `namespace/name`.
@@ -225,9 +69,10 @@ pub struct Inspection {
     pub priority: i32,
     /// What the pod requests, in short.
     pub requests: String,
-    /// Where it ended.
+    /// Where the pod is at the current position.
     pub node: Option<String>,
-    /// Its last cycle; `None` when the pod was bound in the input or is another scheduler's.
+    /// The cycle; `None` when the pod was bound in the input, names another scheduler or has
+    /// not been tried yet.
     pub cycle: Option<CycleView>,
 }
 
@@ -238,6 +83,8 @@ pub struct CycleView {
     pub number: usize,
     /// Cycles in the run.
     pub of: usize,
+    /// Virtual time of the cycle.
+    pub time: Millis,
     /// `Scheduled`, `Unschedulable` or `Error`.
     pub outcome: &'static str,
     /// The chosen node.
@@ -254,6 +101,201 @@ pub struct CycleView {
     pub tie_set: Vec<String>,
     /// The best total, when scoring ran.
     pub best_total: Option<i64>,
+    /// `preempt`, when it ran.
+    pub preemption: Option<PreemptionView>,
+    /// Volumes bound at `assume` (claim, volume).
+    pub volume_bindings: Vec<(String, Option<String>)>,
+}
+
+/// What `preempt` did after a FitError.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PreemptionView {
+    /// Why the pod may not preempt, when it may not.
+    pub not_eligible: Option<String>,
+    /// Nodes where preemption might help.
+    pub potential: usize,
+    /// Nodes skipped for an unresolvable reason.
+    pub skipped_unresolvable: usize,
+    /// Candidate nodes with their minimal victim sets, in evaluation order.
+    pub candidates: Vec<CandidateRow>,
+    /// The criterion of `pickOneNodeForPreemption` that decided.
+    pub decided_by: Option<&'static str>,
+    /// The explanation in words.
+    pub explanation: Option<String>,
+    /// Lower-priority pods that lost their nomination.
+    pub cleared: Vec<String>,
+}
+
+/// One candidate node of `selectNodesForPreemption`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CandidateRow {
+    /// The node.
+    pub node: String,
+    /// Victims with their priorities.
+    pub victims: Vec<(String, i32)>,
+    /// Victims that would violate a PodDisruptionBudget.
+    pub pdb_violations: usize,
+    /// Chosen.
+    pub chosen: bool,
+    /// The best candidate the deciding criterion ruled out.
+    pub runner_up: bool,
+}
+
+/// The inspection of cycle `cycle` from its detailed trace and the cluster it saw.
+pub fn inspect_cycle(
+    t: &CycleTrace,
+    cluster: &Cluster,
+    info: &SessionInfo,
+    cycle: usize,
+    node_now: Option<String>,
+) -> Inspection {
+    let pod = &cluster.pods[t.pod];
+    // Node ids in a trace are the cycle's own (nodes may have been deleted since).
+    let node_name = |n: usize| t.node_name(cluster, n).to_string();
+    let short = |p: usize| {
+        info.pods
+            .get(p)
+            .map_or_else(|| cluster.pods[p].full_name.clone(), |s| s.short.clone())
+    };
+
+    let filter_rows = t
+        .filter
+        .iter()
+        .map(|rec| {
+            let mut cells: Vec<FilterCell> = Vec::new();
+            for i in 0..info.filter_names.len() {
+                match rec.result(i) {
+                    Some([]) => cells.push(FilterCell::Pass),
+                    Some(reasons) => cells.push(FilterCell::Fail {
+                        reason: join(reasons.iter().map(ToString::to_string)),
+                        detail: join(reasons.iter().map(|r| r.explain())),
+                        span: 1,
+                    }),
+                    None => match cells.last_mut() {
+                        // Filters after the first failure do not run: the failure's cell
+                        // takes their columns.
+                        Some(FilterCell::Fail { span, .. }) => *span += 1,
+                        _ => cells.push(FilterCell::NotRun),
+                    },
+                }
+            }
+            FilterRow {
+                node: node_name(rec.node),
+                fits: rec.fits(),
+                cells,
+            }
+        })
+        .collect();
+
+    let total_of = |n: usize| t.totals.iter().find(|(id, _)| *id == n).map(|(_, s)| *s);
+    let score_rows = t
+        .scores
+        .iter()
+        .map(|rec| ScoreRow {
+            node: node_name(rec.node),
+            cells: rec.entries.clone(),
+            total: total_of(rec.node).unwrap_or_default(),
+            winner: t.node == Some(rec.node),
+            tied: t.tie_set.len() > 1 && t.tie_set.contains(&rec.node),
+        })
+        .collect();
+    let weights = t
+        .scores
+        .first()
+        .map(|rec| rec.entries.iter().map(|e| e.weight).collect())
+        .unwrap_or_default();
+    let scoring = if t.feasible == 0 {
+        Scoring::NoFeasibleNodes
+    } else if t.feasible == 1 {
+        Scoring::OneFeasibleNode
+    } else {
+        Scoring::Scored
+    };
+    let explanation = explain(cluster, t);
+    let preemption = t.preemption.as_ref().map(|p| {
+        let chosen = p.pick.as_ref().map(|k| k.chosen);
+        let runner_up = p.pick.as_ref().and_then(|k| k.runner_up);
+        PreemptionView {
+            not_eligible: p.not_eligible.clone(),
+            potential: p.potential,
+            skipped_unresolvable: p.skipped_unresolvable,
+            candidates: p
+                .candidates
+                .iter()
+                .enumerate()
+                .map(|(i, c)| CandidateRow {
+                    node: node_name(c.node),
+                    victims: c
+                        .victims
+                        .iter()
+                        .map(|&v| (short(v), cluster.pods[v].priority))
+                        .collect(),
+                    pdb_violations: c.pdb_violations,
+                    chosen: chosen == Some(i),
+                    runner_up: runner_up == Some(i),
+                })
+                .collect(),
+            decided_by: p.pick.as_ref().map(|k| k.decided_by.as_str()),
+            explanation: explanation.preemption.clone(),
+            cleared: p.cleared_nominations.iter().map(|&c| short(c)).collect(),
+        }
+    });
+
+    Inspection {
+        pod: pod.full_name.clone(),
+        priority: pod.priority,
+        requests: requests_summary(&pod.request),
+        node: node_now,
+        cycle: Some(CycleView {
+            number: cycle + 1,
+            of: info.cycle_steps.len(),
+            time: Millis((t.time * 1000.0).round() as u64),
+            outcome: t.outcome.as_str(),
+            chosen: t.node.map(node_name),
+            message: t.message.clone(),
+            filter: FilterTable {
+                columns: info.filter_names.clone(),
+                rows: filter_rows,
+                num_all_nodes: t.num_all_nodes,
+                num_to_find: t.num_to_find,
+                evaluated: t.evaluated,
+                feasible: t.feasible,
+                start_index: t.start_index,
+            },
+            scores: ScoreTable {
+                columns: info.score_names.clone(),
+                weights,
+                rows: score_rows,
+                scoring,
+            },
+            tie_set: t.tie_set.iter().map(|&n| node_name(n)).collect(),
+            best_total: t.node.and_then(total_of),
+            explanation,
+            preemption,
+            volume_bindings: t.volume_bindings.clone(),
+        }),
+    }
+}
+
+/// The inspection of a pod that has no cycle (bound in the input, another scheduler's, or
+/// not tried yet).
+pub fn inspect_pod_without_cycle(
+    info: &SessionInfo,
+    pod: usize,
+    node_now: Option<String>,
+) -> Option<Inspection> {
+    let p = info.pods.get(pod)?;
+    Some(Inspection {
+        pod: p.name.clone(),
+        priority: p.priority,
+        requests: p.requests.clone(),
+        node: node_now,
+        cycle: None,
+    })
+}
+
+fn join(parts: impl Iterator<Item = String>) -> String {
+    parts.collect::<Vec<_>>().join("; ")
 }
 
 /// Nodes × predicates.

@@ -1,41 +1,121 @@
 //! The schedlab playground: a Leptos CSR app that runs `schedlab_core` in the browser.
 //!
-//! Three editors (nodes, pods, policy) feed one scenario; every edit reruns it and the page
-//! shows where each pod went and, for the selected pod, the cycle step by step under
-//! kube-scheduler's own function names. `main.rs` only mounts [`App`]; [`state`] holds the
-//! signals and actions; [`analysis`] turns a run into what the views show; `components` holds one
+//! Four editors (nodes, pods, policy, scheduler configuration) feed one scenario; every valid
+//! edit reruns it. The controls step through the run cycle by cycle or phase by phase, under
+//! kube-scheduler's own function names; the cluster view, the queue, the inspector and the
+//! event log show the run at the current position. `main.rs` only mounts [`App`]; [`state`]
+//! holds the signals and actions; [`session`] owns the simulation and builds the frames;
+//! [`analysis`] turns a cycle's trace into the inspector's tables; `components` holds one
 //! component per file. The app does no I/O besides `localStorage` and never fetches anything.
 
 pub mod analysis;
+pub mod bundle;
 mod components;
+pub mod session;
 pub mod state;
 
-use components::editor::Editor;
+use components::cluster_view::ClusterView;
+use components::controls::Controls;
+use components::editors::Editors;
+use components::event_log::EventLog;
 use components::header::Header;
+use components::help::Help;
 use components::inspector::Inspector;
-use components::placements::Placements;
+use components::queue_view::QueueView;
 use components::warnings::Warnings;
 use leptos::prelude::*;
-use state::{EditorFile, Playground};
+use state::{Playground, SPEEDS};
 
 /// The whole page.
 #[component]
 pub fn App() -> impl IntoView {
-    provide_context(Playground::new());
+    let state = Playground::new();
+    provide_context(state);
+    install_shortcuts(state);
     view! {
         <Header/>
+        <Controls/>
         <main class="layout">
             <section class="inputs" aria-label="Inputs">
-                <Editor file=EditorFile::Nodes/>
-                <Editor file=EditorFile::Pods/>
-                <Editor file=EditorFile::Policy/>
-                <Editor file=EditorFile::Config/>
+                <Editors/>
             </section>
-            <section class="results" aria-label="Results">
+            <section class="world" aria-label="Cluster and queue">
                 <Warnings/>
-                <Placements/>
+                <div class="world-row">
+                    <ClusterView/>
+                    <QueueView/>
+                </div>
+            </section>
+            <section class="analysis" aria-label="Cycle inspector and events">
                 <Inspector/>
+                <EventLog/>
             </section>
         </main>
+        <Help/>
     }
+}
+
+/// The keyboard shortcuts of [`components::help::SHORTCUTS`]; ignored while typing in a field.
+fn install_shortcuts(state: Playground) {
+    let handle = window_event_listener(leptos::ev::keydown, move |ev| {
+        let typing = ev
+            .target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .is_some_and(|el| {
+                matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
+                    || el.has_attribute("contenteditable")
+            });
+        if typing || ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+            return;
+        }
+        let handled = match ev.key().as_str() {
+            "ArrowRight" | "n" => {
+                state.pause();
+                state.step_cycle();
+                true
+            }
+            "ArrowLeft" | "b" => {
+                state.step_back();
+                true
+            }
+            "." => {
+                state.step_phase();
+                true
+            }
+            " " => {
+                state.toggle_run();
+                true
+            }
+            "Home" => {
+                state.rewind();
+                true
+            }
+            "End" => {
+                state.to_end();
+                true
+            }
+            "+" | "=" => {
+                state.set_speed((state.speed.get_untracked() + 1).min(SPEEDS.len() - 1));
+                true
+            }
+            "-" => {
+                state.set_speed(state.speed.get_untracked().saturating_sub(1));
+                true
+            }
+            "?" => {
+                state.help.update(|h| *h = !*h);
+                true
+            }
+            "Escape" => {
+                state.help.set(false);
+                true
+            }
+            _ => false,
+        };
+        if handled {
+            ev.prevent_default();
+        }
+    });
+    // The listener lives as long as the page.
+    std::mem::forget(handle);
 }

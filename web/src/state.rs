@@ -1,14 +1,17 @@
-//! The playground's state: the three editor texts, the last valid analysis, the current errors
-//! and the selected pod; and the actions that change them.
+//! The playground's state: the four editor texts, the loaded [`Session`] and the frame on
+//! screen, the selection, the controls; and the actions that change them.
 //!
-//! Every edit reloads and reruns the whole scenario at once (a millisecond or so for a small
-//! cluster). Only when a run has taken longer than [`SLOW_RUN_MS`] (a big pasted cluster) do
-//! edits wait for a pause in typing of [`DEBOUNCE_MS`], so typing never lags. A failed load keeps the last valid analysis on screen and only replaces
-//! the errors. Editor texts are saved in `localStorage`, so a reload never loses work.
+//! Every valid edit reloads the scenario and runs it to its end at once (a millisecond or so
+//! for a small cluster; a big one runs in slices so the tab never freezes), then shows it at
+//! the same position as before (the end, unless the user had stepped back). Only when a load
+//! has taken longer than [`SLOW_RUN_MS`] do edits wait for a pause in typing of
+//! [`DEBOUNCE_MS`]. A failed load keeps the last valid session on screen and only replaces the
+//! errors. Editor texts are saved in `localStorage`, so a reload never loses work.
 //!
 //! Views read signals and call actions; they never run the scheduler themselves.
 
-use crate::analysis::{Analysis, Inspection, PodRow};
+use crate::analysis::{self, Inspection, Phase};
+use crate::session::{Frame, Session, SessionInfo};
 use leptos::prelude::*;
 use schedlab_core::input::looks_like_json;
 use schedlab_core::{Diagnostic, Scenario, Source};
@@ -145,7 +148,8 @@ impl EditorFile {
         EditorFile::Config,
     ];
 
-    fn index(self) -> usize {
+    /// Position in [`EditorFile::ALL`].
+    pub fn index(self) -> usize {
         match self {
             EditorFile::Nodes => 0,
             EditorFile::Pods => 1,
@@ -161,6 +165,14 @@ impl EditorFile {
             EditorFile::Pods => "pods",
             EditorFile::Policy => "policy",
             EditorFile::Config => "config",
+        }
+    }
+
+    /// The tab's short title.
+    pub fn tab_title(self) -> &'static str {
+        match self {
+            EditorFile::Config => "Config",
+            f => f.title(),
         }
     }
 
@@ -221,22 +233,85 @@ impl EditorFile {
     }
 }
 
+/// What is selected "everywhere": a pod or a node.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Selection {
+    /// Nothing.
+    #[default]
+    None,
+    /// A pod, by id.
+    Pod(usize),
+    /// A node, by name.
+    Node(String),
+}
+
+/// Which cycle the inspector shows.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum InspectTarget {
+    /// The last cycle run at the current position (follows the controls).
+    #[default]
+    Latest,
+    /// A given cycle (from the event log or phase stepping).
+    Cycle(usize),
+    /// A pod's last cycle at the current position.
+    Pod(usize),
+}
+
+/// Run speeds, in scheduling cycles per second.
+pub const SPEEDS: [u32; 6] = [1, 2, 5, 10, 30, 100];
+
+/// Cycles simulated between two looks at the clock while loading a big scenario.
+const LOAD_CHUNK: usize = 500;
+/// Loading yields to the browser after this long, so the tab never freezes.
+const LOAD_SLICE_MS: f64 = 40.0;
+
+/// What the inspector resolves its target to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Inspected {
+    /// A cycle.
+    Cycle(usize),
+    /// A pod that has no cycle yet at this position, and its node.
+    PodOnly(usize, Option<String>),
+}
+
 /// The shared state, provided as context by [`crate::App`].
 #[derive(Clone, Copy)]
 pub struct Playground {
     texts: [RwSignal<String>; 4],
     example: RwSignal<&'static Example>,
-    analysis: RwSignal<Option<Arc<Analysis>>>,
-    errors: RwSignal<Vec<Diagnostic>>,
-    selected: RwSignal<Option<String>>,
+    /// The current errors (empty when the inputs load).
+    pub errors: RwSignal<Vec<Diagnostic>>,
+    session: StoredValue<Option<Session>, LocalStorage>,
+    /// The loaded run's fixed facts.
+    pub info: RwSignal<Option<Arc<SessionInfo>>>,
+    /// The world at the current position.
+    pub frame: RwSignal<Option<Arc<Frame>>>,
+    /// The selected pod or node.
+    pub selection: RwSignal<Selection>,
+    /// The cycle the inspector shows.
+    pub target: RwSignal<InspectTarget>,
+    /// Phase-by-phase stepping: the phase of the inspected cycle on screen (`None`: all).
+    pub phase: RwSignal<Option<Phase>>,
+    /// Running.
+    pub running: RwSignal<bool>,
+    /// Index into [`SPEEDS`].
+    pub speed: RwSignal<usize>,
+    /// The keyboard help is open.
+    pub help: RwSignal<bool>,
+    /// The editor tab on screen.
+    pub tab: RwSignal<EditorFile>,
+    /// Cycles simulated so far while a big scenario loads (`None` when idle).
+    pub loading: RwSignal<Option<usize>>,
+    load_generation: StoredValue<u64>,
     last_run_ms: StoredValue<f64>,
     pending: StoredValue<Option<TimeoutHandle>>,
-    /// Placement rows of the last valid analysis.
-    pub rows: Memo<Vec<PodRow>>,
-    /// The pod the inspector shows: the selected one, else the first.
-    pub current_pod: Memo<Option<String>>,
-    /// The inspection of [`Playground::current_pod`].
+    ticker: StoredValue<Option<IntervalHandle>>,
+    /// What the inspector shows.
+    pub inspected: Memo<Option<Inspected>>,
+    /// The inspection of [`Playground::inspected`].
     pub inspection: Memo<Option<Inspection>>,
+    /// The selected pod (for views that highlight it).
+    pub selected_pod: Memo<Option<usize>>,
 }
 
 impl Playground {
@@ -248,44 +323,74 @@ impl Playground {
                 storage::load(&f.storage_key()).unwrap_or_else(|| f.example_text(example).into()),
             )
         });
-        let analysis: RwSignal<Option<Arc<Analysis>>> = RwSignal::new(None);
-        let selected = RwSignal::new(None::<String>);
-        let rows = Memo::new(move |_| {
-            analysis.with(|a| a.as_ref().map(|a| a.pods.clone()).unwrap_or_default())
-        });
-        let current_pod = Memo::new(move |_| {
-            rows.with(|rows| {
-                selected
-                    .get()
-                    .filter(|s| rows.iter().any(|r| &r.name == s))
-                    .or_else(|| rows.first().map(|r| r.name.clone()))
-            })
+        let session: StoredValue<Option<Session>, LocalStorage> = StoredValue::new_local(None);
+        let info: RwSignal<Option<Arc<SessionInfo>>> = RwSignal::new(None);
+        let frame: RwSignal<Option<Arc<Frame>>> = RwSignal::new(None);
+        let selection = RwSignal::new(Selection::None);
+        let target = RwSignal::new(InspectTarget::Latest);
+        let inspected = Memo::new(move |_| {
+            let frame = frame.get()?;
+            match target.get() {
+                InspectTarget::Latest => frame.last_cycle.map(Inspected::Cycle),
+                InspectTarget::Cycle(c) => Some(Inspected::Cycle(c)),
+                InspectTarget::Pod(p) => {
+                    let status = frame.pods.get(p)?;
+                    Some(match status.last_cycle {
+                        Some(c) => Inspected::Cycle(c),
+                        None => Inspected::PodOnly(p, status.node.clone()),
+                    })
+                }
+            }
         });
         let inspection = Memo::new(move |_| {
-            let pod = current_pod.get()?;
-            analysis.with(|a| a.as_ref().and_then(|a| a.inspect(&pod)))
+            let what = inspected.get()?;
+            let info = info.get()?;
+            match what {
+                Inspected::Cycle(c) => session.with_value(|s| {
+                    let s = s.as_ref()?;
+                    let (trace, cluster) = s.cycle_detail(c)?;
+                    let chosen = trace.node.map(|n| trace.node_name(&cluster, n).to_string());
+                    Some(analysis::inspect_cycle(&trace, &cluster, &info, c, chosen))
+                }),
+                Inspected::PodOnly(p, node) => analysis::inspect_pod_without_cycle(&info, p, node),
+            }
+        });
+        let selected_pod = Memo::new(move |_| match selection.get() {
+            Selection::Pod(p) => Some(p),
+            _ => None,
         });
         let state = Playground {
             texts,
             example: RwSignal::new(example),
-            analysis,
             errors: RwSignal::new(Vec::new()),
-            selected,
+            session,
+            info,
+            frame,
+            selection,
+            target,
+            phase: RwSignal::new(None),
+            running: RwSignal::new(false),
+            speed: RwSignal::new(2),
+            help: RwSignal::new(false),
+            tab: RwSignal::new(EditorFile::Nodes),
+            loading: RwSignal::new(None),
+            load_generation: StoredValue::new(0),
             last_run_ms: StoredValue::new(0.0),
             pending: StoredValue::new(None),
-            rows,
-            current_pod,
+            ticker: StoredValue::new(None),
+            inspected,
             inspection,
+            selected_pod,
         };
         state.recompute();
-        if state.analysis.with_untracked(Option::is_none) {
+        if state.errors.with_untracked(|e| !e.is_empty()) {
             // The saved texts have errors: show the last inputs that loaded, as before the reload.
             let valid: Option<Vec<String>> = EditorFile::ALL
                 .iter()
                 .map(|f| storage::load(&f.valid_key()))
                 .collect();
-            if let Some(Ok(analysis)) = valid.map(|texts| run(&texts)) {
-                state.analysis.set(Some(Arc::new(analysis)));
+            if let Some(Ok(scenario)) = valid.map(|texts| load(&texts)) {
+                state.start(scenario, usize::MAX);
             }
         }
         // The first run also pays one-time costs (the wasm tiers up, the parsers warm), so it
@@ -319,6 +424,16 @@ impl Playground {
         }
     }
 
+    /// Replaces the texts of some editors at once (an import), then reruns.
+    pub fn replace_texts(&self, texts: Vec<(EditorFile, String)>) {
+        self.cancel_pending();
+        for (file, text) in texts {
+            storage::save(&file.storage_key(), &text);
+            self.texts[file.index()].set(text);
+        }
+        self.recompute();
+    }
+
     fn cancel_pending(&self) {
         if let Some(handle) = self.pending.get_value() {
             handle.clear();
@@ -334,6 +449,7 @@ impl Playground {
     /// Opens a gallery example in every editor (the edited texts are replaced).
     pub fn load_example(&self, name: &str) {
         self.cancel_pending();
+        self.pause();
         let example = example_named(name);
         storage::save(EXAMPLE_KEY, example.name);
         self.example.set(example);
@@ -342,7 +458,9 @@ impl Playground {
             storage::remove(&f.valid_key());
             self.texts[f.index()].set(f.example_text(example).into());
         }
-        self.selected.set(None);
+        self.selection.set(Selection::None);
+        self.target.set(InspectTarget::Latest);
+        self.session.set_value(None);
         self.recompute();
     }
 
@@ -351,14 +469,16 @@ impl Playground {
         self.example.get()
     }
 
-    /// Shows a pod in the inspector.
-    pub fn select(&self, pod: &str) {
-        self.selected.set(Some(pod.to_string()));
+    /// Selects a pod everywhere and shows its last cycle in the inspector.
+    pub fn select_pod(&self, pod: usize) {
+        self.phase.set(None);
+        self.selection.set(Selection::Pod(pod));
+        self.target.set(InspectTarget::Pod(pod));
     }
 
-    /// The last valid analysis.
-    pub fn analysis(&self) -> Option<Arc<Analysis>> {
-        self.analysis.get()
+    /// Selects a node everywhere.
+    pub fn select_node(&self, node: &str) {
+        self.selection.set(Selection::Node(node.to_string()));
     }
 
     /// Every current error (empty when the inputs load).
@@ -389,29 +509,259 @@ impl Playground {
         self.errors.with(|e| !e.is_empty())
     }
 
-    /// Loads and runs the current texts. On success the analysis is replaced (and the texts are
-    /// kept as the last valid ones); on failure only the errors are, and the last valid analysis
-    /// stays.
+    /// Loads the current texts. On success a new session replaces the old one (and the texts
+    /// are kept as the last valid ones); on failure only the errors are replaced, and the last
+    /// valid session stays on screen.
     fn recompute(&self) {
         let texts: Vec<String> = self.texts.iter().map(|t| t.get_untracked()).collect();
         let started = now_ms();
-        let result = run(&texts);
-        self.last_run_ms.set_value(now_ms() - started);
-        match result {
-            Ok(analysis) => {
+        match load(&texts) {
+            Ok(scenario) => {
                 for (f, t) in EditorFile::ALL.iter().zip(&texts) {
                     storage::save(&f.valid_key(), t);
                 }
-                self.analysis.set(Some(Arc::new(analysis)));
                 self.errors.set(Vec::new());
+                // Stay where the user was: at the end (the default) or at the same step.
+                let keep = self.session.with_value(|s| {
+                    s.as_ref().map_or(usize::MAX, |s| {
+                        if s.position() >= s.info.end {
+                            usize::MAX
+                        } else {
+                            s.position()
+                        }
+                    })
+                });
+                self.start(scenario, keep);
             }
             Err(errors) => self.errors.set(errors),
         }
+        self.last_run_ms.set_value(now_ms() - started);
+    }
+
+    /// Runs a new session to its end in slices (a big scenario never freezes the tab), then
+    /// shows it at `position` (clamped).
+    fn start(&self, scenario: Scenario, position: usize) {
+        let generation = self.load_generation.get_value() + 1;
+        self.load_generation.set_value(generation);
+        let session = Session::new(&scenario, SEED);
+        self.continue_loading(session, generation, position);
+    }
+
+    fn continue_loading(&self, mut session: Session, generation: u64, position: usize) {
+        let started = now_ms();
+        loop {
+            if session.run_some(LOAD_CHUNK) {
+                break;
+            }
+            if now_ms() - started > LOAD_SLICE_MS {
+                self.loading.set(Some(session.cycles_known()));
+                let this = *self;
+                // A newer edit supersedes this load.
+                set_timeout(
+                    move || {
+                        if this.load_generation.get_value() == generation {
+                            this.continue_loading(session, generation, position);
+                        }
+                    },
+                    Duration::from_millis(0),
+                );
+                return;
+            }
+        }
+        self.loading.set(None);
+        session.go_to(position);
+        let info = Arc::clone(&session.info);
+        let frame = Arc::new(session.frame());
+        self.session.set_value(Some(session));
+        self.phase.set(None);
+        self.info.set(Some(info));
+        self.frame.set(Some(frame));
+    }
+
+    // ---- the controls ---------------------------------------------------------------------
+
+    /// Moves the session and refreshes the frame.
+    fn move_to(&self, position: impl FnOnce(&Session) -> usize) {
+        let frame = self.session.try_update_value(|s| {
+            let s = s.as_mut()?;
+            let p = position(s);
+            s.go_to(p);
+            Some(Arc::new(s.frame()))
+        });
+        if let Some(Some(frame)) = frame {
+            self.frame.set(Some(frame));
+        }
+    }
+
+    /// Steps one scheduling cycle (and the steps due before it).
+    pub fn step_cycle(&self) {
+        self.phase.set(None);
+        self.target.set(InspectTarget::Latest);
+        self.move_to(Session::next_cycle_end);
+    }
+
+    /// Steps back to just before the last cycle.
+    pub fn step_back(&self) {
+        self.pause();
+        self.phase.set(None);
+        self.target.set(InspectTarget::Latest);
+        self.move_to(Session::previous_cycle_start);
+    }
+
+    /// Goes to the start (t = 0, nothing scheduled).
+    pub fn rewind(&self) {
+        self.pause();
+        self.phase.set(None);
+        self.target.set(InspectTarget::Latest);
+        self.move_to(|_| 0);
+    }
+
+    /// Goes to the end of the run.
+    pub fn to_end(&self) {
+        self.pause();
+        self.phase.set(None);
+        self.target.set(InspectTarget::Latest);
+        self.move_to(|s| s.info.end);
+    }
+
+    /// The scrubber moved.
+    pub fn scrub(&self, position: usize) {
+        self.pause();
+        self.phase.set(None);
+        self.target.set(InspectTarget::Latest);
+        self.move_to(|_| position);
+    }
+
+    /// Jumps to just after cycle `cycle` and inspects it (an event was clicked).
+    pub fn jump_to_cycle(&self, cycle: usize) {
+        self.pause();
+        self.phase.set(None);
+        self.move_to(|s| s.position_after_cycle(cycle).unwrap_or(s.position()));
+        self.target.set(InspectTarget::Cycle(cycle));
+    }
+
+    /// Steps inside a cycle: queue pop → filter → score → select host → assume → bind, or
+    /// queue pop → filter → preempt. The cluster changes at `assume` (or `preempt`), the
+    /// binding completes at `bind`.
+    pub fn step_phase(&self) {
+        self.pause();
+        let current = self.phase.get_untracked();
+        let walking = match (current, self.target.get_untracked()) {
+            (Some(p), InspectTarget::Cycle(c)) => Some((p, c)),
+            _ => None,
+        };
+        let Some((phase, cycle)) = walking else {
+            // Start on the next cycle: apply what comes before it, then show its pop.
+            let next = self.session.try_update_value(|s| {
+                let s = s.as_mut()?;
+                while s.next_is_cycle().is_none() && s.position() < s.info.end {
+                    let p = s.position() + 1;
+                    s.go_to(p);
+                }
+                let cycle = s.next_is_cycle()?;
+                Some((cycle, Arc::new(s.frame())))
+            });
+            if let Some(Some((cycle, frame))) = next {
+                self.frame.set(Some(frame));
+                self.target.set(InspectTarget::Cycle(cycle));
+                self.phase.set(Some(Phase::QueuePop));
+            }
+            return;
+        };
+        let scheduled = self.session.with_value(|s| {
+            s.as_ref()
+                .and_then(|s| s.cycle(cycle))
+                .is_some_and(|t| t.node.is_some())
+        });
+        let phases = Phase::of(scheduled);
+        let next = phases
+            .iter()
+            .position(|&p| p == phase)
+            .and_then(|i| phases.get(i + 1))
+            .copied();
+        match next {
+            Some(p @ (Phase::Assume | Phase::Preempt)) => {
+                self.move_to(|s| s.position_after_cycle(cycle).unwrap_or(s.position()));
+                self.phase.set(Some(p));
+            }
+            Some(Phase::Bind) => {
+                // The binding is the next step for this pod (at once, or after bindLatency).
+                self.move_to(|s| (s.position() + 1).min(s.info.end));
+                self.phase.set(Some(Phase::Bind));
+            }
+            Some(p) => self.phase.set(Some(p)),
+            None => {
+                // The cycle is done: start the next one.
+                self.phase.set(None);
+                self.step_phase();
+            }
+        }
+    }
+
+    /// Starts or stops running at the chosen speed.
+    pub fn toggle_run(&self) {
+        if self.running.get_untracked() {
+            self.pause();
+        } else {
+            self.play();
+        }
+    }
+
+    /// Starts running.
+    pub fn play(&self) {
+        let at_end = self
+            .frame
+            .with_untracked(|f| f.as_ref().is_some_and(|f| f.position >= f.end));
+        if at_end {
+            self.move_to(|_| 0);
+        }
+        self.running.set(true);
+        self.restart_ticker();
+    }
+
+    /// Stops running.
+    pub fn pause(&self) {
+        if let Some(t) = self.ticker.get_value() {
+            t.clear();
+            self.ticker.set_value(None);
+        }
+        if self.running.get_untracked() {
+            self.running.set(false);
+        }
+    }
+
+    /// Sets the speed (restarts the timer when running).
+    pub fn set_speed(&self, index: usize) {
+        self.speed.set(index.min(SPEEDS.len() - 1));
+        if self.running.get_untracked() {
+            self.restart_ticker();
+        }
+    }
+
+    fn restart_ticker(&self) {
+        if let Some(t) = self.ticker.get_value() {
+            t.clear();
+        }
+        let per_second = SPEEDS[self.speed.get_untracked()];
+        let this = *self;
+        let handle = set_interval_with_handle(
+            move || {
+                this.step_cycle();
+                let done = this
+                    .frame
+                    .with_untracked(|f| f.as_ref().is_none_or(|f| f.position >= f.end));
+                if done {
+                    this.pause();
+                }
+            },
+            Duration::from_millis(u64::from(1000 / per_second)),
+        );
+        self.ticker.set_value(handle.ok());
     }
 }
 
-/// Loads the three texts (in [`EditorFile::ALL`] order) as one scenario and runs it.
-pub fn run(texts: &[String]) -> Result<Analysis, Vec<Diagnostic>> {
+/// Loads the texts (in [`EditorFile::ALL`] order) as one scenario.
+pub fn load(texts: &[String]) -> Result<Scenario, Vec<Diagnostic>> {
     let names: Vec<String> = EditorFile::ALL
         .iter()
         .zip(texts)
@@ -422,9 +772,7 @@ pub fn run(texts: &[String]) -> Result<Analysis, Vec<Diagnostic>> {
         .zip(texts)
         .map(|(name, text)| Source { name, text })
         .collect();
-    let scenario = Scenario::load(&sources)?;
-    let run = scenario.run(SEED, true);
-    Ok(Analysis::new(run, scenario.warnings))
+    Scenario::load(&sources)
 }
 
 impl Default for Playground {

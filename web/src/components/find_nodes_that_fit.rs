@@ -21,8 +21,18 @@ pub fn FindNodesThatFit(table: FilterTable) -> impl IntoView {
         .iter()
         .map(|c| view! { <th scope="col" class="pred" title=c.clone()>{camel_breaks(c)}</th> })
         .collect_view();
-    let body = rows
+    let total_rows = rows.len();
+    let show_all = RwSignal::new(false);
+    let rows = StoredValue::new(rows);
+    let body = move || {
+        let limit = if show_all.get() {
+            usize::MAX
+        } else {
+            super::ROW_LIMIT
+        };
+        rows.get_value()
         .into_iter()
+        .take(limit)
         .map(|row| {
             let last = row.cells.len().saturating_sub(1);
             let ends_with_failure = matches!(row.cells.last(), Some(FilterCell::Fail { .. }));
@@ -56,7 +66,9 @@ pub fn FindNodesThatFit(table: FilterTable) -> impl IntoView {
                 </tr>
             }
         })
-        .collect_view();
+        .collect_view()
+    };
+    let not_evaluated = num_all_nodes.saturating_sub(evaluated);
     view! {
         <section class="step" data-testid="find-nodes-that-fit">
             <h3>
@@ -81,6 +93,18 @@ pub fn FindNodesThatFit(table: FilterTable) -> impl IntoView {
                     <tbody>{body}</tbody>
                 </table>
             </div>
+            {(total_rows > super::ROW_LIMIT).then(|| view! {
+                <button class="link" data-testid="filter-show-all" on:click=move |_| show_all.update(|s| *s = !*s)>
+                    {move || if show_all.get() { "show the first rows only".to_string() } else { format!("show all {total_rows} evaluated nodes") }}
+                </button>
+            })}
+            {(not_evaluated > 0).then(|| view! {
+                <p class="note" data-testid="not-evaluated">
+                    {format!(
+                        "{not_evaluated} of {num_all_nodes} nodes were not evaluated: the search stopped once {num_to_find} feasible nodes were found (numFeasibleNodesToFind, from percentageOfNodesToScore). The next cycle starts where this one stopped."
+                    )}
+                </p>
+            })}
         </section>
     }
 }

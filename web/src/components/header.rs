@@ -1,6 +1,7 @@
-//! The top bar: the name, the scenario and its size, whether the results are current, and the
-//! reset button.
+//! The top bar: the name, the scenario and its size, import and export, whether the results
+//! are current, and the reset button.
 
+use super::import_export::ImportExport;
 use crate::state::{EditorFile, Playground, GALLERY, SEED};
 use leptos::prelude::*;
 
@@ -9,10 +10,10 @@ use leptos::prelude::*;
 pub fn Header() -> impl IntoView {
     let state = expect_context::<Playground>();
     let stats = move || {
-        state.analysis().map(|a| {
+        state.info.get().map(|a| {
             format!(
                 "{} nodes · {} pods · seed {SEED}",
-                a.node_count(),
+                a.node_count,
                 a.pods.len()
             )
         })
@@ -80,6 +81,7 @@ pub fn Header() -> impl IntoView {
             >
                 {move || status().1}
             </a>
+            <ImportExport/>
             <button
                 class="button"
                 data-testid="reset"

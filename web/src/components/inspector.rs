@@ -1,46 +1,98 @@
-//! The inspector: one pod's scheduling cycle, in the order kube-scheduler runs it, each section
-//! titled with the upstream function name.
+//! The cycle inspector: one `scheduleOne`, in the order kube-scheduler runs it, each section
+//! titled with the upstream function name. When stepping phase by phase, the current phase is
+//! highlighted and the later ones wait.
 
+use super::assume_bind::AssumeBind;
 use super::find_nodes_that_fit::FindNodesThatFit;
+use super::preempt::Preempt;
 use super::prioritize_nodes::PrioritizeNodes;
 use super::schedule_one::ScheduleOne;
 use super::select_host::SelectHost;
+use crate::analysis::Phase;
 use crate::state::Playground;
 use leptos::prelude::*;
 
-/// The selected pod's cycle.
+/// The inspected cycle.
 #[component]
 pub fn Inspector() -> impl IntoView {
     let state = expect_context::<Playground>();
     let body = move || {
-        match state.inspection.get() {
-        None => view! { <p class="empty">"No pods in the scenario yet: add some in the Pods editor."</p> }
-        .into_any(),
-        Some(i) => match i.cycle.clone() {
-            None => view! {
+        let Some(i) = state.inspection.get() else {
+            let empty = state
+                .frame
+                .with(|f| f.as_ref().is_some_and(|f| f.position == 0));
+            let text = if empty {
+                "At the start: no cycle has run yet. Press Step ▶ (or →) to run the first one, or Phase ▸ (.) to walk through it."
+            } else {
+                "No cycle to show: add pending pods in the Pods editor."
+            };
+            return view! { <p class="empty" data-testid="inspector-empty">{text}</p> }.into_any();
+        };
+        let Some(c) = i.cycle.clone() else {
+            return view! {
                 <ScheduleOne inspection=i/>
                 <p class="empty">
-                    "This run did not schedule this pod: it is bound in the input, or it names another scheduler."
+                    "No cycle for this pod yet: it is bound in the input, names another scheduler, or has not been popped from the queue at this point of the run."
                 </p>
             }
-            .into_any(),
-            Some(c) => view! {
-                <ScheduleOne inspection=i/>
-                <FindNodesThatFit table=c.filter.clone()/>
-                <PrioritizeNodes table=c.scores.clone()/>
-                <SelectHost cycle=c/>
+            .into_any();
+        };
+        let scheduled = c.chosen.is_some();
+        let phases = Phase::of(scheduled);
+        let current = state.phase.get();
+        let shown = move |p: Phase| current.is_none_or(|cur| p <= cur);
+        let class = move |p: Phase| {
+            if current == Some(p) {
+                "phase-block current"
+            } else {
+                "phase-block"
             }
-            .into_any(),
-        },
-    }
+        };
+        let strip = phases
+            .iter()
+            .map(|&p| {
+                let state_class = match current {
+                    Some(cur) if cur == p => "phase-chip current",
+                    Some(cur) if p < cur => "phase-chip done",
+                    Some(_) => "phase-chip later",
+                    None => "phase-chip",
+                };
+                view! { <li class=state_class data-testid="phase-chip" data-phase=p.function()><code>{p.function()}</code></li> }
+            })
+            .collect_view();
+        let pod = i.pod.clone();
+        let waiting = current.map(|cur| {
+            let next = phases.iter().find(|&&p| p > cur).map(|p| p.function());
+            match next {
+                Some(n) => format!("Press Phase ▸ (.) for {n}."),
+                None => "Cycle done. Press Phase ▸ (.) for the next cycle.".to_string(),
+            }
+        });
+        view! {
+            <ol class="phase-strip" data-testid="phase-strip">{strip}</ol>
+            {waiting.map(|w| view! { <p class="phase-hint" data-testid="phase-hint">{w}</p> })}
+            <div class=class(Phase::QueuePop)><ScheduleOne inspection=i.clone() phase=current/></div>
+            {shown(Phase::Filter).then(|| view! { <div class=class(Phase::Filter)><FindNodesThatFit table=c.filter.clone()/></div> })}
+            {(scheduled && shown(Phase::Score)).then(|| view! { <div class=class(Phase::Score)><PrioritizeNodes table=c.scores.clone()/></div> })}
+            {(scheduled && shown(Phase::SelectHost)).then(|| view! { <div class=class(Phase::SelectHost)><SelectHost cycle=c.clone()/></div> })}
+            {(scheduled && shown(Phase::Assume)).then(|| view! {
+                <div class=move || if current == Some(Phase::Assume) || current == Some(Phase::Bind) { "phase-block current" } else { "phase-block" }>
+                    <AssumeBind cycle=c.clone() pod=pod.clone()/>
+                </div>
+            })}
+            {(!scheduled && shown(Phase::Preempt)).then(|| view! { <div class=class(Phase::Preempt)><Preempt preemption=c.preemption.clone()/></div> })}
+        }
+        .into_any()
     };
     view! {
         <section class="card inspector" class:stale=move || state.is_stale() data-testid="inspector">
             <header class="card-head">
                 <h2>"Cycle inspector"</h2>
-                <span class="card-hint">"What kube-scheduler did for "
+                <span class="card-hint">
+                    {move || state.inspection.with(|i| i.as_ref().and_then(|i| i.cycle.as_ref()).map(|c| format!("cycle {} of {} at t = {} · ", c.number, c.of, c.time)))}
+                    "what kube-scheduler did for "
                     <strong class="inspected" data-testid="inspected-pod">
-                        {move || state.current_pod.get().map(|p| p.strip_prefix("default/").map(str::to_string).unwrap_or(p))}
+                        {move || state.inspection.with(|i| i.as_ref().map(|i| crate::session::short_name(&i.pod).to_string()))}
                     </strong>
                 </span>
             </header>

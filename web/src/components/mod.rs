@@ -1,17 +1,62 @@
 //! One component per file. Each reads the [`Playground`](crate::state::Playground) from context
 //! or takes ready-made data from [`analysis`](crate::analysis) as props; none computes anything.
 
+pub mod assume_bind;
+pub mod cluster_view;
+pub mod controls;
 pub mod editor;
+pub mod editors;
+pub mod event_log;
 pub mod find_nodes_that_fit;
 pub mod header;
+pub mod heat_map;
+pub mod help;
+pub mod import_export;
 pub mod inspector;
+pub mod node_card;
 pub mod placements;
+pub mod preempt;
 pub mod prioritize_nodes;
+pub mod queue_view;
 pub mod schedule_one;
 pub mod select_host;
 pub mod warnings;
 
 use leptos::prelude::*;
+
+/// Rows of a node table shown before "show all".
+pub const ROW_LIMIT: usize = 100;
+
+/// Priority bands, lowest first: (CSS class, lowest priority in the band, legend text).
+pub const PRIORITY_BANDS: [(&str, i32, &str); 5] = [
+    ("prio-neg", i32::MIN, "< 0"),
+    ("prio-zero", 0, "0"),
+    ("prio-low", 1, "1 – 999"),
+    ("prio-high", 1000, "≥ 1000"),
+    ("prio-system", 1_000_000_000, "system (≥ 10⁹)"),
+];
+
+/// The CSS class that colours a pod of this priority.
+pub fn priority_class(priority: i32) -> &'static str {
+    PRIORITY_BANDS
+        .iter()
+        .rev()
+        .find(|(_, low, _)| priority >= *low)
+        .map_or("prio-zero", |(class, _, _)| class)
+}
+
+/// The colour key of pod priorities.
+#[component]
+pub fn PriorityLegend() -> impl IntoView {
+    view! {
+        <span class="legend priority-legend" title="Pod colours encode priority">
+            {PRIORITY_BANDS
+                .iter()
+                .map(|(class, _, text)| view! { <span class="legend-item"><span class=format!("dot {class}")></span>{*text}</span> })
+                .collect_view()}
+        </span>
+    }
+}
 
 /// Text with `backticked` spans shown as code, as the core writes commands in its hints.
 pub fn with_code(text: &str) -> impl IntoView {

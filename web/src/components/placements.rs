@@ -1,26 +1,87 @@
-//! The placements table: every pod in input order, its phase and its node. Clicking a row shows
-//! that pod in the inspector.
+//! The placements table: every pod in input order, its phase and node at the current position.
+//! Clicking a row selects the pod everywhere and shows its last cycle in the inspector. Big
+//! scenarios show the first rows and a filter.
 
-use crate::analysis::PodRow;
+use super::priority_class;
 use crate::state::Playground;
 use leptos::prelude::*;
 
-/// Where every pod went.
+/// Rows shown at once.
+const SHOWN: usize = 150;
+
+/// One row, ready to render.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+struct Row {
+    pod: usize,
+    short: String,
+    priority: i32,
+    requests: String,
+    phase: &'static str,
+    node: Option<String>,
+    nominated: Option<String>,
+    cycle: Option<usize>,
+}
+
+/// Where every pod is.
 #[component]
 pub fn Placements() -> impl IntoView {
     let state = expect_context::<Playground>();
+    let filter = RwSignal::new(String::new());
+    let rows = Memo::new(move |_| {
+        let needle = filter.get().to_lowercase();
+        let info = state.info.get();
+        state.frame.with(|f| {
+            let (Some(f), Some(info)) = (f.as_ref(), info) else {
+                return (0, Vec::new());
+            };
+            let mut total = 0;
+            let mut rows = Vec::new();
+            for &p in &info.input_order {
+                let (Some(s), Some(status)) = (info.pods.get(p), f.pods.get(p)) else {
+                    continue;
+                };
+                let matches = needle.is_empty()
+                    || s.short.to_lowercase().contains(&needle)
+                    || status.phase.to_lowercase() == needle
+                    || status
+                        .node
+                        .as_deref()
+                        .is_some_and(|n| n.to_lowercase().contains(&needle));
+                if !matches {
+                    continue;
+                }
+                total += 1;
+                if rows.len() < SHOWN {
+                    rows.push(Row {
+                        pod: p,
+                        short: s.short.clone(),
+                        priority: s.priority,
+                        requests: s.requests.clone(),
+                        phase: status.phase,
+                        node: status.node.clone(),
+                        nominated: status.nominated.clone(),
+                        cycle: status.last_cycle,
+                    });
+                }
+            }
+            (total, rows)
+        })
+    });
     view! {
-        <section class="card placements" class:stale=move || state.is_stale()>
-            <header class="card-head">
-                <h2>"Placements"</h2>
-                <span class="card-hint">"Pods in input order; the queue takes them by priority. Click one to inspect its cycle."</span>
-            </header>
-            <Show when=move || state.is_stale()>
-                <p class="stale-note" data-testid="stale-note">
-                    "The inputs have errors: this is the last valid result."
-                </p>
-            </Show>
-            <div class="table-scroll">
+        <div class="placements">
+            <div class="placements-head">
+                <span class="card-hint">"In input order, as they are at this point of the run. Click one to inspect its cycle."</span>
+                <input
+                    class="filter"
+                    type="search"
+                    placeholder="filter: name, node or phase"
+                    aria-label="Filter pods"
+                    data-testid="pod-filter"
+                    prop:value=move || filter.get()
+                    on:input=move |ev| filter.set(event_target_value(&ev))
+                />
+            </div>
+            <div class="table-scroll placements-scroll">
                 <table class="placements-table" data-testid="placements">
                     <thead>
                         <tr>
@@ -29,65 +90,61 @@ pub fn Placements() -> impl IntoView {
                             <th scope="col">"Requests"</th>
                             <th scope="col">"Phase"</th>
                             <th scope="col">"Node"</th>
-                            <th scope="col" class="num" title="Scheduling cycle">"Cycle"</th>
+                            <th scope="col" class="num" title="Its last scheduling cycle so far">"Cycle"</th>
                         </tr>
                     </thead>
                     <tbody>
-                        // Keyed by the whole row: a row whose placement changed is rebuilt.
                         <For
-                            each=move || state.rows.get()
+                            each=move || rows.get().1
                             key=|row| row.clone()
                             children=move |row| view! { <PlacementRow row=row/> }
                         />
                     </tbody>
                 </table>
+                {move || {
+                    let (total, shown) = rows.with(|(t, r)| (*t, r.len()));
+                    (total > shown).then(|| view! { <p class="more">{format!("showing {shown} of {total} pods; filter to find the others")}</p> })
+                }}
             </div>
-        </section>
+        </div>
     }
 }
 
 #[component]
-fn PlacementRow(row: PodRow) -> impl IntoView {
+fn PlacementRow(row: Row) -> impl IntoView {
     let state = expect_context::<Playground>();
-    let name = row.name.clone();
-    let selected = {
-        let name = name.clone();
-        move || {
-            state
-                .current_pod
-                .with(|p| p.as_deref() == Some(name.as_str()))
-        }
+    let pod = row.pod;
+    let selected = move || state.selected_pod.get() == Some(pod);
+    let phase_class = format!("phase phase-{}", row.phase.to_lowercase().replace(' ', "-"));
+    let node = match (&row.node, &row.nominated) {
+        (Some(n), _) => n.clone(),
+        (None, Some(n)) => format!("(nominated: {n})"),
+        (None, None) => "—".into(),
     };
-    let select = {
-        let name = name.clone();
-        move || state.select(&name)
-    };
-    let select_key = select.clone();
-    let phase_class = format!("phase phase-{}", row.phase.to_lowercase());
     view! {
         <tr
             class="pod-row"
-            class:selected=selected.clone()
+            class:selected=selected
             aria-selected=move || selected().to_string()
             tabindex="0"
             data-testid="pod-row"
-            data-pod=row.short_name().to_string()
-            on:click=move |_| select()
+            data-pod=row.short.clone()
+            on:click=move |_| state.select_pod(pod)
             on:keydown=move |ev| {
                 if ev.key() == "Enter" || ev.key() == " " {
                     ev.prevent_default();
-                    select_key();
+                    state.select_pod(pod);
                 }
             }
         >
-            <td class="pod-name">{row.short_name().to_string()}</td>
+            <td class="pod-name"><span class=format!("dot {}", priority_class(row.priority))></span>{row.short.clone()}</td>
             <td class="num">{row.priority}</td>
             <td class="requests">{row.requests.clone()}</td>
             <td data-testid="pod-phase">
                 <span class=phase_class>{row.phase}</span>
             </td>
-            <td class="node" data-testid="pod-node">{row.node.clone().unwrap_or_else(|| "—".into())}</td>
-            <td class="num muted cycle">{row.cycle.map(|c| c.to_string()).unwrap_or_else(|| "—".into())}</td>
+            <td class="node" data-testid="pod-node">{node}</td>
+            <td class="num muted cycle">{row.cycle.map(|c| (c + 1).to_string()).unwrap_or_else(|| "—".into())}</td>
         </tr>
     }
 }

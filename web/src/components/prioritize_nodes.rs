@@ -38,9 +38,13 @@ pub fn PrioritizeNodes(table: ScoreTable) -> impl IntoView {
                     }
                 })
                 .collect_view();
+            let total_rows = rows.len();
             let body = rows
                 .into_iter()
-                .map(|row| {
+                .enumerate()
+                // Past the limit, only the winner and its ties.
+                .filter(|(i, r)| *i < super::ROW_LIMIT || r.winner || r.tied)
+                .map(|(_, row)| {
                     let cells = row
                         .cells
                         .iter()
@@ -82,6 +86,9 @@ pub fn PrioritizeNodes(table: ScoreTable) -> impl IntoView {
                         <tbody>{body}</tbody>
                     </table>
                 </div>
+                {(total_rows > super::ROW_LIMIT).then(|| view! {
+                    <p class="note">{format!("The first {} of {total_rows} scored nodes, in evaluation order, and the best ones.", super::ROW_LIMIT)}</p>
+                })}
                 <p class="legend">"Cells read raw → score ×weight; the total is the sum of score × weight."</p>
             }
             .into_any()

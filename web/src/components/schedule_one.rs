@@ -2,12 +2,18 @@
 //! `FailedScheduling` message with the explanation of each node's refusal.
 
 use super::with_code;
-use crate::analysis::Inspection;
+use crate::analysis::{Inspection, Phase};
 use leptos::prelude::*;
 
 /// The head of the inspector.
 #[component]
-pub fn ScheduleOne(inspection: Inspection) -> impl IntoView {
+pub fn ScheduleOne(
+    inspection: Inspection,
+    /// While stepping phase by phase: the outcome stays hidden until `selectHost` or `preempt`.
+    #[prop(default = None)]
+    phase: Option<Phase>,
+) -> impl IntoView {
+    let revealed = phase.is_none_or(|p| p >= Phase::SelectHost);
     let Inspection {
         pod,
         priority,
@@ -17,12 +23,15 @@ pub fn ScheduleOne(inspection: Inspection) -> impl IntoView {
     } = inspection;
     let cycle_text = cycle
         .as_ref()
-        .map(|c| format!("{} of {}", c.number, c.of))
+        .map(|c| format!("{} of {} · t = {}", c.number, c.of, c.time))
         .unwrap_or_else(|| "—".into());
-    let outcome = cycle
-        .as_ref()
-        .map(|c| c.outcome)
-        .unwrap_or("Bound in input");
+    let outcome = match &cycle {
+        Some(_) if !revealed => "…",
+        Some(c) => c.outcome,
+        None => "no cycle",
+    };
+    let node = if revealed { node } else { None };
+    let cycle = cycle.filter(|_| revealed);
     let outcome_class = format!(
         "outcome outcome-{}",
         outcome.to_lowercase().replace(' ', "-")

@@ -10,7 +10,8 @@ pub fn Warnings() -> impl IntoView {
     let state = expect_context::<Playground>();
     let warnings = move || {
         state
-            .analysis()
+            .info
+            .get()
             .map(|a| {
                 a.warnings
                     .iter()

@@ -632,6 +632,16 @@ impl Simulation {
         out.cycle
     }
 
+    /// [`Simulation::cycle_detail`] together with the cluster cache the cycle saw, from one
+    /// replay (what an explanation of a past cycle needs).
+    pub fn cycle_detail_and_cluster(&self, cycle: usize) -> Option<(CycleTrace, Cluster)> {
+        let mut state = self.state_before_cycle(cycle)?;
+        let before = state.cluster.clone();
+        let next = engine::next(&state, &self.setup)?;
+        let out = engine::apply(&mut state, &self.setup, &self.profile, next, true);
+        Some((out.cycle?, before))
+    }
+
     /// A [`crate::scenario::Run`] of the history up to the current position, for the reports.
     pub fn to_run(&self, stop: StopReason) -> crate::scenario::Run {
         let steps = self.log.steps[..self.position].to_vec();

@@ -1,0 +1,220 @@
+//! Scenario files in and out of the editors: the export bundle (every editor in one YAML file)
+//! and the sorting of imported documents into the editors by kind. Pure text functions.
+
+use crate::state::EditorFile;
+
+/// The line that opens an editor's section in an export.
+fn marker(file: EditorFile) -> String {
+    format!("# ==== schedlab: {} ====", file.stem())
+}
+
+/// One multi-document YAML file holding every editor's text, each under a marker line (a JSON
+/// Policy is a valid YAML document as it is). `schedlab run` reads it as it is.
+pub fn export(texts: &[(EditorFile, String)]) -> String {
+    let mut out = String::from(
+        "# A schedlab scenario, exported from the playground. Import it there, or run it with\n# `schedlab run <this file>`.\n",
+    );
+    for (i, (file, text)) in texts.iter().enumerate() {
+        if i > 0 {
+            out.push_str("---\n");
+        }
+        out.push_str(&marker(*file));
+        out.push('\n');
+        out.push_str(text.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// Sorts imported files into editors. An exported bundle goes back section by section; any
+/// other file is split into documents, and each document goes to the editor of its kind:
+/// `Policy`, `KubeSchedulerConfiguration`, nodes (documents holding only `Node`s), and
+/// everything else to the pods editor. Documents for one editor are joined with `---`.
+pub fn import(files: &[String]) -> Vec<(EditorFile, String)> {
+    let mut parts: Vec<(EditorFile, Vec<String>)> =
+        EditorFile::ALL.iter().map(|&f| (f, Vec::new())).collect();
+    for text in files {
+        if let Some(sections) = sections(text) {
+            for (file, body) in sections {
+                parts[file.index()].1.push(body);
+            }
+            continue;
+        }
+        for doc in documents(text) {
+            parts[classify(&doc).index()].1.push(doc);
+        }
+    }
+    parts
+        .into_iter()
+        .filter(|(_, docs)| !docs.is_empty())
+        .map(|(file, docs)| {
+            let mut joined = docs.join("---\n");
+            if !joined.ends_with('\n') {
+                joined.push('\n');
+            }
+            (file, joined)
+        })
+        .collect()
+}
+
+/// The sections of an exported bundle, or `None` when the text has no marker.
+fn sections(text: &str) -> Option<Vec<(EditorFile, String)>> {
+    let mut out: Vec<(EditorFile, String)> = Vec::new();
+    for line in text.lines() {
+        let marked = EditorFile::ALL
+            .iter()
+            .find(|&&f| line.trim_end() == marker(f));
+        match (marked, out.last_mut()) {
+            (Some(&f), _) => out.push((f, String::new())),
+            (None, Some((_, body))) => {
+                body.push_str(line);
+                body.push('\n');
+            }
+            (None, None) => {}
+        }
+    }
+    if out.is_empty() {
+        return None;
+    }
+    for (_, body) in &mut out {
+        // Drop the separator that ends each section but the last.
+        let trimmed = body.trim_end();
+        if let Some(rest) = trimmed.strip_suffix("---") {
+            if rest.is_empty() || rest.ends_with('\n') {
+                *body = format!("{}\n", rest.trim_end());
+            }
+        }
+    }
+    Some(out)
+}
+
+/// The documents of a file: a JSON file is one; YAML splits at `---` lines. Documents with no
+/// content (only comments or blank lines) are dropped.
+fn documents(text: &str) -> Vec<String> {
+    if text.trim_start().starts_with(['{', '[']) {
+        return vec![text.to_string()];
+    }
+    let mut docs = vec![String::new()];
+    for line in text.lines() {
+        if line == "---" || line.starts_with("--- ") {
+            docs.push(String::new());
+            continue;
+        }
+        let doc = docs.last_mut().expect("never empty");
+        doc.push_str(line);
+        doc.push('\n');
+    }
+    docs.into_iter()
+        .filter(|d| {
+            d.lines()
+                .any(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        })
+        .collect()
+}
+
+/// The `kind`s a document names (YAML `kind: X` lines or JSON `"kind": "X"`).
+fn kinds(doc: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in doc.lines() {
+        let l = line.trim_start().trim_start_matches("- ");
+        let value = if let Some(rest) = l.strip_prefix("kind:") {
+            Some(rest)
+        } else {
+            l.find("\"kind\"")
+                .map(|i| &l[i + 6..])
+                .and_then(|r| r.trim_start().strip_prefix(':'))
+        };
+        if let Some(v) = value {
+            let v: String = v
+                .trim()
+                .trim_matches(|c| c == '"' || c == '\'' || c == ',')
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric())
+                .collect();
+            if !v.is_empty() {
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+/// The editor a document belongs in.
+fn classify(doc: &str) -> EditorFile {
+    let kinds = kinds(doc);
+    let has = |k: &str| kinds.iter().any(|x| x == k);
+    if has("Policy") {
+        EditorFile::Policy
+    } else if has("KubeSchedulerConfiguration") {
+        EditorFile::Config
+    } else if has("Node")
+        && kinds
+            .iter()
+            .all(|k| k == "Node" || k == "NodeList" || k == "List")
+    {
+        EditorFile::Nodes
+    } else {
+        EditorFile::Pods
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_export_comes_back_into_the_same_editors() {
+        let texts = vec![
+            (
+                EditorFile::Nodes,
+                "kind: Node\nmetadata:\n  name: a\n---\nkind: Node\nmetadata:\n  name: b\n"
+                    .to_string(),
+            ),
+            (
+                EditorFile::Pods,
+                "kind: Pod\nmetadata:\n  name: p\n".to_string(),
+            ),
+            (
+                EditorFile::Policy,
+                "{\n  \"kind\": \"Policy\",\n  \"apiVersion\": \"v1\"\n}\n".to_string(),
+            ),
+            (
+                EditorFile::Config,
+                "kind: KubeSchedulerConfiguration\n".to_string(),
+            ),
+        ];
+        let bundle = export(&texts);
+        assert_eq!(import(&[bundle]), texts);
+    }
+
+    #[test]
+    fn plain_files_are_sorted_by_kind() {
+        let nodes =
+            "apiVersion: v1\nkind: List\nitems:\n  - kind: Node\n    metadata:\n      name: a\n";
+        let mixed = "# pods\nkind: Pod\nmetadata:\n  name: p\n---\nkind: PriorityClass\nvalue: 5\n---\n# only a comment\n";
+        let policy = "{\"kind\": \"Policy\", \"apiVersion\": \"v1\"}";
+        let sorted = import(&[nodes.into(), mixed.into(), policy.into()]);
+        let files: Vec<EditorFile> = sorted.iter().map(|(f, _)| *f).collect();
+        assert_eq!(
+            files,
+            [EditorFile::Nodes, EditorFile::Pods, EditorFile::Policy]
+        );
+        assert_eq!(sorted[0].1, nodes);
+        // The two pod documents stay together; the comment-only document is dropped.
+        assert_eq!(
+            sorted[1].1,
+            "# pods\nkind: Pod\nmetadata:\n  name: p\n---\nkind: PriorityClass\nvalue: 5\n"
+        );
+        assert_eq!(sorted[2].1, format!("{policy}\n"));
+    }
+
+    #[test]
+    fn a_list_of_nodes_and_pods_goes_to_the_pods_editor() {
+        let doc = "kind: List\nitems:\n- kind: Node\n- kind: Pod\n";
+        assert_eq!(classify(doc), EditorFile::Pods);
+        assert_eq!(
+            classify("\"kind\": \"KubeSchedulerConfiguration\""),
+            EditorFile::Config
+        );
+    }
+}

@@ -1,0 +1,46 @@
+//! `assume` and `bind`: the pod counts on its node in the cache at once; the binding completes
+//! as a later step (after `bindLatency`), when the `Scheduled` event is emitted.
+
+use crate::analysis::CycleView;
+use leptos::prelude::*;
+
+/// The end of a successful cycle.
+#[component]
+pub fn AssumeBind(cycle: CycleView, pod: String) -> impl IntoView {
+    let node = cycle.chosen.clone().unwrap_or_default();
+    let volumes = (!cycle.volume_bindings.is_empty()).then(|| {
+        let list = cycle
+            .volume_bindings
+            .iter()
+            .map(|(claim, volume)| match volume {
+                Some(v) => format!("{claim} → {v}"),
+                None => format!("{claim} (provisioned on the node)"),
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        view! { <p class="note">"Volumes bound at assume: "{list}</p> }
+    });
+    view! {
+        <section class="step" data-testid="assume">
+            <h3>
+                <code>"assume"</code>
+                <span class="step-sub">"count the pod on its node in the cache before the binding completes"</span>
+            </h3>
+            <p>
+                <span class="mono">{pod.clone()}</span>" is assumed on "<b class="mono">{node.clone()}</b>
+                ": the next cycles already see its requests there."
+            </p>
+            {volumes}
+        </section>
+        <section class="step" data-testid="bind">
+            <h3>
+                <code>"bind"</code>
+                <span class="step-sub">"write the binding to the API server (asynchronously)"</span>
+            </h3>
+            <p>
+                "Normal · Scheduled · "
+                <span class="mono">{format!("Successfully assigned {pod} to {node}")}</span>
+            </p>
+        </section>
+    }
+}

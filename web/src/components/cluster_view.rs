@@ -1,0 +1,85 @@
+//! The cluster view: a card per node with its bars and pods, or, past
+//! [`HEAT_MAP_THRESHOLD`] nodes, a heat-map with the selected node's card beneath it.
+
+use super::heat_map::HeatMap;
+use super::node_card::NodeCard;
+use super::placements::Placements;
+use super::PriorityLegend;
+use crate::state::{Playground, Selection};
+use leptos::prelude::*;
+
+/// More nodes than this are drawn as a heat-map.
+pub const HEAT_MAP_THRESHOLD: usize = 200;
+
+/// The nodes at the current position.
+#[component]
+pub fn ClusterView() -> impl IntoView {
+    let state = expect_context::<Playground>();
+    let count = Memo::new(move |_| {
+        state
+            .frame
+            .with(|f| f.as_ref().map_or(0, |f| f.nodes.len()))
+    });
+    let big = move || count.get() > HEAT_MAP_THRESHOLD;
+    let pods_tab = RwSignal::new(false);
+    let cards = move || {
+        state.frame.with(|f| {
+            f.as_ref()
+                .map(|f| {
+                    f.nodes
+                        .iter()
+                        .enumerate()
+                        .map(|(i, _)| view! { <NodeCard index=i/> })
+                        .collect_view()
+                })
+                .unwrap_or_default()
+        })
+    };
+    let selected_index = move || {
+        let Selection::Node(name) = state.selection.get() else {
+            return None;
+        };
+        state
+            .frame
+            .with(|f| f.as_ref()?.nodes.iter().position(|n| n.name == name))
+    };
+    view! {
+        <section class="card cluster" data-testid="cluster-view" class:stale=move || state.is_stale()>
+            <header class="card-head">
+                <h2>"Cluster"</h2>
+                <span class="segmented" role="tablist">
+                    <button role="tab" class:active=move || !pods_tab.get() data-testid="view-nodes" on:click=move |_| pods_tab.set(false)>"Nodes"</button>
+                    <button role="tab" class:active=move || pods_tab.get() data-testid="view-pods" on:click=move |_| pods_tab.set(true)>"Pods"</button>
+                </span>
+                <PriorityLegend/>
+            </header>
+            <Show when=move || state.is_stale()>
+                <p class="stale-note" data-testid="stale-note">
+                    "The inputs have errors: this is the last valid result."
+                </p>
+            </Show>
+            <Show when=move || pods_tab.get()>
+                <Placements/>
+            </Show>
+            <Show when=move || !pods_tab.get()>
+            <p class="card-hint cluster-hint">
+                {move || format!("{} nodes · bars: requested / allocatable · ", count.get())}
+                "chips are pods: solid bound, dashed assumed, dotted nominated, struck through terminating"
+            </p>
+            <Show
+                when=big
+                fallback=move || view! { <div class="node-grid" data-testid="node-grid">{cards}</div> }
+            >
+                <HeatMap/>
+                {move || match selected_index() {
+                    Some(i) => view! { <div class="node-grid single"><NodeCard index=i/></div> }.into_any(),
+                    None => view! {
+                        <p class="empty">"Click a cell to see that node's card. Colour is CPU requested / allocatable."</p>
+                    }
+                    .into_any(),
+                }}
+            </Show>
+            </Show>
+        </section>
+    }
+}

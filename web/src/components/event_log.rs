@@ -1,0 +1,129 @@
+//! The event log, as `kubectl get events` lists it (newest first), up to the current position.
+//! A filter keeps the events of one pod or node; clicking an event jumps to its cycle.
+
+use crate::state::{Playground, Selection};
+use leptos::prelude::*;
+
+/// Events shown at once (the filter finds the rest).
+const SHOWN: usize = 200;
+
+/// The event log.
+#[component]
+pub fn EventLog() -> impl IntoView {
+    let state = expect_context::<Playground>();
+    let filter = RwSignal::new(String::new());
+    // Selecting a pod or node fills the filter with its name.
+    Effect::new(move |_| {
+        let name = match state.selection.get() {
+            Selection::Pod(p) => state.info.with_untracked(|i| {
+                i.as_ref()
+                    .and_then(|i| i.pods.get(p))
+                    .map(|p| p.short.clone())
+            }),
+            Selection::Node(n) => Some(n),
+            Selection::None => None,
+        };
+        if let Some(name) = name {
+            filter.set(name);
+        }
+    });
+    let rows = Memo::new(move |_| {
+        let done = state
+            .frame
+            .with(|f| f.as_ref().map_or(0, |f| f.events_done));
+        let needle = filter.get().to_lowercase();
+        state.info.with(|i| {
+            let Some(i) = i else {
+                return (0, Vec::new());
+            };
+            let done = done.min(i.events.len());
+            let matching: Vec<usize> = (0..done)
+                .rev()
+                .filter(|&k| {
+                    needle.is_empty() || {
+                        let e = &i.events[k];
+                        e.object.to_lowercase().contains(&needle)
+                            || e.message.to_lowercase().contains(&needle)
+                    }
+                })
+                .collect();
+            let total = matching.len();
+            (total, matching.into_iter().take(SHOWN).collect())
+        })
+    });
+    let inspected_cycle = move || match state.inspected.get() {
+        Some(crate::state::Inspected::Cycle(c)) => Some(c),
+        _ => None,
+    };
+    view! {
+        <section class="card events" data-testid="event-log">
+            <header class="card-head">
+                <h2>"Events"</h2>
+                <span class="card-hint">"kubectl get events, newest first · click one to inspect its cycle"</span>
+                <input
+                    class="filter"
+                    type="search"
+                    placeholder="filter by pod or node"
+                    aria-label="Filter events by pod or node"
+                    data-testid="event-filter"
+                    prop:value=move || filter.get()
+                    on:input=move |ev| filter.set(event_target_value(&ev))
+                />
+            </header>
+            <div class="table-scroll events-scroll">
+                <table class="events-table">
+                    <thead>
+                        <tr>
+                            <th scope="col">"LAST SEEN"</th>
+                            <th scope="col">"TYPE"</th>
+                            <th scope="col">"REASON"</th>
+                            <th scope="col">"OBJECT"</th>
+                            <th scope="col">"MESSAGE"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {move || {
+                            let (_, list) = rows.get();
+                            let info = state.info.get();
+                            let Some(info) = info else { return Vec::new() };
+                            list.into_iter()
+                                .map(|k| {
+                                    let e = info.events[k].clone();
+                                    let cycle = e.cycle;
+                                    view! {
+                                        <tr
+                                            class=format!("event {}", e.kind.to_lowercase())
+                                            class:current=move || inspected_cycle() == Some(cycle)
+                                            data-testid="event-row"
+                                            data-reason=e.reason
+                                            tabindex="0"
+                                            on:click=move |_| state.jump_to_cycle(cycle)
+                                            on:keydown=move |ev| {
+                                                if ev.key() == "Enter" {
+                                                    state.jump_to_cycle(cycle);
+                                                }
+                                            }
+                                        >
+                                            <td class="mono">{e.time.to_string()}</td>
+                                            <td>{e.kind}</td>
+                                            <td>{e.reason}</td>
+                                            <td class="mono">{e.object.clone()}</td>
+                                            <td class="message">{e.message.clone()}</td>
+                                        </tr>
+                                    }
+                                })
+                                .collect::<Vec<_>>()
+                        }}
+                    </tbody>
+                </table>
+                {move || {
+                    let (total, list) = rows.get();
+                    (total > list.len()).then(|| view! {
+                        <p class="more">{format!("showing the newest {} of {total}; filter to find older ones", list.len())}</p>
+                    })
+                }}
+                {move || (rows.with(|r| r.0 == 0)).then(|| view! { <p class="empty">"No events yet at this point of the run."</p> })}
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,187 @@
+//! The heat-map of a big cluster: one cell per node on a canvas, coloured by CPU requested /
+//! allocatable. Cordoned nodes are grey, nodes with a nominated pod carry a dot, the selected
+//! node (or the node of the selected pod) is outlined. Clicking a cell selects its node.
+
+use crate::session::{ChipKind, Frame};
+use crate::state::{Playground, Selection};
+use leptos::html;
+use leptos::prelude::*;
+use schedlab_core::model::resources::format_amount;
+use wasm_bindgen::JsCast;
+
+/// Gap between cells, in CSS pixels.
+const GAP: f64 = 1.0;
+
+/// Cell size for `n` nodes: big cells for a thousand nodes, small ones for five thousand.
+fn cell_size(n: usize) -> f64 {
+    match n {
+        0..=1200 => 14.0,
+        1201..=3000 => 10.0,
+        _ => 7.0,
+    }
+}
+
+/// The heat-map.
+#[component]
+pub fn HeatMap() -> impl IntoView {
+    let state = expect_context::<Playground>();
+    let canvas = NodeRef::<html::Canvas>::new();
+    let hover = RwSignal::new(None::<String>);
+    let width = RwSignal::new(640.0_f64);
+
+    // Redraw whenever the frame or the selection changes.
+    Effect::new(move |_| {
+        let selection = state.selection.get();
+        let selected_pod = state.selected_pod.get();
+        let w = width.get();
+        state.frame.with(|f| {
+            if let (Some(f), Some(c)) = (f.as_ref(), canvas.get()) {
+                draw(&c, f, &selection, selected_pod, w);
+            }
+        });
+    });
+    // Fit the canvas to its container once it is on the page.
+    Effect::new(move |_| {
+        if let Some(c) = canvas.get() {
+            if let Some(parent) = c.parent_element() {
+                let w = f64::from(parent.client_width()).max(200.0);
+                width.set(w);
+            }
+        }
+    });
+
+    let cell_at = move |x: f64, y: f64| -> Option<usize> {
+        state.frame.with_untracked(|f| {
+            let f = f.as_ref()?;
+            let n = f.nodes.len();
+            let cell = cell_size(n);
+            let cols = columns(width.get_untracked(), cell);
+            let (col, row) = ((x / (cell + GAP)) as usize, (y / (cell + GAP)) as usize);
+            let i = row * cols + col;
+            (col < cols && i < n).then_some(i)
+        })
+    };
+    let describe = move |i: usize| {
+        state.frame.with_untracked(|f| {
+            let n = f.as_ref()?.nodes.get(i)?;
+            Some(format!(
+                "{} · cpu {} / {} · mem {} / {} · pods {} / {}{}",
+                n.name,
+                format_amount("cpu", n.cpu.used),
+                format_amount("cpu", n.cpu.total),
+                format_amount("memory", n.memory.used),
+                format_amount("memory", n.memory.total),
+                n.pods.used,
+                n.pods.total,
+                if n.cordoned { " · cordoned" } else { "" }
+            ))
+        })
+    };
+    view! {
+        <div class="heat-map" data-testid="heat-map">
+            <canvas
+                node_ref=canvas
+                data-testid="heat-map-canvas"
+                on:click=move |ev| {
+                    if let Some(i) = cell_at(f64::from(ev.offset_x()), f64::from(ev.offset_y())) {
+                        let name = state.frame.with_untracked(|f| f.as_ref().map(|f| f.nodes[i].name.clone()));
+                        if let Some(name) = name {
+                            state.select_node(&name);
+                        }
+                    }
+                }
+                on:mousemove=move |ev| {
+                    let text = cell_at(f64::from(ev.offset_x()), f64::from(ev.offset_y())).and_then(describe);
+                    hover.set(text);
+                }
+                on:mouseleave=move |_| hover.set(None)
+            ></canvas>
+            <div class="heat-legend">
+                <span class="swatch" style="background: hsl(214 45% 92%)"></span>"idle"
+                <span class="swatch" style="background: hsl(214 70% 45%)"></span>"busy"
+                <span class="swatch" style="background: hsl(8 72% 52%)"></span>"≥ 95% cpu"
+                <span class="swatch" style="background: #b8b8b8"></span>"cordoned"
+                <span class="hover" data-testid="heat-map-hover">{move || hover.get().unwrap_or_default()}</span>
+            </div>
+        </div>
+    }
+}
+
+fn columns(width: f64, cell: f64) -> usize {
+    ((width / (cell + GAP)) as usize).max(1)
+}
+
+/// Draws every node's cell.
+fn draw(
+    canvas: &web_sys::HtmlCanvasElement,
+    frame: &Frame,
+    selection: &Selection,
+    selected_pod: Option<usize>,
+    width: f64,
+) {
+    let n = frame.nodes.len();
+    let cell = cell_size(n);
+    let cols = columns(width, cell);
+    let rows = n.div_ceil(cols).max(1);
+    let css_w = cols as f64 * (cell + GAP);
+    let css_h = rows as f64 * (cell + GAP);
+    let ratio = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
+    canvas.set_width((css_w * ratio) as u32);
+    canvas.set_height((css_h * ratio) as u32);
+    let style = web_sys::HtmlElement::style(canvas);
+    let _ = style.set_property("width", &format!("{css_w}px"));
+    let _ = style.set_property("height", &format!("{css_h}px"));
+    let Ok(Some(ctx)) = canvas.get_context("2d") else {
+        return;
+    };
+    let Ok(ctx) = ctx.dyn_into::<web_sys::CanvasRenderingContext2d>() else {
+        return;
+    };
+    let _ = ctx.scale(ratio, ratio);
+    ctx.clear_rect(0.0, 0.0, css_w, css_h);
+    let selected_node = match selection {
+        Selection::Node(name) => frame.nodes.iter().position(|x| &x.name == name),
+        Selection::Pod(p) => frame.nodes.iter().position(|x| {
+            x.chips
+                .iter()
+                .any(|c| c.pod == *p && c.kind != ChipKind::Nominated)
+        }),
+        Selection::None => None,
+    };
+    for (i, node) in frame.nodes.iter().enumerate() {
+        let (x, y) = (
+            (i % cols) as f64 * (cell + GAP),
+            (i / cols) as f64 * (cell + GAP),
+        );
+        let used = node.cpu.ratio();
+        let color = if node.cordoned {
+            "#b8b8b8".to_string()
+        } else if used >= 0.95 {
+            "hsl(8 72% 52%)".to_string()
+        } else {
+            // From pale (idle) to deep blue (busy).
+            let light = 92.0 - used * 47.0;
+            let sat = 45.0 + used * 25.0;
+            format!("hsl(214 {sat:.0}% {light:.0}%)")
+        };
+        ctx.set_fill_style_str(&color);
+        ctx.fill_rect(x, y, cell, cell);
+        if node.chips.iter().any(|c| c.kind == ChipKind::Nominated) {
+            ctx.set_fill_style_str("#f0a500");
+            ctx.fill_rect(x + cell * 0.3, y + cell * 0.3, cell * 0.4, cell * 0.4);
+        }
+        if selected_pod.is_some_and(|p| node.chips.iter().any(|c| c.pod == p)) {
+            ctx.set_fill_style_str("#f0a500");
+            ctx.fill_rect(x + cell * 0.3, y + cell * 0.3, cell * 0.4, cell * 0.4);
+        }
+    }
+    if let Some(i) = selected_node {
+        let (x, y) = (
+            (i % cols) as f64 * (cell + GAP),
+            (i / cols) as f64 * (cell + GAP),
+        );
+        ctx.set_stroke_style_str("#111");
+        ctx.set_line_width(2.0);
+        ctx.stroke_rect(x - 1.0, y - 1.0, cell + 2.0, cell + 2.0);
+    }
+}

@@ -1,0 +1,50 @@
+//! The keyboard help overlay (`?`), also the place that says what the page is.
+
+use crate::state::Playground;
+use leptos::prelude::*;
+
+/// The shortcuts, as (keys, what they do).
+pub const SHORTCUTS: [(&str, &str); 9] = [
+    ("→  or  n", "step one scheduling cycle"),
+    (".", "step one phase inside the cycle"),
+    ("←  or  b", "step back one cycle"),
+    ("Space", "run / pause"),
+    ("Home", "back to the start (t = 0)"),
+    ("End", "go to the end of the run"),
+    ("+  /  −", "run faster / slower"),
+    ("?", "show or hide this help"),
+    ("Esc", "close this help"),
+];
+
+/// The overlay.
+#[component]
+pub fn Help() -> impl IntoView {
+    let state = expect_context::<Playground>();
+    view! {
+        <Show when=move || state.help.get()>
+            <div class="overlay" data-testid="help" on:click=move |_| state.help.set(false)>
+                <div class="help-card" role="dialog" aria-label="Keyboard shortcuts" on:click=|ev| ev.stop_propagation()>
+                    <header class="card-head">
+                        <h2>"Keyboard shortcuts"</h2>
+                        <button class="ctl" data-testid="help-close" on:click=move |_| state.help.set(false)>"×"</button>
+                    </header>
+                    <table class="shortcuts">
+                        <tbody>
+                            {SHORTCUTS
+                                .iter()
+                                .map(|(k, what)| view! { <tr><th scope="row"><kbd>{*k}</kbd></th><td>{*what}</td></tr> })
+                                .collect_view()}
+                        </tbody>
+                    </table>
+                    <p class="note">
+                        "Shortcuts work when no editor has the focus. Each cycle is kube-scheduler v1.17's "
+                        <code>"scheduleOne"</code>
+                        ": pop the queue, "<code>"findNodesThatFit"</code>", "<code>"prioritizeNodes"</code>", "
+                        <code>"selectHost"</code>", then "<code>"assume"</code>" and "<code>"bind"</code>
+                        ", or "<code>"preempt"</code>" when no node fits."
+                    </p>
+                </div>
+            </div>
+        </Show>
+    }
+}

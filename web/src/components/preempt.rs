@@ -1,0 +1,93 @@
+//! `preempt`: after a FitError, the candidate nodes with their minimal victim sets, the
+//! criterion of `pickOneNodeForPreemption` that decided, and the nominations it changed.
+
+use super::with_code;
+use crate::analysis::PreemptionView;
+use leptos::prelude::*;
+
+/// Candidates shown at once.
+const SHOWN: usize = 50;
+
+/// The preemption panel.
+#[component]
+pub fn Preempt(preemption: Option<PreemptionView>) -> impl IntoView {
+    let content = match preemption {
+        None => view! {
+            <p class="note">"Preemption did not run (it is disabled, or the cycle did not fail on fit)."</p>
+        }
+        .into_any(),
+        Some(p) => {
+            if let Some(why) = p.not_eligible.clone() {
+                view! { <p class="note" data-testid="not-eligible">"Not eligible to preempt: "{why}</p> }.into_any()
+            } else {
+                let total = p.candidates.len();
+                let rows = p
+                    .candidates
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, c)| *i < SHOWN || c.chosen || c.runner_up)
+                    .map(|(_, c)| {
+                        let victims = c
+                            .victims
+                            .iter()
+                            .map(|(name, prio)| format!("{name} ({prio})"))
+                            .collect::<Vec<_>>()
+                            .join(", ");
+                        view! {
+                            <tr class:winner=c.chosen class:runner-up=c.runner_up data-node=c.node.clone()>
+                                <th scope="row" class="mono">
+                                    {c.node.clone()}
+                                    {c.chosen.then(|| view! { <span class="tag tag-winner">"chosen"</span> })}
+                                    {c.runner_up.then(|| view! { <span class="tag">"runner-up"</span> })}
+                                </th>
+                                <td class="num">{c.victims.len()}</td>
+                                <td class="num">{c.victims.iter().map(|v| v.1).max().map(|m| m.to_string()).unwrap_or_else(|| "—".into())}</td>
+                                <td class="num">{c.pdb_violations}</td>
+                                <td class="mono victims">{if victims.is_empty() { "none".to_string() } else { victims }}</td>
+                            </tr>
+                        }
+                    })
+                    .collect_view();
+                let cleared = (!p.cleared.is_empty()).then(|| {
+                    view! { <p class="note">"Nominations cleared: "{p.cleared.join(", ")}</p> }
+                });
+                view! {
+                    <p class="meta">
+                        <span>"nodes where preemption might help "<b>{p.potential}</b></span>
+                        <span>"skipped (unresolvable) "<b>{p.skipped_unresolvable}</b></span>
+                        <span>"candidates "<b>{total}</b></span>
+                        {p.decided_by.map(|d| view! { <span>"decided by "<b class="mono" data-testid="decided-by">{d}</b></span> })}
+                    </p>
+                    {(total > 0).then(|| view! {
+                        <div class="table-scroll">
+                            <table class="matrix preempt-table" data-testid="preempt-table">
+                                <thead>
+                                    <tr>
+                                        <th scope="col" class="corner">"candidate"</th>
+                                        <th scope="col">"victims"</th>
+                                        <th scope="col">"highest priority"</th>
+                                        <th scope="col">"PDB violations"</th>
+                                        <th scope="col">"victims (priority), most important first"</th>
+                                    </tr>
+                                </thead>
+                                <tbody>{rows}</tbody>
+                            </table>
+                        </div>
+                    })}
+                    {p.explanation.clone().map(|e| view! { <p class="summary" data-testid="preempt-explanation">{with_code(&e)}</p> })}
+                    {cleared}
+                }
+                .into_any()
+            }
+        }
+    };
+    view! {
+        <section class="step" data-testid="preempt">
+            <h3>
+                <code>"preempt"</code>
+                <span class="step-sub">"find the node where evicting the least important pods makes room"</span>
+            </h3>
+            {content}
+        </section>
+    }
+}

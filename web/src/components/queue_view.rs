@@ -1,0 +1,90 @@
+//! The scheduling queue at the current position: activeQ in pop order, podBackoffQ with the
+//! virtual time left until each pod's retry, and unschedulableQ with the reason each pod waits.
+
+use super::priority_class;
+use crate::session::QueueRow;
+use crate::state::Playground;
+use leptos::prelude::*;
+
+/// Rows shown per sub-queue (the count says how many there are).
+const SHOWN: usize = 100;
+
+/// The three sub-queues.
+#[component]
+pub fn QueueView() -> impl IntoView {
+    let state = expect_context::<Playground>();
+    let queue = Memo::new(move |_| state.frame.with(|f| f.as_ref().map(|f| f.queue.clone())));
+    let section = move |title: &'static str,
+                        id: &'static str,
+                        hint: &'static str,
+                        rows: fn(&crate::session::QueueView) -> &Vec<QueueRow>| {
+        view! {
+            <div class="subqueue" data-testid=format!("queue-{id}")>
+                <h3>
+                    <code>{title}</code>
+                    <span class="count">{move || queue.with(|q| q.as_ref().map_or(0, |q| rows(q).len()))}</span>
+                </h3>
+                <p class="subqueue-hint">{hint}</p>
+                <ol>
+                    {move || {
+                        let info = state.info.get();
+                        queue.with(|q| {
+                            let (Some(q), Some(info)) = (q.as_ref(), info) else {
+                                return Vec::new();
+                            };
+                            let list = rows(q);
+                            let mut out: Vec<AnyView> = list
+                                .iter()
+                                .take(SHOWN)
+                                .map(|r| {
+                                    let pod = r.pod;
+                                    let p = info.pods.get(pod).cloned().unwrap_or_else(|| crate::session::PodStatic {
+                                        name: String::new(),
+                                        short: format!("pod {pod}"),
+                                        priority: 0,
+                                        requests: String::new(),
+                                    });
+                                    let retry = r.retry_in.filter(|_| r.in_backoff).map(|t| format!("retry in {t}"));
+                                    let reason = r.reason.clone();
+                                    let nominated = r.nominated.clone().map(|n| format!("nominated to {n}"));
+                                    view! {
+                                        <li
+                                            class="queued"
+                                            class:selected=move || state.selected_pod.get() == Some(pod)
+                                            data-testid="queued-pod"
+                                            data-pod=p.short.clone()
+                                            on:click=move |_| state.select_pod(pod)
+                                        >
+                                            <span class=format!("dot {}", priority_class(p.priority)) title=format!("priority {}", p.priority)></span>
+                                            <span class="queued-name">{p.short.clone()}</span>
+                                            <span class="attempts" title="times popped from activeQ">{format!("×{}", r.attempts)}</span>
+                                            {retry.map(|t| view! { <span class="countdown" data-testid="countdown">{t}</span> })}
+                                            {nominated.map(|t| view! { <span class="nominated-note">{t}</span> })}
+                                            {reason.map(|t| view! { <span class="queued-reason" title=t.clone()>{t.clone()}</span> })}
+                                        </li>
+                                    }
+                                    .into_any()
+                                })
+                                .collect();
+                            if list.len() > SHOWN {
+                                out.push(view! { <li class="more">{format!("… and {} more", list.len() - SHOWN)}</li> }.into_any());
+                            }
+                            out
+                        })
+                    }}
+                </ol>
+            </div>
+        }
+    };
+    view! {
+        <section class="card queue" data-testid="queue-view">
+            <header class="card-head">
+                <h2>"Queue"</h2>
+                <span class="card-hint">{move || state.frame.with(|f| f.as_ref().map(|f| format!("at t = {}", f.now)).unwrap_or_default())}</span>
+            </header>
+            {section("activeQ", "active", "next to pop: highest priority, then oldest", |q| &q.active)}
+            {section("podBackoffQ", "backoff", "waiting out their backoff (1 s, 2 s, 4 s … 10 s)", |q| &q.backoff)}
+            {section("unschedulableQ", "unschedulable", "waiting for a cluster change, or the 60 s flush", |q| &q.unschedulable)}
+        </section>
+    }
+}

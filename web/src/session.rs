@@ -1,0 +1,629 @@
+//! One loaded scenario's simulation, and the plain views the page draws from it.
+//!
+//! A [`Session`] owns a [`Simulation`] (no signals, no DOM). It is run to its end once, so the
+//! scrubber knows every step; the controls then move its position with
+//! [`Session::go_to`], which replays from the nearest checkpoint. At every position the page
+//! asks for a [`Frame`]: the cluster, the queue and the pods as they are at that moment. What
+//! does not change with the position (pod names, the event log, the timeline's marks) is built
+//! once, in [`SessionInfo`].
+
+use schedlab_core::cluster::{Cluster, NodeId, PodId};
+use schedlab_core::model::resources::format_amount;
+use schedlab_core::queue::{Millis, SubQueue};
+use schedlab_core::simulation::{Limits, PodPhase, Simulation, StepKind, StopReason};
+use schedlab_core::trace::CycleTrace;
+use schedlab_core::{Diagnostic, Scenario};
+use std::sync::Arc;
+
+/// A run longer than this many cycles stops (the status says so); the CLI's `--max-cycles`
+/// is the way to go further.
+pub const MAX_CYCLES: usize = 200_000;
+
+/// What does not change while stepping: names, the whole event log, the scrubber's marks.
+pub struct SessionInfo {
+    /// Every pod the run knows (input pods and pods the timeline creates), by pod id.
+    pub pods: Vec<PodStatic>,
+    /// Pod ids in input order (the placements table's order).
+    pub input_order: Vec<PodId>,
+    /// Every event of the whole run.
+    pub events: Vec<EventRow>,
+    /// The step that ran each cycle.
+    pub cycle_steps: Vec<usize>,
+    /// Each pod's cycles, in order.
+    pub pod_cycles: Vec<Vec<usize>>,
+    /// The steps that applied a timeline change, with what it did (the scrubber's marks).
+    pub marks: Vec<Mark>,
+    /// Predicate names, in evaluation order.
+    pub filter_names: Vec<String>,
+    /// Priority names, in profile order.
+    pub score_names: Vec<String>,
+    /// Warnings from reading the inputs.
+    pub warnings: Vec<Diagnostic>,
+    /// Steps in the whole run.
+    pub end: usize,
+    /// Why the run ended.
+    pub stop: StopReason,
+    /// Nodes at the start.
+    pub node_count: usize,
+}
+
+/// A pod's fixed facts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PodStatic {
+    /// `namespace/name`.
+    pub name: String,
+    /// The name without `default/`.
+    pub short: String,
+    /// Resolved priority.
+    pub priority: i32,
+    /// What it requests, in short.
+    pub requests: String,
+}
+
+/// One event, as `kubectl get events` lists it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EventRow {
+    /// `Normal` or `Warning`.
+    pub kind: &'static str,
+    /// `Scheduled`, `FailedScheduling`, `Preempted`, ...
+    pub reason: &'static str,
+    /// `pod/name` (namespace dropped when `default`).
+    pub object: String,
+    /// The message.
+    pub message: String,
+    /// Virtual time.
+    pub time: Millis,
+    /// The step that emitted it.
+    pub step: usize,
+    /// The cycle that produced it.
+    pub cycle: usize,
+}
+
+/// A timeline change on the scrubber.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mark {
+    /// The step that applied it.
+    pub step: usize,
+    /// Its time.
+    pub time: Millis,
+    /// `addNode node-9`, ...
+    pub label: String,
+}
+
+/// The world at one position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Frame {
+    /// Steps applied.
+    pub position: usize,
+    /// Steps in the whole run.
+    pub end: usize,
+    /// The virtual clock.
+    pub now: Millis,
+    /// Cycles run so far.
+    pub cycles_done: usize,
+    /// The last cycle run so far.
+    pub last_cycle: Option<usize>,
+    /// What the next step will do, in words.
+    pub next: Option<String>,
+    /// The nodes, in cache order.
+    pub nodes: Vec<NodeCard>,
+    /// Each pod's status, by pod id.
+    pub pods: Vec<PodStatus>,
+    /// The scheduling queue.
+    pub queue: QueueView,
+    /// Events emitted so far.
+    pub events_done: usize,
+}
+
+/// Requested against allocatable.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Usage {
+    /// Requested (milli-CPU, bytes or pods).
+    pub used: i64,
+    /// Allocatable.
+    pub total: i64,
+}
+
+impl Usage {
+    /// Fraction used, 0 when nothing is allocatable.
+    pub fn ratio(self) -> f64 {
+        if self.total <= 0 {
+            if self.used > 0 {
+                1.0
+            } else {
+                0.0
+            }
+        } else {
+            self.used as f64 / self.total as f64
+        }
+    }
+}
+
+/// One node as the cluster view draws it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeCard {
+    /// Name.
+    pub name: String,
+    /// CPU (milli).
+    pub cpu: Usage,
+    /// Memory (bytes).
+    pub memory: Usage,
+    /// Pod count.
+    pub pods: Usage,
+    /// Labels, without the ones every node has (`kubernetes.io/hostname`, `.../os`, `.../arch`).
+    pub labels: Vec<(String, String)>,
+    /// `key=value:Effect`.
+    pub taints: Vec<String>,
+    /// Cordoned (`spec.unschedulable`).
+    pub cordoned: bool,
+    /// The pods on it or headed for it.
+    pub chips: Vec<Chip>,
+}
+
+/// A pod on a node card.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chip {
+    /// The pod.
+    pub pod: PodId,
+    /// How it is there.
+    pub kind: ChipKind,
+}
+
+/// How a pod is on a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChipKind {
+    /// Bound.
+    Bound,
+    /// Assumed: the binding is in flight.
+    Assumed,
+    /// A preemption victim in its grace period.
+    Terminating,
+    /// Nominated here by a preemption; not on the node yet.
+    Nominated,
+}
+
+impl ChipKind {
+    /// CSS class and word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChipKind::Bound => "bound",
+            ChipKind::Assumed => "assumed",
+            ChipKind::Terminating => "terminating",
+            ChipKind::Nominated => "nominated",
+        }
+    }
+}
+
+/// A pod's status at one position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PodStatus {
+    /// `Pending`, `Assumed`, `Bound`, `Terminating`, `Deleted`, or `Not created` for a pod the
+    /// timeline has not created yet.
+    pub phase: &'static str,
+    /// Its node (assumed or bound).
+    pub node: Option<String>,
+    /// `status.nominatedNodeName`.
+    pub nominated: Option<String>,
+    /// Its last cycle so far.
+    pub last_cycle: Option<usize>,
+}
+
+/// The queue at one position.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct QueueView {
+    /// activeQ, in pop order.
+    pub active: Vec<QueueRow>,
+    /// podBackoffQ, by expiry.
+    pub backoff: Vec<QueueRow>,
+    /// unschedulableQ.
+    pub unschedulable: Vec<QueueRow>,
+}
+
+/// One queued pod.
+#[derive(Clone, Debug, PartialEq)]
+pub struct QueueRow {
+    /// The pod.
+    pub pod: PodId,
+    /// Times popped so far.
+    pub attempts: u32,
+    /// Virtual time until its backoff ends.
+    pub retry_in: Option<Millis>,
+    /// In podBackoffQ (where the backoff's end is its retry).
+    pub in_backoff: bool,
+    /// Why it waits: its last `FailedScheduling` message.
+    pub reason: Option<String>,
+    /// Its nominated node.
+    pub nominated: Option<String>,
+}
+
+/// A scenario's simulation and its fixed facts.
+pub struct Session {
+    sim: Simulation,
+    /// What does not change with the position.
+    pub info: Arc<SessionInfo>,
+}
+
+impl Session {
+    /// Starts a session at t = 0. [`Session::run_some`] takes it to its end.
+    pub fn new(scenario: &Scenario, seed: u64) -> Session {
+        let sim = Simulation::new(scenario, seed, false);
+        let info = Arc::new(SessionInfo {
+            pods: Vec::new(),
+            input_order: Vec::new(),
+            events: Vec::new(),
+            cycle_steps: Vec::new(),
+            pod_cycles: Vec::new(),
+            marks: Vec::new(),
+            filter_names: sim.filter_names.clone(),
+            score_names: sim.score_names.clone(),
+            warnings: scenario.warnings.clone(),
+            end: 0,
+            stop: StopReason::MaxCycles,
+            node_count: scenario.cluster.nodes.len(),
+        });
+        Session { sim, info }
+    }
+
+    /// Runs up to `cycles` more cycles towards the end of the run. Returns true once the run
+    /// is over (then [`Session::info`] is complete and the position is at the end).
+    pub fn run_some(&mut self, cycles: usize) -> bool {
+        let cap = (self.sim.cycles_done() + cycles).min(MAX_CYCLES);
+        let stop = self.sim.run(Limits {
+            until: None,
+            max_cycles: Some(cap),
+        });
+        let over = stop == StopReason::Quiescent || cap >= MAX_CYCLES;
+        if over {
+            self.finish(stop);
+        }
+        over
+    }
+
+    /// Cycles run so far while taking the run to its end.
+    pub fn cycles_known(&self) -> usize {
+        self.sim.cycles().len()
+    }
+
+    fn finish(&mut self, stop: StopReason) {
+        let sim = &self.sim;
+        let cluster = sim.cluster();
+        let pods: Vec<PodStatic> = cluster
+            .pods
+            .iter()
+            .map(|p| PodStatic {
+                short: short_name(&p.full_name).to_string(),
+                name: p.full_name.clone(),
+                priority: p.priority,
+                requests: requests_summary(&p.request),
+            })
+            .collect();
+        let mut input_order: Vec<PodId> = (0..pods.len()).collect();
+        input_order.sort_by_key(|&id| cluster.pods[id].input_index);
+        let mut cycle_steps = vec![0; sim.cycles().len()];
+        let mut marks = Vec::new();
+        for (i, step) in sim.steps().iter().enumerate() {
+            match &step.kind {
+                StepKind::Cycle { cycle } => cycle_steps[*cycle] = i,
+                StepKind::Change { index } => marks.push(Mark {
+                    step: i,
+                    time: step.time,
+                    label: sim
+                        .timeline()
+                        .changes
+                        .get(*index)
+                        .map(|c| format!("{} {}", c.change.verb(), c.change.object()))
+                        .unwrap_or_default(),
+                }),
+                _ => {}
+            }
+        }
+        let mut pod_cycles = vec![Vec::new(); pods.len()];
+        for (i, t) in sim.cycles().iter().enumerate() {
+            if let Some(list) = pod_cycles.get_mut(t.pod) {
+                list.push(i);
+            }
+        }
+        let events = sim
+            .events()
+            .iter()
+            .map(|e| EventRow {
+                kind: e.kind,
+                reason: e.reason,
+                object: format!("pod/{}", short_name(&e.object)),
+                message: e.message.clone(),
+                time: e.time,
+                step: e.step,
+                cycle: e.cycle,
+            })
+            .collect();
+        self.info = Arc::new(SessionInfo {
+            pods,
+            input_order,
+            events,
+            cycle_steps,
+            pod_cycles,
+            marks,
+            filter_names: self.info.filter_names.clone(),
+            score_names: self.info.score_names.clone(),
+            warnings: self.info.warnings.clone(),
+            end: sim.position(),
+            stop,
+            node_count: self.info.node_count,
+        });
+    }
+
+    /// The current position.
+    pub fn position(&self) -> usize {
+        self.sim.position()
+    }
+
+    /// Goes to the state after `step` steps (clamped to the run).
+    pub fn go_to(&mut self, step: usize) {
+        self.sim.go_to_step(step.min(self.info.end));
+    }
+
+    /// The last cycle run before `position`.
+    pub fn last_cycle_at(&self, position: usize) -> Option<usize> {
+        let steps = &self.info.cycle_steps;
+        steps.partition_point(|&s| s < position).checked_sub(1)
+    }
+
+    /// The position just after cycle `cycle` ran.
+    pub fn position_after_cycle(&self, cycle: usize) -> Option<usize> {
+        self.info.cycle_steps.get(cycle).map(|s| s + 1)
+    }
+
+    /// The position after the next cycle (the end when no cycle is left).
+    pub fn next_cycle_end(&self) -> usize {
+        let position = self.position();
+        let steps = &self.info.cycle_steps;
+        let next = steps.partition_point(|&s| s < position);
+        steps.get(next).map_or(self.info.end, |s| s + 1)
+    }
+
+    /// The position just before the last cycle that ran before the current position (the
+    /// start when none did).
+    pub fn previous_cycle_start(&self) -> usize {
+        let position = self.position();
+        match self.last_cycle_at(position) {
+            // Standing just after a cycle: go to just before it.
+            Some(c) => self.info.cycle_steps[c],
+            None => 0,
+        }
+    }
+
+    /// Whether the step at the current position is a cycle (what phase stepping walks
+    /// through).
+    pub fn next_is_cycle(&self) -> Option<usize> {
+        match self.sim.steps().get(self.position())?.kind {
+            StepKind::Cycle { cycle } => Some(cycle),
+            _ => None,
+        }
+    }
+
+    /// Cycle `cycle` with its filter and score tables, and the cluster it saw.
+    pub fn cycle_detail(&self, cycle: usize) -> Option<(CycleTrace, Cluster)> {
+        self.sim.cycle_detail_and_cluster(cycle)
+    }
+
+    /// The light trace of cycle `cycle` (outcome, node, message).
+    pub fn cycle(&self, cycle: usize) -> Option<&CycleTrace> {
+        self.sim.cycles().get(cycle)
+    }
+
+    /// The world at the current position.
+    pub fn frame(&self) -> Frame {
+        let sim = &self.sim;
+        let info = &self.info;
+        let position = sim.position();
+        let cluster = sim.cluster();
+        let states = sim.pod_states();
+        let last_cycle = self.last_cycle_at(position);
+
+        let mut nodes: Vec<NodeCard> = cluster
+            .nodes
+            .iter()
+            .map(|n| {
+                let mut labels: Vec<(String, String)> = n
+                    .labels()
+                    .iter()
+                    .filter(|(k, _)| !COMMON_LABELS.contains(&k.as_str()))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect();
+                labels.sort();
+                NodeCard {
+                    name: n.name().to_string(),
+                    cpu: Usage {
+                        used: n.requested.milli_cpu,
+                        total: n.allocatable.milli_cpu,
+                    },
+                    memory: Usage {
+                        used: n.requested.memory,
+                        total: n.allocatable.memory,
+                    },
+                    pods: Usage {
+                        used: n.pods.len() as i64,
+                        total: n.allocatable.pods,
+                    },
+                    labels,
+                    taints: n
+                        .node
+                        .spec
+                        .taints
+                        .iter()
+                        .map(|t| {
+                            if t.value.is_empty() {
+                                format!("{}:{}", t.key, t.effect)
+                            } else {
+                                format!("{}={}:{}", t.key, t.value, t.effect)
+                            }
+                        })
+                        .collect(),
+                    cordoned: n.node.spec.unschedulable,
+                    chips: n
+                        .pods
+                        .iter()
+                        .map(|&p| Chip {
+                            pod: p,
+                            kind: match states.get(p).map(|s| (&s.phase, s.terminating)) {
+                                Some((_, true)) => ChipKind::Terminating,
+                                Some((PodPhase::Assumed(_), _)) => ChipKind::Assumed,
+                                _ => ChipKind::Bound,
+                            },
+                        })
+                        .collect(),
+                }
+            })
+            .collect();
+
+        let mut pods = Vec::with_capacity(info.pods.len());
+        for p in 0..info.pods.len() {
+            let Some(s) = states.get(p) else {
+                // Created by a later timeline change.
+                pods.push(PodStatus {
+                    phase: "Not created",
+                    node: None,
+                    nominated: None,
+                    last_cycle: None,
+                });
+                continue;
+            };
+            let node = cluster.pod_node.get(p).copied().flatten();
+            let phase = match (&s.phase, s.terminating) {
+                (PodPhase::Deleted, _) => "Deleted",
+                (_, true) => "Terminating",
+                (PodPhase::Bound, _) => "Bound",
+                (PodPhase::Assumed(_), _) => "Assumed",
+                (PodPhase::Pending, _) => "Pending",
+            };
+            if let (Some(nominated), PodPhase::Pending) = (&s.nominated, &s.phase) {
+                if let Some(&n) = cluster.node_index.get(nominated.as_str()) {
+                    nodes[n].chips.push(Chip {
+                        pod: p,
+                        kind: ChipKind::Nominated,
+                    });
+                }
+            }
+            let last = info.pod_cycles.get(p).and_then(|cycles| {
+                let k = cycles.partition_point(|&c| Some(c) <= last_cycle);
+                k.checked_sub(1).map(|k| cycles[k])
+            });
+            pods.push(PodStatus {
+                phase,
+                node: node.map(|n: NodeId| cluster.nodes[n].name().to_string()),
+                nominated: s.nominated.clone(),
+                last_cycle: last,
+            });
+        }
+
+        let now = sim.now();
+        let mut queue = QueueView::default();
+        for q in sim.queue_view() {
+            let reason = states
+                .get(q.pod)
+                .and_then(|s| s.condition.as_ref())
+                .filter(|c| !c.status)
+                .map(|c| c.message.clone());
+            let row = QueueRow {
+                pod: q.pod,
+                attempts: q.attempts,
+                retry_in: q
+                    .backoff_expiry
+                    .filter(|&e| e > now)
+                    .map(|e| Millis(e.0 - now.0)),
+                reason,
+                nominated: q.nominated_node.clone(),
+                in_backoff: q.queue == SubQueue::Backoff,
+            };
+            match q.queue {
+                SubQueue::Active => queue.active.push(row),
+                SubQueue::Backoff => queue.backoff.push(row),
+                SubQueue::Unschedulable => queue.unschedulable.push(row),
+            }
+        }
+
+        Frame {
+            position,
+            end: info.end,
+            now,
+            cycles_done: sim.cycles_done(),
+            last_cycle,
+            next: self.describe_next(),
+            nodes,
+            pods,
+            queue,
+            events_done: sim.events_done(),
+        }
+    }
+
+    /// The next step in words: `scheduleOne default/web-1`, `bind default/web-1 to node-2`.
+    fn describe_next(&self) -> Option<String> {
+        let sim = &self.sim;
+        let step = sim.steps().get(sim.position())?;
+        let pod = |p: PodId| {
+            self.info
+                .pods
+                .get(p)
+                .map_or_else(String::new, |s| s.short.clone())
+        };
+        let at = step.time;
+        Some(match &step.kind {
+            StepKind::Cycle { cycle } => {
+                let p = sim.cycles().get(*cycle).map(|t| t.pod).unwrap_or_default();
+                format!("scheduleOne {} at {at}", pod(p))
+            }
+            StepKind::Bound { pod: p, node } => format!("bind {} to {node} at {at}", pod(*p)),
+            StepKind::BindFailed { pod: p } => format!("binding of {} fails at {at}", pod(*p)),
+            StepKind::Deleted { pod: p } => format!("{} is deleted at {at}", pod(*p)),
+            StepKind::BackoffFlush { .. } => format!("flushBackoffQCompleted at {at}"),
+            StepKind::LeftoverFlush => format!("flushUnschedulableQLeftover at {at}"),
+            StepKind::Change { index } => sim
+                .timeline()
+                .changes
+                .get(*index)
+                .map(|c| format!("{} {} at {at}", c.change.verb(), c.change.object()))
+                .unwrap_or_default(),
+        })
+    }
+}
+
+/// Labels nearly every node has; the cards leave them out.
+const COMMON_LABELS: [&str; 5] = [
+    "kubernetes.io/hostname",
+    "kubernetes.io/os",
+    "kubernetes.io/arch",
+    "beta.kubernetes.io/os",
+    "beta.kubernetes.io/arch",
+];
+
+/// The name without a `default/` namespace.
+pub fn short_name(full: &str) -> &str {
+    full.strip_prefix("default/").unwrap_or(full)
+}
+
+/// `cpu 500m · mem 512Mi`, plus any extended resources; `no requests` when empty.
+pub fn requests_summary(r: &schedlab_core::model::Resources) -> String {
+    let mut parts = Vec::new();
+    if r.milli_cpu > 0 {
+        parts.push(format!("cpu {}", format_amount("cpu", r.milli_cpu)));
+    }
+    if r.memory > 0 {
+        parts.push(format!("mem {}", format_amount("memory", r.memory)));
+    }
+    if r.ephemeral_storage > 0 {
+        parts.push(format!(
+            "ephemeral {}",
+            format_amount("ephemeral-storage", r.ephemeral_storage)
+        ));
+    }
+    for (name, amount) in &r.scalars {
+        if *amount > 0 {
+            parts.push(format!("{name} {}", format_amount(name, *amount)));
+        }
+    }
+    if parts.is_empty() {
+        "no requests".into()
+    } else {
+        parts.join(" · ")
+    }
+}
