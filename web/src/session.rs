@@ -13,6 +13,7 @@ use schedlab_core::queue::{Millis, SubQueue};
 use schedlab_core::simulation::{Limits, PodPhase, Simulation, StepKind, StopReason};
 use schedlab_core::trace::CycleTrace;
 use schedlab_core::{Diagnostic, Scenario};
+use std::cell::RefCell;
 use std::sync::Arc;
 
 /// A run longer than this many cycles stops (the status says so); the CLI's `--max-cycles`
@@ -236,17 +237,29 @@ pub struct QueueRow {
     pub nominated: Option<String>,
 }
 
+/// Detailed cycles kept for the inspector (the most recent ones).
+const DETAIL_CACHE: usize = 32;
+
+/// A cycle's detailed trace and the cluster it saw.
+pub type CycleDetail = Arc<(CycleTrace, Cluster)>;
+
 /// A scenario's simulation and its fixed facts.
 pub struct Session {
     sim: Simulation,
     /// What does not change with the position.
     pub info: Arc<SessionInfo>,
+    /// Recently inspected cycles, most recent last.
+    details: RefCell<Vec<(usize, CycleDetail)>>,
 }
 
 impl Session {
     /// Starts a session at t = 0. [`Session::run_some`] takes it to its end.
     pub fn new(scenario: &Scenario, seed: u64) -> Session {
-        let sim = Simulation::new(scenario, seed, false);
+        let mut sim = Simulation::new(scenario, seed, false);
+        // Checkpoints close enough that going back or explaining a past cycle replays a few
+        // milliseconds of work: a step costs about one pass over the nodes.
+        let nodes = scenario.cluster.nodes.len().max(1);
+        sim.set_checkpoint_spacing((2_000 / nodes).clamp(2, 256), 64);
         let info = Arc::new(SessionInfo {
             pods: Vec::new(),
             input_order: Vec::new(),
@@ -261,7 +274,11 @@ impl Session {
             stop: StopReason::MaxCycles,
             node_count: scenario.cluster.nodes.len(),
         });
-        Session { sim, info }
+        Session {
+            sim,
+            info,
+            details: RefCell::new(Vec::new()),
+        }
     }
 
     /// Runs up to `cycles` more cycles towards the end of the run. Returns true once the run
@@ -357,9 +374,46 @@ impl Session {
         self.sim.position()
     }
 
-    /// Goes to the state after `step` steps (clamped to the run).
+    /// Goes to the state after `step` steps (clamped to the run). Going forward, the last
+    /// cycle passed is recorded in detail on the way (it is what the inspector shows next).
     pub fn go_to(&mut self, step: usize) {
-        self.sim.go_to_step(step.min(self.info.end));
+        let step = step.min(self.info.end);
+        if step > self.sim.position() {
+            if let Some(last) = self.last_cycle_at(step) {
+                let at = self.info.cycle_steps[last];
+                if at >= self.sim.position() && !self.is_cached(last) {
+                    self.sim.go_to_step(at);
+                    if let Some(d) = self.sim.next_cycle_detail() {
+                        self.remember(last, Arc::new(d));
+                    }
+                }
+            }
+        }
+        self.sim.go_to_step(step);
+    }
+
+    /// Records the cycle about to run in detail (phase stepping shows it before it runs).
+    pub fn prefetch_next_cycle(&self) {
+        if let Some(c) = self.next_is_cycle() {
+            if !self.is_cached(c) {
+                if let Some(d) = self.sim.next_cycle_detail() {
+                    self.remember(c, Arc::new(d));
+                }
+            }
+        }
+    }
+
+    fn is_cached(&self, cycle: usize) -> bool {
+        self.details.borrow().iter().any(|(c, _)| *c == cycle)
+    }
+
+    fn remember(&self, cycle: usize, detail: CycleDetail) {
+        let mut cache = self.details.borrow_mut();
+        cache.retain(|(c, _)| *c != cycle);
+        if cache.len() >= DETAIL_CACHE {
+            cache.remove(0);
+        }
+        cache.push((cycle, detail));
     }
 
     /// The last cycle run before `position`.
@@ -401,9 +455,21 @@ impl Session {
         }
     }
 
-    /// Cycle `cycle` with its filter and score tables, and the cluster it saw.
-    pub fn cycle_detail(&self, cycle: usize) -> Option<(CycleTrace, Cluster)> {
-        self.sim.cycle_detail_and_cluster(cycle)
+    /// Cycle `cycle` with its filter and score tables, and the cluster it saw (replayed from
+    /// the nearest checkpoint unless recently seen).
+    pub fn cycle_detail(&self, cycle: usize) -> Option<CycleDetail> {
+        let cached = self
+            .details
+            .borrow()
+            .iter()
+            .find(|(c, _)| *c == cycle)
+            .map(|(_, d)| Arc::clone(d));
+        if let Some(d) = cached {
+            return Some(d);
+        }
+        let d = Arc::new(self.sim.cycle_detail_and_cluster(cycle)?);
+        self.remember(cycle, Arc::clone(&d));
+        Some(d)
     }
 
     /// The light trace of cycle `cycle` (outcome, node, message).

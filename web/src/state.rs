@@ -35,7 +35,7 @@ const DEFAULT_POLICY: &str = "{\n  \"kind\": \"Policy\",\n  \"apiVersion\": \"v1
 pub const DEFAULT_CONFIG: &str = include_str!("../../assets/scenarios/config.yaml");
 
 /// The gallery; the first is what every new visitor starts with.
-pub const GALLERY: [Example; 7] = [
+pub const GALLERY: [Example; 8] = [
     Example {
         name: "classic",
         summary:
@@ -102,6 +102,16 @@ pub const GALLERY: [Example; 7] = [
             include_str!("../../assets/scenarios/pdb-steers/nodes.yaml"),
             include_str!("../../assets/scenarios/pdb-steers/pods.yaml"),
             include_str!("../../assets/scenarios/pdb-steers/policy.json"),
+        ],
+    },
+    Example {
+        name: "big-cluster",
+        summary:
+            "1000 nodes and 10 000 pods: the heat-map, preemption at scale, a node joining at 2m",
+        texts: [
+            include_str!("../../assets/scenarios/big-cluster/nodes.json"),
+            include_str!("../../assets/scenarios/big-cluster/pods.json"),
+            DEFAULT_POLICY,
         ],
     },
 ];
@@ -348,9 +358,10 @@ impl Playground {
             match what {
                 Inspected::Cycle(c) => session.with_value(|s| {
                     let s = s.as_ref()?;
-                    let (trace, cluster) = s.cycle_detail(c)?;
+                    let detail = s.cycle_detail(c)?;
+                    let (trace, cluster) = &*detail;
                     let chosen = trace.node.map(|n| trace.node_name(&cluster, n).to_string());
-                    Some(analysis::inspect_cycle(&trace, &cluster, &info, c, chosen))
+                    Some(analysis::inspect_cycle(trace, cluster, &info, c, chosen))
                 }),
                 Inspected::PodOnly(p, node) => analysis::inspect_pod_without_cycle(&info, p, node),
             }
@@ -462,6 +473,11 @@ impl Playground {
         self.target.set(InspectTarget::Latest);
         self.session.set_value(None);
         self.recompute();
+    }
+
+    /// Counts loads: views key rows by it, so a new run never reuses an old run's rows.
+    pub fn generation(&self) -> u64 {
+        self.load_generation.get_value()
     }
 
     /// The gallery example the editors started from.
@@ -659,6 +675,7 @@ impl Playground {
                     s.go_to(p);
                 }
                 let cycle = s.next_is_cycle()?;
+                s.prefetch_next_cycle();
                 Some((cycle, Arc::new(s.frame())))
             });
             if let Some(Some((cycle, frame))) = next {

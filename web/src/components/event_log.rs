@@ -82,13 +82,16 @@ pub fn EventLog() -> impl IntoView {
                         </tr>
                     </thead>
                     <tbody>
-                        {move || {
-                            let (_, list) = rows.get();
-                            let info = state.info.get();
-                            let Some(info) = info else { return Vec::new() };
-                            list.into_iter()
-                                .map(|k| {
-                                    let e = info.events[k].clone();
+                        // Keyed by event index: a step adds its new rows and keeps the others.
+                        <For
+                            each=move || {
+                                let generation = state.generation();
+                                rows.get().1.into_iter().map(move |k| (generation, k))
+                            }
+                            key=|key| *key
+                            children=move |(_, k)| {
+                                let e = state.info.with_untracked(|i| i.as_ref().and_then(|i| i.events.get(k).cloned()));
+                                e.map(|e| {
                                     let cycle = e.cycle;
                                     view! {
                                         <tr
@@ -112,8 +115,8 @@ pub fn EventLog() -> impl IntoView {
                                         </tr>
                                     }
                                 })
-                                .collect::<Vec<_>>()
-                        }}
+                            }
+                        />
                     </tbody>
                 </table>
                 {move || {

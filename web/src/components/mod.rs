@@ -25,7 +25,7 @@ pub mod warnings;
 use leptos::prelude::*;
 
 /// Rows of a node table shown before "show all".
-pub const ROW_LIMIT: usize = 100;
+pub const ROW_LIMIT: usize = 30;
 
 /// Priority bands, lowest first: (CSS class, lowest priority in the band, legend text).
 pub const PRIORITY_BANDS: [(&str, i32, &str); 5] = [

@@ -5,6 +5,9 @@ use super::with_code;
 use crate::analysis::{Inspection, Phase};
 use leptos::prelude::*;
 
+/// Rejected nodes explained one by one (the rest are counted).
+const WHY_SHOWN: usize = 12;
+
 /// The head of the inspector.
 #[component]
 pub fn ScheduleOne(
@@ -57,7 +60,14 @@ pub fn ScheduleOne(
             </dl>
             {summary.map(|s| view! { <p class="summary">{with_code(&s)}</p> })}
             {failed.map(|c| {
-                let nodes = c.explanation.nodes.clone();
+                let total = c.explanation.nodes.len();
+                let nodes: Vec<_> = c.explanation.nodes.iter().take(WHY_SHOWN).cloned().collect();
+                let more = (total > WHY_SHOWN).then(|| {
+                    format!(
+                        "… and {} more nodes. The message above counts every node by reason; the filter table below has them all.",
+                        total - WHY_SHOWN
+                    )
+                });
                 view! {
                     <div class="fit-error" data-testid="fit-error">
                         <span class="event">"Warning · FailedScheduling"</span>
@@ -81,6 +91,7 @@ pub fn ScheduleOne(
                                 })
                                 .collect_view()}
                         </ul>
+                        {more.map(|m| view! { <p class="note">{m}</p> })}
                     </div>
                 }
             })}

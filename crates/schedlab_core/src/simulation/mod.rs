@@ -288,6 +288,8 @@ pub struct Simulation {
     position: usize,
     checkpoints: BTreeMap<usize, State>,
     checkpoint_interval: usize,
+    /// How many of the most recent intervals keep every checkpoint before thinning starts.
+    dense_intervals: usize,
     keep_history: bool,
     /// Filter names, by profile index.
     pub filter_names: Vec<String>,
@@ -379,6 +381,7 @@ impl Simulation {
             position: 0,
             checkpoints,
             checkpoint_interval: (size / 8).clamp(256, 1 << 16),
+            dense_intervals: 8,
             keep_history: true,
             filter_names,
             score_names,
@@ -430,13 +433,14 @@ impl Simulation {
         }
         self.checkpoints.insert(self.position, self.state.clone());
         let interval = self.checkpoint_interval;
+        let dense = self.dense_intervals.max(1);
         let newest = self.position / interval;
         self.checkpoints.retain(|&at, _| {
             let k = at / interval;
             let age = newest.saturating_sub(k);
             // Keep multiples of 2^level, where level grows by one each time the age doubles
             // past 8 intervals.
-            let level = (age / 8).checked_ilog2().map_or(0, |l| l + 1);
+            let level = (age / dense).checked_ilog2().map_or(0, |l| l + 1);
             at == 0 || k.is_multiple_of(1 << level.min(63))
         });
     }
@@ -500,6 +504,29 @@ impl Simulation {
         if self.position > 0 {
             self.go_to_step(self.position - 1);
         }
+    }
+
+    /// Takes a checkpoint every `steps` steps (at least 1) from now on, and keeps every one of
+    /// the last `dense` intervals before thinning older ones. The default suits long runs read
+    /// at the end; an interactive view of a big cluster wants them closer, so that going back
+    /// or explaining a past cycle replays only a few steps.
+    pub fn set_checkpoint_spacing(&mut self, steps: usize, dense: usize) {
+        self.checkpoint_interval = steps.max(1);
+        self.dense_intervals = dense.max(1);
+    }
+
+    /// The next step's cycle recomputed with its filter and score tables, and the cluster it
+    /// sees, when the next step is a cycle (on a copy: the position does not move). Cheaper
+    /// than [`Simulation::cycle_detail`] for the cycle about to run: nothing is replayed.
+    pub fn next_cycle_detail(&self) -> Option<(CycleTrace, Cluster)> {
+        let next = engine::next(&self.state, &self.setup)?;
+        if !matches!(next.1, engine::What::Cycle) {
+            return None;
+        }
+        let mut state = self.state.clone();
+        let before = state.cluster.clone();
+        let out = engine::apply(&mut state, &self.setup, &self.profile, next, true);
+        Some((out.cycle?, before))
     }
 
     /// Whether to take checkpoints (default on). Without them going back replays from the
