@@ -57,6 +57,16 @@ function serve(dir) {
 }
 
 const row = (page, pod) => page.locator(`[data-testid="pod-row"][data-pod="${pod}"]`);
+const chip = (page, node, pod) =>
+  page.locator(`[data-testid="node-card"][data-node="${node}"] [data-testid="pod-chip"][data-pod="${pod}"]`);
+const currentPhase = (page) => page.getAttribute('[data-testid="phase-chip"].current', 'data-phase');
+/** Shows the pods table (a tab of the cluster card). */
+const showPods = async (page) => {
+  await page.click('[data-testid="view-pods"]');
+  await page.waitForSelector('[data-testid="pod-row"]');
+};
+/** Shows an editor's tab. */
+const tab = (page, file) => page.click(`[data-testid="tab-${file}"]`);
 const nodeOf = (page, pod) => row(page, pod).locator('[data-testid="pod-node"]');
 const phaseOf = (page, pod) => row(page, pod).locator('[data-testid="pod-phase"]');
 const podsEditor = (page) => page.locator('[data-testid="editor-pods"] textarea');
@@ -111,8 +121,11 @@ describe('schedlab playground', () => {
 
   it('loads the example and shows every placement', async () => {
     await page.goto(base);
-    await page.waitForSelector('[data-testid="pod-row"]');
+    await page.waitForSelector('[data-testid="node-card"]');
     assert.equal((await page.textContent('[data-testid="scenario-name"]')).trim(), 'classic');
+    // The page opens at the end of the run: every pod where kube-scheduler put it.
+    assert.equal(await chip(page, 'node-a1', 'db-0').getAttribute('data-kind'), 'bound');
+    await showPods(page);
     assert.equal(await page.locator('[data-testid="pod-row"]').count(), 8);
     // db-0 asks for disktype=ssd: node-a1 and node-a2 have it, and node-a2 is cordoned.
     assert.equal(await nodeOf(page, 'db-0').textContent(), 'node-a1');
@@ -146,6 +159,7 @@ describe('schedlab playground', () => {
   });
 
   it('moves a pod when its nodeSelector changes', async () => {
+    await tab(page, 'pods');
     const text = await podsEditor(page).inputValue();
     assert.ok(text.includes('disktype: ssd'));
     await podsEditor(page).fill(text.replace('disktype: ssd', 'disktype: hdd'));
@@ -161,6 +175,7 @@ describe('schedlab playground', () => {
   });
 
   it('shows input warnings discreetly, without blocking the run', async () => {
+    await tab(page, 'nodes');
     const nodes = page.locator('[data-testid="editor-nodes"] textarea');
     const text = await nodes.inputValue();
     await nodes.fill(`${text}  - apiVersion: v1\n    kind: ConfigMap\n    metadata: {name: extra}\n`);
@@ -175,6 +190,7 @@ describe('schedlab playground', () => {
   });
 
   it('shows invalid YAML inline and keeps the last placements', async () => {
+    await tab(page, 'pods');
     const text = await podsEditor(page).inputValue();
     await podsEditor(page).fill(`${text}  - kind: Pod\n    metadata: {name: [broken\n`);
     await podsErrors(page).first().waitFor();
@@ -200,7 +216,8 @@ describe('schedlab playground', () => {
 
   it('keeps the texts and the last valid result across a reload', async () => {
     await page.reload();
-    await page.waitForSelector('[data-testid="pod-row"]');
+    await showPods(page);
+    await tab(page, 'pods');
     assert.match(await podsEditor(page).inputValue(), /\[broken/);
     await podsErrors(page).first().waitFor();
     assert.equal(await nodeOf(page, 'db-0').textContent(), 'node-b1');
@@ -234,6 +251,7 @@ describe('schedlab playground', () => {
     );
     assert.equal(await page.locator('[data-testid="diagnostic"]').count(), 0);
     assert.equal(await page.locator('[data-testid="stale-note"]').count(), 0);
+    await tab(page, 'pods');
     assert.match(await podsEditor(page).inputValue(), /disktype: ssd/);
     const saved = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('editor')));
     assert.deepEqual(saved, []);
@@ -264,11 +282,162 @@ describe('schedlab playground', () => {
     assertNoProblems();
   });
 
+  it('steps through the run from t = 0, and back', async () => {
+    await page.click('[data-testid="view-nodes"]');
+    await page.click('[data-testid="control-rewind"]');
+    await page.waitForSelector('[data-testid="inspector-empty"]');
+    // At t = 0 nothing is scheduled: all eight pods wait in activeQ, the highest priority first
+    // (db-0, priority 1000), then the others in the order they arrived.
+    const active = page.locator('[data-testid="queue-active"] [data-testid="queued-pod"]');
+    assert.equal(await active.count(), 8);
+    assert.equal(await active.first().getAttribute('data-pod'), 'db-0');
+    assert.equal(await page.locator('[data-testid="pod-chip"]').count(), 0);
+
+    // One cycle: db-0 is popped, fits only node-a1, and is assumed there (its binding is the
+    // next step).
+    await page.click('[data-testid="control-step"]');
+    await page.waitForSelector('[data-testid="inspected-pod"]:text-is("db-0")');
+    assert.match(await page.textContent('[data-testid="position"]'), /cycle 1 of 8/);
+    assert.equal(await chip(page, 'node-a1', 'db-0').getAttribute('data-kind'), 'assumed');
+    assert.equal(await active.count(), 7);
+
+    // The next cycle binds db-0 first, then schedules web-1 (the first of the priority-0 pods).
+    await page.click('[data-testid="control-step"]');
+    await page.waitForSelector('[data-testid="inspected-pod"]:text-is("web-1")');
+    assert.equal(await chip(page, 'node-a1', 'db-0').getAttribute('data-kind'), 'bound');
+
+    // Back: just before cycle 2 again, so web-1 is not on any node yet.
+    await page.click('[data-testid="control-back"]');
+    await page.waitForSelector('[data-testid="inspected-pod"]:text-is("db-0")');
+    assert.match(await page.textContent('[data-testid="position"]'), /cycle 1 of 8/);
+    assert.equal(await page.locator('[data-testid="pod-chip"][data-pod="web-1"]').count(), 0);
+    assertNoProblems();
+  });
+
+  it('walks one cycle phase by phase', async () => {
+    await page.click('[data-testid="control-rewind"]');
+    const expected = ['scheduleOne', 'findNodesThatFit', 'prioritizeNodes', 'selectHost', 'assume', 'bind'];
+    for (const phase of expected) {
+      await page.click('[data-testid="control-phase"]');
+      await page.waitForSelector(`[data-testid="phase-chip"].current[data-phase="${phase}"]`);
+      assert.equal(await currentPhase(page), phase);
+      if (phase === 'scheduleOne') {
+        // The outcome is not known before the filters ran.
+        assert.equal(await page.textContent('[data-testid="outcome"]'), '…');
+        assert.equal(await page.locator('[data-testid="find-nodes-that-fit"]').count(), 0);
+      }
+      if (phase === 'findNodesThatFit') {
+        // node-a2 is cordoned: CheckNodeUnschedulable, the first predicate, rejects it.
+        const a2 = page.locator('[data-testid="filter-table"] tr[data-node="node-a2"] td.fail');
+        assert.equal(await a2.textContent(), 'node(s) were unschedulable');
+      }
+      if (phase === 'assume') {
+        assert.equal(await chip(page, 'node-a1', 'db-0').getAttribute('data-kind'), 'assumed');
+      }
+      if (phase === 'bind') {
+        assert.equal(await chip(page, 'node-a1', 'db-0').getAttribute('data-kind'), 'bound');
+      }
+    }
+    // The next press starts the next cycle.
+    await page.click('[data-testid="control-phase"]');
+    await page.waitForSelector('[data-testid="inspected-pod"]:text-is("web-1")');
+    assert.equal(await currentPhase(page), 'scheduleOne');
+    assertNoProblems();
+  });
+
+  it('runs, pauses, and answers the keyboard', async () => {
+    await page.click('[data-testid="control-rewind"]');
+    await page.selectOption('[data-testid="control-speed"]', '5');
+    await page.click('[data-testid="control-run"]');
+    // At 100 cycles per second the eight cycles are done at once; the run pauses at the end.
+    await page.waitForFunction(() => document.querySelector('[data-testid="control-run"]')?.textContent.includes('Run'));
+    assert.match(await page.textContent('[data-testid="position"]'), /cycle 8 of 8/);
+    await page.keyboard.press('Home');
+    await page.waitForSelector('[data-testid="inspector-empty"]');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForSelector('[data-testid="inspected-pod"]:text-is("db-0")');
+    await page.keyboard.press('?');
+    await page.waitForSelector('[data-testid="help"]');
+    assert.match(await page.textContent('[data-testid="help"]'), /step one scheduling cycle/);
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid="help"]', { state: 'detached' });
+    await page.keyboard.press('End');
+    await page.waitForFunction(() => document.querySelector('[data-testid="position"]')?.textContent.includes('cycle 8 of 8'));
+    assertNoProblems();
+  });
+
+  it('jumps from an event to its cycle', async () => {
+    await page.fill('[data-testid="event-filter"]', 'batch-huge');
+    const failed = page.locator('[data-testid="event-row"][data-reason="FailedScheduling"]');
+    await failed.first().click();
+    await page.waitForSelector('[data-testid="inspected-pod"]:text-is("batch-huge")');
+    assert.equal(
+      (await page.locator('[data-testid="fit-error"] p').textContent()).trim(),
+      '0/5 nodes are available: 1 node(s) were unschedulable, 4 Insufficient cpu.',
+    );
+    await page.fill('[data-testid="event-filter"]', '');
+    assertNoProblems();
+  });
+
+  it('shows a preemption: victims and the deciding criterion', async () => {
+    await page.selectOption('[data-testid="gallery"]', 'pdb-steers');
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="scenario-name"]')?.textContent.trim() === 'pdb-steers',
+    );
+    const preempted = page.locator('[data-testid="event-row"][data-reason="Preempted"]');
+    await preempted.first().waitFor();
+    await preempted.first().click();
+    await page.waitForSelector('[data-testid="preempt-table"]');
+    assert.equal(await page.textContent('[data-testid="decided-by"]'), 'fewestPDBViolations');
+    assert.match(await page.textContent('[data-testid="preempt-explanation"]'), /node-b chosen: its victims violate 0 PodDisruptionBudget\(s\), node-a's would violate 1/);
+    assertNoProblems();
+  });
+
+  it('draws a 1000-node cluster as a heat-map and selects a node from it', async () => {
+    await page.selectOption('[data-testid="gallery"]', 'big-cluster');
+    await page.waitForSelector('[data-testid="heat-map-canvas"]', { timeout: 60000 });
+    assert.match(await page.textContent('.scenario-stats'), /1000 nodes · 10000 pods/);
+    const canvas = page.locator('[data-testid="heat-map-canvas"]');
+    // The first cell is node-0001 (cells follow the cache order, 14 px plus a 1 px gap).
+    await canvas.click({ position: { x: 5, y: 5 } });
+    await page.waitForSelector('[data-testid="node-card"][data-node="node-0001"]');
+    await page.screenshot({ path: path.join(SHOTS, 'schedlab-big-cluster.png') });
+    await page.selectOption('[data-testid="gallery"]', 'classic');
+    await page.waitForSelector('[data-testid="node-card"][data-node="node-a1"]');
+    assertNoProblems();
+  });
+
+  it('exports every editor and imports a file into the right editor', async () => {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid="export"]')]);
+    const bundle = fs.readFileSync(await download.path(), 'utf8');
+    assert.match(bundle, /# ==== schedlab: nodes ====/);
+    assert.match(bundle, /kind: KubeSchedulerConfiguration/);
+    // A nodes-only file replaces the Nodes editor and nothing else: one node, 1 cpu.
+    const file = path.join(SHOTS, 'schedlab-import-nodes.yaml');
+    fs.writeFileSync(
+      file,
+      'apiVersion: v1\nkind: Node\nmetadata: {name: solo, labels: {kubernetes.io/hostname: solo}}\nstatus: {allocatable: {cpu: "1", memory: 1Gi, pods: "10"}}\n',
+    );
+    await page.setInputFiles('[data-testid="import"]', file);
+    await page.waitForSelector('[data-testid="node-card"][data-node="solo"]');
+    assert.equal(await page.locator('[data-testid="node-card"]').count(), 1);
+    await tab(page, 'pods');
+    assert.match(await podsEditor(page).inputValue(), /db-0/);
+    await page.click('[data-testid="reset"]');
+    await page.waitForSelector('[data-testid="node-card"][data-node="node-a1"]');
+    assertNoProblems();
+  });
+
   it('takes screenshots at 1280×800 and 390×844', async () => {
-    await row(page, 'web-2').click();
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.waitForSelector('[data-testid="inspected-pod"]:text-is("web-1")');
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.screenshot({ path: path.join(SHOTS, 'schedlab-1280x800.png') });
     await page.screenshot({ path: path.join(SHOTS, 'schedlab-1280-full.png'), fullPage: true });
+    await page.keyboard.press('End');
+    await showPods(page);
     await row(page, 'batch-huge').click();
     await page.setViewportSize({ width: 390, height: 844 });
     await page.screenshot({ path: path.join(SHOTS, 'schedlab-390x844.png') });
