@@ -8,6 +8,7 @@
 
 pub mod analysis;
 mod components;
+pub mod forms;
 pub mod state;
 
 use components::editor::Editor;
