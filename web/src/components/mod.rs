@@ -1,11 +1,23 @@
 //! One component per file. Each reads the [`Playground`](crate::state::Playground) from context
 //! or takes ready-made data from [`analysis`](crate::analysis) as props; none computes anything.
 
+pub mod config_form;
 pub mod editor;
 pub mod find_nodes_that_fit;
+pub mod form_doc;
+pub mod form_field;
+pub mod form_notice;
 pub mod header;
 pub mod inspector;
+pub mod node_fields;
+pub mod node_form;
+pub mod node_row;
 pub mod placements;
+pub mod pod_fields;
+pub mod pod_form;
+pub mod pod_row;
+pub mod policy_argument;
+pub mod policy_form;
 pub mod prioritize_nodes;
 pub mod schedule_one;
 pub mod select_host;
