@@ -27,6 +27,11 @@ pub fn FormField(
 ) -> impl IntoView {
     let error = RwSignal::new(None::<String>);
     let commit = move |text: String| error.set(on_commit.run(text).err());
+    // A new value from the text (or another field) makes an old complaint moot.
+    Effect::new(move |_| {
+        value.track();
+        error.set(None);
+    });
     let rows = move || {
         value
             .with(|v| v.lines().count().clamp(1, 8) + 1)

@@ -259,8 +259,11 @@ pub fn format_node_terms(v: Option<&Value>) -> String {
         .join("\n")
 }
 
-/// Pod affinity terms, one per line: `topologyKey: k=v, k2=v2` → (topologyKey, matchLabels).
-pub fn parse_pod_terms(text: &str) -> Result<Vec<(String, Map<String, Value>)>, String> {
+/// A pod affinity term as the form writes it: `topologyKey` and `matchLabels`.
+pub type PodTerm = (String, Map<String, Value>);
+
+/// Pod affinity terms, one per line: `topologyKey: k=v, k2=v2`.
+pub fn parse_pod_terms(text: &str) -> Result<Vec<PodTerm>, String> {
     lines(text)
         .map(|l| {
             let (key, labels) = l
