@@ -33,6 +33,7 @@ const base = `http://127.0.0.1:${server.address().port}/`;
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
 const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
 page.on('pageerror', (e) => console.error('pageerror:', e.message));
+page.on('console', (m) => { if (process.env.TIMING && m.text().startsWith('TIMING')) console.log(m.text()); });
 await page.goto(base);
 await page.waitForSelector('[data-testid="controls"]');
 

@@ -11,6 +11,7 @@
 pub mod analysis;
 pub mod bundle;
 mod components;
+pub mod forms;
 pub mod session;
 pub mod state;
 

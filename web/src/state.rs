@@ -435,6 +435,14 @@ impl Playground {
         }
     }
 
+    /// A finished edit (a form field): save and rerun at once.
+    pub fn commit(&self, file: EditorFile, text: String) {
+        storage::save(&file.storage_key(), &text);
+        self.texts[file.index()].set(text);
+        self.cancel_pending();
+        self.recompute();
+    }
+
     /// Replaces the texts of some editors at once (an import), then reruns.
     pub fn replace_texts(&self, texts: Vec<(EditorFile, String)>) {
         self.cancel_pending();

@@ -1,6 +1,11 @@
 //! A text editor for one input file: a plain textarea with a line-number gutter, and the errors
 //! that name this file listed underneath. Clicking an error with a line selects that line.
+//! A "Form | Text" toggle swaps the textarea for the file's form view (Text by default).
 
+use super::config_form::ConfigForm;
+use super::node_form::NodeForm;
+use super::pod_form::PodForm;
+use super::policy_form::PolicyForm;
 use crate::state::{EditorFile, Playground};
 use leptos::html;
 use leptos::prelude::*;
@@ -16,6 +21,7 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
     let text = state.text(file);
     let gutter = NodeRef::<html::Div>::new();
     let area = NodeRef::<html::Textarea>::new();
+    let form_view = RwSignal::new(false);
 
     let line_count = Memo::new(move |_| text.with(|t| t.matches('\n').count() + 1));
     let numbers = move || {
@@ -44,7 +50,7 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
             g.set_scroll_top(a.scroll_top());
         }
     };
-    let jump_to = move |line: usize| {
+    let select_line = move |line: usize| {
         let Some(a) = area.get_untracked() else {
             return;
         };
@@ -54,6 +60,25 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
         let top = (line as i32 - 1) * LINE_HEIGHT_PX - a.client_height() / 3;
         a.set_scroll_top(top.max(0));
         sync_scroll();
+    };
+    let jump_to = move |line: usize| {
+        if form_view.get_untracked() {
+            form_view.set(false);
+            request_animation_frame(move || select_line(line));
+        } else {
+            select_line(line);
+        }
+    };
+    let form = move || {
+        let text = Signal::from(text);
+        // A form commits a finished field: rerun at once, without waiting for a typing pause.
+        let on_edit = Callback::new(move |t: String| state.commit(file, t));
+        match file {
+            EditorFile::Nodes => view! { <NodeForm text=text on_edit=on_edit/> }.into_any(),
+            EditorFile::Pods => view! { <PodForm text=text on_edit=on_edit/> }.into_any(),
+            EditorFile::Policy => view! { <PolicyForm text=text on_edit=on_edit/> }.into_any(),
+            EditorFile::Config => view! { <ConfigForm text=text on_edit=on_edit/> }.into_any(),
+        }
     };
 
     let title = file.title();
@@ -76,7 +101,26 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
                         )
                     }}
                 </span>
+                <span class="view-toggle" role="group" aria-label="View">
+                    <button
+                        class:active=move || form_view.get()
+                        aria-pressed=move || form_view.get().to_string()
+                        data-testid="editor-view-form"
+                        on:click=move |_| form_view.set(true)
+                    >
+                        "Form"
+                    </button>
+                    <button
+                        class:active=move || !form_view.get()
+                        aria-pressed=move || (!form_view.get()).to_string()
+                        data-testid="editor-view-text"
+                        on:click=move |_| form_view.set(false)
+                    >
+                        "Text"
+                    </button>
+                </span>
             </header>
+            <Show when=move || form_view.get() fallback=move || view! {
             <div class="code">
                 <div class="gutter" node_ref=gutter aria-hidden="true">
                     <pre>{numbers}</pre>
@@ -100,6 +144,9 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
                     on:scroll=move |_| sync_scroll()
                 ></textarea>
             </div>
+            }>
+                <div class="form-scroll">{form}</div>
+            </Show>
             <Show when=move || !errors.with(Vec::is_empty)>
                 <ul class="diagnostics" role="alert" data-testid=format!("errors-{}", file.stem())>
                     <For

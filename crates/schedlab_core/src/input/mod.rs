@@ -347,8 +347,8 @@ fn read_document(
     errors: &mut Vec<Diagnostic>,
     count: &mut usize,
 ) {
-    let Doc { prefix, value } = doc;
-    let Value::Object(ref map) = value else {
+    let Doc { prefix, mut value } = doc;
+    let Value::Object(ref mut map) = value else {
         errors.push(Diagnostic::new(
             file,
             prefix,
@@ -370,8 +370,10 @@ fn read_document(
     let is_list = kind == "List" || (kind.ends_with("List") && map.contains_key("items"));
     if is_list {
         let item_kind = kind.strip_suffix("List").filter(|k| !k.is_empty());
-        let items = match map.get("items") {
-            Some(Value::Array(items)) => items.clone(),
+        // The items are moved out of the list (a 10 000-pod list is never copied).
+        let api_version = map.get("apiVersion").cloned();
+        let items = match map.get_mut("items") {
+            Some(Value::Array(items)) => std::mem::take(items),
             None => Vec::new(),
             Some(_) => {
                 errors.push(Diagnostic::new(
@@ -387,9 +389,7 @@ fn read_document(
             if let (Value::Object(m), Some(k)) = (&mut item, item_kind) {
                 if !m.contains_key("kind") {
                     m.insert("kind".into(), Value::String(k.to_string()));
-                    if let (false, Some(api)) =
-                        (m.contains_key("apiVersion"), map.get("apiVersion"))
-                    {
+                    if let (false, Some(api)) = (m.contains_key("apiVersion"), &api_version) {
                         m.insert("apiVersion".into(), api.clone());
                     }
                 }

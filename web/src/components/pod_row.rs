@@ -1,0 +1,77 @@
+//! One pod in the pod form: a collapsed line with its name and requests that expands into the
+//! pod's fields.
+
+use super::form_doc::FormDoc;
+use super::pod_fields::PodFields;
+use super::pod_form::PodListed;
+use leptos::prelude::*;
+
+/// A pod's row.
+#[component]
+pub fn PodRow(
+    doc: FormDoc,
+    row: Memo<Option<PodListed>>,
+    expanded: RwSignal<Option<String>>,
+    filter: RwSignal<String>,
+) -> impl IntoView {
+    let name = move || {
+        row.with(|r| {
+            r.as_ref()
+                .map(|r| r.summary.name.clone())
+                .unwrap_or_default()
+        })
+    };
+    let is_open =
+        move || row.with(|r| r.as_ref().map(|r| &r.summary.name) == expanded.get().as_ref());
+    let toggle = move |_| {
+        let n = name();
+        expanded.update(|e| {
+            *e = if e.as_ref() == Some(&n) {
+                None
+            } else {
+                Some(n)
+            }
+        });
+    };
+    let facts = move || {
+        row.with(|r| {
+            let Some(r) = r else { return String::new() };
+            let s = &r.summary;
+            let or_dash = |x: &str| {
+                if x.is_empty() {
+                    "–".to_string()
+                } else {
+                    x.to_string()
+                }
+            };
+            let mut out = format!("{} CPU · {}", or_dash(&s.cpu), or_dash(&s.memory));
+            if !s.priority.is_empty() {
+                out.push_str(&format!(" · prio {}", s.priority));
+            }
+            out
+        })
+    };
+    let bound = move || {
+        row.with(|r| {
+            r.as_ref()
+                .map(|r| r.summary.node.clone())
+                .unwrap_or_default()
+        })
+    };
+    view! {
+        <div class="form-row" class:open=is_open data-testid="pod-form-row" data-pod=name>
+            <button class="form-row-head" aria-expanded=move || is_open().to_string() on:click=toggle>
+                <span class="form-row-name">{name}</span>
+                <span class="form-row-facts">{facts}</span>
+                <Show when=move || !bound().is_empty()>
+                    <span class="form-badge" title="spec.nodeName: already bound">
+                        {move || format!("on {}", bound())}
+                    </span>
+                </Show>
+            </button>
+            <Show when=is_open>
+                <PodFields doc=doc row=row expanded=expanded filter=filter/>
+            </Show>
+        </div>
+    }
+}
