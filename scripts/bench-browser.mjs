@@ -98,16 +98,27 @@ await measure(
 await measure('run (first tick at 100 cycles/s)', `const s = document.querySelector('[data-testid="control-speed"]'); s.value = '5'; s.dispatchEvent(new Event('change', {bubbles: true})); ${click('control-rewind')}; ${click('control-run')}`);
 await page.waitForTimeout(1000);
 await measure('pause', click('control-run'));
-if (await page.$('[data-testid="editor-view-form"]')) {
+const loads = `Number(document.querySelector('[data-testid="controls"]').dataset.loads)`;
+await measure('open the nodes form (1000 nodes)', `document.querySelector('[data-testid="editor-nodes"] [data-testid="editor-view-form"]').click();`);
+// A form field commits on change: the whole scenario is read and run again.
+await page.click('[data-testid="editor-nodes"] [data-testid="node-form-row"][data-node="node-0001"]');
+await page.waitForSelector('[data-testid="editor-nodes"] [data-testid="node-cpu"]');
+for (const cpu of ['12', '2']) {
   await measure(
-    'change a node\'s CPU in the form',
-    `document.querySelector('[data-testid="editor-nodes"] [data-testid="editor-view-form"]').click();`,
+    `change node-0001's CPU to ${cpu} in the form (until the new run is painted)`,
+    `window.__loads = ${loads}; const i = document.querySelector('[data-testid="editor-nodes"] [data-testid="node-cpu"]'); i.value = '${cpu}'; i.dispatchEvent(new Event('change', {bubbles: true}));`,
+    { until: `${loads} > window.__loads` },
   );
 }
+await measure('back to the text view', `document.querySelector('[data-testid="editor-nodes"] [data-testid="editor-view-text"]').click();`);
 await measure(
-  'edit the nodes text (the result repaints after the typing pause)',
+  'type in the nodes text (the keystroke, before the rerun)',
   `const t = document.querySelector('[data-testid="editor-nodes"] textarea'); t.value = t.value.replace('"cpu":"8"', '"cpu":"9"'); t.dispatchEvent(new Event('input', {bubbles: true}));`,
-  { until: `(document.querySelector('[data-testid="status"]')?.textContent ?? '').includes('current') && !document.querySelector('.loading')?.textContent` },
+);
+await measure(
+  'the same edit, until the new run is painted (after the typing pause)',
+  `window.__loads = ${loads}; const t = document.querySelector('[data-testid="editor-nodes"] textarea'); t.value = t.value.replace('"cpu":"8"', '"cpu":"7"'); t.dispatchEvent(new Event('input', {bubbles: true}));`,
+  { until: `${loads} > window.__loads` },
 );
 console.log(JSON.stringify({ summary: results }));
 await browser.close();

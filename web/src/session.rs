@@ -10,7 +10,7 @@
 use schedlab_core::cluster::{Cluster, NodeId, PodId};
 use schedlab_core::model::resources::format_amount;
 use schedlab_core::queue::{Millis, SubQueue};
-use schedlab_core::simulation::{Limits, PodPhase, Simulation, StepKind, StopReason};
+use schedlab_core::simulation::{Limits, PodPhase, Simulation, Snapshot, StepKind, StopReason};
 use schedlab_core::trace::CycleTrace;
 use schedlab_core::{Diagnostic, Scenario};
 use std::cell::RefCell;
@@ -239,6 +239,8 @@ pub struct QueueRow {
 
 /// Detailed cycles kept for the inspector (the most recent ones).
 const DETAIL_CACHE: usize = 32;
+/// States kept from the positions the user stepped from (stepping back restores one).
+const TRAIL: usize = 16;
 
 /// A cycle's detailed trace and the cluster it saw.
 pub type CycleDetail = Arc<(CycleTrace, Cluster)>;
@@ -250,6 +252,8 @@ pub struct Session {
     pub info: Arc<SessionInfo>,
     /// Recently inspected cycles, most recent last.
     details: RefCell<Vec<(usize, CycleDetail)>>,
+    /// Snapshots of the positions the user moved forward from, oldest first.
+    trail: Vec<Snapshot>,
 }
 
 impl Session {
@@ -259,7 +263,7 @@ impl Session {
         // Checkpoints close enough that going back or explaining a past cycle replays a few
         // milliseconds of work: a step costs about one pass over the nodes.
         let nodes = scenario.cluster.nodes.len().max(1);
-        sim.set_checkpoint_spacing((2_000 / nodes).clamp(2, 256), 64);
+        sim.set_checkpoint_spacing((8_000 / nodes).clamp(4, 256), 16);
         let info = Arc::new(SessionInfo {
             pods: Vec::new(),
             input_order: Vec::new(),
@@ -278,6 +282,7 @@ impl Session {
             sim,
             info,
             details: RefCell::new(Vec::new()),
+            trail: Vec::new(),
         }
     }
 
@@ -378,6 +383,28 @@ impl Session {
     /// cycle passed is recorded in detail on the way (it is what the inspector shows next).
     pub fn go_to(&mut self, step: usize) {
         let step = step.min(self.info.end);
+        let here = self.sim.position();
+        if step > here && !self.trail.iter().any(|s| s.position() == here) {
+            if self.trail.len() >= TRAIL {
+                self.trail.remove(0);
+            }
+            self.trail.push(self.sim.snapshot());
+        }
+        // Start from the closest known state at or before the target: the current one when
+        // going forward, else the nearest checkpoint, unless a snapshot is closer.
+        let start = if step >= here {
+            here
+        } else {
+            self.sim.checkpoint_before(step)
+        };
+        let closer = self
+            .trail
+            .iter()
+            .filter(|s| s.position() <= step && s.position() > start)
+            .max_by_key(|s| s.position());
+        if let Some(snapshot) = closer {
+            self.sim.restore(snapshot);
+        }
         if step > self.sim.position() {
             if let Some(last) = self.last_cycle_at(step) {
                 let at = self.info.cycle_steps[last];

@@ -152,6 +152,15 @@ impl Scenario {
     /// Reads the sources into a scenario; every error is reported, each naming its file and path.
     pub fn load(sources: &[Source]) -> Result<Scenario, Vec<Diagnostic>> {
         let inputs = input::read_sources(sources)?;
+        Scenario::from_inputs(inputs, sources)
+    }
+
+    /// Builds a scenario from objects already read from `sources` (see
+    /// [`input::read_source`]); the sources are only used to put line numbers on errors.
+    pub fn from_inputs(
+        inputs: input::Inputs,
+        sources: &[Source],
+    ) -> Result<Scenario, Vec<Diagnostic>> {
         let mut errors = Vec::new();
         let mut warnings = inputs.warnings;
         if inputs.policies.len() > 1 {

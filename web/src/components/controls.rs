@@ -79,7 +79,7 @@ pub fn Controls() -> impl IntoView {
             .map(|n| format!("simulating… {n} cycles so far"))
     };
     view! {
-        <nav class="controls" aria-label="Simulation controls" data-testid="controls">
+        <nav class="controls" aria-label="Simulation controls" data-testid="controls" data-loads=move || state.loads.get().to_string()>
             <div class="buttons">
                 <button
                     class="ctl"

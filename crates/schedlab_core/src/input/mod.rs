@@ -122,18 +122,76 @@ pub struct Inputs {
 pub fn read_sources(sources: &[Source]) -> Result<Inputs, Vec<Diagnostic>> {
     let mut inputs = Inputs::default();
     let mut errors = Vec::new();
-    let mut count = 0usize;
     for src in sources {
-        for doc in split_documents(src, &mut errors) {
-            read_document(src.name, doc, &mut inputs, &mut errors, &mut count);
+        match read_source(src) {
+            Ok(more) => inputs.append(more),
+            Err(more) => errors.extend(more),
         }
     }
+    if errors.is_empty() {
+        Ok(inputs)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Reads one source (the object limit applies per source). An editor that reads its files
+/// one by one can keep the result of a file that did not change.
+pub fn read_source(src: &Source) -> Result<Inputs, Vec<Diagnostic>> {
+    let mut inputs = Inputs::default();
+    let mut errors = Vec::new();
+    let mut count = 0usize;
+    for doc in split_documents(src, &mut errors) {
+        read_document(src.name, doc, &mut inputs, &mut errors, &mut count);
+    }
+    let sources = std::slice::from_ref(src);
     locate_lines(&mut errors, sources);
     locate_lines(&mut inputs.warnings, sources);
     if errors.is_empty() {
         Ok(inputs)
     } else {
         Err(errors)
+    }
+}
+
+impl Inputs {
+    /// Adds another source's objects after these (input order is kept).
+    pub fn append(&mut self, other: Inputs) {
+        let Inputs {
+            nodes,
+            pods,
+            services,
+            replication_controllers,
+            replica_sets,
+            stateful_sets,
+            priority_classes,
+            policies,
+            configs,
+            persistent_volumes,
+            persistent_volume_claims,
+            storage_classes,
+            csi_nodes,
+            pod_disruption_budgets,
+            timelines,
+            warnings,
+        } = other;
+        self.nodes.extend(nodes);
+        self.pods.extend(pods);
+        self.services.extend(services);
+        self.replication_controllers.extend(replication_controllers);
+        self.replica_sets.extend(replica_sets);
+        self.stateful_sets.extend(stateful_sets);
+        self.priority_classes.extend(priority_classes);
+        self.policies.extend(policies);
+        self.configs.extend(configs);
+        self.persistent_volumes.extend(persistent_volumes);
+        self.persistent_volume_claims
+            .extend(persistent_volume_claims);
+        self.storage_classes.extend(storage_classes);
+        self.csi_nodes.extend(csi_nodes);
+        self.pod_disruption_budgets.extend(pod_disruption_budgets);
+        self.timelines.extend(timelines);
+        self.warnings.extend(warnings);
     }
 }
 

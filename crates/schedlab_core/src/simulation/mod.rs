@@ -279,6 +279,19 @@ struct StepOutput {
     events: Vec<Event>,
 }
 
+/// The state at one position of a [`Simulation`], from [`Simulation::snapshot`].
+#[derive(Clone)]
+pub struct Snapshot {
+    state: State,
+}
+
+impl Snapshot {
+    /// The position it was taken at.
+    pub fn position(&self) -> usize {
+        self.state.steps
+    }
+}
+
 /// A run in progress, steppable forwards and backwards.
 pub struct Simulation {
     setup: Arc<Setup>,
@@ -504,6 +517,29 @@ impl Simulation {
         if self.position > 0 {
             self.go_to_step(self.position - 1);
         }
+    }
+
+    /// A copy of the state at the current position, to come back to with
+    /// [`Simulation::restore`] (an interactive view keeps the last few it stepped through, so
+    /// stepping back costs no replay).
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            state: self.state.clone(),
+        }
+    }
+
+    /// Goes back (or forward) to a snapshot of this simulation.
+    pub fn restore(&mut self, snapshot: &Snapshot) {
+        self.state = snapshot.state.clone();
+        self.position = snapshot.state.steps;
+    }
+
+    /// The position of the checkpoint a replay to `step` would start from.
+    pub fn checkpoint_before(&self, step: usize) -> usize {
+        self.checkpoints
+            .range(..=step)
+            .next_back()
+            .map_or(0, |(&at, _)| at)
     }
 
     /// Takes a checkpoint every `steps` steps (at least 1) from now on, and keeps every one of
