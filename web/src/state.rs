@@ -326,6 +326,8 @@ pub struct Playground {
     pub inspection: Memo<Option<Inspection>>,
     /// The selected pod (for views that highlight it).
     pub selected_pod: Memo<Option<usize>>,
+    /// While walking a cycle phase by phase: its pod (popped from the queue, not yet placed).
+    pub in_cycle_pod: Memo<Option<usize>>,
 }
 
 impl Playground {
@@ -374,6 +376,19 @@ impl Playground {
             Selection::Pod(p) => Some(p),
             _ => None,
         });
+        let phase: RwSignal<Option<Phase>> = RwSignal::new(None);
+        let in_cycle_pod = Memo::new(move |_| {
+            let walking = phase
+                .get()
+                .is_some_and(|p| p < Phase::Assume && p != Phase::Preempt);
+            match (walking, target.get()) {
+                (true, InspectTarget::Cycle(c)) => {
+                    info.track();
+                    session.with_value(|s| s.as_ref().and_then(|s| s.cycle(c)).map(|t| t.pod))
+                }
+                _ => None,
+            }
+        });
         let state = Playground {
             texts,
             example: RwSignal::new(example),
@@ -384,7 +399,7 @@ impl Playground {
             frame,
             selection,
             target,
-            phase: RwSignal::new(None),
+            phase,
             running: RwSignal::new(false),
             speed: RwSignal::new(2),
             help: RwSignal::new(false),
@@ -398,6 +413,7 @@ impl Playground {
             inspected,
             inspection,
             selected_pod,
+            in_cycle_pod,
         };
         state.recompute();
         if state.errors.with_untracked(|e| !e.is_empty()) {

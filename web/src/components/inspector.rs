@@ -16,6 +16,18 @@ use leptos::prelude::*;
 #[component]
 pub fn Inspector() -> impl IntoView {
     let state = expect_context::<Playground>();
+    // Walking a cycle phase by phase: keep the current phase in sight.
+    Effect::new(move |_| {
+        if state.phase.get().is_some() {
+            request_animation_frame(|| {
+                if let Ok(Some(el)) = document().query_selector(".phase-block.current") {
+                    let options = web_sys::ScrollIntoViewOptions::new();
+                    options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+                    el.scroll_into_view_with_scroll_into_view_options(&options);
+                }
+            });
+        }
+    });
     let body = move || {
         let Some(i) = state.inspection.get() else {
             let empty = state

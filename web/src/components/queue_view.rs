@@ -51,6 +51,8 @@ pub fn QueueView() -> impl IntoView {
                                         <li
                                             class="queued"
                                             class:selected=move || state.selected_pod.get() == Some(pod)
+                                            class:in-cycle=move || state.in_cycle_pod.get() == Some(pod)
+                                            title=move || (state.in_cycle_pod.get() == Some(pod)).then_some("popped: scheduleOne is placing this pod")
                                             data-testid="queued-pod"
                                             data-pod=p.short.clone()
                                             on:click=move |_| state.select_pod(pod)
