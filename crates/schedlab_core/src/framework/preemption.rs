@@ -13,7 +13,7 @@
 //!   (upstream updates the plugin state with `RemovePod`/`AddPod`); the pods are put back
 //!   afterwards, at the end of their node's list.
 
-use super::runner::{FailedNodes, NodeChecker, Nomination};
+use super::runner::{FailedNodes, NodeChecker, Nominations};
 use super::{CycleError, Profile};
 use crate::cluster::{Cluster, NodeId, PodId};
 use crate::queue::Millis;
@@ -97,9 +97,9 @@ pub fn nodes_where_preemption_might_help(
     failed: &FailedNodes,
 ) -> (Vec<NodeId>, usize) {
     let mut unresolvable = vec![false; order.iter().max().map_or(0, |m| m + 1)];
-    for (node, reasons) in failed {
+    for (node, reasons) in failed.iter() {
         if reasons.iter().any(|r| r.is_unresolvable()) {
-            if let Some(u) = unresolvable.get_mut(*node) {
+            if let Some(u) = unresolvable.get_mut(node) {
                 *u = true;
             }
         }
@@ -139,7 +139,7 @@ pub fn select_nodes_for_preemption(
     cluster: &mut Cluster,
     potential: &[NodeId],
     pod: PodId,
-    nominations: &[Nomination],
+    nominations: &Nominations,
     start: &dyn Fn(PodId) -> StartTime,
 ) -> Result<Vec<Candidate>, CycleError> {
     let checker = NodeChecker::new(profile, cluster, pod)?;
@@ -208,7 +208,7 @@ fn victims_on_a_copy(
     cluster: &Cluster,
     info: &mut crate::cluster::NodeInfo,
     pod: PodId,
-    nominations: &[Nomination],
+    nominations: &Nominations,
     start: &dyn Fn(PodId) -> StartTime,
 ) -> Result<Option<(Vec<PodId>, usize)>, CycleError> {
     let (violating, other) = potential_victims(cluster, info.id, pod, start);
@@ -239,7 +239,7 @@ fn victims_changing_the_cache(
     cluster: &mut Cluster,
     node: NodeId,
     pod: PodId,
-    nominations: &[Nomination],
+    nominations: &Nominations,
     start: &dyn Fn(PodId) -> StartTime,
 ) -> Result<Option<(Vec<PodId>, usize)>, CycleError> {
     let (violating, other) = potential_victims(cluster, node, pod, start);
