@@ -477,8 +477,6 @@ pub struct NodeChecker<'p> {
     states: Vec<State>,
     /// Filters to visit: not `State::Skip`.
     active: Vec<usize>,
-    /// Reused copy of a node with its nominated pods added.
-    scratch: std::cell::RefCell<Option<NodeInfo>>,
 }
 
 impl<'p> NodeChecker<'p> {
@@ -489,7 +487,6 @@ impl<'p> NodeChecker<'p> {
             pod,
             states: Vec::new(),
             active: Vec::new(),
-            scratch: std::cell::RefCell::new(None),
         };
         c.refresh(cluster)?;
         Ok(c)
@@ -523,20 +520,21 @@ impl<'p> NodeChecker<'p> {
     }
 
     /// Whether the pod passes every filter on `node` (given as the caller changed it), in two
-    /// passes when pods of higher or equal priority are nominated to it.
+    /// passes when pods of higher or equal priority are nominated to it. `scratch` holds the
+    /// copy of the node with its nominated pods (reused from call to call).
     pub fn fits(
         &self,
         cluster: &Cluster,
         node: &NodeInfo,
         nominations: &Nominations,
+        scratch: &mut Option<NodeInfo>,
     ) -> Result<bool, CycleError> {
         let cx = CycleContext {
             cluster,
             pod: &cluster.pods[self.pod],
             settings: &self.profile.settings,
         };
-        let mut scratch = self.scratch.borrow_mut();
-        if let Some(info) = with_nominated(&mut scratch, &cx, self.pod, node, nominations) {
+        if let Some(info) = with_nominated(scratch, &cx, self.pod, node, nominations) {
             if !self.pass(&cx, info)? {
                 return Ok(false);
             }
