@@ -4,7 +4,7 @@
 //! (5000 / 5000 / 5000) and TopologySpreading (5000 / 5000 / 5000).
 
 use clap::Args;
-use schedlab_core::framework::runner::Scheduler;
+use schedlab_core::framework::runner::{Nominations, Scheduler};
 use schedlab_core::policy;
 use schedlab_core::simulation::{Limits, Simulation, StepKind};
 use schedlab_core::workloads::{build, Workload};
@@ -101,7 +101,7 @@ fn single_pass(s: &Scenario, seed: u64, detail: bool) -> (usize, usize, usize) {
     let mut cycles = Vec::with_capacity(s.queue.len());
     let mut events = Vec::with_capacity(s.queue.len());
     for &pod in &s.queue {
-        let t = scheduler.schedule_one(&cluster, &order, pod, &[], detail);
+        let t = scheduler.schedule_one(&cluster, &order, pod, &Nominations::new(), detail);
         if let Some(node) = t.node {
             cluster.bind(pod, node);
             events.push(format!(

@@ -26,28 +26,42 @@ pub type PodId = usize;
 /// Index of a node in [`Cluster::nodes`].
 pub type NodeId = usize;
 
-/// Node name → id, hashed with FNV-1a: names are short and looked up in every cycle that has
-/// nominated pods, where SipHash showed in profiles. Iteration order is never used.
-pub type NodeIndex = HashMap<String, NodeId, std::hash::BuildHasherDefault<Fnv1a>>;
+/// Node name → id, with [`NameHash`]: names are short and looked up for every nominated node
+/// each time the nominations change, where SipHash (then FNV-1a) showed in profiles. Iteration
+/// order is never used.
+pub type NodeIndex = HashMap<String, NodeId, std::hash::BuildHasherDefault<NameHash>>;
 
-/// The FNV-1a hash (64-bit).
-#[derive(Clone, Copy, Debug)]
-pub struct Fnv1a(u64);
+/// A fast hash for short strings: eight bytes per multiply-rotate step (FxHash's), then
+/// MurmurHash3's 64-bit finalizer so that every input bit reaches the low bits the table uses.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NameHash(u64);
 
-impl Default for Fnv1a {
-    fn default() -> Self {
-        Fnv1a(0xcbf2_9ce4_8422_2325)
+impl NameHash {
+    fn step(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
     }
 }
 
-impl std::hash::Hasher for Fnv1a {
+impl std::hash::Hasher for NameHash {
     fn finish(&self) -> u64 {
-        self.0
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
     }
 
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            self.step(u64::from_le_bytes(w.try_into().expect("eight bytes")));
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            self.step(u64::from_le_bytes(w));
         }
     }
 }
@@ -116,6 +130,8 @@ pub struct PodInfo {
     pub nonzero_memory: i64,
     /// Host ports of app containers.
     pub host_ports: Vec<HostPort>,
+    /// `pod.has_pod_affinity()`, kept here: node accounting asks it for every pod it adds.
+    pub has_pod_affinity: bool,
     /// Position in the input.
     pub input_index: usize,
 }
@@ -149,6 +165,7 @@ impl PodInfo {
         for c in &pod.spec.init_containers {
             request.max_with(&c.resources.requests.0);
         }
+        let has_pod_affinity = pod.has_pod_affinity();
         PodInfo {
             full_name: pod.full_name(),
             namespace: pod.metadata.namespace_or_default().to_string(),
@@ -159,6 +176,7 @@ impl PodInfo {
             nonzero_cpu,
             nonzero_memory,
             host_ports,
+            has_pod_affinity,
             input_index,
         }
     }
@@ -330,7 +348,7 @@ impl NodeInfo {
         self.nonzero_memory = self.nonzero_memory.saturating_add(info.nonzero_memory);
         self.used_ports.extend(info.host_ports.iter().cloned());
         self.pods.push(id);
-        if info.pod.has_pod_affinity() {
+        if info.has_pod_affinity {
             self.pods_with_affinity.push(id);
         }
     }
@@ -502,7 +520,7 @@ impl Cluster {
         }
         self.pod_node[pod] = Some(node);
         let info = &self.pods[pod];
-        if info.pod.has_pod_affinity() {
+        if info.has_pod_affinity {
             self.pods_with_affinity.push(pod);
         }
         self.topology.bind(info, node, &self.nodes);

@@ -111,6 +111,18 @@ pub trait FilterPlugin: Send + Sync {
     }
     /// Whether the pod fits on the node; reasons when it does not.
     fn filter(&self, cx: &CycleContext, state: &State, node: &NodeInfo) -> FilterResult;
+    /// [`Self::filter`], appending the reasons to `out` (the runner keeps one buffer for a
+    /// whole cycle). Must append exactly what `filter` returns.
+    fn filter_into(
+        &self,
+        cx: &CycleContext,
+        state: &State,
+        node: &NodeInfo,
+        out: &mut Vec<Reason>,
+    ) -> Result<(), CycleError> {
+        out.extend(self.filter(cx, state, node)?);
+        Ok(())
+    }
     /// Whether the pod fits, without the reasons (preemption asks this many times per node).
     /// Must equal `filter(..)` returning no reasons.
     fn passes(

@@ -13,9 +13,9 @@
 //!   (upstream updates the plugin state with `RemovePod`/`AddPod`); the pods are put back
 //!   afterwards, at the end of their node's list.
 
-use super::runner::{FailedNodes, NodeChecker, Nomination};
+use super::runner::{FailedNodes, NodeChecker, Nominations};
 use super::{CycleError, Profile};
-use crate::cluster::{Cluster, NodeId, PodId};
+use crate::cluster::{Cluster, NodeId, NodeInfo, PodId};
 use crate::queue::Millis;
 
 /// When a pod started, for `MoreImportantPod` and the start-time criterion. Start times given
@@ -97,9 +97,9 @@ pub fn nodes_where_preemption_might_help(
     failed: &FailedNodes,
 ) -> (Vec<NodeId>, usize) {
     let mut unresolvable = vec![false; order.iter().max().map_or(0, |m| m + 1)];
-    for (node, reasons) in failed {
+    for (node, reasons) in failed.iter() {
         if reasons.iter().any(|r| r.is_unresolvable()) {
-            if let Some(u) = unresolvable.get_mut(*node) {
+            if let Some(u) = unresolvable.get_mut(node) {
                 *u = true;
             }
         }
@@ -139,13 +139,13 @@ pub fn select_nodes_for_preemption(
     cluster: &mut Cluster,
     potential: &[NodeId],
     pod: PodId,
-    nominations: &[Nomination],
+    nominations: &Nominations,
     start: &dyn Fn(PodId) -> StartTime,
 ) -> Result<Vec<Candidate>, CycleError> {
     let checker = NodeChecker::new(profile, cluster, pod)?;
     let slow = checker.reads_other_pods();
     let priority = cluster.pods[pod].priority;
-    let mut scratch: Option<crate::cluster::NodeInfo> = None;
+    let mut scratch = Scratch::default();
     let mut out = Vec::with_capacity(potential.len());
     for &node in potential {
         // With nothing to remove the node is as the failed cycle saw it: it still fails.
@@ -159,14 +159,8 @@ pub fn select_nodes_for_preemption(
         let found = if slow {
             victims_changing_the_cache(profile, cluster, node, pod, nominations, start)?
         } else {
-            let info = match &mut scratch {
-                Some(info) => {
-                    info.clone_from(&cluster.nodes[node]);
-                    info
-                }
-                None => scratch.insert(cluster.nodes[node].clone()),
-            };
-            victims_on_a_copy(&checker, cluster, info, pod, nominations, start)?
+            let s = &mut scratch;
+            victims_on_a_copy(&checker, cluster, node, pod, nominations, start, s)?
         };
         if let Some((victims, pdb_violations)) = found {
             out.push(Candidate {
@@ -179,26 +173,46 @@ pub fn select_nodes_for_preemption(
     Ok(out)
 }
 
-/// The lower-priority pods on `node`, most important first, split into PDB-violating and
-/// other pods (stable).
+/// What [`victims_on_a_copy`] reuses from node to node.
+#[derive(Default)]
+struct Scratch {
+    /// The copy of the node being examined.
+    node: Option<NodeInfo>,
+    /// That copy with its nominated pods added (the first filter pass).
+    nominated: Option<NodeInfo>,
+    /// The node's lower-priority pods.
+    lower: Vec<PodId>,
+}
+
+/// The lower-priority pods on `node`, most important first, into `out`: those that would
+/// violate a PodDisruptionBudget first, then the others (each group in that order). Returns how
+/// many violate.
 fn potential_victims(
     cluster: &Cluster,
     node: NodeId,
     pod: PodId,
     start: &dyn Fn(PodId) -> StartTime,
-) -> (Vec<PodId>, Vec<PodId>) {
+    out: &mut Vec<PodId>,
+) -> usize {
     let priority = cluster.pods[pod].priority;
-    let mut sorted: Vec<PodId> = cluster.nodes[node]
-        .pods
-        .iter()
-        .copied()
-        .filter(|&p| cluster.pods[p].priority < priority)
-        .collect();
-    sorted.sort_by_key(|&p| importance(cluster, start, p));
+    out.clear();
+    out.extend(
+        cluster.nodes[node]
+            .pods
+            .iter()
+            .copied()
+            .filter(|&p| cluster.pods[p].priority < priority),
+    );
+    out.sort_by_key(|&p| importance(cluster, start, p));
     if cluster.pdbs.is_empty() {
-        return (Vec::new(), sorted);
+        return 0;
     }
-    sorted.into_iter().partition(|&p| violates_pdb(cluster, p))
+    let (violating, other): (Vec<PodId>, Vec<PodId>) =
+        out.iter().partition(|&&p| violates_pdb(cluster, p));
+    out.clear();
+    out.extend(&violating);
+    out.extend(other);
+    violating.len()
 }
 
 /// `selectVictimsOnNode` on a copy of the node (filters whose state does not depend on other
@@ -206,27 +220,38 @@ fn potential_victims(
 fn victims_on_a_copy(
     checker: &NodeChecker,
     cluster: &Cluster,
-    info: &mut crate::cluster::NodeInfo,
+    node: NodeId,
     pod: PodId,
-    nominations: &[Nomination],
+    nominations: &Nominations,
     start: &dyn Fn(PodId) -> StartTime,
+    scratch: &mut Scratch,
 ) -> Result<Option<(Vec<PodId>, usize)>, CycleError> {
-    let (violating, other) = potential_victims(cluster, info.id, pod, start);
+    let Scratch {
+        node: copy,
+        nominated,
+        lower,
+    } = scratch;
+    let violating = potential_victims(cluster, node, pod, start, lower);
+    let info = match copy {
+        Some(info) => {
+            info.clone_from(&cluster.nodes[node]);
+            info
+        }
+        None => copy.insert(cluster.nodes[node].clone()),
+    };
     let priority = cluster.pods[pod].priority;
     info.retain_pods(&cluster.pods, |p| cluster.pods[p].priority >= priority);
-    if !checker.fits(cluster, info, nominations)? {
+    if !checker.fits(cluster, info, nominations, nominated)? {
         return Ok(None);
     }
-    let mut victims = Vec::with_capacity(violating.len() + other.len());
+    let mut victims = Vec::with_capacity(lower.len());
     let mut violations = 0;
-    for (group, violating) in [(violating, true), (other, false)] {
-        for p in group {
-            info.add_pod(p, &cluster.pods[p]);
-            if !checker.fits(cluster, info, nominations)? {
-                info.remove_pod(p, &cluster.pods);
-                victims.push(p);
-                violations += usize::from(violating);
-            }
+    for (i, &p) in lower.iter().enumerate() {
+        info.add_pod(p, &cluster.pods[p]);
+        if !checker.fits(cluster, info, nominations, nominated)? {
+            info.remove_pod(p, &cluster.pods);
+            victims.push(p);
+            violations += usize::from(i < violating);
         }
     }
     Ok(Some((victims, violations)))
@@ -239,17 +264,18 @@ fn victims_changing_the_cache(
     cluster: &mut Cluster,
     node: NodeId,
     pod: PodId,
-    nominations: &[Nomination],
+    nominations: &Nominations,
     start: &dyn Fn(PodId) -> StartTime,
 ) -> Result<Option<(Vec<PodId>, usize)>, CycleError> {
-    let (violating, other) = potential_victims(cluster, node, pod, start);
-    let all: Vec<PodId> = violating.iter().chain(&other).copied().collect();
+    let mut all = Vec::new();
+    let violating = potential_victims(cluster, node, pod, start, &mut all);
     for &p in &all {
         cluster.unbind(p);
     }
-    let fits = |cluster: &Cluster| -> Result<bool, CycleError> {
+    let mut scratch = None;
+    let mut fits = |cluster: &Cluster| -> Result<bool, CycleError> {
         let checker = NodeChecker::new(profile, cluster, pod)?;
-        checker.fits(cluster, &cluster.nodes[node], nominations)
+        checker.fits(cluster, &cluster.nodes[node], nominations, &mut scratch)
     };
     let result = (|| {
         if !fits(cluster)? {
@@ -257,14 +283,12 @@ fn victims_changing_the_cache(
         }
         let mut victims = Vec::new();
         let mut violations = 0;
-        for (group, violating) in [(violating, true), (other, false)] {
-            for p in group {
-                cluster.bind(p, node);
-                if !fits(cluster)? {
-                    cluster.unbind(p);
-                    victims.push(p);
-                    violations += usize::from(violating);
-                }
+        for (i, &p) in all.iter().enumerate() {
+            cluster.bind(p, node);
+            if !fits(cluster)? {
+                cluster.unbind(p);
+                victims.push(p);
+                violations += usize::from(i < violating);
             }
         }
         Ok(Some((victims, violations)))
@@ -339,30 +363,32 @@ pub fn pick_one_node_for_preemption(
         }
         set = kept;
     }
-    // 6: the latest of the earliest start times among each node's highest-priority victims.
-    let earliest = |c: &Candidate| {
-        let top = priority(c.victims[0]);
-        c.victims
-            .iter()
-            .filter(|&&p| priority(p) == top)
-            .map(|&p| start(p))
-            .min()
-    };
-    let mut chosen = set[0];
-    let mut latest = earliest(&candidates[chosen]);
-    for &i in &set[1..] {
-        let t = earliest(&candidates[i]);
-        if t > latest {
-            latest = t;
-            chosen = i;
+    // 6: the latest of the earliest start times among each node's highest-priority victims
+    // (computed once per remaining candidate).
+    let earliest: Vec<Option<StartTime>> = set
+        .iter()
+        .map(|&i| {
+            let c = &candidates[i];
+            let top = priority(c.victims[0]);
+            c.victims
+                .iter()
+                .filter(|&&p| priority(p) == top)
+                .map(|&p| start(p))
+                .min()
+        })
+        .collect();
+    let mut at = 0;
+    for k in 1..set.len() {
+        if earliest[k] > earliest[at] {
+            at = k;
         }
     }
-    let others: Vec<usize> = set.iter().copied().filter(|&i| i != chosen).collect();
-    let strictly_latest = others.iter().all(|&i| earliest(&candidates[i]) < latest);
-    let runner_up = others
-        .iter()
-        .copied()
-        .max_by_key(|&i| (earliest(&candidates[i]), std::cmp::Reverse(i)));
+    let (chosen, latest) = (set[at], earliest[at]);
+    let strictly_latest = (0..set.len()).all(|k| k == at || earliest[k] < latest);
+    let runner_up = (0..set.len())
+        .filter(|&k| k != at)
+        .max_by_key(|&k| (earliest[k], std::cmp::Reverse(set[k])))
+        .map(|k| set[k]);
     Some(Pick {
         chosen,
         decided_by: if strictly_latest {

@@ -97,15 +97,7 @@ pub fn go_quote(s: &str) -> String {
     format!("{s:?}")
 }
 
-/// The nominations to `node` in a list sorted by node.
-pub fn nominated_to(nominations: &[Nomination], node: NodeId) -> &[Nomination] {
-    let start = nominations.partition_point(|n| n.node < node);
-    let end = start + nominations[start..].partition_point(|n| n.node == node);
-    &nominations[start..end]
-}
-
-/// A pod nominated to a node (by an earlier preemption). Lists of nominations are sorted by
-/// node (stable: nomination order within a node).
+/// A pod nominated to a node (by an earlier preemption).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Nomination {
     /// The nominated pod.
@@ -114,6 +106,78 @@ pub struct Nomination {
     pub node: NodeId,
     /// The pod's priority (kept here: the filter passes compare it for every node).
     pub priority: i32,
+}
+
+/// Every nomination, grouped by node id (nomination order within a node), with an O(1)
+/// lookup per node: the filter passes ask it for every node of every cycle.
+#[derive(Clone, Debug, Default)]
+pub struct Nominations {
+    /// The nominations, sorted by node (stable).
+    list: Vec<Nomination>,
+    /// `starts[n]..starts[n + 1]` is node `n`'s part of `list` (empty when `list` is).
+    starts: Vec<usize>,
+    /// The nominations in arrival order while rebuilding (kept for its buffer).
+    spare: Vec<Nomination>,
+}
+
+impl Nominations {
+    /// No nominations.
+    pub fn new() -> Nominations {
+        Nominations::default()
+    }
+
+    /// Rebuilds the index (reusing its buffers) from each node's nominated pods, in
+    /// nomination order, for a cluster of `nodes` nodes. Each node appears at most once.
+    pub fn rebuild<'a>(
+        &mut self,
+        nodes: usize,
+        groups: impl Iterator<Item = (NodeId, &'a [PodId])>,
+        priority: impl Fn(PodId) -> i32,
+    ) {
+        // Counting sort by node: the groups arrive in any node order, each one contiguous.
+        let arrived = &mut self.spare;
+        arrived.clear();
+        self.starts.clear();
+        self.starts.resize(nodes + 1, 0);
+        for (node, pods) in groups {
+            self.starts[node + 1] = pods.len();
+            arrived.extend(pods.iter().map(|&pod| Nomination {
+                pod,
+                node,
+                priority: priority(pod),
+            }));
+        }
+        self.list.clear();
+        if arrived.is_empty() {
+            self.starts.clear();
+            return;
+        }
+        for n in 0..nodes {
+            self.starts[n + 1] += self.starts[n];
+        }
+        if arrived.is_sorted_by_key(|n| n.node) {
+            std::mem::swap(&mut self.list, arrived);
+            return;
+        }
+        self.list.resize(arrived.len(), arrived[0]);
+        for group in arrived.chunk_by(|a, b| a.node == b.node) {
+            let at = self.starts[group[0].node];
+            self.list[at..at + group.len()].copy_from_slice(group);
+        }
+    }
+
+    /// The nominations to `node`, in nomination order.
+    pub fn to(&self, node: NodeId) -> &[Nomination] {
+        match (self.starts.get(node), self.starts.get(node + 1)) {
+            (Some(&start), Some(&end)) => &self.list[start..end],
+            _ => &[],
+        }
+    }
+
+    /// Every nomination, by node.
+    pub fn all(&self) -> &[Nomination] {
+        &self.list
+    }
 }
 
 /// The scheduler: a profile plus the state that carries over between cycles.
@@ -155,7 +219,7 @@ impl Scheduler {
         cluster: &Cluster,
         node_order: &[NodeId],
         pod: PodId,
-        nominations: &[Nomination],
+        nominations: &Nominations,
         detail: bool,
     ) -> CycleTrace {
         schedule_one(
@@ -166,14 +230,70 @@ impl Scheduler {
             pod,
             nominations,
             detail,
-            &mut Vec::new(),
+            &mut FailedNodes::new(),
         )
     }
 }
 
 /// The nodes that failed the filters in a cycle, with their reasons (`FitError`'s
-/// `FailedPredicates`; preemption reads them whatever `detail` is).
-pub type FailedNodes = Vec<(NodeId, Vec<Reason>)>;
+/// `FailedPredicates`; preemption reads them whatever `detail` is). One flat buffer of reasons,
+/// reused from cycle to cycle.
+#[derive(Clone, Debug, Default)]
+pub struct FailedNodes {
+    /// Each failed node with the end of its reasons in `reasons`.
+    nodes: Vec<(NodeId, usize)>,
+    /// Every reason, node after node.
+    reasons: Vec<Reason>,
+}
+
+impl FailedNodes {
+    /// No failed node.
+    pub fn new() -> FailedNodes {
+        FailedNodes::default()
+    }
+
+    /// Forgets every node, keeping the buffers.
+    pub fn clear(&mut self) {
+        self.nodes.clear();
+        self.reasons.clear();
+    }
+
+    /// How many nodes failed.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether no node failed.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// Each failed node with its reasons, in the order they failed.
+    pub fn iter(&self) -> impl Iterator<Item = (NodeId, &[Reason])> {
+        let mut start = 0;
+        self.nodes.iter().map(move |&(node, end)| {
+            let reasons = &self.reasons[start..end];
+            start = end;
+            (node, reasons)
+        })
+    }
+
+    /// Every reason of every failed node.
+    pub fn reasons(&self) -> &[Reason] {
+        &self.reasons
+    }
+
+    /// Records `node` as failed with the reasons pushed since the previous node.
+    fn close_node(&mut self, node: NodeId) {
+        self.nodes.push((node, self.reasons.len()));
+    }
+
+    /// Drops the reasons pushed since the previous node.
+    fn discard_open(&mut self) {
+        let end = self.nodes.last().map_or(0, |&(_, end)| end);
+        self.reasons.truncate(end);
+    }
+}
 
 /// Runs one cycle for `pod` against `cluster`, visiting nodes in `node_order`.
 /// `detail` records the filter and score tables; `failed` receives the nodes that failed.
@@ -186,7 +306,7 @@ pub fn schedule_one(
     cluster: &Cluster,
     node_order: &[NodeId],
     pod: PodId,
-    nominations: &[Nomination],
+    nominations: &Nominations,
     detail: bool,
     failed: &mut FailedNodes,
 ) -> CycleTrace {
@@ -215,6 +335,7 @@ pub fn schedule_one(
     ) {
         Ok(()) => {}
         Err(CycleError(msg)) => {
+            failed.discard_open();
             trace.outcome = Outcome::Error;
             trace.node = None;
             trace.message = Some(msg);
@@ -230,7 +351,7 @@ fn cycle(
     cx: &CycleContext,
     node_order: &[NodeId],
     pod: PodId,
-    nominations: &[Nomination],
+    nominations: &Nominations,
     detail: bool,
     trace: &mut CycleTrace,
     failed: &mut FailedNodes,
@@ -274,7 +395,7 @@ fn cycle(
             node: node.id,
             ..NodeFilterRecord::default()
         };
-        let reasons = filter_node(
+        let fits = filter_node(
             &active,
             check_all,
             cx,
@@ -284,14 +405,15 @@ fn cycle(
             detail,
             &mut record,
             &mut scratch,
+            &mut failed.reasons,
         )?;
         if detail {
             trace.filter.push(record);
         }
-        if reasons.is_empty() {
+        if fits {
             feasible.push(node);
         } else {
-            failed.push((node.id, reasons));
+            failed.close_node(node.id);
         }
     }
     st.next_start_node_index = (start + processed) % all;
@@ -300,10 +422,7 @@ fn cycle(
 
     if feasible.is_empty() {
         trace.outcome = Outcome::Unschedulable;
-        trace.message = Some(fit_error_message(
-            all,
-            failed.iter().flat_map(|(_, r)| r.iter()),
-        ));
+        trace.message = Some(fit_error_message(all, failed.reasons().iter()));
         return Ok(());
     }
     if feasible.len() == 1 {
@@ -358,8 +477,6 @@ pub struct NodeChecker<'p> {
     states: Vec<State>,
     /// Filters to visit: not `State::Skip`.
     active: Vec<usize>,
-    /// Reused copy of a node with its nominated pods added.
-    scratch: std::cell::RefCell<Option<NodeInfo>>,
 }
 
 impl<'p> NodeChecker<'p> {
@@ -370,7 +487,6 @@ impl<'p> NodeChecker<'p> {
             pod,
             states: Vec::new(),
             active: Vec::new(),
-            scratch: std::cell::RefCell::new(None),
         };
         c.refresh(cluster)?;
         Ok(c)
@@ -404,20 +520,21 @@ impl<'p> NodeChecker<'p> {
     }
 
     /// Whether the pod passes every filter on `node` (given as the caller changed it), in two
-    /// passes when pods of higher or equal priority are nominated to it.
+    /// passes when pods of higher or equal priority are nominated to it. `scratch` holds the
+    /// copy of the node with its nominated pods (reused from call to call).
     pub fn fits(
         &self,
         cluster: &Cluster,
         node: &NodeInfo,
-        nominations: &[Nomination],
+        nominations: &Nominations,
+        scratch: &mut Option<NodeInfo>,
     ) -> Result<bool, CycleError> {
         let cx = CycleContext {
             cluster,
             pod: &cluster.pods[self.pod],
             settings: &self.profile.settings,
         };
-        let mut scratch = self.scratch.borrow_mut();
-        if let Some(info) = with_nominated(&mut scratch, &cx, self.pod, node, nominations) {
+        if let Some(info) = with_nominated(scratch, &cx, self.pod, node, nominations) {
             if !self.pass(&cx, info)? {
                 return Ok(false);
             }
@@ -443,11 +560,11 @@ fn with_nominated<'s>(
     cx: &CycleContext,
     pod: PodId,
     node: &NodeInfo,
-    nominations: &[Nomination],
+    nominations: &Nominations,
 ) -> Option<&'s NodeInfo> {
     let priority = cx.pod.priority;
     let mut added = false;
-    for n in nominated_to(nominations, node.id) {
+    for n in nominations.to(node.id) {
         if n.pod != pod && n.priority >= priority {
             let info = match scratch {
                 Some(info) if added => info,
@@ -469,6 +586,7 @@ fn with_nominated<'s>(
 }
 
 /// `podFitsOnNode`: one pass, or two when higher-or-equal priority pods are nominated here.
+/// Whether the node fits; the reasons it does not are appended to `reasons`.
 #[allow(clippy::too_many_arguments)]
 fn filter_node(
     active: &[ActiveFilter],
@@ -476,25 +594,27 @@ fn filter_node(
     cx: &CycleContext,
     pod: PodId,
     node: &NodeInfo,
-    nominations: &[Nomination],
+    nominations: &Nominations,
     detail: bool,
     record: &mut NodeFilterRecord,
     scratch: &mut Option<NodeInfo>,
-) -> Result<Vec<Reason>, CycleError> {
+    reasons: &mut Vec<Reason>,
+) -> Result<bool, CycleError> {
     if let Some(info) = with_nominated(scratch, cx, pod, node, nominations) {
-        let reasons = run_filters(active, check_all, cx, info, detail, record)?;
-        if !reasons.is_empty() {
-            return Ok(reasons);
+        if !run_filters(active, check_all, cx, info, detail, record, reasons)? {
+            return Ok(false);
         }
         record.ran = 0;
         record.failures.clear();
     }
-    run_filters(active, check_all, cx, node, detail, record)
+    run_filters(active, check_all, cx, node, detail, record, reasons)
 }
 
 /// A filter that runs this cycle: its profile index, implementation and state.
 type ActiveFilter<'p> = (usize, &'p dyn FilterPlugin, &'p State);
 
+/// The filters on one node: whether it fits; the reasons it does not are appended to
+/// `reasons`.
 fn run_filters(
     active: &[ActiveFilter],
     check_all: bool,
@@ -502,28 +622,26 @@ fn run_filters(
     node: &NodeInfo,
     detail: bool,
     record: &mut NodeFilterRecord,
-) -> Result<Vec<Reason>, CycleError> {
-    let mut failed = Vec::new();
+    reasons: &mut Vec<Reason>,
+) -> Result<bool, CycleError> {
+    let start = reasons.len();
     for &(i, plugin, state) in active {
-        let reasons = match state {
-            State::Skip => Vec::new(),
-            _ => plugin.filter(cx, state, node)?,
-        };
-        let fit = reasons.is_empty();
+        let before = reasons.len();
+        if !matches!(state, State::Skip) {
+            plugin.filter_into(cx, state, node, reasons)?;
+        }
+        let fit = reasons.len() == before;
         if detail {
             record.ran = i + 1;
             if !fit {
-                record.failures.push((i, reasons.clone()));
+                record.failures.push((i, reasons[before..].to_vec()));
             }
         }
-        if !fit {
-            failed.extend(reasons);
-            if !check_all {
-                break;
-            }
+        if !fit && !check_all {
+            break;
         }
     }
-    Ok(failed)
+    Ok(reasons.len() == start)
 }
 
 /// `PrioritizeNodes`: per priority map, reduce, weight; summed per node.
@@ -611,6 +729,24 @@ mod tests {
         assert_eq!(num_feasible_nodes_to_find(1000, 100), 1000);
         // 5% of 1000 = 50, floored at 100.
         assert_eq!(num_feasible_nodes_to_find(1000, 5), 100);
+    }
+
+    #[test]
+    fn nominations_are_found_by_node_in_nomination_order() {
+        let pods = |n: &[Nomination]| n.iter().map(|n| n.pod).collect::<Vec<_>>();
+        let mut index = Nominations::new();
+        // Groups out of node order (node names sort differently from node ids).
+        let (on_2, on_0): ([PodId; 2], [PodId; 1]) = ([7, 3], [5]);
+        index.rebuild(4, [(2, &on_2[..]), (0, &on_0[..])].into_iter(), |p| {
+            p as i32
+        });
+        assert_eq!(pods(index.to(0)), [5]);
+        assert_eq!(pods(index.to(2)), [7, 3]);
+        assert_eq!(index.to(2)[1].priority, 3);
+        assert!(index.to(1).is_empty() && index.to(3).is_empty() && index.to(9).is_empty());
+        assert_eq!(pods(index.all()), [5, 7, 3]);
+        index.rebuild(4, std::iter::empty(), |_| 0);
+        assert!(index.all().is_empty() && index.to(2).is_empty());
     }
 
     #[test]

@@ -3,29 +3,35 @@
 
 use super::{host_name, match_node_selector, pod_fits_host_ports, pod_fits_resources};
 use crate::cluster::NodeInfo;
-use crate::framework::{CycleContext, CycleError, FilterPlugin, FilterResult, State};
+use crate::framework::{CycleContext, CycleError, FilterPlugin, FilterResult, Reason, State};
 
 /// The predicate.
 pub struct GeneralPredicates;
 
 impl FilterPlugin for GeneralPredicates {
-    fn filter(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> FilterResult {
+    fn filter(&self, cx: &CycleContext, state: &State, node: &NodeInfo) -> FilterResult {
+        let mut reasons = Vec::new();
+        self.filter_into(cx, state, node, &mut reasons)?;
+        Ok(reasons)
+    }
+
+    fn filter_into(
+        &self,
+        cx: &CycleContext,
+        _: &State,
+        node: &NodeInfo,
+        out: &mut Vec<Reason>,
+    ) -> Result<(), CycleError> {
         let hostname = host_name::check(cx, node);
         let ports = pod_fits_host_ports::check(cx, node);
         let selector = match_node_selector::check(cx, node);
-        let resources_fit = pod_fits_resources::fits(cx, node);
-        if resources_fit && hostname.is_none() && ports.is_none() && selector.is_none() {
-            return Ok(Vec::new());
+        if !pod_fits_resources::fits(cx, node) {
+            pod_fits_resources::check_into(cx, node, out);
         }
-        let mut reasons = if resources_fit {
-            Vec::new()
-        } else {
-            pod_fits_resources::check(cx, node)
-        };
-        reasons.extend(hostname);
-        reasons.extend(ports);
-        reasons.extend(selector);
-        Ok(reasons)
+        out.extend(hostname);
+        out.extend(ports);
+        out.extend(selector);
+        Ok(())
     }
 
     fn passes(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> Result<bool, CycleError> {

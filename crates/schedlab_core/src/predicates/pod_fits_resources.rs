@@ -52,13 +52,19 @@ pub fn fits(cx: &CycleContext, node: &NodeInfo) -> bool {
 /// The check, shared with `GeneralPredicates`. Allocates only when the pod does not fit.
 pub fn check(cx: &CycleContext, node: &NodeInfo) -> Vec<Reason> {
     let mut fails = Vec::new();
+    check_into(cx, node, &mut fails);
+    fails
+}
+
+/// [`check`], appending the reasons to `fails`.
+pub fn check_into(cx: &CycleContext, node: &NodeInfo, fails: &mut Vec<Reason>) {
     let pods_on_node = node.pods.len() as i64;
     if pods_on_node + 1 > node.allowed_pods() {
         fails.push(insufficient(PODS, 1, pods_on_node, node.allowed_pods()));
     }
     let req = &cx.pod.request;
     if req.is_zero() {
-        return fails;
+        return;
     }
     let alloc = &node.allocatable;
     let used = &node.requested;
@@ -91,7 +97,6 @@ pub fn check(cx: &CycleContext, node: &NodeInfo) -> Vec<Reason> {
             fails.push(insufficient(name, *want, taken, have));
         }
     }
-    fails
 }
 
 impl FilterPlugin for PodFitsResources {
@@ -100,6 +105,19 @@ impl FilterPlugin for PodFitsResources {
             return Ok(Vec::new());
         }
         Ok(check(cx, node))
+    }
+
+    fn filter_into(
+        &self,
+        cx: &CycleContext,
+        _: &State,
+        node: &NodeInfo,
+        out: &mut Vec<Reason>,
+    ) -> Result<(), crate::framework::CycleError> {
+        if !fits(cx, node) {
+            check_into(cx, node, out);
+        }
+        Ok(())
     }
 
     fn passes(

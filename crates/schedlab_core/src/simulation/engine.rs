@@ -5,7 +5,7 @@ use super::{
     StepOutput,
 };
 use crate::cluster::{PodId, PodInfo};
-use crate::framework::runner::{schedule_one, Nomination};
+use crate::framework::runner::{schedule_one, FailedNodes, Nominations};
 use crate::framework::Profile;
 use crate::model::pod::parse_rfc3339;
 use crate::model::timeline::Change;
@@ -197,24 +197,34 @@ pub(super) fn event(
     }
 }
 
-/// Every nomination with its node id, sorted by node (cached until the nominations or the
-/// node set change).
-fn nominations_by_node(state: &mut State) -> Arc<Vec<Nomination>> {
+/// Buffers reused from cycle to cycle. Not part of the state: a clone (a checkpoint) starts
+/// with empty ones.
+#[derive(Default)]
+pub(super) struct Buffers {
+    /// The nodes that failed the latest cycle.
+    failed: FailedNodes,
+}
+
+impl Clone for Buffers {
+    fn clone(&self) -> Self {
+        Buffers::default()
+    }
+}
+
+/// Every nomination by node id (cached until the nominations or the node set change).
+fn nominations_by_node(state: &mut State) -> Arc<Nominations> {
     let key = (state.queue.nominated().generation(), state.node_epoch);
     if state.nominations.0 != key {
-        let mut list: Vec<Nomination> = Vec::new();
-        for (name, pods) in state.queue.nominated().by_node() {
-            if let Some(&node) = state.cluster.node_index.get(name) {
-                let cluster = &state.cluster;
-                list.extend(pods.iter().map(|&pod| Nomination {
-                    pod,
-                    node,
-                    priority: cluster.pods[pod].priority,
-                }));
-            }
-        }
-        list.sort_by_key(|n| n.node);
-        state.nominations = (key, Arc::new(list));
+        let cluster = &state.cluster;
+        let groups = state
+            .queue
+            .nominated()
+            .by_node()
+            .filter_map(|(name, pods)| Some((*cluster.node_index.get(name)?, pods)));
+        // Rebuilt in place unless a checkpoint still shares it.
+        let index = Arc::make_mut(&mut state.nominations.1);
+        index.rebuild(cluster.nodes.len(), groups, |p| cluster.pods[p].priority);
+        state.nominations.0 = key;
     }
     Arc::clone(&state.nominations.1)
 }
@@ -248,7 +258,7 @@ fn run_cycle(
     }
 
     let nominations = nominations_by_node(state);
-    let mut failed = Vec::new();
+    let mut failed = std::mem::take(&mut state.buffers.failed);
     let mut trace = schedule_one(
         profile,
         &mut state.scheduler,
@@ -331,6 +341,7 @@ fn run_cycle(
             );
         }
     }
+    state.buffers.failed = failed;
     out.cycle = Some(trace);
 }
 

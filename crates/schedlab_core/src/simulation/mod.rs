@@ -54,7 +54,7 @@ mod preempt;
 
 use crate::cluster::{Cluster, NodeId, PodId};
 pub use crate::framework::preemption::StartTime;
-use crate::framework::runner::{Scheduler, SchedulerState};
+use crate::framework::runner::{Nominations, Scheduler, SchedulerState};
 use crate::model::timeline::Timeline;
 use crate::policy::{self, config::SchedulerConfiguration};
 use crate::queue::{ClusterEvent, Millis, Moved, QueuedPodInfo, QueuedPodView, SchedulingQueue};
@@ -234,8 +234,10 @@ struct State {
     bindings: BTreeMap<(Millis, u64), Binding>,
     /// Bumped whenever the node set (and so node ids) changes.
     node_epoch: u64,
-    /// Cached nominations by node id: ((nominations generation, node epoch), list).
-    nominations: ((u64, u64), Arc<Vec<crate::framework::runner::Nomination>>),
+    /// Cached nominations by node id: ((nominations generation, node epoch), index).
+    nominations: ((u64, u64), Arc<Nominations>),
+    /// Buffers reused from cycle to cycle.
+    buffers: engine::Buffers,
     /// (deletion time, sequence) → a preemption victim whose grace period ends then.
     deletions: BTreeMap<(Millis, u64), PodId>,
     binding_seq: u64,
@@ -357,7 +359,8 @@ impl Simulation {
             bindings: BTreeMap::new(),
             deletions: BTreeMap::new(),
             node_epoch: 0,
-            nominations: ((u64::MAX, 0), Arc::new(Vec::new())),
+            nominations: ((u64::MAX, 0), Arc::new(Nominations::new())),
+            buffers: engine::Buffers::default(),
             binding_seq: 0,
             fault_rng: Rng::new(seed ^ 0x6269_6e64_6661_756c),
             changes: 0,

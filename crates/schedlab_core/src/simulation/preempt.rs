@@ -11,7 +11,7 @@ use crate::cluster::PodId;
 use crate::framework::preemption::{
     nodes_where_preemption_might_help, pick_one_node_for_preemption, select_nodes_for_preemption,
 };
-use crate::framework::runner::{FailedNodes, Nomination};
+use crate::framework::runner::{FailedNodes, Nominations};
 use crate::framework::Profile;
 use crate::model::workload::priority_class;
 use crate::queue::Millis;
@@ -64,7 +64,7 @@ pub(super) fn preempt(
     state: &mut State,
     profile: &Profile,
     pod: PodId,
-    nominations: &[Nomination],
+    nominations: &Nominations,
     failed: &FailedNodes,
     cycle: usize,
     events: &mut Vec<Event>,
