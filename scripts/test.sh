@@ -18,6 +18,8 @@ cargo clippy -p schedlab_core -p schedlab_wasm -p schedlab_web --target wasm32-u
 
 say "cargo test"
 cargo test --workspace --exclude schedlab_web
+# The playground's pure parts (form documents, import/export bundles), natively.
+cargo test -p schedlab_web --lib
 
 say "native = wasm, byte for byte"
 cargo build --release -p schedlab_cli

@@ -366,7 +366,7 @@ impl Playground {
                     let s = s.as_ref()?;
                     let detail = s.cycle_detail(c)?;
                     let (trace, cluster) = &*detail;
-                    let chosen = trace.node.map(|n| trace.node_name(&cluster, n).to_string());
+                    let chosen = trace.node.map(|n| trace.node_name(cluster, n).to_string());
                     Some(analysis::inspect_cycle(trace, cluster, &info, c, chosen))
                 }),
                 Inspected::PodOnly(p, node) => analysis::inspect_pod_without_cycle(&info, p, node),

@@ -21,7 +21,7 @@ use std::fmt;
 
 /// Largest input file accepted (64 MiB).
 pub const MAX_FILE_BYTES: usize = 64 << 20;
-/// Most objects accepted across all files.
+/// Most objects accepted in one file (each file is read on its own; see [`read_source`]).
 pub const MAX_OBJECTS: usize = 1_000_000;
 
 /// One input file.
