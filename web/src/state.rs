@@ -318,6 +318,8 @@ pub struct Playground {
     pub loading: RwSignal<Option<usize>>,
     load_generation: StoredValue<u64>,
     last_run_ms: StoredValue<f64>,
+    /// A rerun waits for the next paint.
+    deferred: StoredValue<bool>,
     pending: StoredValue<Option<TimeoutHandle>>,
     ticker: StoredValue<Option<IntervalHandle>>,
     /// What the inspector shows.
@@ -408,6 +410,7 @@ impl Playground {
             loads: RwSignal::new(0),
             load_generation: StoredValue::new(0),
             last_run_ms: StoredValue::new(0.0),
+            deferred: StoredValue::new(false),
             pending: StoredValue::new(None),
             ticker: StoredValue::new(None),
             inspected,
@@ -447,7 +450,7 @@ impl Playground {
             let handle = set_timeout_with_handle(
                 move || {
                     this.pending.set_value(None);
-                    this.recompute();
+                    this.rerun(false);
                 },
                 Duration::from_millis(DEBOUNCE_MS),
             );
@@ -462,7 +465,7 @@ impl Playground {
         storage::save(&file.storage_key(), &text);
         self.texts[file.index()].set(text);
         self.cancel_pending();
-        self.recompute();
+        self.rerun(false);
     }
 
     /// Replaces the texts of some editors at once (an import), then reruns.
@@ -472,7 +475,7 @@ impl Playground {
             storage::save(&file.storage_key(), &text);
             self.texts[file.index()].set(text);
         }
-        self.recompute();
+        self.rerun(true);
     }
 
     fn cancel_pending(&self) {
@@ -502,7 +505,7 @@ impl Playground {
         self.selection.set(Selection::None);
         self.target.set(InspectTarget::Latest);
         self.session.set_value(None);
-        self.recompute();
+        self.rerun(true);
     }
 
     /// Counts loads: views key rows by it, so a new run never reuses an old run's rows.
@@ -555,6 +558,32 @@ impl Playground {
         self.errors.with(|e| !e.is_empty())
     }
 
+    /// Reruns the scenario: at once when the last load was quick, otherwise (or when `defer`)
+    /// after the next paint, with the status saying so, so that the input that asked for it is
+    /// answered on screen first.
+    fn rerun(&self, defer: bool) {
+        if !defer && self.last_run_ms.get_value() <= SLOW_RUN_MS {
+            self.recompute();
+            return;
+        }
+        if self.deferred.get_value() {
+            // Already waiting for the next paint; it reads the texts as they are then.
+            return;
+        }
+        self.deferred.set_value(true);
+        self.loading.set(Some(0));
+        let this = *self;
+        request_animation_frame(move || {
+            set_timeout(
+                move || {
+                    this.deferred.set_value(false);
+                    this.recompute();
+                },
+                Duration::ZERO,
+            );
+        });
+    }
+
     /// Loads the current texts. On success a new session replaces the old one (and the texts
     /// are kept as the last valid ones); on failure only the errors are replaced, and the last
     /// valid session stays on screen.
@@ -579,7 +608,10 @@ impl Playground {
                 });
                 self.start(scenario, keep);
             }
-            Err(errors) => self.errors.set(errors),
+            Err(errors) => {
+                self.loading.set(None);
+                self.errors.set(errors);
+            }
         }
         self.last_run_ms.set_value(now_ms() - started);
     }

@@ -73,10 +73,13 @@ pub fn Controls() -> impl IntoView {
             .unwrap_or_default()
     };
     let loading = move || {
-        state
-            .loading
-            .get()
-            .map(|n| format!("simulating… {n} cycles so far"))
+        state.loading.get().map(|n| {
+            if n == 0 {
+                "reading the inputs and simulating…".to_string()
+            } else {
+                format!("simulating… {n} cycles so far")
+            }
+        })
     };
     view! {
         <nav class="controls" aria-label="Simulation controls" data-testid="controls" data-loads=move || state.loads.get().to_string()>
