@@ -24,7 +24,7 @@ for (const dir of dirs) {
   for (const seed of [0, 7]) {
     const native = execFileSync(join(root, 'target/release/schedlab'),
       ['run', '--output', 'json-compact', '--seed', String(seed), ...names.map((n) => join(dir, n))],
-      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trimEnd();
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 30 }).trimEnd();
     const fromWasm = wasm.run(JSON.stringify(files), BigInt(seed), false);
     if (native !== fromWasm) {
       failures++;

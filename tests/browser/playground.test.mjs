@@ -282,6 +282,39 @@ describe('schedlab playground', () => {
     assertNoProblems();
   });
 
+  it("changes a node's CPU in the form and sees the placement change", async () => {
+    await tab(page, 'nodes');
+    const editor = page.locator('[data-testid="editor-nodes"]');
+    await editor.locator('[data-testid="editor-view-form"]').click();
+    await editor.locator('[data-testid="node-form-row"][data-node="node-a1"] button').first().click();
+    const cpu = editor.locator('[data-testid="node-cpu"]');
+    await cpu.fill('1');
+    await cpu.press('Enter');
+    // db-0 asks for 2 cpus on a disktype=ssd node: node-a1 now has 1, node-a2 is cordoned.
+    await showPods(page);
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-testid="pod-row"][data-pod="db-0"] [data-testid="pod-phase"]')
+          ?.textContent === 'Pending',
+    );
+    // The form wrote the text: the text view shows the new allocatable.
+    await editor.locator('[data-testid="editor-view-text"]').click();
+    assert.match(await editor.locator('textarea').inputValue(), /cpu: ['"]?1['"]?/);
+    await editor.locator('[data-testid="editor-view-form"]').click();
+    await editor.locator('[data-testid="node-form-row"][data-node="node-a1"] button').first().click();
+    await cpu.fill('4');
+    await cpu.press('Enter');
+    await page.waitForFunction(
+      () =>
+        document.querySelector('[data-testid="pod-row"][data-pod="db-0"] [data-testid="pod-node"]')
+          ?.textContent === 'node-a1',
+    );
+    await editor.locator('[data-testid="editor-view-text"]').click();
+    await page.click('[data-testid="reset"]');
+    await page.waitForSelector('[data-testid="pod-row"][data-pod="db-0"]');
+    assertNoProblems();
+  });
+
   it('steps through the run from t = 0, and back', async () => {
     await page.click('[data-testid="view-nodes"]');
     await page.click('[data-testid="control-rewind"]');
@@ -421,8 +454,19 @@ describe('schedlab playground', () => {
     await page.setInputFiles('[data-testid="import"]', file);
     await page.waitForSelector('[data-testid="node-card"][data-node="solo"]');
     assert.equal(await page.locator('[data-testid="node-card"]').count(), 1);
+    assert.equal((await page.textContent('[data-testid="notice"] span')).trim(), 'Imported into Nodes.');
     await tab(page, 'pods');
     assert.match(await podsEditor(page).inputValue(), /db-0/);
+    // The import can be undone: the five nodes come back.
+    await page.click('[data-testid="undo-import"]');
+    await page.waitForSelector('[data-testid="node-card"][data-node="node-a1"]');
+    assert.equal(await page.locator('[data-testid="node-card"]').count(), 5);
+    // A file with nothing schedlab reads changes nothing.
+    const other = path.join(SHOTS, 'schedlab-import-other.yaml');
+    fs.writeFileSync(other, 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: settings}\n');
+    await page.setInputFiles('[data-testid="import"]', other);
+    await page.waitForSelector('[data-testid="notice"]:has-text("Nothing imported")');
+    assert.equal(await page.locator('[data-testid="node-card"]').count(), 5);
     await page.click('[data-testid="reset"]');
     await page.waitForSelector('[data-testid="node-card"][data-node="node-a1"]');
     assertNoProblems();

@@ -26,11 +26,44 @@ pub fn export(texts: &[(EditorFile, String)]) -> String {
     out
 }
 
+/// Kinds schedlab reads (and the list kinds that hold them).
+const KNOWN_KINDS: [&str; 18] = [
+    "Node",
+    "Pod",
+    "PriorityClass",
+    "Service",
+    "ReplicationController",
+    "ReplicaSet",
+    "StatefulSet",
+    "PodDisruptionBudget",
+    "PersistentVolume",
+    "PersistentVolumeClaim",
+    "StorageClass",
+    "CSINode",
+    "Timeline",
+    "Policy",
+    "KubeSchedulerConfiguration",
+    "NodeList",
+    "PodList",
+    "List",
+];
+
+/// What an import found.
+#[derive(Debug, Default, PartialEq)]
+pub struct Imported {
+    /// The new text of each editor that got something.
+    pub texts: Vec<(EditorFile, String)>,
+    /// Documents left out: they hold no kind schedlab reads.
+    pub skipped: usize,
+}
+
 /// Sorts imported files into editors. An exported bundle goes back section by section; any
 /// other file is split into documents, and each document goes to the editor of its kind:
-/// `Policy`, `KubeSchedulerConfiguration`, nodes (documents holding only `Node`s), and
-/// everything else to the pods editor. Documents for one editor are joined with `---`.
-pub fn import(files: &[String]) -> Vec<(EditorFile, String)> {
+/// `Policy`, `KubeSchedulerConfiguration`, nodes (documents holding only `Node`s), and the
+/// other kinds schedlab reads to the pods editor. Documents of no such kind are left out.
+/// Documents for one editor are joined with `---`.
+pub fn import(files: &[String]) -> Imported {
+    let mut skipped = 0;
     let mut parts: Vec<(EditorFile, Vec<String>)> =
         EditorFile::ALL.iter().map(|&f| (f, Vec::new())).collect();
     for text in files {
@@ -41,10 +74,17 @@ pub fn import(files: &[String]) -> Vec<(EditorFile, String)> {
             continue;
         }
         for doc in documents(text) {
-            parts[classify(&doc).index()].1.push(doc);
+            let known = kinds(&doc)
+                .iter()
+                .any(|k| k != "List" && KNOWN_KINDS.contains(&k.as_str()));
+            if known {
+                parts[classify(&doc).index()].1.push(doc);
+            } else {
+                skipped += 1;
+            }
         }
     }
-    parts
+    let texts = parts
         .into_iter()
         .filter(|(_, docs)| !docs.is_empty())
         .map(|(file, docs)| {
@@ -54,7 +94,8 @@ pub fn import(files: &[String]) -> Vec<(EditorFile, String)> {
             }
             (file, joined)
         })
-        .collect()
+        .collect();
+    Imported { texts, skipped }
 }
 
 /// The sections of an exported bundle, or `None` when the text has no marker.
@@ -184,7 +225,7 @@ mod tests {
             ),
         ];
         let bundle = export(&texts);
-        assert_eq!(import(&[bundle]), texts);
+        assert_eq!(import(&[bundle]).texts, texts);
     }
 
     #[test]
@@ -193,7 +234,9 @@ mod tests {
             "apiVersion: v1\nkind: List\nitems:\n  - kind: Node\n    metadata:\n      name: a\n";
         let mixed = "# pods\nkind: Pod\nmetadata:\n  name: p\n---\nkind: PriorityClass\nvalue: 5\n---\n# only a comment\n";
         let policy = "{\"kind\": \"Policy\", \"apiVersion\": \"v1\"}";
-        let sorted = import(&[nodes.into(), mixed.into(), policy.into()]);
+        let imported = import(&[nodes.into(), mixed.into(), policy.into()]);
+        assert_eq!(imported.skipped, 0);
+        let sorted = imported.texts;
         let files: Vec<EditorFile> = sorted.iter().map(|(f, _)| *f).collect();
         assert_eq!(
             files,
@@ -206,6 +249,20 @@ mod tests {
             "# pods\nkind: Pod\nmetadata:\n  name: p\n---\nkind: PriorityClass\nvalue: 5\n"
         );
         assert_eq!(sorted[2].1, format!("{policy}\n"));
+    }
+
+    #[test]
+    fn documents_of_other_kinds_are_left_out() {
+        let file = "kind: ConfigMap\nmetadata: {name: x}\n---\nkind: Pod\nmetadata: {name: p}\n";
+        let imported = import(&[file.into(), "just some text\n".into()]);
+        assert_eq!(imported.skipped, 2);
+        assert_eq!(
+            imported.texts,
+            vec![(
+                EditorFile::Pods,
+                "kind: Pod\nmetadata: {name: p}\n".to_string()
+            )]
+        );
     }
 
     #[test]

@@ -462,14 +462,13 @@ impl Session {
         steps.get(next).map_or(self.info.end, |s| s + 1)
     }
 
-    /// The position just before the last cycle that ran before the current position (the
-    /// start when none did).
-    pub fn previous_cycle_start(&self) -> usize {
+    /// Where Step stood one cycle ago: just after the cycle before the last one that ran (the
+    /// start when there is none), so that Back undoes Step.
+    pub fn previous_cycle_end(&self) -> usize {
         let position = self.position();
         match self.last_cycle_at(position) {
-            // Standing just after a cycle: go to just before it.
-            Some(c) => self.info.cycle_steps[c],
-            None => 0,
+            Some(c) if c > 0 => self.info.cycle_steps[c - 1] + 1,
+            _ => 0,
         }
     }
 

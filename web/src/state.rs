@@ -312,6 +312,10 @@ pub struct Playground {
     pub help: RwSignal<bool>,
     /// The editor tab on screen.
     pub tab: RwSignal<EditorFile>,
+    /// A message for the user (import results), dismissable.
+    pub notice: RwSignal<Option<String>>,
+    /// The texts the last import replaced.
+    pub undo: RwSignal<Option<Vec<(EditorFile, String)>>>,
     /// Completed loads (tests and the benchmark wait for it to change).
     pub loads: RwSignal<u64>,
     /// Cycles simulated so far while a big scenario loads (`None` when idle).
@@ -408,6 +412,8 @@ impl Playground {
             tab: RwSignal::new(EditorFile::Nodes),
             loading: RwSignal::new(None),
             loads: RwSignal::new(0),
+            notice: RwSignal::new(None),
+            undo: RwSignal::new(None),
             load_generation: StoredValue::new(0),
             last_run_ms: StoredValue::new(0.0),
             deferred: StoredValue::new(false),
@@ -468,7 +474,32 @@ impl Playground {
         self.rerun(false);
     }
 
-    /// Replaces the texts of some editors at once (an import), then reruns.
+    /// Replaces the texts of some editors (an import), keeping the old ones for
+    /// [`Playground::undo_import`], then reruns.
+    pub fn import(&self, texts: Vec<(EditorFile, String)>) {
+        let old = texts
+            .iter()
+            .map(|(f, _)| (*f, self.texts[f.index()].get_untracked()))
+            .collect();
+        self.undo.set(Some(old));
+        self.replace_texts(texts);
+    }
+
+    /// Puts back the texts an import replaced.
+    pub fn undo_import(&self) {
+        if let Some(old) = self.undo.get_untracked() {
+            self.undo.set(None);
+            self.replace_texts(old);
+            self.notify("Import undone.".into());
+        }
+    }
+
+    /// Shows a short message under the header (import results and the like).
+    pub fn notify(&self, message: String) {
+        self.notice.set(Some(message));
+    }
+
+    /// Replaces the texts of some editors at once, then reruns.
     pub fn replace_texts(&self, texts: Vec<(EditorFile, String)>) {
         self.cancel_pending();
         for (file, text) in texts {
@@ -718,12 +749,12 @@ impl Playground {
         self.move_to(Session::next_cycle_end);
     }
 
-    /// Steps back to just before the last cycle.
+    /// Steps back one cycle: to where Step stood before it ran.
     pub fn step_back(&self) {
         self.pause();
         self.phase.set(None);
         self.target.set(InspectTarget::Latest);
-        self.move_to(Session::previous_cycle_start);
+        self.move_to(Session::previous_cycle_end);
     }
 
     /// Goes to the start (t = 0, nothing scheduled).
@@ -750,11 +781,12 @@ impl Playground {
         self.move_to(|_| position);
     }
 
-    /// Jumps to just after cycle `cycle` and inspects it (an event was clicked).
-    pub fn jump_to_cycle(&self, cycle: usize) {
+    /// An event was clicked: goes to just after the step that emitted it (so it is the newest
+    /// event on screen) and inspects the cycle that produced it.
+    pub fn jump_to_event(&self, cycle: usize, step: usize) {
         self.pause();
         self.phase.set(None);
-        self.move_to(|s| s.position_after_cycle(cycle).unwrap_or(s.position()));
+        self.move_to(|s| s.position_after_cycle(cycle).unwrap_or(0).max(step + 1));
         self.target.set(InspectTarget::Cycle(cycle));
     }
 

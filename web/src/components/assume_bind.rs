@@ -6,7 +6,12 @@ use leptos::prelude::*;
 
 /// The end of a successful cycle.
 #[component]
-pub fn AssumeBind(cycle: CycleView, pod: String) -> impl IntoView {
+pub fn AssumeBind(
+    cycle: CycleView,
+    pod: String,
+    /// Whether `bind` has happened on screen yet (phase stepping shows `assume` first).
+    bound: bool,
+) -> impl IntoView {
     let node = cycle.chosen.clone().unwrap_or_default();
     let volumes = (!cycle.volume_bindings.is_empty()).then(|| {
         let list = cycle
@@ -32,6 +37,7 @@ pub fn AssumeBind(cycle: CycleView, pod: String) -> impl IntoView {
             </p>
             {volumes}
         </section>
+        {bound.then(|| view! {
         <section class="step" data-testid="bind">
             <h3>
                 <code>"bind"</code>
@@ -42,5 +48,6 @@ pub fn AssumeBind(cycle: CycleView, pod: String) -> impl IntoView {
                 <span class="mono">{format!("Successfully assigned {pod} to {node}")}</span>
             </p>
         </section>
+        })}
     }
 }

@@ -63,8 +63,13 @@ pub fn ClusterView() -> impl IntoView {
             </Show>
             <Show when=move || !pods_tab.get()>
             <p class="card-hint cluster-hint">
-                {move || format!("{} nodes · bars: requested / allocatable · ", count.get())}
-                "chips are pods: solid bound, dashed assumed, dotted nominated, struck through terminating"
+                {move || {
+                    if big() {
+                        format!("{} nodes at this point of the run · one cell per node, coloured by CPU requested / allocatable", count.get())
+                    } else {
+                        format!("{} nodes · bars: requested / allocatable · chips are pods: solid bound, dashed assumed, dotted nominated, struck through terminating", count.get())
+                    }
+                }}
             </p>
             <Show
                 when=big

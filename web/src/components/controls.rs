@@ -21,8 +21,14 @@ pub fn Controls() -> impl IntoView {
             let cycles = state
                 .info
                 .with(|i| i.as_ref().map_or(0, |i| i.cycle_steps.len()));
+            let walking = match (state.phase.get(), state.target.get()) {
+                (Some(p), crate::state::InspectTarget::Cycle(c)) => {
+                    format!(" · walking cycle {}: {}", c + 1, p.function())
+                }
+                _ => String::new(),
+            };
             format!(
-                "t = {} · cycle {} of {} · step {} of {}",
+                "t = {} · cycle {} of {} · step {} of {}{walking}",
                 f.now, f.cycles_done, cycles, f.position, f.end
             )
         })
@@ -142,7 +148,7 @@ pub fn Controls() -> impl IntoView {
                         {SPEEDS
                             .iter()
                             .enumerate()
-                            .map(|(i, s)| view! { <option value=i.to_string()>{format!("{s} cycles/s")}</option> })
+                            .map(|(i, s)| view! { <option value=i.to_string()>{format!("{s} cycle{}/s", if *s == 1 { "" } else { "s" })}</option> })
                             .collect_view()}
                     </select>
                 </label>

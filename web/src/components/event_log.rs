@@ -1,7 +1,7 @@
 //! The event log, as `kubectl get events` lists it (newest first), up to the current position.
 //! A filter keeps the events of one pod or node; clicking an event jumps to its cycle.
 
-use crate::state::{Playground, Selection};
+use crate::state::Playground;
 use leptos::prelude::*;
 
 /// Events shown at once (the filter finds the rest).
@@ -12,21 +12,6 @@ const SHOWN: usize = 200;
 pub fn EventLog() -> impl IntoView {
     let state = expect_context::<Playground>();
     let filter = RwSignal::new(String::new());
-    // Selecting a pod or node fills the filter with its name.
-    Effect::new(move |_| {
-        let name = match state.selection.get() {
-            Selection::Pod(p) => state.info.with_untracked(|i| {
-                i.as_ref()
-                    .and_then(|i| i.pods.get(p))
-                    .map(|p| p.short.clone())
-            }),
-            Selection::Node(n) => Some(n),
-            Selection::None => None,
-        };
-        if let Some(name) = name {
-            filter.set(name);
-        }
-    });
     let rows = Memo::new(move |_| {
         let done = state
             .frame
@@ -85,7 +70,9 @@ pub fn EventLog() -> impl IntoView {
                         // Keyed by event index: a step adds its new rows and keeps the others.
                         <For
                             each=move || {
-                                let generation = state.generation();
+                                // A new run never reuses the rows of the old one, even when
+                                // the indices are the same.
+                                let generation = state.loads.get();
                                 rows.get().1.into_iter().map(move |k| (generation, k))
                             }
                             key=|key| *key
@@ -93,6 +80,7 @@ pub fn EventLog() -> impl IntoView {
                                 let e = state.info.with_untracked(|i| i.as_ref().and_then(|i| i.events.get(k).cloned()));
                                 e.map(|e| {
                                     let cycle = e.cycle;
+                                    let step = e.step;
                                     view! {
                                         <tr
                                             class=format!("event {}", e.kind.to_lowercase())
@@ -100,10 +88,10 @@ pub fn EventLog() -> impl IntoView {
                                             data-testid="event-row"
                                             data-reason=e.reason
                                             tabindex="0"
-                                            on:click=move |_| state.jump_to_cycle(cycle)
+                                            on:click=move |_| state.jump_to_event(cycle, step)
                                             on:keydown=move |ev| {
                                                 if ev.key() == "Enter" {
-                                                    state.jump_to_cycle(cycle);
+                                                    state.jump_to_event(cycle, step);
                                                 }
                                             }
                                         >

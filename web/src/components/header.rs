@@ -82,6 +82,15 @@ pub fn Header() -> impl IntoView {
                 {move || status().1}
             </a>
             <ImportExport/>
+            {move || state.notice.get().map(|n| view! {
+                <div class="notice" data-testid="notice" role="status">
+                    <span>{n}</span>
+                    {move || state.undo.get().is_some().then(|| view! {
+                        <button class="link" data-testid="undo-import" on:click=move |_| state.undo_import()>"Undo"</button>
+                    })}
+                    <button class="link" aria-label="Dismiss" on:click=move |_| { state.notice.set(None); state.undo.set(None); }>"×"</button>
+                </div>
+            })}
             <button
                 class="button"
                 data-testid="reset"

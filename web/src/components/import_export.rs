@@ -34,9 +34,20 @@ pub fn ImportExport() -> impl IntoView {
                     texts.push(t);
                 }
             }
-            let sorted = crate::bundle::import(&texts);
-            if !sorted.is_empty() {
-                state.replace_texts(sorted);
+            let imported = crate::bundle::import(&texts);
+            let left_out = match imported.skipped {
+                0 => String::new(),
+                1 => " (1 document of another kind left out)".to_string(),
+                n => format!(" ({n} documents of other kinds left out)"),
+            };
+            if imported.texts.is_empty() {
+                state.notify(format!(
+                    "Nothing imported: no Node, Pod, Policy or other object schedlab reads{left_out}."
+                ));
+            } else {
+                let names: Vec<&str> = imported.texts.iter().map(|(f, _)| f.tab_title()).collect();
+                state.import(imported.texts);
+                state.notify(format!("Imported into {}{left_out}.", names.join(", ")));
             }
         });
     };

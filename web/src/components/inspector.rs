@@ -89,7 +89,7 @@ pub fn Inspector() -> impl IntoView {
             {(scheduled && shown(Phase::SelectHost)).then(|| view! { <div class=class(Phase::SelectHost)><SelectHost cycle=c.clone()/></div> })}
             {(scheduled && shown(Phase::Assume)).then(|| view! {
                 <div class=move || if current == Some(Phase::Assume) || current == Some(Phase::Bind) { "phase-block current" } else { "phase-block" }>
-                    <AssumeBind cycle=c.clone() pod=pod.clone()/>
+                    <AssumeBind cycle=c.clone() pod=pod.clone() bound=current.is_none_or(|p| p >= Phase::Bind)/>
                 </div>
             })}
             {(!scheduled && shown(Phase::Preempt)).then(|| view! { <div class=class(Phase::Preempt)><Preempt preemption=c.preemption.clone()/></div> })}
@@ -102,7 +102,7 @@ pub fn Inspector() -> impl IntoView {
                 <h2>"Cycle inspector"</h2>
                 <span class="card-hint">
                     {move || state.inspection.with(|i| i.as_ref().and_then(|i| i.cycle.as_ref()).map(|c| format!("cycle {} of {} at t = {} · ", c.number, c.of, c.time)))}
-                    "what kube-scheduler did for "
+                    {move || state.inspection.with(|i| i.is_some()).then_some("what kube-scheduler did for ")}
                     <strong class="inspected" data-testid="inspected-pod">
                         {move || state.inspection.with(|i| i.as_ref().map(|i| crate::session::short_name(&i.pod).to_string()))}
                     </strong>

@@ -40,11 +40,12 @@ use leptos::prelude::*;
 pub const ROW_LIMIT: usize = 30;
 
 /// Priority bands, lowest first: (CSS class, lowest priority in the band, legend text).
-pub const PRIORITY_BANDS: [(&str, i32, &str); 5] = [
+pub const PRIORITY_BANDS: [(&str, i32, &str); 6] = [
     ("prio-neg", i32::MIN, "< 0"),
     ("prio-zero", 0, "0"),
     ("prio-low", 1, "1 – 999"),
-    ("prio-high", 1000, "≥ 1000"),
+    ("prio-mid", 1000, "10³ – 10⁵"),
+    ("prio-high", 100_000, "≥ 10⁵"),
     ("prio-system", 1_000_000_000, "system (≥ 10⁹)"),
 ];
 

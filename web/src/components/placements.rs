@@ -87,7 +87,6 @@ pub fn Placements() -> impl IntoView {
                         <tr>
                             <th scope="col">"Pod"</th>
                             <th scope="col" class="num">"Priority"</th>
-                            <th scope="col">"Requests"</th>
                             <th scope="col">"Phase"</th>
                             <th scope="col">"Node"</th>
                             <th scope="col" class="num" title="Its last scheduling cycle so far">"Cycle"</th>
@@ -137,9 +136,11 @@ fn PlacementRow(row: Row) -> impl IntoView {
                 }
             }
         >
-            <td class="pod-name"><span class=format!("dot {}", priority_class(row.priority))></span>{row.short.clone()}</td>
+            <td class="pod-name">
+                <span class=format!("dot {}", priority_class(row.priority))></span>{row.short.clone()}
+                <span class="requests-under">{row.requests.clone()}</span>
+            </td>
             <td class="num">{row.priority}</td>
-            <td class="requests">{row.requests.clone()}</td>
             <td data-testid="pod-phase">
                 <span class=phase_class>{row.phase}</span>
             </td>
