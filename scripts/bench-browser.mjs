@@ -1,13 +1,15 @@
 // Input-to-paint in the playground, measured in headless Chromium on the 1000-node,
 // 10 000-pod scenario (assets/scenarios/big-cluster). Serves dist/ (build it with
-// `trunk build --release` first) and prints one JSON line per action with the median and worst
-// time from the input event to the next frame, in milliseconds.
+// `trunk build --release` first) and prints one JSON line per action.
 //
-//   node scripts/bench-browser.mjs            # or: bash scripts/bench-browser.sh
+//   node scripts/bench-browser.mjs
 //
-// Each measurement runs inside the page: t0 is taken just before the input is dispatched; the
-// app updates the DOM synchronously in its handler; t1 is taken in a task queued from the next
-// requestAnimationFrame callback, i.e. once that frame has been produced.
+// Two figures per action:
+// - `nextPaintMs`: the browser's own Event Timing measure (what INP is built on): from the
+//   input event to the next frame presented after its handlers ran. The inputs are real
+//   (Playwright drives the mouse and keyboard), so the browser times them itself.
+// - `resultMs`, for actions whose result comes later (a load, a rerun after an edit): from the
+//   input to the frame after the new run is on screen.
 
 import http from 'node:http';
 import fs from 'node:fs';
@@ -33,108 +35,97 @@ const base = `http://127.0.0.1:${server.address().port}/`;
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
 const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
 page.on('pageerror', (e) => console.error('pageerror:', e.message));
-page.on('console', (m) => { if (process.env.TIMING && m.text().startsWith('TIMING')) console.log(m.text()); });
 await page.goto(base);
 await page.waitForSelector('[data-testid="controls"]');
+await page.evaluate(() => {
+  window.__events = [];
+  new PerformanceObserver((list) => window.__events.push(...list.getEntries())).observe({
+    type: 'event',
+    durationThreshold: 16,
+    buffered: false,
+  });
+});
 
-/** Runs `act` (a function body run in the page) and returns ms to the next frame after it. */
-async function once(act, until = null) {
-  return page.evaluate(async ({ act, until }) => {
-    const nextFrame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-    const t0 = performance.now();
-    new Function(act)();
-    if (until) {
-      const check = new Function(`return (${until})`);
-      while (!check()) await new Promise((r) => setTimeout(r, 1));
-    }
-    await nextFrame();
-    return performance.now() - t0;
-  }, { act, until });
-}
-
+const loads = `Number(document.querySelector('[data-testid="controls"]').dataset.loads)`;
+const idle = async () => {
+  await page.waitForFunction(() => !document.querySelector('.loading')?.textContent, null, { timeout: 60000 });
+  await page.waitForTimeout(150);
+};
 const results = [];
-async function measure(name, act, { repeat = 1, until = null, between = null } = {}) {
-  const times = [];
+
+/** Runs `act` (Playwright calls) `repeat` times; reports the Event Timing duration of its inputs. */
+async function measure(name, act, { repeat = 1, result = false } = {}) {
+  const paints = [];
+  const ends = [];
   for (let i = 0; i < repeat; i++) {
-    if (between) await page.evaluate(between);
-    times.push(await once(act, until));
+    await page.evaluate(() => {
+      window.__events.length = 0;
+      window.__loadsBefore = Number(document.querySelector('[data-testid="controls"]').dataset.loads);
+      window.__t0 = performance.now();
+    });
+    await act(i);
+    if (result) {
+      await page.waitForFunction(`${loads} > window.__loadsBefore`, null, { timeout: 60000 });
+      ends.push(await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(() => r(performance.now() - window.__t0), 0)))));
+    }
+    await idle();
+    const d = await page.evaluate(() => {
+      const interesting = window.__events.filter((e) => ['click', 'pointerup', 'pointerdown', 'keydown', 'keyup', 'input', 'change', 'mouseup', 'mousedown'].includes(e.name));
+      return interesting.reduce((m, e) => Math.max(m, e.duration), 0);
+    });
+    // Below the 16 ms threshold the browser records nothing: the frame came within 16 ms.
+    paints.push(d || 16);
   }
-  times.sort((a, b) => a - b);
-  const r = { action: name, runs: repeat, medianMs: +times[Math.floor(times.length / 2)].toFixed(1), worstMs: +times[times.length - 1].toFixed(1) };
+  const stat = (xs) => {
+    const s = [...xs].sort((a, b) => a - b);
+    return { median: +s[Math.floor(s.length / 2)].toFixed(0), worst: +s[s.length - 1].toFixed(0) };
+  };
+  const p = stat(paints);
+  const r = { action: name, runs: repeat, nextPaintMs: p.median, nextPaintWorstMs: p.worst };
+  if (ends.length) {
+    const e = stat(ends);
+    r.resultMs = e.median;
+    r.resultWorstMs = e.worst;
+  }
   results.push(r);
   console.log(JSON.stringify(r));
 }
 
-const click = (testid) => `document.querySelector('[data-testid="${testid}"]').click()`;
-const stats = `(document.querySelector('.scenario-stats')?.textContent ?? '')`;
-
-await measure(
-  'load big-cluster from the gallery: next paint',
-  `const s = document.querySelector('[data-testid="gallery"]'); s.value = 'big-cluster'; s.dispatchEvent(new Event('change', {bubbles: true}));`,
-);
-await page.waitForFunction(`${stats}.includes('1000 nodes') && !document.querySelector('.loading')?.textContent`, null, { timeout: 60000 });
-await page.selectOption('[data-testid="gallery"]', 'classic');
-await page.waitForFunction(`${stats}.includes('5 nodes') && !document.querySelector('.loading')?.textContent`, null, { timeout: 60000 });
-await measure(
-  'load big-cluster from the gallery: until painted',
-  `const s = document.querySelector('[data-testid="gallery"]'); s.value = 'big-cluster'; s.dispatchEvent(new Event('change', {bubbles: true}));`,
-  { until: `${stats}.includes('1000 nodes') && !document.querySelector('.loading')?.textContent` },
-);
-await measure('rewind to t = 0', click('control-rewind'));
-await measure('step one cycle', click('control-step'), { repeat: 15 });
-await measure('step one phase', click('control-phase'), { repeat: 12 });
-await measure('step back', click('control-back'), { repeat: 8 });
-for (const at of [0.25, 0.5, 0.75, 1.0, 0.1]) {
-  await measure(
-    `scrub to ${at * 100}%`,
-    `const r = document.querySelector('[data-testid="scrubber"]'); r.value = String(Math.round(Number(r.max) * ${at})); r.dispatchEvent(new Event('input', {bubbles: true}));`,
-  );
+// The gallery menu driven by the keyboard (a real input the browser times): End picks the last
+// entry, big-cluster.
+await page.focus('[data-testid="gallery"]');
+await measure('load big-cluster from the gallery', () => page.keyboard.press('End'), { result: true });
+await page.waitForSelector('[data-testid="heat-map-canvas"]');
+await measure('rewind to t = 0', () => page.click('[data-testid="control-rewind"]'));
+await measure('step one cycle', () => page.click('[data-testid="control-step"]'), { repeat: 15 });
+await measure('step one phase', () => page.click('[data-testid="control-phase"]'), { repeat: 12 });
+await measure('step back', () => page.click('[data-testid="control-back"]'), { repeat: 8 });
+await measure('step (keyboard →)', () => page.keyboard.press('ArrowRight'), { repeat: 8 });
+const scrubber = page.locator('[data-testid="scrubber"]');
+const box = await scrubber.boundingBox();
+const fractions = [0.25, 0.5, 0.75, 0.98, 0.1, 0.6];
+await measure('scrub (click on the scrubber)', (i) => page.mouse.click(box.x + box.width * fractions[i], box.y + box.height / 2), { repeat: fractions.length });
+await measure('open the Pods tab', () => page.click('[data-testid="view-pods"]'));
+await measure('click a pod row (its cycle in the inspector)', (i) => page.locator('[data-testid="pod-row"]').nth(40 + i * 20).click(), { repeat: 4 });
+await measure('back to the nodes view', () => page.click('[data-testid="view-nodes"]'));
+const canvas = page.locator('[data-testid="heat-map-canvas"]');
+await measure('click a heat-map cell', (i) => canvas.click({ position: { x: 5 + i * 30, y: 5 + i * 15 } }), { repeat: 4 });
+await page.selectOption('[data-testid="control-speed"]', '5');
+await page.click('[data-testid="control-rewind"]');
+await measure('run at 100 cycles/s', () => page.click('[data-testid="control-run"]'));
+await page.waitForTimeout(1500);
+await measure('pause', () => page.click('[data-testid="control-run"]'));
+await measure('open the nodes form (1000 nodes)', () => page.click('[data-testid="editor-nodes"] [data-testid="editor-view-form"]'));
+await page.click('[data-testid="editor-nodes"] [data-testid="node-form-row"][data-node="node-0001"] button');
+const cpu = page.locator('[data-testid="editor-nodes"] [data-testid="node-cpu"]');
+for (const v of ['12', '8', '2', '8']) {
+  await cpu.fill(v);
+  await measure(`change node-0001's CPU to ${v} in the form (Enter)`, () => cpu.press('Enter'), { result: true });
 }
-await measure('select a pod (inspector replays its cycle)', click('view-pods'));
-await measure(
-  'click a pod row',
-  `const rows = document.querySelectorAll('[data-testid="pod-row"]'); rows[rows.length - 1].click();`,
-  { repeat: 3 },
-);
-await measure('back to the nodes view', click('view-nodes'));
-await measure(
-  'click a heat-map cell',
-  `const c = document.querySelector('[data-testid="heat-map-canvas"]'); c.dispatchEvent(new MouseEvent('click', {bubbles: true, clientX: c.getBoundingClientRect().left + 40, clientY: c.getBoundingClientRect().top + 40}));`,
-  { repeat: 3 },
-);
-await measure('run (first tick at 100 cycles/s)', `const s = document.querySelector('[data-testid="control-speed"]'); s.value = '5'; s.dispatchEvent(new Event('change', {bubbles: true})); ${click('control-rewind')}; ${click('control-run')}`);
-await page.waitForTimeout(1000);
-await measure('pause', click('control-run'));
-const loads = `Number(document.querySelector('[data-testid="controls"]').dataset.loads)`;
-await measure('open the nodes form (1000 nodes)', `document.querySelector('[data-testid="editor-nodes"] [data-testid="editor-view-form"]').click();`);
-// A form field commits on change: the whole scenario is read and run again.
-await page.click('[data-testid="editor-nodes"] [data-testid="node-form-row"][data-node="node-0001"]');
-await page.waitForSelector('[data-testid="editor-nodes"] [data-testid="node-cpu"]');
-const setCpu = (cpu) =>
-  `window.__loads = ${loads}; const i = document.querySelector('[data-testid="editor-nodes"] [data-testid="node-cpu"]'); i.value = '${cpu}'; i.dispatchEvent(new Event('change', {bubbles: true}));`;
-for (const cpu of ['12', '2']) {
-  // The next paint answers the input ("reading the inputs and simulating…"); the new run
-  // follows, painted as soon as it is complete.
-  await measure(`change node-0001's CPU to ${cpu} in the form: next paint`, setCpu(cpu));
-  await page.waitForFunction(`${loads} > window.__loads`);
-  await page.waitForTimeout(200);
-  await measure(
-    `change node-0001's CPU back in the form: until the new run is painted`,
-    setCpu(cpu === '12' ? '8' : '9'),
-    { until: `${loads} > window.__loads` },
-  );
-  await page.waitForTimeout(200);
-}
-await measure('back to the text view', `document.querySelector('[data-testid="editor-nodes"] [data-testid="editor-view-text"]').click();`);
-await measure(
-  'type in the nodes text (the keystroke, before the rerun)',
-  `const t = document.querySelector('[data-testid="editor-nodes"] textarea'); t.value = t.value.replace('"cpu":"8"', '"cpu":"9"'); t.dispatchEvent(new Event('input', {bubbles: true}));`,
-);
-await measure(
-  'the same edit, until the new run is painted (after the typing pause)',
-  `window.__loads = ${loads}; const t = document.querySelector('[data-testid="editor-nodes"] textarea'); t.value = t.value.replace('"cpu":"8"', '"cpu":"7"'); t.dispatchEvent(new Event('input', {bubbles: true}));`,
-  { until: `${loads} > window.__loads` },
-);
+await measure('back to the text view', () => page.click('[data-testid="editor-nodes"] [data-testid="editor-view-text"]'));
+const area = page.locator('[data-testid="editor-nodes"] textarea');
+await area.click({ position: { x: 60, y: 40 } });
+await measure('type a character in the nodes text (rerun after the typing pause)', () => page.keyboard.type(' '), { result: true });
 console.log(JSON.stringify({ summary: results }));
 await browser.close();
 server.close();

@@ -120,8 +120,8 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
                     </button>
                 </span>
             </header>
-            <Show when=move || form_view.get() fallback=move || view! {
-            <div class="code">
+            // The text view stays mounted (a big text is laid out once, not at every switch).
+            <div class="code" class:hidden=move || form_view.get()>
                 <div class="gutter" node_ref=gutter aria-hidden="true">
                     <pre>{numbers}</pre>
                     <For
@@ -144,7 +144,7 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
                     on:scroll=move |_| sync_scroll()
                 ></textarea>
             </div>
-            }>
+            <Show when=move || form_view.get()>
                 <div class="form-scroll">{form}</div>
             </Show>
             <Show when=move || !errors.with(Vec::is_empty)>
