@@ -120,7 +120,7 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
                     </button>
                 </span>
             </header>
-            // The text view stays mounted (a big text is laid out once, not at every switch).
+            // The text view stays mounted behind the form view (its scroll and selection survive).
             <div class="code" class:hidden=move || form_view.get()>
                 <div class="gutter" node_ref=gutter aria-hidden="true">
                     <pre>{numbers}</pre>
