@@ -649,16 +649,8 @@ impl Playground {
 
     /// [`load`], rereading only the files whose text changed since the last call.
     fn load_cached(&self, texts: &[String]) -> Result<Scenario, Vec<Diagnostic>> {
-        let names: Vec<String> = EditorFile::ALL
-            .iter()
-            .zip(texts)
-            .map(|(f, t)| f.source_name(t))
-            .collect();
-        let sources: Vec<Source> = names
-            .iter()
-            .zip(texts)
-            .map(|(name, text)| Source { name, text })
-            .collect();
+        let names = source_names(texts);
+        let sources = sources(&names, texts);
         let mut inputs = Inputs::default();
         let mut errors = Vec::new();
         self.parsed.update_value(|parsed| {
@@ -911,6 +903,24 @@ impl Playground {
     }
 }
 
+/// The file name each editor's text is read under (`nodes.yaml`, `policy.json`, ...).
+fn source_names(texts: &[String]) -> Vec<String> {
+    EditorFile::ALL
+        .iter()
+        .zip(texts)
+        .map(|(f, t)| f.source_name(t))
+        .collect()
+}
+
+/// The editors' texts as sources for the core.
+fn sources<'a>(names: &'a [String], texts: &'a [String]) -> Vec<Source<'a>> {
+    names
+        .iter()
+        .zip(texts)
+        .map(|(name, text)| Source { name, text })
+        .collect()
+}
+
 /// One editor's text as last read.
 struct ParsedFile {
     name: String,
@@ -920,17 +930,8 @@ struct ParsedFile {
 
 /// Loads the texts (in [`EditorFile::ALL`] order) as one scenario.
 pub fn load(texts: &[String]) -> Result<Scenario, Vec<Diagnostic>> {
-    let names: Vec<String> = EditorFile::ALL
-        .iter()
-        .zip(texts)
-        .map(|(f, t)| f.source_name(t))
-        .collect();
-    let sources: Vec<Source> = names
-        .iter()
-        .zip(texts)
-        .map(|(name, text)| Source { name, text })
-        .collect();
-    Scenario::load(&sources)
+    let names = source_names(texts);
+    Scenario::load(&sources(&names, texts))
 }
 
 impl Default for Playground {

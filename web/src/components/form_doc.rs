@@ -1,7 +1,7 @@
 //! The parsed document a form view edits: parsed lazily from the editor text, and reused
 //! without parsing again when the text is the one the form itself just wrote.
 
-use crate::forms::Document;
+use crate::forms::{Document, ObjRef};
 use leptos::prelude::*;
 use std::sync::Arc;
 
@@ -80,5 +80,28 @@ impl FormDoc {
             self.on_edit.run(text);
         }
         Ok(out)
+    }
+
+    /// Duplicates the object at `at` and opens the copy (the filter is set to find it).
+    pub fn duplicate(
+        &self,
+        at: ObjRef,
+        filter: RwSignal<String>,
+        expanded: RwSignal<Option<String>>,
+    ) {
+        if let Ok(Some(copy)) = self.edit(|d: &mut Document| Ok(d.duplicate(at))) {
+            if !filter.with(|f| copy.contains(f.trim())) {
+                filter.set(copy.clone());
+            }
+            expanded.set(Some(copy));
+        }
+    }
+
+    /// Deletes the object at `at`.
+    pub fn remove(&self, at: ObjRef) {
+        let _ = self.edit(|d| {
+            d.remove(at);
+            Ok(())
+        });
     }
 }

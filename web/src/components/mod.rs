@@ -21,6 +21,7 @@ pub mod node_card;
 pub mod node_fields;
 pub mod node_form;
 pub mod node_row;
+pub mod object_list;
 pub mod placements;
 pub mod pod_fields;
 pub mod pod_form;

@@ -3,8 +3,8 @@
 use super::form_doc::FormDoc;
 use super::form_field::FormField;
 use super::node_form::NodeListed;
+use crate::forms::name_of;
 use crate::forms::node::{self, NodeEdit};
-use crate::forms::{name_of, Document};
 use leptos::prelude::*;
 use serde_json::Value;
 
@@ -37,20 +37,14 @@ pub fn NodeFields(
     });
     let unschedulable = read(|v| node::summary(v).unschedulable.to_string());
     let duplicate = move |_| {
-        let Some(at) = at() else { return };
-        if let Ok(Some(copy)) = doc.edit(|d: &mut Document| Ok(d.duplicate(at))) {
-            if !filter.with(|f| copy.contains(f.trim())) {
-                filter.set(copy.clone());
-            }
-            expanded.set(Some(copy));
+        if let Some(at) = at() {
+            doc.duplicate(at, filter, expanded);
         }
     };
     let delete = move |_| {
-        let Some(at) = at() else { return };
-        let _ = doc.edit(|d| {
-            d.remove(at);
-            Ok(())
-        });
+        if let Some(at) = at() {
+            doc.remove(at);
+        }
     };
     view! {
         <div class="form-fields">

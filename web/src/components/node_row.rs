@@ -3,7 +3,8 @@
 
 use super::form_doc::FormDoc;
 use super::node_fields::NodeFields;
-use super::node_form::NodeListed;
+use super::node_form::{NodeListed, Nodes};
+use super::object_list::RowOpen;
 use leptos::prelude::*;
 
 /// A node's row.
@@ -14,25 +15,10 @@ pub fn NodeRow(
     expanded: RwSignal<Option<String>>,
     filter: RwSignal<String>,
 ) -> impl IntoView {
-    let name = move || {
-        row.with(|r| {
-            r.as_ref()
-                .map(|r| r.summary.name.clone())
-                .unwrap_or_default()
-        })
-    };
-    let is_open =
-        move || row.with(|r| r.as_ref().map(|r| &r.summary.name) == expanded.get().as_ref());
-    let toggle = move |_| {
-        let n = name();
-        expanded.update(|e| {
-            *e = if e.as_ref() == Some(&n) {
-                None
-            } else {
-                Some(n)
-            }
-        });
-    };
+    let open = RowOpen::new::<Nodes>(row, expanded);
+    let name = open.name;
+    let is_open = move || open.is_open.get();
+    let toggle = move |_| open.toggle();
     let facts = move || {
         row.with(|r| {
             let Some(r) = r else { return String::new() };

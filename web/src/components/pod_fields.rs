@@ -4,7 +4,6 @@ use super::form_doc::FormDoc;
 use super::form_field::FormField;
 use super::pod_form::PodListed;
 use crate::forms::pod::{self, PodField};
-use crate::forms::Document;
 use leptos::prelude::*;
 
 /// Every field of the form: field, label, test id, placeholder, multiline.
@@ -133,20 +132,14 @@ pub fn PodFields(
         })
         .collect_view();
     let duplicate = move |_| {
-        let Some(at) = at() else { return };
-        if let Ok(Some(copy)) = doc.edit(|d: &mut Document| Ok(d.duplicate(at))) {
-            if !filter.with(|f| copy.contains(f.trim())) {
-                filter.set(copy.clone());
-            }
-            expanded.set(Some(copy));
+        if let Some(at) = at() {
+            doc.duplicate(at, filter, expanded);
         }
     };
     let delete = move |_| {
-        let Some(at) = at() else { return };
-        let _ = doc.edit(|d| {
-            d.remove(at);
-            Ok(())
-        });
+        if let Some(at) = at() {
+            doc.remove(at);
+        }
     };
     view! {
         <div class="form-fields">

@@ -2,8 +2,9 @@
 //! pod's fields.
 
 use super::form_doc::FormDoc;
+use super::object_list::RowOpen;
 use super::pod_fields::PodFields;
-use super::pod_form::PodListed;
+use super::pod_form::{PodListed, Pods};
 use leptos::prelude::*;
 
 /// A pod's row.
@@ -14,25 +15,10 @@ pub fn PodRow(
     expanded: RwSignal<Option<String>>,
     filter: RwSignal<String>,
 ) -> impl IntoView {
-    let name = move || {
-        row.with(|r| {
-            r.as_ref()
-                .map(|r| r.summary.name.clone())
-                .unwrap_or_default()
-        })
-    };
-    let is_open =
-        move || row.with(|r| r.as_ref().map(|r| &r.summary.name) == expanded.get().as_ref());
-    let toggle = move |_| {
-        let n = name();
-        expanded.update(|e| {
-            *e = if e.as_ref() == Some(&n) {
-                None
-            } else {
-                Some(n)
-            }
-        });
-    };
+    let open = RowOpen::new::<Pods>(row, expanded);
+    let name = open.name;
+    let is_open = move || open.is_open.get();
+    let toggle = move |_| open.toggle();
     let facts = move || {
         row.with(|r| {
             let Some(r) = r else { return String::new() };
