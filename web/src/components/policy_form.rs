@@ -33,16 +33,18 @@ pub fn PolicyForm(text: Signal<String>, on_edit: Callback<String>) -> impl IntoV
                     let mandatory = MANDATORY.contains(&name.as_str());
                     let n = name.clone();
                     view! {
-                        <label class="form-toggle" class:on=checked>
+                        <label class="form-toggle" class:on=checked || mandatory>
                             <input
                                 type="checkbox"
                                 data-testid="predicate-toggle"
                                 data-name=name.clone()
-                                prop:checked=checked
+                                // Mandatory predicates run whether listed or not: shown on, fixed.
+                                prop:checked=checked || mandatory
+                                disabled=mandatory
                                 on:change=move |ev| apply(PolicyEdit::Predicate(n.clone(), event_target_checked(&ev)))
                             />
                             <span class="mono">{name}</span>
-                            {mandatory.then(|| view! { <span class="form-tag" title="Added by the scheduler even when not listed">"always"</span> })}
+                            {mandatory.then(|| view! { <span class="form-tag" title="Mandatory in v1.17: the scheduler adds it even when the Policy does not list it">"always runs"</span> })}
                         </label>
                     }
                 })
