@@ -56,7 +56,7 @@ pub fn ConfigForm(text: Signal<String>, on_edit: Callback<String>) -> impl IntoV
                     </p>
                 </Show>
                 <div class="form-fields">{fields}</div>
-                <p class="form-hint">"An empty field takes v1.17's default (shown in grey)."</p>
+                <p class="form-hint">"An empty field takes v1.17's default (shown in grey). A field applies on Enter or when you leave it."</p>
             </Show>
         </div>
     }

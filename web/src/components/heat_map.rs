@@ -82,6 +82,8 @@ pub fn HeatMap() -> impl IntoView {
             <canvas
                 node_ref=canvas
                 data-testid="heat-map-canvas"
+                role="img"
+                aria-label="Heat-map of the nodes by CPU requested; the Pods tab and the event filter find a node by name"
                 on:click=move |ev| {
                     if let Some(i) = cell_at(f64::from(ev.offset_x()), f64::from(ev.offset_y())) {
                         let name = state.frame.with_untracked(|f| f.as_ref().map(|f| f.nodes[i].name.clone()));

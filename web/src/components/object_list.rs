@@ -126,6 +126,7 @@ pub fn ObjectList<K: ListedKind>(
                         {format!("+ Add {}", K::ONE)}
                     </button>
                 </div>
+                <p class="form-hint">"Open a row to edit it; a field applies on Enter or when you leave it."</p>
                 <div class="form-rows">
                     <For
                         each=move || listing.with(|l| l.as_ref().map(|l| l.rows.iter().map(|r| r.key.clone()).collect::<Vec<_>>()).unwrap_or_default())
