@@ -31,6 +31,7 @@ pub mod policy_form;
 pub mod preempt;
 pub mod prioritize_nodes;
 pub mod queue_view;
+pub mod row_actions;
 pub mod schedule_one;
 pub mod select_host;
 pub mod warnings;

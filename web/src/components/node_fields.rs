@@ -3,6 +3,7 @@
 use super::form_doc::FormDoc;
 use super::form_field::FormField;
 use super::node_form::NodeListed;
+use super::row_actions::RowActions;
 use crate::forms::name_of;
 use crate::forms::node::{self, NodeEdit};
 use leptos::prelude::*;
@@ -36,16 +37,6 @@ pub fn NodeFields(
         Ok(())
     });
     let unschedulable = read(|v| node::summary(v).unschedulable.to_string());
-    let duplicate = move |_| {
-        if let Some(at) = at() {
-            doc.duplicate(at, filter, expanded);
-        }
-    };
-    let delete = move |_| {
-        if let Some(at) = at() {
-            doc.remove(at);
-        }
-    };
     view! {
         <div class="form-fields">
             <FormField label="Name" test_id="node-name" value=read(|v| name_of(v).to_string()) on_commit=rename/>
@@ -82,13 +73,7 @@ pub fn NodeFields(
                     />
                     "Unschedulable (cordoned)"
                 </label>
-                <span class="form-spacer"></span>
-                <button class="form-button" data-testid="node-duplicate" on:click=duplicate>
-                    "Duplicate"
-                </button>
-                <button class="form-button danger" data-testid="node-delete" on:click=delete>
-                    "Delete"
-                </button>
+                <RowActions doc=doc at=Signal::derive(at) filter=filter expanded=expanded kind="node"/>
             </div>
         </div>
     }

@@ -3,6 +3,7 @@
 use super::form_doc::FormDoc;
 use super::form_field::FormField;
 use super::pod_form::PodListed;
+use super::row_actions::RowActions;
 use crate::forms::pod::{self, PodField};
 use leptos::prelude::*;
 
@@ -131,27 +132,11 @@ pub fn PodFields(
             }
         })
         .collect_view();
-    let duplicate = move |_| {
-        if let Some(at) = at() {
-            doc.duplicate(at, filter, expanded);
-        }
-    };
-    let delete = move |_| {
-        if let Some(at) = at() {
-            doc.remove(at);
-        }
-    };
     view! {
         <div class="form-fields">
             {fields}
             <div class="form-actions wide">
-                <span class="form-spacer"></span>
-                <button class="form-button" data-testid="pod-duplicate" on:click=duplicate>
-                    "Duplicate"
-                </button>
-                <button class="form-button danger" data-testid="pod-delete" on:click=delete>
-                    "Delete"
-                </button>
+                <RowActions doc=doc at=Signal::derive(at) filter=filter expanded=expanded kind="pod"/>
             </div>
         </div>
     }
