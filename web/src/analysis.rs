@@ -69,7 +69,7 @@ pub struct Inspection {
     pub priority: i32,
     /// What the pod requests, in short.
     pub requests: String,
-    /// Where the pod is at the current position.
+    /// The node the cycle chose or, for a pod without a cycle, where it is now.
     pub node: Option<String>,
     /// The cycle; `None` when the pod was bound in the input, names another scheduler or has
     /// not been tried yet.
@@ -147,7 +147,6 @@ pub fn inspect_cycle(
     cluster: &Cluster,
     info: &SessionInfo,
     cycle: usize,
-    node_now: Option<String>,
 ) -> Inspection {
     let pod = &cluster.pods[t.pod];
     // Node ids in a trace are the cycle's own (nodes may have been deleted since).
@@ -245,7 +244,7 @@ pub fn inspect_cycle(
         pod: pod.full_name.clone(),
         priority: pod.priority,
         requests: requests_summary(&pod.request),
-        node: node_now,
+        node: t.node.map(node_name),
         cycle: Some(CycleView {
             number: cycle + 1,
             of: info.cycle_steps.len(),

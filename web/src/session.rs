@@ -227,10 +227,8 @@ pub struct QueueRow {
     pub pod: PodId,
     /// Times popped so far.
     pub attempts: u32,
-    /// Virtual time until its backoff ends.
+    /// For a pod in podBackoffQ: the virtual time until its backoff ends and it is retried.
     pub retry_in: Option<Millis>,
-    /// In podBackoffQ (where the backoff's end is its retry).
-    pub in_backoff: bool,
     /// Why it waits: its last `FailedScheduling` message.
     pub reason: Option<String>,
     /// Its nominated node.
@@ -621,11 +619,10 @@ impl Session {
                 attempts: q.attempts,
                 retry_in: q
                     .backoff_expiry
-                    .filter(|&e| e > now)
+                    .filter(|&e| q.queue == SubQueue::Backoff && e > now)
                     .map(|e| Millis(e.0 - now.0)),
                 reason,
                 nominated: q.nominated_node.clone(),
-                in_backoff: q.queue == SubQueue::Backoff,
             };
             match q.queue {
                 SubQueue::Active => queue.active.push(row),

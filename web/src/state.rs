@@ -372,8 +372,7 @@ impl Playground {
                     let s = s.as_ref()?;
                     let detail = s.cycle_detail(c)?;
                     let (trace, cluster) = &*detail;
-                    let chosen = trace.node.map(|n| trace.node_name(cluster, n).to_string());
-                    Some(analysis::inspect_cycle(trace, cluster, &info, c, chosen))
+                    Some(analysis::inspect_cycle(trace, cluster, &info, c))
                 }),
                 Inspected::PodOnly(p, node) => analysis::inspect_pod_without_cycle(&info, p, node),
             }
@@ -537,11 +536,6 @@ impl Playground {
         self.target.set(InspectTarget::Latest);
         self.session.set_value(None);
         self.rerun(true);
-    }
-
-    /// Counts loads: views key rows by it, so a new run never reuses an old run's rows.
-    pub fn generation(&self) -> u64 {
-        self.load_generation.get_value()
     }
 
     /// The gallery example the editors started from.

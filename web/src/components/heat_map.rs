@@ -168,11 +168,12 @@ fn draw(
         };
         ctx.set_fill_style_str(&color);
         ctx.fill_rect(x, y, cell, cell);
-        if node.chips.iter().any(|c| c.kind == ChipKind::Nominated) {
-            ctx.set_fill_style_str("#f0a500");
-            ctx.fill_rect(x + cell * 0.3, y + cell * 0.3, cell * 0.4, cell * 0.4);
-        }
-        if selected_pod.is_some_and(|p| node.chips.iter().any(|c| c.pod == p)) {
+        // A dot: a pod is nominated here, or the selected pod is here.
+        let dot = node
+            .chips
+            .iter()
+            .any(|c| c.kind == ChipKind::Nominated || Some(c.pod) == selected_pod);
+        if dot {
             ctx.set_fill_style_str("#f0a500");
             ctx.fill_rect(x + cell * 0.3, y + cell * 0.3, cell * 0.4, cell * 0.4);
         }

@@ -44,7 +44,7 @@ pub fn QueueView() -> impl IntoView {
                                         priority: 0,
                                         requests: String::new(),
                                     });
-                                    let retry = r.retry_in.filter(|_| r.in_backoff).map(|t| format!("retry in {t}"));
+                                    let retry = r.retry_in.map(|t| format!("retry in {t}"));
                                     let reason = r.reason.clone();
                                     let nominated = r.nominated.clone().map(|n| format!("nominated to {n}"));
                                     view! {

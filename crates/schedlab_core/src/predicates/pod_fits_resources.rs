@@ -100,11 +100,10 @@ pub fn check_into(cx: &CycleContext, node: &NodeInfo, fails: &mut Vec<Reason>) {
 }
 
 impl FilterPlugin for PodFitsResources {
-    fn filter(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> FilterResult {
-        if fits(cx, node) {
-            return Ok(Vec::new());
-        }
-        Ok(check(cx, node))
+    fn filter(&self, cx: &CycleContext, state: &State, node: &NodeInfo) -> FilterResult {
+        let mut reasons = Vec::new();
+        self.filter_into(cx, state, node, &mut reasons)?;
+        Ok(reasons)
     }
 
     fn filter_into(
