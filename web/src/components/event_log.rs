@@ -1,6 +1,7 @@
 //! The event log, as `kubectl get events` lists it (newest first), up to the current position.
 //! A filter keeps the events of one pod or node; clicking an event jumps to its cycle.
 
+use super::search_box::SearchBox;
 use crate::state::Playground;
 use leptos::prelude::*;
 
@@ -45,15 +46,7 @@ pub fn EventLog() -> impl IntoView {
             <header class="card-head">
                 <h2>"Events"</h2>
                 <span class="card-hint">"kubectl get events, newest first · click one to inspect its cycle"</span>
-                <input
-                    class="filter"
-                    type="search"
-                    placeholder="filter by pod or node"
-                    aria-label="Filter events by pod or node"
-                    data-testid="event-filter"
-                    prop:value=move || filter.get()
-                    on:input=move |ev| filter.set(event_target_value(&ev))
-                />
+                <SearchBox value=filter class="filter" placeholder="filter by pod or node" label="Filter events by pod or node" test_id="event-filter"/>
             </header>
             <div class="table-scroll events-scroll">
                 <table class="events-table">

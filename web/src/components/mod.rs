@@ -33,6 +33,7 @@ pub mod prioritize_nodes;
 pub mod queue_view;
 pub mod row_actions;
 pub mod schedule_one;
+pub mod search_box;
 pub mod select_host;
 pub mod warnings;
 

@@ -4,6 +4,7 @@
 
 use super::form_doc::FormDoc;
 use super::form_notice::FormNotice;
+use super::search_box::SearchBox;
 use crate::forms::{name_of, Document, ObjRef};
 use leptos::prelude::*;
 use serde_json::Value;
@@ -112,14 +113,12 @@ pub fn ObjectList<K: ListedKind>(
             <FormNotice text=text stem=K::MANY error=Signal::derive(move || doc.error())/>
             <Show when=move || doc.error().is_none()>
                 <div class="form-toolbar">
-                    <input
-                        type="search"
+                    <SearchBox
+                        value=filter
                         class="form-filter"
-                        data-testid=format!("{}-filter", K::ONE)
                         placeholder="Filter by name"
-                        aria-label=format!("Filter {} by name", K::MANY)
-                        prop:value=move || filter.get()
-                        on:input=move |ev| filter.set(event_target_value(&ev))
+                        label=format!("Filter {} by name", K::MANY)
+                        test_id=format!("{}-filter", K::ONE)
                     />
                     <span class="form-count">{count}</span>
                     <button class="form-button" data-testid=format!("{}-add", K::ONE) on:click=add>

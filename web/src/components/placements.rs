@@ -3,6 +3,7 @@
 //! scenarios show the first rows and a filter.
 
 use super::priority_class;
+use super::search_box::SearchBox;
 use crate::state::Playground;
 use leptos::prelude::*;
 
@@ -71,15 +72,7 @@ pub fn Placements() -> impl IntoView {
         <div class="placements">
             <div class="placements-head">
                 <span class="card-hint">"In input order, as they are at this point of the run. Click one to inspect its cycle."</span>
-                <input
-                    class="filter"
-                    type="search"
-                    placeholder="filter: name, node or phase"
-                    aria-label="Filter pods"
-                    data-testid="pod-filter"
-                    prop:value=move || filter.get()
-                    on:input=move |ev| filter.set(event_target_value(&ev))
-                />
+                <SearchBox value=filter class="filter" placeholder="filter: name, node or phase" label="Filter pods" test_id="placements-filter"/>
             </div>
             <div class="table-scroll placements-scroll">
                 <table class="placements-table" data-testid="placements">
