@@ -464,7 +464,7 @@ proptest! {
                     "node-{} over-committed", i);
             }
             let info = &s.cluster.nodes[i];
-            prop_assert_eq!(info.allocatable.milli_cpu, n.cpu);
+            prop_assert_eq!(info.allocatable().milli_cpu, n.cpu);
         }
         for p in r["pods"].as_array().expect("pods") {
             let name = p["name"].as_str().expect("name");

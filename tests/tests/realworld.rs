@@ -108,11 +108,11 @@ fn minikube_node() {
     assert_eq!(s.cluster.nodes.len(), 1);
     let n = &s.cluster.nodes[0];
     assert_eq!(n.name(), "minikube");
-    assert_eq!(n.allocatable.milli_cpu, 4000);
-    assert_eq!(n.allocatable.memory, 8_163_684 * 1024);
-    assert_eq!(n.allocatable.ephemeral_storage, 16_954_240 * 1024);
-    assert_eq!(n.allocatable.pods, 110);
-    assert!(n.node.spec.taints.is_empty(), "no taint");
+    assert_eq!(n.allocatable().milli_cpu, 4000);
+    assert_eq!(n.allocatable().memory, 8_163_684 * 1024);
+    assert_eq!(n.allocatable().ephemeral_storage, 16_954_240 * 1024);
+    assert_eq!(n.allocatable().pods, 110);
+    assert!(n.object().spec.taints.is_empty(), "no taint");
 }
 
 #[test]
@@ -126,9 +126,9 @@ fn openshift_gcp_nodes_only_workers_take_an_untolerating_pod() {
     let s = load_ok(&[input("insights__nodelist_openshift_gcp_6nodes.json"), pods]);
     assert_eq!(s.cluster.nodes.len(), 6);
     for n in &s.cluster.nodes {
-        assert_eq!(n.allocatable.milli_cpu, 3500, "{}", n.name());
-        assert_eq!(n.allocatable.pods, 250);
-        assert_eq!(n.allocatable.scalar("attachable-volumes-gce-pd"), 127);
+        assert_eq!(n.allocatable().milli_cpu, 3500, "{}", n.name());
+        assert_eq!(n.allocatable().pods, 250);
+        assert_eq!(n.allocatable().scalar("attachable-volumes-gce-pd"), 127);
     }
     let r = report(&s, 3);
     for pod in ["default/w1", "default/w2", "default/w3"] {
@@ -175,10 +175,10 @@ fn aks_nodes_with_managed_fields() {
         ]
     );
     let n = &s.cluster.nodes[0];
-    assert_eq!(n.allocatable.milli_cpu, 1900);
-    assert_eq!(n.allocatable.memory, 5_497_568 * 1024);
-    assert_eq!(n.allocatable.ephemeral_storage, 119_716_326_407);
-    assert_eq!(n.allocatable.scalar("attachable-volumes-azure-disk"), 4);
+    assert_eq!(n.allocatable().milli_cpu, 1900);
+    assert_eq!(n.allocatable().memory, 5_497_568 * 1024);
+    assert_eq!(n.allocatable().ephemeral_storage, 119_716_326_407);
+    assert_eq!(n.allocatable().scalar("attachable-volumes-azure-disk"), 4);
 }
 
 #[test]
@@ -187,10 +187,10 @@ fn eks_node() {
     assert_eq!(s.cluster.nodes.len(), 1);
     let n = &s.cluster.nodes[0];
     assert_eq!(n.name(), "ip-10-0-105-29.us-east-2.compute.internal");
-    assert_eq!(n.allocatable.milli_cpu, 1930);
-    assert_eq!(n.allocatable.memory, 7_408_576 * 1024);
-    assert_eq!(n.allocatable.pods, 35);
-    assert_eq!(n.allocatable.scalar("attachable-volumes-aws-ebs"), 39);
+    assert_eq!(n.allocatable().milli_cpu, 1930);
+    assert_eq!(n.allocatable().memory, 7_408_576 * 1024);
+    assert_eq!(n.allocatable().pods, 35);
+    assert_eq!(n.allocatable().scalar("attachable-volumes-aws-ebs"), 39);
 }
 
 #[test]
@@ -200,14 +200,14 @@ fn open_simulator_nodes_use_allocatable_even_above_capacity() {
     let names: Vec<&str> = s.cluster.nodes.iter().map(|n| n.name()).collect();
     assert_eq!(names, ["master-1", "master-2", "master-3", "worker-1"]);
     for n in &s.cluster.nodes {
-        assert_eq!(n.allocatable.milli_cpu, 8000, "{}", n.name());
-        assert_eq!(n.allocatable.memory, 16 << 30, "{}", n.name());
+        assert_eq!(n.allocatable().milli_cpu, 8000, "{}", n.name());
+        assert_eq!(n.allocatable().memory, 16 << 30, "{}", n.name());
     }
     let tainted: Vec<&str> = s
         .cluster
         .nodes
         .iter()
-        .filter(|n| !n.node.spec.taints.is_empty())
+        .filter(|n| !n.object().spec.taints.is_empty())
         .map(|n| n.name())
         .collect();
     assert_eq!(tainted, ["master-1"]);
@@ -217,11 +217,11 @@ fn open_simulator_nodes_use_allocatable_even_above_capacity() {
 fn numeric_yaml_cpu_is_a_quantity() {
     let s = load_ok(&[input("opensim__node_gpushare_numeric_cpu.yaml")]);
     let n = &s.cluster.nodes[0];
-    assert_eq!(n.allocatable.milli_cpu, 64_000);
-    assert_eq!(n.allocatable.memory, 256_000 << 20);
-    assert_eq!(n.allocatable.scalar("alibabacloud.com/gpu-count"), 2);
+    assert_eq!(n.allocatable().milli_cpu, 64_000);
+    assert_eq!(n.allocatable().memory, 256_000 << 20);
+    assert_eq!(n.allocatable().scalar("alibabacloud.com/gpu-count"), 2);
     assert_eq!(
-        n.allocatable.scalar("alibabacloud.com/gpu-mem"),
+        n.allocatable().scalar("alibabacloud.com/gpu-mem"),
         32_560 << 20
     );
 }

@@ -525,19 +525,19 @@ impl Session {
                     name: n.name().to_string(),
                     cpu: Usage {
                         used: n.requested.milli_cpu,
-                        total: n.allocatable.milli_cpu,
+                        total: n.allocatable().milli_cpu,
                     },
                     memory: Usage {
                         used: n.requested.memory,
-                        total: n.allocatable.memory,
+                        total: n.allocatable().memory,
                     },
                     pods: Usage {
                         used: n.pods.len() as i64,
-                        total: n.allocatable.pods,
+                        total: n.allocatable().pods,
                     },
                     labels,
                     taints: n
-                        .node
+                        .object()
                         .spec
                         .taints
                         .iter()
@@ -549,7 +549,7 @@ impl Session {
                             }
                         })
                         .collect(),
-                    cordoned: n.node.spec.unschedulable,
+                    cordoned: n.object().spec.unschedulable,
                     chips: n
                         .pods
                         .iter()

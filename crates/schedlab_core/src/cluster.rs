@@ -187,15 +187,62 @@ impl PodInfo {
     }
 }
 
+/// A node's accounting just before a pod was added: see [`NodeInfo::mark`].
+#[derive(Debug)]
+pub struct AddMark {
+    requested: Resources,
+    nonzero_cpu: i64,
+    nonzero_memory: i64,
+    pods: usize,
+    pods_with_affinity: usize,
+    used_ports: usize,
+}
+
+/// What a node object alone decides, worked out once when the node is added or updated:
+/// shared between copies of its [`NodeInfo`], so a copy of a node costs only its pods'
+/// accounting.
+#[derive(Clone, Debug, Default)]
+pub struct NodeFacts {
+    /// The node as given.
+    pub node: Node,
+    /// Allocatable resources (`allocatable`, else `capacity`).
+    pub allocatable: Resources,
+    /// `GetZoneKey`: `region:\0:zone`, empty without zone labels.
+    pub zone_key: String,
+    /// Image name → size in bytes.
+    pub images: HashMap<String, i64>,
+    /// Controllers listed in `scheduler.alpha.kubernetes.io/preferAvoidPods`: (kind, uid).
+    /// `None` when the annotation does not parse.
+    pub avoid_controllers: Option<Vec<(String, String)>>,
+}
+
+impl NodeFacts {
+    /// Works out everything derived from `node` alone.
+    pub fn new(node: Node) -> NodeFacts {
+        let mut images = HashMap::new();
+        for img in &node.status.images {
+            for name in &img.names {
+                images.insert(name.clone(), img.size_bytes);
+            }
+        }
+        NodeFacts {
+            allocatable: node.allocatable().0,
+            zone_key: zone_key(&node.metadata.labels),
+            avoid_controllers: parse_avoid_pods(&node),
+            images,
+            node,
+        }
+    }
+}
+
 /// One node and the pods on it (`nodeinfo.NodeInfo`).
 #[derive(Debug)]
 pub struct NodeInfo {
-    /// The node as given (shared: cloning a cluster copies no node object).
-    pub node: Arc<Node>,
+    /// The node object and what it alone decides (shared: cloning a cluster or copying a node
+    /// for preemption copies none of it).
+    pub facts: Arc<NodeFacts>,
     /// Its index.
     pub id: NodeId,
-    /// Allocatable resources (`allocatable`, else `capacity`).
-    pub allocatable: Resources,
     /// Sum of the requests of pods on the node.
     pub requested: Resources,
     /// Sum of the scoring (non-zero) cpu requests.
@@ -208,38 +255,25 @@ pub struct NodeInfo {
     pub pods_with_affinity: Vec<PodId>,
     /// Host ports in use.
     pub used_ports: Vec<HostPort>,
-    /// `GetZoneKey`: `region:\0:zone`, empty without zone labels.
-    pub zone_key: String,
-    /// Image name → size in bytes (shared between clones).
-    pub images: Arc<HashMap<String, i64>>,
-    /// Controllers listed in `scheduler.alpha.kubernetes.io/preferAvoidPods`: (kind, uid).
-    /// `None` when the annotation does not parse.
-    pub avoid_controllers: Option<Vec<(String, String)>>,
 }
 
 impl Clone for NodeInfo {
     fn clone(&self) -> Self {
         NodeInfo {
-            node: Arc::clone(&self.node),
+            facts: Arc::clone(&self.facts),
             id: self.id,
-            allocatable: self.allocatable.clone(),
             requested: self.requested.clone(),
             nonzero_cpu: self.nonzero_cpu,
             nonzero_memory: self.nonzero_memory,
             pods: self.pods.clone(),
             pods_with_affinity: self.pods_with_affinity.clone(),
             used_ports: self.used_ports.clone(),
-            zone_key: self.zone_key.clone(),
-            images: Arc::clone(&self.images),
-            avoid_controllers: self.avoid_controllers.clone(),
         }
     }
 
     /// Reuses `self`'s buffers (preemption copies one node after another into one scratch).
     fn clone_from(&mut self, source: &Self) {
-        self.node = Arc::clone(&source.node);
-        self.id = source.id;
-        self.allocatable.clone_from(&source.allocatable);
+        self.copy_facts_of(source);
         self.requested.clone_from(&source.requested);
         self.nonzero_cpu = source.nonzero_cpu;
         self.nonzero_memory = source.nonzero_memory;
@@ -247,9 +281,6 @@ impl Clone for NodeInfo {
         self.pods_with_affinity
             .clone_from(&source.pods_with_affinity);
         self.used_ports.clone_from(&source.used_ports);
-        self.zone_key.clone_from(&source.zone_key);
-        self.images = Arc::clone(&source.images);
-        self.avoid_controllers.clone_from(&source.avoid_controllers);
     }
 }
 
@@ -297,48 +328,36 @@ fn parse_avoid_pods(node: &Node) -> Option<Vec<(String, String)>> {
 impl NodeInfo {
     /// A node with no pods yet.
     pub fn new(node: Node, id: NodeId) -> NodeInfo {
-        let mut info = NodeInfo {
-            node: Arc::default(),
+        NodeInfo {
+            facts: Arc::new(NodeFacts::new(node)),
             id,
-            allocatable: Resources::default(),
             requested: Resources::default(),
             nonzero_cpu: 0,
             nonzero_memory: 0,
             pods: Vec::new(),
             pods_with_affinity: Vec::new(),
             used_ports: Vec::new(),
-            zone_key: String::new(),
-            images: Arc::default(),
-            avoid_controllers: None,
-        };
-        info.set_node(node);
-        info
+        }
     }
 
-    /// Replaces the node object and everything derived from it alone (allocatable, zone key,
-    /// images, preferAvoidPods); the pods' accounting is untouched.
-    fn set_node(&mut self, node: Node) {
-        let mut images = HashMap::new();
-        for img in &node.status.images {
-            for name in &img.names {
-                images.insert(name.clone(), img.size_bytes);
-            }
-        }
-        self.allocatable = node.allocatable().0;
-        self.zone_key = zone_key(&node.metadata.labels);
-        self.avoid_controllers = parse_avoid_pods(&node);
-        self.images = Arc::new(images);
-        self.node = Arc::new(node);
+    /// The node object.
+    pub fn object(&self) -> &Node {
+        &self.facts.node
+    }
+
+    /// Allocatable resources (`allocatable`, else `capacity`).
+    pub fn allocatable(&self) -> &Resources {
+        &self.facts.allocatable
     }
 
     /// The node's name.
     pub fn name(&self) -> &str {
-        &self.node.metadata.name
+        &self.facts.node.metadata.name
     }
 
     /// The node's labels.
     pub fn labels(&self) -> &Labels {
-        &self.node.metadata.labels
+        &self.facts.node.metadata.labels
     }
 
     /// Adds a pod's accounting (`NodeInfo.AddPod`).
@@ -353,6 +372,30 @@ impl NodeInfo {
         }
     }
 
+    /// Where [`NodeInfo::undo_add`] takes the node back to: taken just before an
+    /// [`NodeInfo::add_pod`].
+    pub fn mark(&self) -> AddMark {
+        AddMark {
+            requested: self.requested.clone(),
+            nonzero_cpu: self.nonzero_cpu,
+            nonzero_memory: self.nonzero_memory,
+            pods: self.pods.len(),
+            pods_with_affinity: self.pods_with_affinity.len(),
+            used_ports: self.used_ports.len(),
+        }
+    }
+
+    /// Undoes the [`NodeInfo::add_pod`] made after `mark` was taken, exactly (the same state as
+    /// [`NodeInfo::remove_pod`] of that pod, without recounting the others).
+    pub fn undo_add(&mut self, mark: AddMark) {
+        self.requested = mark.requested;
+        self.nonzero_cpu = mark.nonzero_cpu;
+        self.nonzero_memory = mark.nonzero_memory;
+        self.pods.truncate(mark.pods);
+        self.pods_with_affinity.truncate(mark.pods_with_affinity);
+        self.used_ports.truncate(mark.used_ports);
+    }
+
     /// Removes a pod's accounting: the exact inverse of [`NodeInfo::add_pod`] (the sums are
     /// recomputed over the pods left, in order, so saturation and scalar entries come out as if
     /// the pod had never been added). `pods` resolves pod ids. Returns false, changing nothing,
@@ -365,12 +408,48 @@ impl NodeInfo {
         true
     }
 
-    /// Keeps only the pods `keep` accepts (in order), recomputing the sums once: what
-    /// preemption does when it takes every lower-priority pod off a copy of the node.
+    /// Keeps only the pods `keep` accepts (in order), recomputing the sums once.
     pub fn retain_pods(&mut self, pods: &[Arc<PodInfo>], mut keep: impl FnMut(PodId) -> bool) {
         self.pods.retain(|&p| keep(p));
         let kept = &self.pods;
         self.pods_with_affinity.retain(|p| kept.contains(p));
+        self.recount(pods);
+    }
+
+    /// Makes `self` a copy of `source` with only the pods `keep` accepts (in order), reusing
+    /// `self`'s buffers: the same result as `clone_from` then [`NodeInfo::retain_pods`], without
+    /// copying the pods that go. Preemption does this for every candidate node.
+    pub fn copy_keeping(
+        &mut self,
+        source: &NodeInfo,
+        pods: &[Arc<PodInfo>],
+        mut keep: impl FnMut(PodId) -> bool,
+    ) {
+        self.copy_facts_of(source);
+        self.pods.clear();
+        self.pods.extend(source.pods.iter().copied().filter(|&p| keep(p)));
+        let kept = &self.pods;
+        self.pods_with_affinity.clear();
+        self.pods_with_affinity.extend(
+            source
+                .pods_with_affinity
+                .iter()
+                .copied()
+                .filter(|p| kept.contains(p)),
+        );
+        self.recount(pods);
+    }
+
+    /// Shares the node facts of `source`.
+    fn copy_facts_of(&mut self, source: &NodeInfo) {
+        if !Arc::ptr_eq(&self.facts, &source.facts) {
+            self.facts = Arc::clone(&source.facts);
+        }
+        self.id = source.id;
+    }
+
+    /// Recomputes the sums and the used ports over `self.pods`, in order.
+    fn recount(&mut self, pods: &[Arc<PodInfo>]) {
         self.used_ports.clear();
         self.requested = Resources::default();
         self.nonzero_cpu = 0;
@@ -387,7 +466,7 @@ impl NodeInfo {
 
     /// The node's allowed pod count.
     pub fn allowed_pods(&self) -> i64 {
-        self.allocatable.pods
+        self.facts.allocatable.pods
     }
 
     /// Requested amount of a resource for scoring: non-zero sums for cpu/memory, plain
@@ -550,10 +629,11 @@ impl Cluster {
     /// node index (if renamed) and the topology domains of the node and its pods. An unknown id
     /// changes nothing.
     pub fn update_node(&mut self, node: NodeId, new: Node) {
-        let Some(old) = self.nodes.get(node).map(|n| Arc::clone(&n.node)) else {
+        let Some(facts) = self.nodes.get(node).map(|n| Arc::clone(&n.facts)) else {
             return;
         };
-        self.count_node(&old, false);
+        let old = &facts.node;
+        self.count_node(old, false);
         self.count_node(&new, true);
         if old.metadata.name != new.metadata.name {
             let index = Arc::make_mut(&mut self.node_index);
@@ -571,7 +651,7 @@ impl Cluster {
         for &p in &pods {
             self.topology.count(&self.pods[p], node, -1);
         }
-        self.nodes[node].set_node(new);
+        self.nodes[node].facts = Arc::new(NodeFacts::new(new));
         if relabel {
             self.topology.reintern(&self.nodes);
         }
@@ -599,7 +679,7 @@ impl Cluster {
         for n in &mut self.nodes[node..] {
             n.id -= 1;
         }
-        self.count_node(&old.node, false);
+        self.count_node(old.object(), false);
         let index = Arc::make_mut(&mut self.node_index);
         if index.get(old.name()) == Some(&node) {
             index.remove(old.name());
@@ -624,7 +704,7 @@ impl Cluster {
         let mut zones: Vec<(&str, Vec<NodeId>)> = Vec::new();
         let mut zone_pos: BTreeMap<&str, usize> = BTreeMap::new();
         for n in &self.nodes {
-            let key = n.zone_key.as_str();
+            let key = n.facts.zone_key.as_str();
             let i = *zone_pos.entry(key).or_insert_with(|| {
                 zones.push((key, Vec::new()));
                 zones.len() - 1
@@ -1098,10 +1178,10 @@ mod tests {
         assert!(Arc::ptr_eq(&c.pods[id], &checkpoint.pods[id]));
         c.update_node(0, node("a", Some("B")));
         c.unbind(id);
-        assert_eq!(checkpoint.nodes[0].zone_key, ":\x00:A");
+        assert_eq!(checkpoint.nodes[0].facts.zone_key, ":\x00:A");
         assert_eq!(checkpoint.nodes[0].pods, vec![id]);
         assert_eq!(checkpoint.pod_node[id], Some(0));
-        assert_eq!(c.nodes[0].zone_key, ":\x00:B");
+        assert_eq!(c.nodes[0].facts.zone_key, ":\x00:B");
     }
 }
 
@@ -1422,17 +1502,17 @@ mod index_tests {
         for (i, (x, y)) in a.nodes.iter().zip(&b.nodes).enumerate() {
             let ctx = format!("{ctx}, node {i}");
             assert_eq!((x.id, y.id), (i, i), "{ctx}");
-            assert_eq!(x.node, y.node, "{ctx}");
-            assert_eq!(x.allocatable, y.allocatable, "{ctx}");
+            assert_eq!(x.object(), y.object(), "{ctx}");
+            assert_eq!(x.allocatable(), y.allocatable(), "{ctx}");
             assert_eq!(x.requested, y.requested, "{ctx}");
             assert_eq!(x.nonzero_cpu, y.nonzero_cpu, "{ctx}");
             assert_eq!(x.nonzero_memory, y.nonzero_memory, "{ctx}");
             assert_eq!(x.pods, y.pods, "{ctx}");
             assert_eq!(x.pods_with_affinity, y.pods_with_affinity, "{ctx}");
             assert_eq!(x.used_ports, y.used_ports, "{ctx}");
-            assert_eq!(x.zone_key, y.zone_key, "{ctx}");
-            assert_eq!(x.images, y.images, "{ctx}");
-            assert_eq!(x.avoid_controllers, y.avoid_controllers, "{ctx}");
+            assert_eq!(x.facts.zone_key, y.facts.zone_key, "{ctx}");
+            assert_eq!(x.facts.images, y.facts.images, "{ctx}");
+            assert_eq!(x.facts.avoid_controllers, y.facts.avoid_controllers, "{ctx}");
         }
         assert_eq!(a.node_index, b.node_index, "{ctx}");
         assert_eq!(a.image_node_counts, b.image_node_counts, "{ctx}");
@@ -1542,7 +1622,7 @@ mod index_tests {
                 ..Cluster::default()
             };
             for n in &c.nodes {
-                fresh.add_node((*n.node).clone());
+                fresh.add_node(n.object().clone());
             }
             for p in &c.pods {
                 fresh.add_pod((**p).clone());

@@ -182,28 +182,39 @@ struct Scratch {
     nominated: Option<NodeInfo>,
     /// The node's lower-priority pods.
     lower: Vec<PodId>,
+    /// Their sort keys.
+    keys: Vec<VictimKey>,
 }
+
+/// A potential victim's place in `potential_victims`' order: its importance, then its place
+/// on the node (the sort is stable).
+type VictimKey = ((std::cmp::Reverse<i32>, StartTime), PodId);
 
 /// The lower-priority pods on `node`, most important first, into `out`: those that would
 /// violate a PodDisruptionBudget first, then the others (each group in that order). Returns how
-/// many violate.
+/// many violate. `keys` is scratch space.
 fn potential_victims(
     cluster: &Cluster,
     node: NodeId,
     pod: PodId,
     start: &dyn Fn(PodId) -> StartTime,
     out: &mut Vec<PodId>,
+    keys: &mut Vec<VictimKey>,
 ) -> usize {
     let priority = cluster.pods[pod].priority;
-    out.clear();
-    out.extend(
+    keys.clear();
+    keys.extend(
         cluster.nodes[node]
             .pods
             .iter()
             .copied()
-            .filter(|&p| cluster.pods[p].priority < priority),
+            .filter(|&p| cluster.pods[p].priority < priority)
+            .map(|p| (importance(cluster, start, p), p)),
     );
-    out.sort_by_key(|&p| importance(cluster, start, p));
+    // Each key computed once; stable, so equally important pods keep their node order.
+    keys.sort_by(|a, b| a.0.cmp(&b.0));
+    out.clear();
+    out.extend(keys.iter().map(|&(_, p)| p));
     if cluster.pdbs.is_empty() {
         return 0;
     }
@@ -230,26 +241,32 @@ fn victims_on_a_copy(
         node: copy,
         nominated,
         lower,
+        keys,
     } = scratch;
-    let violating = potential_victims(cluster, node, pod, start, lower);
+    let violating = potential_victims(cluster, node, pod, start, lower, keys);
+    let priority = cluster.pods[pod].priority;
+    let keep = |p: PodId| cluster.pods[p].priority >= priority;
     let info = match copy {
         Some(info) => {
-            info.clone_from(&cluster.nodes[node]);
+            info.copy_keeping(&cluster.nodes[node], &cluster.pods, keep);
             info
         }
-        None => copy.insert(cluster.nodes[node].clone()),
+        None => {
+            let info = copy.insert(cluster.nodes[node].clone());
+            info.retain_pods(&cluster.pods, keep);
+            info
+        }
     };
-    let priority = cluster.pods[pod].priority;
-    info.retain_pods(&cluster.pods, |p| cluster.pods[p].priority >= priority);
     if !checker.fits(cluster, info, nominations, nominated)? {
         return Ok(None);
     }
     let mut victims = Vec::with_capacity(lower.len());
     let mut violations = 0;
     for (i, &p) in lower.iter().enumerate() {
+        let mark = info.mark();
         info.add_pod(p, &cluster.pods[p]);
         if !checker.fits(cluster, info, nominations, nominated)? {
-            info.remove_pod(p, &cluster.pods);
+            info.undo_add(mark);
             victims.push(p);
             violations += usize::from(i < violating);
         }
@@ -268,7 +285,7 @@ fn victims_changing_the_cache(
     start: &dyn Fn(PodId) -> StartTime,
 ) -> Result<Option<(Vec<PodId>, usize)>, CycleError> {
     let mut all = Vec::new();
-    let violating = potential_victims(cluster, node, pod, start, &mut all);
+    let violating = potential_victims(cluster, node, pod, start, &mut all, &mut Vec::new());
     for &p in &all {
         cluster.unbind(p);
     }
@@ -351,17 +368,21 @@ pub fn pick_one_node_for_preemption(
     let mut set: Vec<usize> = (0..candidates.len()).collect();
     for (k, criterion) in criteria.into_iter().enumerate() {
         let best = set.iter().map(|&i| keys[i][k]).min()?;
-        let (kept, ruled_out): (Vec<usize>, Vec<usize>) =
-            set.iter().partition(|&&i| keys[i][k] == best);
-        if kept.len() == 1 {
-            let runner_up = ruled_out.iter().copied().min_by_key(|&i| (keys[i][k], i));
+        let mut kept = set.iter().copied().filter(|&i| keys[i][k] == best);
+        let first = kept.next()?;
+        if kept.next().is_none() {
+            let runner_up = set
+                .iter()
+                .copied()
+                .filter(|&i| keys[i][k] != best)
+                .min_by_key(|&i| (keys[i][k], i));
             return Some(Pick {
-                chosen: kept[0],
+                chosen: first,
                 decided_by: criterion,
                 runner_up,
             });
         }
-        set = kept;
+        set.retain(|&i| keys[i][k] == best);
     }
     // 6: the latest of the earliest start times among each node's highest-priority victims
     // (computed once per remaining candidate).

@@ -22,7 +22,7 @@ impl FilterPlugin for CheckNodeUnschedulable {
     }
 
     fn filter(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> FilterResult {
-        if !node.node.spec.unschedulable {
+        if !node.object().spec.unschedulable {
             return Ok(vec![]);
         }
         let taint = Taint {

@@ -167,7 +167,7 @@ impl FilterPlugin for Reference {
             if !constraints
                 .iter()
                 .all(|c| labels.contains_key(&c.topology_key))
-                || !pod_matches_node(&cx.pod.pod, &node.node)
+                || !pod_matches_node(&cx.pod.pod, node.object())
             {
                 continue;
             }

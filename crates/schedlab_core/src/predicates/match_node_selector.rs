@@ -27,7 +27,7 @@ pub fn pod_matches_node(pod: &Pod, node: &Node) -> bool {
 
 /// The check, shared with `GeneralPredicates`.
 pub fn check(cx: &CycleContext, node: &NodeInfo) -> Option<Reason> {
-    (!pod_matches_node(&cx.pod.pod, &node.node))
+    (!pod_matches_node(&cx.pod.pod, node.object()))
         .then_some(FailureReason::NodeSelectorNotMatch.into())
 }
 

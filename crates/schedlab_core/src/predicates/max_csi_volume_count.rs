@@ -169,7 +169,7 @@ impl FilterPlugin for MaxCsiVolumeCount {
             return Ok(vec![]);
         }
         let mut limits: BTreeMap<String, i64> = node
-            .allocatable
+            .allocatable()
             .scalars
             .iter()
             .filter(|(n, _)| n.starts_with("attachable-volumes-"))

@@ -209,8 +209,8 @@ impl FilterPlugin for MaxVolumeCount {
         }
         let new = wanted.iter().filter(|id| !existing.contains(*id)).count() as i64;
         let key = kind.allocatable_key();
-        let limit = if node.allocatable.scalars.iter().any(|(n, _)| n == key) {
-            node.allocatable.scalar(key)
+        let limit = if node.allocatable().scalars.iter().any(|(n, _)| n == key) {
+            node.allocatable().scalar(key)
         } else {
             kind.default_limit(node)
         };

@@ -38,7 +38,7 @@ pub fn fits(cx: &CycleContext, node: &NodeInfo) -> bool {
         return false;
     }
     let req = &cx.pod.request;
-    let alloc = &node.allocatable;
+    let alloc = &node.allocatable();
     let used = &node.requested;
     alloc.milli_cpu >= req.milli_cpu.saturating_add(used.milli_cpu)
         && alloc.memory >= req.memory.saturating_add(used.memory)
@@ -66,7 +66,7 @@ pub fn check_into(cx: &CycleContext, node: &NodeInfo, fails: &mut Vec<Reason>) {
     if req.is_zero() {
         return;
     }
-    let alloc = &node.allocatable;
+    let alloc = &node.allocatable();
     let used = &node.requested;
     if alloc.milli_cpu < req.milli_cpu.saturating_add(used.milli_cpu) {
         fails.push(insufficient(

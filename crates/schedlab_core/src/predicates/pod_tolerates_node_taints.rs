@@ -20,7 +20,7 @@ impl FilterPlugin for PodToleratesNodeTaints {
     fn filter(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> FilterResult {
         let tolerations = &cx.pod.pod.spec.tolerations;
         let ok = node
-            .node
+            .object()
             .spec
             .taints
             .iter()

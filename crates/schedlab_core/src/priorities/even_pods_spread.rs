@@ -153,7 +153,7 @@ impl ScorePlugin for Reference {
             }
         }
         for node in &cx.cluster.nodes {
-            if !eligible(node, &constraints) || !pod_matches_node(&cx.pod.pod, &node.node) {
+            if !eligible(node, &constraints) || !pod_matches_node(&cx.pod.pod, node.object()) {
                 continue;
             }
             for c in &constraints {

@@ -28,7 +28,7 @@ impl ScorePlugin for ResourceLimits {
         let Some(l) = state.get::<Resources>() else {
             return Ok(0);
         };
-        let a = &node.allocatable;
+        let a = &node.allocatable();
         Ok(i64::from(
             fits(l.milli_cpu, a.milli_cpu) || fits(l.memory, a.memory),
         ))

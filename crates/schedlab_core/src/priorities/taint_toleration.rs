@@ -34,7 +34,7 @@ impl ScorePlugin for TaintToleration {
             .map(Vec::as_slice)
             .unwrap_or(&[]);
         Ok(node
-            .node
+            .object()
             .spec
             .taints
             .iter()

@@ -466,7 +466,7 @@ fn update_node(state: &mut State, name: &str, edit: impl FnOnce(&mut Node)) -> M
             moved: Vec::new(),
         };
     };
-    let old = state.cluster.nodes[id].node.as_ref().clone();
+    let old = state.cluster.nodes[id].object().clone();
     let mut new = old.clone();
     edit(&mut new);
     let change = node_change(&old, &new);

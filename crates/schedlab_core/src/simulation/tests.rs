@@ -290,12 +290,12 @@ fn no_node_is_overcommitted_and_no_pod_is_scheduled_twice() {
                     .map(|&p| c.pods[p].node_request.milli_cpu)
                     .sum();
                 assert!(
-                    cpu <= n.allocatable.milli_cpu,
+                    cpu <= n.allocatable().milli_cpu,
                     "case {case}: {} over-committed: {cpu}m",
                     n.name()
                 );
                 assert!(
-                    n.pods.len() as i64 <= n.allocatable.pods,
+                    n.pods.len() as i64 <= n.allocatable().pods,
                     "case {case}: {} has too many pods",
                     n.name()
                 );

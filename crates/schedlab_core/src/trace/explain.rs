@@ -72,7 +72,7 @@ fn hint(
             }
             FailureReason::TaintsTolerationsNotMatch => {
                 let untolerated: Vec<String> = node
-                    .node
+                    .object()
                     .spec
                     .taints
                     .iter()
