@@ -365,15 +365,17 @@ impl NodeInfo {
         self.requested.add(&info.node_request);
         self.nonzero_cpu = self.nonzero_cpu.saturating_add(info.nonzero_cpu);
         self.nonzero_memory = self.nonzero_memory.saturating_add(info.nonzero_memory);
-        self.used_ports.extend(info.host_ports.iter().cloned());
+        if !info.host_ports.is_empty() {
+            self.used_ports.extend(info.host_ports.iter().cloned());
+        }
         self.pods.push(id);
         if info.has_pod_affinity {
             self.pods_with_affinity.push(id);
         }
     }
 
-    /// Where [`NodeInfo::undo_add`] takes the node back to: taken just before an
-    /// [`NodeInfo::add_pod`].
+    /// Where [`NodeInfo::undo_add`] takes the node back to: taken just before some
+    /// [`NodeInfo::add_pod`] calls.
     pub fn mark(&self) -> AddMark {
         AddMark {
             requested: self.requested.clone(),
@@ -385,8 +387,9 @@ impl NodeInfo {
         }
     }
 
-    /// Undoes the [`NodeInfo::add_pod`] made after `mark` was taken, exactly (the same state as
-    /// [`NodeInfo::remove_pod`] of that pod, without recounting the others).
+    /// Undoes every [`NodeInfo::add_pod`] made since `mark` was taken (and nothing else
+    /// happened), exactly: the same state as [`NodeInfo::remove_pod`] of those pods, without
+    /// recounting the others.
     pub fn undo_add(&mut self, mark: AddMark) {
         self.requested = mark.requested;
         self.nonzero_cpu = mark.nonzero_cpu;
@@ -427,7 +430,8 @@ impl NodeInfo {
     ) {
         self.copy_facts_of(source);
         self.pods.clear();
-        self.pods.extend(source.pods.iter().copied().filter(|&p| keep(p)));
+        self.pods
+            .extend(source.pods.iter().copied().filter(|&p| keep(p)));
         let kept = &self.pods;
         self.pods_with_affinity.clear();
         self.pods_with_affinity.extend(
@@ -1512,7 +1516,10 @@ mod index_tests {
             assert_eq!(x.used_ports, y.used_ports, "{ctx}");
             assert_eq!(x.facts.zone_key, y.facts.zone_key, "{ctx}");
             assert_eq!(x.facts.images, y.facts.images, "{ctx}");
-            assert_eq!(x.facts.avoid_controllers, y.facts.avoid_controllers, "{ctx}");
+            assert_eq!(
+                x.facts.avoid_controllers, y.facts.avoid_controllers,
+                "{ctx}"
+            );
         }
         assert_eq!(a.node_index, b.node_index, "{ctx}");
         assert_eq!(a.image_node_counts, b.image_node_counts, "{ctx}");

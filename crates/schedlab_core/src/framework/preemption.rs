@@ -178,8 +178,6 @@ pub fn select_nodes_for_preemption(
 struct Scratch {
     /// The copy of the node being examined.
     node: Option<NodeInfo>,
-    /// That copy with its nominated pods added (the first filter pass).
-    nominated: Option<NodeInfo>,
     /// The node's lower-priority pods.
     lower: Vec<PodId>,
     /// Their sort keys.
@@ -239,11 +237,9 @@ fn victims_on_a_copy(
 ) -> Result<Option<(Vec<PodId>, usize)>, CycleError> {
     let Scratch {
         node: copy,
-        nominated,
         lower,
         keys,
     } = scratch;
-    let violating = potential_victims(cluster, node, pod, start, lower, keys);
     let priority = cluster.pods[pod].priority;
     let keep = |p: PodId| cluster.pods[p].priority >= priority;
     let info = match copy {
@@ -257,15 +253,17 @@ fn victims_on_a_copy(
             info
         }
     };
-    if !checker.fits(cluster, info, nominations, nominated)? {
+    // Checked before the victims are sorted: a node where even that fails needs no order.
+    if !checker.fits_in_place(cluster, info, nominations)? {
         return Ok(None);
     }
+    let violating = potential_victims(cluster, node, pod, start, lower, keys);
     let mut victims = Vec::with_capacity(lower.len());
     let mut violations = 0;
     for (i, &p) in lower.iter().enumerate() {
         let mark = info.mark();
         info.add_pod(p, &cluster.pods[p]);
-        if !checker.fits(cluster, info, nominations, nominated)? {
+        if !checker.fits_in_place(cluster, info, nominations)? {
             info.undo_add(mark);
             victims.push(p);
             violations += usize::from(i < violating);

@@ -542,6 +542,38 @@ impl<'p> NodeChecker<'p> {
         self.pass(&cx, node)
     }
 
+    /// [`Self::fits`] on a node the caller owns: the nominated pods are added to `node` itself
+    /// for the first pass and taken off again (no copy).
+    pub fn fits_in_place(
+        &self,
+        cluster: &Cluster,
+        node: &mut NodeInfo,
+        nominations: &Nominations,
+    ) -> Result<bool, CycleError> {
+        let cx = CycleContext {
+            cluster,
+            pod: &cluster.pods[self.pod],
+            settings: &self.profile.settings,
+        };
+        let mut mark = None;
+        for n in nominations.to(node.id) {
+            if adds_nominated(n, self.pod, cx.pod.priority) {
+                if mark.is_none() {
+                    mark = Some(node.mark());
+                }
+                node.add_pod(n.pod, &cluster.pods[n.pod]);
+            }
+        }
+        if let Some(mark) = mark {
+            let first = self.pass(&cx, node);
+            node.undo_add(mark);
+            if !first? {
+                return Ok(false);
+            }
+        }
+        self.pass(&cx, node)
+    }
+
     fn pass(&self, cx: &CycleContext, node: &NodeInfo) -> Result<bool, CycleError> {
         for &i in &self.active {
             let plugin = &self.profile.filters[i].plugin;
@@ -553,8 +585,15 @@ impl<'p> NodeChecker<'p> {
     }
 }
 
+/// Whether `addNominatedPods` adds nomination `n` for `pod` of `priority`: another pod, of
+/// higher or equal priority.
+fn adds_nominated(n: &Nomination, pod: PodId, priority: i32) -> bool {
+    n.pod != pod && n.priority >= priority
+}
+
 /// `addNominatedPods`: a copy of `node` (in `scratch`, reusing its buffers) with the pods of
 /// higher or equal priority nominated to it, or `None` when there are none.
+#[inline]
 fn with_nominated<'s>(
     scratch: &'s mut Option<NodeInfo>,
     cx: &CycleContext,
@@ -563,9 +602,26 @@ fn with_nominated<'s>(
     nominations: &Nominations,
 ) -> Option<&'s NodeInfo> {
     let priority = cx.pod.priority;
+    let nominated = nominations.to(node.id);
+    if !nominated.iter().any(|n| adds_nominated(n, pod, priority)) {
+        return None;
+    }
+    copy_with_nominated(scratch, cx, pod, node, nominated)
+}
+
+/// [`with_nominated`] once some pod is to be added (out of line: most nodes have none).
+#[inline(never)]
+fn copy_with_nominated<'s>(
+    scratch: &'s mut Option<NodeInfo>,
+    cx: &CycleContext,
+    pod: PodId,
+    node: &NodeInfo,
+    nominated: &[Nomination],
+) -> Option<&'s NodeInfo> {
+    let priority = cx.pod.priority;
     let mut added = false;
-    for n in nominations.to(node.id) {
-        if n.pod != pod && n.priority >= priority {
+    for n in nominated {
+        if adds_nominated(n, pod, priority) {
             let info = match scratch {
                 Some(info) if added => info,
                 Some(info) => {

@@ -31,7 +31,7 @@ pub fn is_extended_resource(name: &str) -> bool {
 }
 
 /// Amounts of every resource kind the scheduler counts.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Resources {
     /// CPU in thousandths of a core.
     pub milli_cpu: i64,
@@ -49,6 +49,26 @@ pub struct Resources {
     /// Whether `memory` was given explicitly.
     #[serde(skip)]
     pub has_memory: bool,
+}
+
+impl Clone for Resources {
+    fn clone(&self) -> Self {
+        Resources {
+            scalars: self.scalars.clone(),
+            ..*self
+        }
+    }
+
+    /// Reuses `self`'s scalar list (node copies in preemption and the nominated-pod pass).
+    fn clone_from(&mut self, source: &Self) {
+        self.milli_cpu = source.milli_cpu;
+        self.memory = source.memory;
+        self.ephemeral_storage = source.ephemeral_storage;
+        self.pods = source.pods;
+        self.scalars.clone_from(&source.scalars);
+        self.has_cpu = source.has_cpu;
+        self.has_memory = source.has_memory;
+    }
 }
 
 impl Resources {
