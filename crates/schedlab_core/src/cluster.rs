@@ -374,6 +374,19 @@ impl NodeInfo {
         }
     }
 
+    /// Whether `other` is this node with exactly the same accounting (the node facts shared,
+    /// the same pods in the same order, the same sums and ports).
+    pub fn same_as(&self, other: &NodeInfo) -> bool {
+        Arc::ptr_eq(&self.facts, &other.facts)
+            && self.id == other.id
+            && self.nonzero_cpu == other.nonzero_cpu
+            && self.nonzero_memory == other.nonzero_memory
+            && self.pods == other.pods
+            && self.requested == other.requested
+            && self.pods_with_affinity == other.pods_with_affinity
+            && self.used_ports == other.used_ports
+    }
+
     /// Where [`NodeInfo::undo_add`] takes the node back to: taken just before some
     /// [`NodeInfo::add_pod`] calls.
     pub fn mark(&self) -> AddMark {

@@ -363,25 +363,35 @@ pub fn pick_one_node_for_preemption(
             ]
         })
         .collect();
-    let mut set: Vec<usize> = (0..candidates.len()).collect();
+    // Applying criteria 2–5 one after another keeps the candidates equal to the
+    // lexicographically smallest key on one more component each time. So each candidate's
+    // standing is how many leading components it shares with that key: criterion k keeps those
+    // sharing more than k, and rules out those sharing exactly k.
+    let best = *keys.iter().min()?;
+    let shared: Vec<usize> = keys
+        .iter()
+        .map(|key| key.iter().zip(&best).take_while(|(a, b)| a == b).count())
+        .collect();
+    let mut standing = [0usize; 5];
+    for &l in &shared {
+        standing[l] += 1;
+    }
+    let mut kept = candidates.len();
     for (k, criterion) in criteria.into_iter().enumerate() {
-        let best = set.iter().map(|&i| keys[i][k]).min()?;
-        let mut kept = set.iter().copied().filter(|&i| keys[i][k] == best);
-        let first = kept.next()?;
-        if kept.next().is_none() {
-            let runner_up = set
-                .iter()
-                .copied()
-                .filter(|&i| keys[i][k] != best)
+        kept -= standing[k];
+        if kept == 1 {
+            let chosen = shared.iter().position(|&l| l > k)?;
+            let runner_up = (0..candidates.len())
+                .filter(|&i| shared[i] == k)
                 .min_by_key(|&i| (keys[i][k], i));
             return Some(Pick {
-                chosen: first,
+                chosen,
                 decided_by: criterion,
                 runner_up,
             });
         }
-        set.retain(|&i| keys[i][k] == best);
     }
+    let set: Vec<usize> = (0..candidates.len()).filter(|&i| shared[i] == 4).collect();
     // 6: the latest of the earliest start times among each node's highest-priority victims
     // (computed once per remaining candidate).
     let earliest: Vec<Option<StartTime>> = set

@@ -6,10 +6,11 @@
 //! the stopping point; this runner is sequential and stops exactly at `numFeasibleNodesToFind`.
 
 use super::{CycleContext, CycleError, FilterPlugin, Profile, Reason, State};
-use crate::cluster::{Cluster, NodeId, NodeInfo, PodId};
+use crate::cluster::{Cluster, NodeId, NodeInfo, PodId, PodInfo};
 use crate::rng::Rng;
 use crate::trace::{CycleTrace, NodeFilterRecord, NodeScoreRecord, Outcome, ScoreRecord};
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 /// `minFeasibleNodesToFind`.
 pub const MIN_FEASIBLE_NODES_TO_FIND: usize = 100;
@@ -197,6 +198,8 @@ pub struct SchedulerState {
     pub rng: Rng,
     /// Score buffers reused from cycle to cycle (raw, normalised).
     scratch: (Vec<i64>, Vec<i64>),
+    /// The nodes' copies with their nominated pods, reused while they stay true.
+    nominated_copies: NominatedCopies,
 }
 
 impl Scheduler {
@@ -208,6 +211,7 @@ impl Scheduler {
                 next_start_node_index: 0,
                 rng: Rng::new(seed),
                 scratch: (Vec::new(), Vec::new()),
+                nominated_copies: NominatedCopies::default(),
             },
         }
     }
@@ -382,14 +386,14 @@ fn cycle(
     };
     trace.num_to_find = to_find;
     let mut feasible: Vec<&NodeInfo> = Vec::with_capacity(to_find.min(all));
-    let mut scratch: Option<NodeInfo> = None;
     let mut processed = 0;
     let start = st.next_start_node_index % all;
-    for i in 0..all {
+    // The nodes from `start` on, wrapping around (no division per node).
+    for &id in node_order[start..].iter().chain(&node_order[..start]) {
         if feasible.len() >= to_find {
             break;
         }
-        let node = &cluster.nodes[node_order[(start + i) % all]];
+        let node = &cluster.nodes[id];
         processed += 1;
         let mut record = NodeFilterRecord {
             node: node.id,
@@ -404,7 +408,7 @@ fn cycle(
             nominations,
             detail,
             &mut record,
-            &mut scratch,
+            &mut st.nominated_copies,
             &mut failed.reasons,
         )?;
         if detail {
@@ -641,6 +645,84 @@ fn copy_with_nominated<'s>(
     }
 }
 
+/// The nodes' copies with the pods `addNominatedPods` adds (the filter's first pass), kept from
+/// cycle to cycle: a copy is used again while its node and the pods added are exactly as when it
+/// was made, which is most cycles once many pods wait on nominations. A cache only: a clone of it
+/// (a checkpoint of the scheduler's state) starts empty.
+#[derive(Default)]
+pub struct NominatedCopies {
+    by_node: Vec<Option<NominatedCopy>>,
+}
+
+/// One node's copy and what it was made from.
+struct NominatedCopy {
+    /// The node when the copy was made.
+    base: NodeInfo,
+    /// The pods added, in order (held, so their identity cannot be reused).
+    added: Vec<Arc<PodInfo>>,
+    /// `base` with `added` added.
+    info: NodeInfo,
+}
+
+impl Clone for NominatedCopies {
+    fn clone(&self) -> Self {
+        NominatedCopies::default()
+    }
+}
+
+impl std::fmt::Debug for NominatedCopies {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kept = self.by_node.iter().flatten().count();
+        write!(f, "NominatedCopies({kept} nodes)")
+    }
+}
+
+impl NominatedCopies {
+    /// `node` with the pods of `nominated` that `addNominatedPods` adds for `pod` (another pod,
+    /// of higher or equal priority), or `None` when it adds none.
+    fn get(
+        &mut self,
+        cx: &CycleContext,
+        pod: PodId,
+        node: &NodeInfo,
+        nominated: &[Nomination],
+    ) -> Option<&NodeInfo> {
+        let priority = cx.pod.priority;
+        let adds = |n: &&Nomination| adds_nominated(n, pod, priority);
+        if !nominated.iter().any(|n| adds(&n)) {
+            return None;
+        }
+        if self.by_node.len() <= node.id {
+            self.by_node.resize_with(node.id + 1, || None);
+        }
+        let pods = &cx.cluster.pods;
+        let slot = &mut self.by_node[node.id];
+        let still_true = slot.as_ref().is_some_and(|c| {
+            c.base.same_as(node)
+                && c.added.len() == nominated.iter().filter(adds).count()
+                && c.added
+                    .iter()
+                    .zip(nominated.iter().filter(adds))
+                    .all(|(a, n)| Arc::ptr_eq(a, &pods[n.pod]))
+        });
+        if !still_true {
+            let c = slot.get_or_insert_with(|| NominatedCopy {
+                base: node.clone(),
+                added: Vec::new(),
+                info: node.clone(),
+            });
+            c.base.clone_from(node);
+            c.info.clone_from(node);
+            c.added.clear();
+            for n in nominated.iter().filter(adds) {
+                c.info.add_pod(n.pod, &pods[n.pod]);
+                c.added.push(Arc::clone(&pods[n.pod]));
+            }
+        }
+        slot.as_ref().map(|c| &c.info)
+    }
+}
+
 /// `podFitsOnNode`: one pass, or two when higher-or-equal priority pods are nominated here.
 /// Whether the node fits; the reasons it does not are appended to `reasons`.
 #[allow(clippy::too_many_arguments)]
@@ -653,10 +735,10 @@ fn filter_node(
     nominations: &Nominations,
     detail: bool,
     record: &mut NodeFilterRecord,
-    scratch: &mut Option<NodeInfo>,
+    copies: &mut NominatedCopies,
     reasons: &mut Vec<Reason>,
 ) -> Result<bool, CycleError> {
-    if let Some(info) = with_nominated(scratch, cx, pod, node, nominations) {
+    if let Some(info) = copies.get(cx, pod, node, nominations.to(node.id)) {
         if !run_filters(active, check_all, cx, info, detail, record, reasons)? {
             return Ok(false);
         }

@@ -130,12 +130,14 @@ impl Resources {
         }
     }
 
-    /// True when nothing at all is requested.
+    /// True when nothing at all is requested: no cpu, memory or ephemeral storage and no scalar
+    /// resource listed (`PodFitsResources`' zero-request test; a scalar listed with 0 counts as
+    /// a request, as upstream's map entry does).
     pub fn is_zero(&self) -> bool {
         self.milli_cpu == 0
             && self.memory == 0
             && self.ephemeral_storage == 0
-            && self.scalars.iter().all(|(_, v)| *v == 0)
+            && self.scalars.is_empty()
     }
 
     /// The amount of a named resource, in its natural unit.

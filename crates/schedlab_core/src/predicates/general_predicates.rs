@@ -25,9 +25,7 @@ impl FilterPlugin for GeneralPredicates {
         let hostname = host_name::check(cx, node);
         let ports = pod_fits_host_ports::check(cx, node);
         let selector = match_node_selector::check(cx, node);
-        if !pod_fits_resources::fits(cx, node) {
-            pod_fits_resources::check_into(cx, node, out);
-        }
+        pod_fits_resources::check_into(cx, node, out);
         out.extend(hostname);
         out.extend(ports);
         out.extend(selector);

@@ -15,17 +15,14 @@ use crate::model::resources::{is_extended_resource, CPU, EPHEMERAL_STORAGE, MEMO
 /// The predicate.
 pub struct PodFitsResources;
 
-fn insufficient(resource: &str, requested: i64, used: i64, capacity: i64) -> Reason {
-    // The common resources are spelled without an allocation.
-    let resource = match resource {
-        CPU => std::borrow::Cow::Borrowed(CPU),
-        MEMORY => std::borrow::Cow::Borrowed(MEMORY),
-        PODS => std::borrow::Cow::Borrowed(PODS),
-        EPHEMERAL_STORAGE => std::borrow::Cow::Borrowed(EPHEMERAL_STORAGE),
-        other => std::borrow::Cow::Owned(other.to_string()),
-    };
+fn insufficient(
+    resource: impl Into<std::borrow::Cow<'static, str>>,
+    requested: i64,
+    used: i64,
+    capacity: i64,
+) -> Reason {
     Reason::Insufficient {
-        resource,
+        resource: resource.into(),
         requested,
         used,
         capacity,
@@ -38,6 +35,9 @@ pub fn fits(cx: &CycleContext, node: &NodeInfo) -> bool {
         return false;
     }
     let req = &cx.pod.request;
+    if req.is_zero() {
+        return true;
+    }
     let alloc = &node.allocatable();
     let used = &node.requested;
     alloc.milli_cpu >= req.milli_cpu.saturating_add(used.milli_cpu)
@@ -94,7 +94,7 @@ pub fn check_into(cx: &CycleContext, node: &NodeInfo, fails: &mut Vec<Reason>) {
         let have = alloc.scalar(name);
         let taken = used.scalar(name);
         if have < want.saturating_add(taken) {
-            fails.push(insufficient(name, *want, taken, have));
+            fails.push(insufficient(name.clone(), *want, taken, have));
         }
     }
 }
@@ -113,9 +113,7 @@ impl FilterPlugin for PodFitsResources {
         node: &NodeInfo,
         out: &mut Vec<Reason>,
     ) -> Result<(), crate::framework::CycleError> {
-        if !fits(cx, node) {
-            check_into(cx, node, out);
-        }
+        check_into(cx, node, out);
         Ok(())
     }
 
@@ -272,6 +270,38 @@ mod tests {
             filter_all(&PodFitsResources, &c2, big)[0],
             ["Insufficient pods", "Insufficient cpu"]
         );
+    }
+
+    #[test]
+    fn a_pod_requesting_nothing_fits_an_overcommitted_node_in_both_checks() {
+        // The node has 1 cpu and a bound pod using 2. filters.md B.1: a pod with no request
+        // returns after the pod-count check, so it fits; a scalar listed with 0 is a request
+        // (upstream's map has the entry), so that pod is checked and 0 + 2 cpu > 1 fails.
+        use crate::cluster::PodInfo;
+        let n = node(
+            json!({"metadata": {"name": "n"}, "status": {"allocatable": {"cpu": "1", "pods": 10}}}),
+        );
+        let c = cluster(vec![n], vec![(used("2", "0"), 0)]);
+        let settings = ProfileSettings::default();
+        for (incoming, want) in [
+            (pod(json!({})), vec![]),
+            (
+                requesting(json!([req(json!({"example.com/aaa": 0}))]), json!([])),
+                vec!["Insufficient cpu"],
+            ),
+        ] {
+            assert_eq!(filter_all(&PodFitsResources, &c, incoming.clone())[0], want);
+            let info = PodInfo::new(incoming, 0, usize::MAX);
+            let cx = CycleContext {
+                cluster: &c,
+                pod: &info,
+                settings: &settings,
+            };
+            let passes = PodFitsResources
+                .passes(&cx, &State::none(), &c.nodes[0])
+                .unwrap();
+            assert_eq!(passes, want.is_empty(), "{want:?}");
+        }
     }
 
     #[test]
