@@ -110,15 +110,14 @@ pub struct Nomination {
 }
 
 /// Every nomination, grouped by node id (nomination order within a node), with an O(1)
-/// lookup per node: the filter passes ask it for every node of every cycle.
+/// lookup per node: the filter passes ask it for every node of every cycle. One node's group
+/// can be replaced on its own, so a change of nominations costs only the nodes it touched.
 #[derive(Clone, Debug, Default)]
 pub struct Nominations {
-    /// The nominations, sorted by node (stable).
-    list: Vec<Nomination>,
-    /// `starts[n]..starts[n + 1]` is node `n`'s part of `list` (empty when `list` is).
-    starts: Vec<usize>,
-    /// The nominations in arrival order while rebuilding (kept for its buffer).
-    spare: Vec<Nomination>,
+    /// Node id → its nominations.
+    by_node: Vec<Vec<Nomination>>,
+    /// How many nominations there are in all.
+    count: usize,
 }
 
 impl Nominations {
@@ -135,49 +134,45 @@ impl Nominations {
         groups: impl Iterator<Item = (NodeId, &'a [PodId])>,
         priority: impl Fn(PodId) -> i32,
     ) {
-        // Counting sort by node: the groups arrive in any node order, each one contiguous.
-        let arrived = &mut self.spare;
-        arrived.clear();
-        self.starts.clear();
-        self.starts.resize(nodes + 1, 0);
+        self.by_node.truncate(nodes);
+        for group in &mut self.by_node {
+            group.clear();
+        }
+        self.by_node.resize_with(nodes, Vec::new);
+        self.count = 0;
         for (node, pods) in groups {
-            self.starts[node + 1] = pods.len();
-            arrived.extend(pods.iter().map(|&pod| Nomination {
-                pod,
-                node,
-                priority: priority(pod),
-            }));
+            self.set(node, pods, &priority);
         }
-        self.list.clear();
-        if arrived.is_empty() {
-            self.starts.clear();
+    }
+
+    /// Replaces `node`'s nominations with `pods`, in nomination order (a node id past the
+    /// cluster's end changes nothing).
+    pub fn set(&mut self, node: NodeId, pods: &[PodId], priority: impl Fn(PodId) -> i32) {
+        let Some(group) = self.by_node.get_mut(node) else {
             return;
-        }
-        for n in 0..nodes {
-            self.starts[n + 1] += self.starts[n];
-        }
-        if arrived.is_sorted_by_key(|n| n.node) {
-            std::mem::swap(&mut self.list, arrived);
-            return;
-        }
-        self.list.resize(arrived.len(), arrived[0]);
-        for group in arrived.chunk_by(|a, b| a.node == b.node) {
-            let at = self.starts[group[0].node];
-            self.list[at..at + group.len()].copy_from_slice(group);
-        }
+        };
+        self.count = self.count - group.len() + pods.len();
+        group.clear();
+        group.extend(pods.iter().map(|&pod| Nomination {
+            pod,
+            node,
+            priority: priority(pod),
+        }));
     }
 
     /// The nominations to `node`, in nomination order.
     pub fn to(&self, node: NodeId) -> &[Nomination] {
-        match (self.starts.get(node), self.starts.get(node + 1)) {
-            (Some(&start), Some(&end)) => &self.list[start..end],
-            _ => &[],
-        }
+        self.by_node.get(node).map_or(&[], Vec::as_slice)
     }
 
-    /// Every nomination, by node.
-    pub fn all(&self) -> &[Nomination] {
-        &self.list
+    /// Whether nothing is nominated.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Every nomination, by node id.
+    pub fn all(&self) -> impl Iterator<Item = &Nomination> {
+        self.by_node.iter().flatten()
     }
 }
 
@@ -882,9 +877,16 @@ mod tests {
         assert_eq!(pods(index.to(2)), [7, 3]);
         assert_eq!(index.to(2)[1].priority, 3);
         assert!(index.to(1).is_empty() && index.to(3).is_empty() && index.to(9).is_empty());
-        assert_eq!(pods(index.all()), [5, 7, 3]);
+        let all: Vec<Nomination> = index.all().copied().collect();
+        assert_eq!(pods(&all), [5, 7, 3]);
+        // One node's group replaced on its own.
+        index.set(2, &[4], |p| p as i32);
+        assert_eq!(pods(index.to(2)), [4]);
+        assert_eq!(pods(index.to(0)), [5]);
+        index.set(0, &[], |p| p as i32);
+        assert!(index.to(0).is_empty() && !index.is_empty());
         index.rebuild(4, std::iter::empty(), |_| 0);
-        assert!(index.all().is_empty() && index.to(2).is_empty());
+        assert!(index.is_empty() && index.to(2).is_empty());
     }
 
     #[test]

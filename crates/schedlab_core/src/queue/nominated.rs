@@ -1,8 +1,11 @@
 //! `nominatedPodMap` (reference A.7): which pods are nominated to which node.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 use crate::cluster::PodId;
+
+/// How many recent changes [`NominatedPods::changed_since`] remembers.
+const RECENT_CHANGES: usize = 16;
 
 /// Nominations, per node name in nomination order, and per pod.
 #[derive(Clone, Debug, Default)]
@@ -11,6 +14,10 @@ pub struct NominatedPods {
     by_pod: BTreeMap<PodId, String>,
     /// Bumped by every change, so callers can cache views of the map.
     generation: u64,
+    /// The last changes: (generation, the node whose nominations changed).
+    recent: VecDeque<(u64, String)>,
+    /// The newest generation among the changes no longer in `recent`.
+    forgotten: u64,
 }
 
 impl NominatedPods {
@@ -24,6 +31,28 @@ impl NominatedPods {
         };
         self.by_pod.insert(pod, name.to_string());
         self.by_node.entry(name.to_string()).or_default().push(pod);
+        self.remember(name);
+    }
+
+    /// Records that `node`'s nominations changed in the current generation.
+    fn remember(&mut self, node: &str) {
+        if self.recent.len() == RECENT_CHANGES {
+            if let Some((generation, _)) = self.recent.pop_front() {
+                self.forgotten = generation;
+            }
+        }
+        self.recent.push_back((self.generation, node.to_string()));
+    }
+
+    /// The nodes whose nominations changed after `generation` (repeats possible), or `None`
+    /// when that is too long ago to tell (or `generation` is not one of this map's).
+    pub fn changed_since(&self, generation: u64) -> Option<impl Iterator<Item = &str>> {
+        (self.forgotten <= generation && generation <= self.generation).then(|| {
+            self.recent
+                .iter()
+                .filter(move |(g, _)| *g > generation)
+                .map(|(_, node)| node.as_str())
+        })
     }
 
     /// `delete(p)`.
@@ -38,6 +67,7 @@ impl NominatedPods {
                 self.by_node.remove(&name);
             }
         }
+        self.remember(&name);
     }
 
     /// `update(old, new)`: when both the old and the new `status.nominatedNodeName` are empty,

@@ -781,3 +781,31 @@ fn jumping_from_flush_to_flush_with_next_flush() {
     assert_eq!(q.info(1).unwrap().timestamp, sec(400));
     assert_eq!(q.num_unschedulable_pods(), 0);
 }
+
+#[test]
+fn nominated_pods_tell_which_nodes_changed_since_a_generation() {
+    let mut n = NominatedPods::default();
+    let start = n.generation();
+    n.add(1, Some("a"), None);
+    n.add(2, Some("b"), None);
+    let after_two = n.generation();
+    // Pod 1 moves from a to c: both nodes changed.
+    n.add(1, Some("c"), None);
+    let changed: Vec<&str> = n.changed_since(after_two).expect("recent").collect();
+    assert_eq!(changed, ["a", "c"]);
+    let all: Vec<&str> = n.changed_since(start).expect("recent").collect();
+    assert_eq!(all, ["a", "b", "a", "c"]);
+    assert_eq!(n.changed_since(n.generation()).expect("now").count(), 0);
+    // A generation the map never had cannot be answered.
+    assert!(n.changed_since(n.generation() + 1).is_none());
+    // Sixteen more changes push the first ones out: too long ago to tell.
+    for i in 0..8 {
+        n.add(3, Some(if i % 2 == 0 { "x" } else { "y" }), None);
+    }
+    assert!(n.changed_since(start).is_none());
+    assert_eq!(n.changed_since(after_two).map(Iterator::count), None);
+    let last = n.generation();
+    n.delete(3);
+    let changed: Vec<&str> = n.changed_since(last).expect("recent").collect();
+    assert_eq!(changed, ["y"]);
+}

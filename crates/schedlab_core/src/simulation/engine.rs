@@ -214,16 +214,29 @@ impl Clone for Buffers {
 /// Every nomination by node id (cached until the nominations or the node set change).
 fn nominations_by_node(state: &mut State) -> Arc<Nominations> {
     let key = (state.queue.nominated().generation(), state.node_epoch);
-    if state.nominations.0 != key {
+    let (seen, seen_epoch) = state.nominations.0;
+    if (seen, seen_epoch) != key {
         let cluster = &state.cluster;
-        let groups = state
-            .queue
-            .nominated()
-            .by_node()
-            .filter_map(|(name, pods)| Some((*cluster.node_index.get(name)?, pods)));
-        // Rebuilt in place unless a checkpoint still shares it.
+        let nominated = state.queue.nominated();
+        let priority = |p: PodId| cluster.pods[p].priority;
+        // Updated in place unless a checkpoint still shares it.
         let index = Arc::make_mut(&mut state.nominations.1);
-        index.rebuild(cluster.nodes.len(), groups, |p| cluster.pods[p].priority);
+        match nominated.changed_since(seen) {
+            // The same nodes: only those whose nominations changed are read again.
+            Some(changed) if seen_epoch == state.node_epoch => {
+                for name in changed {
+                    if let Some(&node) = cluster.node_index.get(name) {
+                        index.set(node, nominated.for_node(name), priority);
+                    }
+                }
+            }
+            _ => {
+                let groups = nominated
+                    .by_node()
+                    .filter_map(|(name, pods)| Some((*cluster.node_index.get(name)?, pods)));
+                index.rebuild(cluster.nodes.len(), groups, priority);
+            }
+        }
         state.nominations.0 = key;
     }
     Arc::clone(&state.nominations.1)
