@@ -190,7 +190,13 @@ impl PodInfo {
 /// A node's accounting just before a pod was added: see [`NodeInfo::mark`].
 #[derive(Debug)]
 pub struct AddMark {
-    requested: Resources,
+    /// `requested` without its scalar list (the flags are not changed by adding pods).
+    milli_cpu: i64,
+    memory: i64,
+    ephemeral_storage: i64,
+    pod_count: i64,
+    /// The scalar list, copied only when it was not empty.
+    scalars: Option<Vec<(String, i64)>>,
     nonzero_cpu: i64,
     nonzero_memory: i64,
     pods: usize,
@@ -390,8 +396,13 @@ impl NodeInfo {
     /// Where [`NodeInfo::undo_add`] takes the node back to: taken just before some
     /// [`NodeInfo::add_pod`] calls.
     pub fn mark(&self) -> AddMark {
+        let r = &self.requested;
         AddMark {
-            requested: self.requested.clone(),
+            milli_cpu: r.milli_cpu,
+            memory: r.memory,
+            ephemeral_storage: r.ephemeral_storage,
+            pod_count: r.pods,
+            scalars: (!r.scalars.is_empty()).then(|| r.scalars.clone()),
             nonzero_cpu: self.nonzero_cpu,
             nonzero_memory: self.nonzero_memory,
             pods: self.pods.len(),
@@ -404,7 +415,15 @@ impl NodeInfo {
     /// happened), exactly: the same state as [`NodeInfo::remove_pod`] of those pods, without
     /// recounting the others.
     pub fn undo_add(&mut self, mark: AddMark) {
-        self.requested = mark.requested;
+        let r = &mut self.requested;
+        r.milli_cpu = mark.milli_cpu;
+        r.memory = mark.memory;
+        r.ephemeral_storage = mark.ephemeral_storage;
+        r.pods = mark.pod_count;
+        match mark.scalars {
+            Some(scalars) => r.scalars = scalars,
+            None => r.scalars.clear(),
+        }
         self.nonzero_cpu = mark.nonzero_cpu;
         self.nonzero_memory = mark.nonzero_memory;
         self.pods.truncate(mark.pods);
@@ -1105,6 +1124,50 @@ mod tests {
             .map(|i| c.nodes[i].name())
             .collect();
         assert_eq!(names, ["a1", "b1", "a2", "a3"]);
+    }
+
+    #[test]
+    fn undoing_adds_restores_the_node_exactly_and_copies_keep_only_what_is_asked() {
+        use crate::testing::pod;
+        use serde_json::json;
+        let spec = |cpu: &str, port: Option<i32>, gpu: Option<i32>| {
+            let mut requests = json!({"cpu": cpu});
+            if let Some(g) = gpu {
+                requests["example.com/gpu"] = json!(g);
+            }
+            let mut c = json!({"name": "c", "resources": {"requests": requests}});
+            if let Some(p) = port {
+                c["ports"] = json!([{"containerPort": p, "hostPort": p}]);
+            }
+            pod(json!({"spec": {"containers": [c]}}))
+        };
+        let mut c = Cluster::default();
+        c.add_node(node("n", None));
+        let first = c.add_pod(PodInfo::new(spec("1", Some(80), None), 0, 0));
+        c.bind(first, 0);
+        let before = c.nodes[0].clone();
+        let added = [
+            c.add_pod(PodInfo::new(spec("2", Some(81), Some(1)), 0, 1)),
+            c.add_pod(PodInfo::new(spec("500m", None, Some(2)), 0, 2)),
+        ];
+        let mut info = c.nodes[0].clone();
+        let mark = info.mark();
+        for &p in &added {
+            info.add_pod(p, &c.pods[p]);
+        }
+        assert_eq!(info.requested.milli_cpu, 3500);
+        assert_eq!(info.requested.scalar("example.com/gpu"), 3);
+        assert_eq!(info.used_ports.len(), 2);
+        info.undo_add(mark);
+        assert!(info.same_as(&before), "{info:?}");
+        // A copy keeping only `first` of a node holding all three pods.
+        let mut all = before.clone();
+        for &p in &added {
+            all.add_pod(p, &c.pods[p]);
+        }
+        let mut copy = c.nodes[0].clone();
+        copy.copy_keeping(&all, &c.pods, |p| p == first);
+        assert!(copy.same_as(&before), "{copy:?}");
     }
 
     #[test]

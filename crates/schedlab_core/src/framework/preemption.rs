@@ -17,6 +17,7 @@ use super::runner::{FailedNodes, NodeChecker, Nominations};
 use super::{CycleError, Profile};
 use crate::cluster::{Cluster, NodeId, NodeInfo, PodId};
 use crate::queue::Millis;
+use smallvec::SmallVec;
 
 /// When a pod started, for `MoreImportantPod` and the start-time criterion. Start times given
 /// in the input (`status.startTime`) all lie before the simulation's t = 0 and keep their order;
@@ -29,6 +30,22 @@ pub enum StartTime {
     Virtual(Millis),
 }
 
+impl StartTime {
+    /// A number in the same order as the start times (an input start before any virtual
+    /// one; then seconds and nanoseconds, or milliseconds), cheap to compare.
+    pub fn order_key(self) -> u128 {
+        match self {
+            StartTime::Input(secs, nanos) => {
+                (u128::from((secs as u64) ^ (1 << 63)) << 32) | u128::from(nanos)
+            }
+            StartTime::Virtual(Millis(ms)) => (1 << 96) | u128::from(ms),
+        }
+    }
+}
+
+/// A candidate's victims: a few pods, kept inline.
+pub type Victims = SmallVec<[PodId; 4]>;
+
 /// One node where preemption would make room, with its minimal victims.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Candidate {
@@ -36,7 +53,7 @@ pub struct Candidate {
     pub node: NodeId,
     /// The victims: those that would violate a PodDisruptionBudget first, then the others,
     /// each group most important first.
-    pub victims: Vec<PodId>,
+    pub victims: Victims,
     /// How many victims violate a PodDisruptionBudget.
     pub pdb_violations: usize,
 }
@@ -116,10 +133,13 @@ pub fn nodes_where_preemption_might_help(
 /// `util.MoreImportantPod` as a sort key: higher priority first, then the earlier start.
 fn importance(
     cluster: &Cluster,
-    start: &dyn Fn(PodId) -> StartTime,
+    start: &impl Fn(PodId) -> StartTime,
     p: PodId,
-) -> (std::cmp::Reverse<i32>, StartTime) {
-    (std::cmp::Reverse(cluster.pods[p].priority), start(p))
+) -> (std::cmp::Reverse<i32>, u128) {
+    (
+        std::cmp::Reverse(cluster.pods[p].priority),
+        start(p).order_key(),
+    )
 }
 
 /// v1.17 `filterPodsWithPDBViolation`: a pod is violating when a PodDisruptionBudget covering it
@@ -140,7 +160,7 @@ pub fn select_nodes_for_preemption(
     potential: &[NodeId],
     pod: PodId,
     nominations: &Nominations,
-    start: &dyn Fn(PodId) -> StartTime,
+    start: &impl Fn(PodId) -> StartTime,
 ) -> Result<Vec<Candidate>, CycleError> {
     let checker = NodeChecker::new(profile, cluster, pod)?;
     let slow = checker.reads_other_pods();
@@ -186,7 +206,7 @@ struct Scratch {
 
 /// A potential victim's place in `potential_victims`' order: its importance, then its place
 /// on the node (the sort is stable).
-type VictimKey = ((std::cmp::Reverse<i32>, StartTime), PodId);
+type VictimKey = ((std::cmp::Reverse<i32>, u128), PodId);
 
 /// The lower-priority pods on `node`, most important first, into `out`: those that would
 /// violate a PodDisruptionBudget first, then the others (each group in that order). Returns how
@@ -195,7 +215,7 @@ fn potential_victims(
     cluster: &Cluster,
     node: NodeId,
     pod: PodId,
-    start: &dyn Fn(PodId) -> StartTime,
+    start: &impl Fn(PodId) -> StartTime,
     out: &mut Vec<PodId>,
     keys: &mut Vec<VictimKey>,
 ) -> usize {
@@ -232,9 +252,9 @@ fn victims_on_a_copy(
     node: NodeId,
     pod: PodId,
     nominations: &Nominations,
-    start: &dyn Fn(PodId) -> StartTime,
+    start: &impl Fn(PodId) -> StartTime,
     scratch: &mut Scratch,
-) -> Result<Option<(Vec<PodId>, usize)>, CycleError> {
+) -> Result<Option<(Victims, usize)>, CycleError> {
     let Scratch {
         node: copy,
         lower,
@@ -258,7 +278,7 @@ fn victims_on_a_copy(
         return Ok(None);
     }
     let violating = potential_victims(cluster, node, pod, start, lower, keys);
-    let mut victims = Vec::with_capacity(lower.len());
+    let mut victims = Victims::new();
     let mut violations = 0;
     for (i, &p) in lower.iter().enumerate() {
         let mark = info.mark();
@@ -280,8 +300,8 @@ fn victims_changing_the_cache(
     node: NodeId,
     pod: PodId,
     nominations: &Nominations,
-    start: &dyn Fn(PodId) -> StartTime,
-) -> Result<Option<(Vec<PodId>, usize)>, CycleError> {
+    start: &impl Fn(PodId) -> StartTime,
+) -> Result<Option<(Victims, usize)>, CycleError> {
     let mut all = Vec::new();
     let violating = potential_victims(cluster, node, pod, start, &mut all, &mut Vec::new());
     for &p in &all {
@@ -296,7 +316,7 @@ fn victims_changing_the_cache(
         if !fits(cluster)? {
             return Ok(None);
         }
-        let mut victims = Vec::new();
+        let mut victims = Victims::new();
         let mut violations = 0;
         for (i, &p) in all.iter().enumerate() {
             cluster.bind(p, node);
@@ -321,7 +341,7 @@ fn victims_changing_the_cache(
 pub fn pick_one_node_for_preemption(
     candidates: &[Candidate],
     cluster: &Cluster,
-    start: &dyn Fn(PodId) -> StartTime,
+    start: &impl Fn(PodId) -> StartTime,
 ) -> Option<Pick> {
     if candidates.is_empty() {
         return None;
@@ -394,7 +414,7 @@ pub fn pick_one_node_for_preemption(
     let set: Vec<usize> = (0..candidates.len()).filter(|&i| shared[i] == 4).collect();
     // 6: the latest of the earliest start times among each node's highest-priority victims
     // (computed once per remaining candidate).
-    let earliest: Vec<Option<StartTime>> = set
+    let earliest: Vec<Option<u128>> = set
         .iter()
         .map(|&i| {
             let c = &candidates[i];
@@ -402,7 +422,7 @@ pub fn pick_one_node_for_preemption(
             c.victims
                 .iter()
                 .filter(|&&p| priority(p) == top)
-                .map(|&p| start(p))
+                .map(|&p| start(p).order_key())
                 .min()
         })
         .collect();
@@ -456,7 +476,7 @@ mod tests {
     fn cand(node: NodeId, victims: &[PodId], pdb: usize) -> Candidate {
         Candidate {
             node,
-            victims: victims.to_vec(),
+            victims: victims.into(),
             pdb_violations: pdb,
         }
     }
@@ -525,6 +545,29 @@ mod tests {
         let p = pick_one_node_for_preemption(&[cand(1, &[1, 2], 0), cand(0, &[0], 0)], &c, &start)
             .unwrap();
         assert_eq!((p.chosen, p.decided_by), (1, Criterion::FewestVictims));
+    }
+
+    #[test]
+    fn start_time_order_keys_keep_the_order_of_start_times() {
+        // Input times (before t = 0, in epoch seconds, negative ones included) come before
+        // every virtual time; then seconds, nanoseconds, milliseconds.
+        let times = [
+            StartTime::Input(i64::MIN, 0),
+            StartTime::Input(-1, 999_999_999),
+            StartTime::Input(0, 0),
+            StartTime::Input(0, 1),
+            StartTime::Input(1_600_000_000, 5),
+            StartTime::Input(i64::MAX, 999_999_999),
+            StartTime::Virtual(Millis(0)),
+            StartTime::Virtual(Millis(1)),
+            StartTime::Virtual(Millis(u64::MAX)),
+        ];
+        assert!(times.is_sorted());
+        for a in times {
+            for b in times {
+                assert_eq!(a.order_key().cmp(&b.order_key()), a.cmp(&b), "{a:?} {b:?}");
+            }
+        }
     }
 
     #[test]
