@@ -137,7 +137,7 @@ fn importance(
     p: PodId,
 ) -> (std::cmp::Reverse<i32>, u128) {
     (
-        std::cmp::Reverse(cluster.pods[p].priority),
+        std::cmp::Reverse(cluster.priority(p)),
         start(p).order_key(),
     )
 }
@@ -164,7 +164,7 @@ pub fn select_nodes_for_preemption(
 ) -> Result<Vec<Candidate>, CycleError> {
     let checker = NodeChecker::new(profile, cluster, pod)?;
     let slow = checker.reads_other_pods();
-    let priority = cluster.pods[pod].priority;
+    let priority = cluster.priority(pod);
     let mut scratch = Scratch::default();
     let mut out = Vec::with_capacity(potential.len());
     for &node in potential {
@@ -172,7 +172,7 @@ pub fn select_nodes_for_preemption(
         if !cluster.nodes[node]
             .pods
             .iter()
-            .any(|&p| cluster.pods[p].priority < priority)
+            .any(|&p| cluster.priority(p) < priority)
         {
             continue;
         }
@@ -219,14 +219,14 @@ fn potential_victims(
     out: &mut Vec<PodId>,
     keys: &mut Vec<VictimKey>,
 ) -> usize {
-    let priority = cluster.pods[pod].priority;
+    let priority = cluster.priority(pod);
     keys.clear();
     keys.extend(
         cluster.nodes[node]
             .pods
             .iter()
             .copied()
-            .filter(|&p| cluster.pods[p].priority < priority)
+            .filter(|&p| cluster.priority(p) < priority)
             .map(|p| (importance(cluster, start, p), p)),
     );
     // Each key computed once; stable, so equally important pods keep their node order.
@@ -260,8 +260,8 @@ fn victims_on_a_copy(
         lower,
         keys,
     } = scratch;
-    let priority = cluster.pods[pod].priority;
-    let keep = |p: PodId| cluster.pods[p].priority >= priority;
+    let priority = cluster.priority(pod);
+    let keep = |p: PodId| cluster.priority(p) >= priority;
     let info = match copy {
         Some(info) => {
             info.copy_keeping(&cluster.nodes[node], &cluster.pods, keep);
@@ -360,7 +360,7 @@ pub fn pick_one_node_for_preemption(
             runner_up: None,
         });
     }
-    let priority = |p: PodId| i64::from(cluster.pods[p].priority);
+    let priority = |p: PodId| i64::from(cluster.priority(p));
     // Criteria 2–5, each lower is better: PDB violations, the first victim's priority, the sum
     // of (priority + 2^31) over the victims, the number of victims.
     let criteria = [

@@ -39,7 +39,7 @@ fn not_eligible(state: &State, pod: PodId) -> Option<String> {
     let waiting = state.cluster.nodes[node]
         .pods
         .iter()
-        .any(|&p| state.pods[p].terminating && state.cluster.pods[p].priority < info.priority);
+        .any(|&p| state.pods[p].terminating && state.cluster.priority(p) < info.priority);
     waiting.then(|| {
         format!("it is nominated to {nominated}, where lower-priority pods are still terminating")
     })
@@ -113,7 +113,7 @@ pub(super) fn preempt(
         .nominated_pods_for_node(&node_name)
         .iter()
         .copied()
-        .filter(|&q| q != pod && state.cluster.pods[q].priority < priority)
+        .filter(|&q| q != pod && state.cluster.priority(q) < priority)
         .collect();
     // Nominate, in memory first, then in the pod's status.
     state.queue.update_nominated_pod_for_node(pod, &node_name);
