@@ -136,10 +136,7 @@ fn importance(
     start: &impl Fn(PodId) -> StartTime,
     p: PodId,
 ) -> (std::cmp::Reverse<i32>, u128) {
-    (
-        std::cmp::Reverse(cluster.priority(p)),
-        start(p).order_key(),
-    )
+    (std::cmp::Reverse(cluster.priority(p)), start(p).order_key())
 }
 
 /// v1.17 `filterPodsWithPDBViolation`: a pod is violating when a PodDisruptionBudget covering it
@@ -282,7 +279,7 @@ fn victims_on_a_copy(
     let mut violations = 0;
     for (i, &p) in lower.iter().enumerate() {
         let mark = info.mark();
-        info.add_pod(p, &cluster.pods[p]);
+        cluster.add_to(info, p);
         if !checker.fits_in_place(cluster, info, nominations)? {
             info.undo_add(mark);
             victims.push(p);

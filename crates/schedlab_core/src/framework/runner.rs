@@ -560,7 +560,7 @@ impl<'p> NodeChecker<'p> {
                 if mark.is_none() {
                     mark = Some(node.mark());
                 }
-                node.add_pod(n.pod, &cluster.pods[n.pod]);
+                cluster.add_to(node, n.pod);
             }
         }
         if let Some(mark) = mark {
@@ -630,7 +630,7 @@ fn copy_with_nominated<'s>(
                 None => scratch.insert(node.clone()),
             };
             added = true;
-            info.add_pod(n.pod, &cx.cluster.pods[n.pod]);
+            cx.cluster.add_to(info, n.pod);
         }
     }
     if added {
@@ -710,7 +710,7 @@ impl NominatedCopies {
             c.info.clone_from(node);
             c.added.clear();
             for n in nominated.iter().filter(adds) {
-                c.info.add_pod(n.pod, &pods[n.pod]);
+                cx.cluster.add_to(&mut c.info, n.pod);
                 c.added.push(Arc::clone(&pods[n.pod]));
             }
         }
