@@ -415,13 +415,18 @@ impl NodeInfo {
     /// Whether `other` is this node with exactly the same accounting (the node facts shared,
     /// the same pods in the same order, the same sums and ports).
     pub fn same_as(&self, other: &NodeInfo) -> bool {
+        // Element by element: these lists are short, and slice equality calls memcmp.
+        fn same_ids(a: &[PodId], b: &[PodId]) -> bool {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+        }
         Arc::ptr_eq(&self.facts, &other.facts)
             && self.id == other.id
             && self.nonzero_cpu == other.nonzero_cpu
             && self.nonzero_memory == other.nonzero_memory
-            && self.pods == other.pods
+            && same_ids(&self.pods, &other.pods)
             && self.requested == other.requested
-            && self.pods_with_affinity == other.pods_with_affinity
+            && same_ids(&self.pods_with_affinity, &other.pods_with_affinity)
+            && self.used_ports.len() == other.used_ports.len()
             && self.used_ports == other.used_ports
     }
 
