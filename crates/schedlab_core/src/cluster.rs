@@ -293,6 +293,10 @@ pub struct NodeInfo {
     pub pods_with_affinity: Vec<PodId>,
     /// Host ports in use.
     pub used_ports: Vec<HostPort>,
+    /// How many times the accounting above has changed: every change counts one, so along one
+    /// history (no restore in between) a node with the same count and the same facts is the
+    /// same node with the same pods. Copies start from their source's count.
+    changes: u64,
 }
 
 impl Clone for NodeInfo {
@@ -306,6 +310,7 @@ impl Clone for NodeInfo {
             pods: self.pods.clone(),
             pods_with_affinity: self.pods_with_affinity.clone(),
             used_ports: self.used_ports.clone(),
+            changes: self.changes,
         }
     }
 
@@ -319,6 +324,7 @@ impl Clone for NodeInfo {
         self.pods_with_affinity
             .clone_from(&source.pods_with_affinity);
         self.used_ports.clone_from(&source.used_ports);
+        self.changes = source.changes;
     }
 }
 
@@ -375,7 +381,13 @@ impl NodeInfo {
             pods: Vec::new(),
             pods_with_affinity: Vec::new(),
             used_ports: Vec::new(),
+            changes: 0,
         }
+    }
+
+    /// How many times the pods' accounting has changed (see the field).
+    pub fn changes(&self) -> u64 {
+        self.changes
     }
 
     /// The node object.
@@ -400,6 +412,7 @@ impl NodeInfo {
 
     /// Adds a pod's accounting (`NodeInfo.AddPod`).
     pub fn add_pod(&mut self, id: PodId, info: &PodInfo) {
+        self.changes += 1;
         self.requested.add(&info.node_request);
         self.nonzero_cpu = self.nonzero_cpu.saturating_add(info.nonzero_cpu);
         self.nonzero_memory = self.nonzero_memory.saturating_add(info.nonzero_memory);
@@ -414,6 +427,7 @@ impl NodeInfo {
 
     /// Whether `other` is this node with exactly the same accounting (the node facts shared,
     /// the same pods in the same order, the same sums and ports).
+    #[cfg(test)]
     pub fn same_as(&self, other: &NodeInfo) -> bool {
         // Element by element: these lists are short, and slice equality calls memcmp.
         fn same_ids(a: &[PodId], b: &[PodId]) -> bool {
@@ -432,6 +446,7 @@ impl NodeInfo {
 
     /// [`NodeInfo::add_pod`] of a plain pod (see [`PodCounts`]), from its counts.
     fn add_plain(&mut self, id: PodId, c: &PodCounts) {
+        self.changes += 1;
         let r = &mut self.requested;
         r.milli_cpu = r.milli_cpu.saturating_add(c.milli_cpu);
         r.memory = r.memory.saturating_add(c.memory);
@@ -464,6 +479,7 @@ impl NodeInfo {
     /// happened), exactly: the same state as [`NodeInfo::remove_pod`] of those pods, without
     /// recounting the others.
     pub fn undo_add(&mut self, mark: AddMark) {
+        self.changes += 1;
         let r = &mut self.requested;
         r.milli_cpu = mark.milli_cpu;
         r.memory = mark.memory;
@@ -494,6 +510,7 @@ impl NodeInfo {
 
     /// Keeps only the pods `keep` accepts (in order), recomputing the sums once.
     pub fn retain_pods(&mut self, pods: &[Arc<PodInfo>], mut keep: impl FnMut(PodId) -> bool) {
+        self.changes += 1;
         self.pods.retain(|&p| keep(p));
         let kept = &self.pods;
         self.pods_with_affinity.retain(|p| kept.contains(p));
@@ -510,6 +527,7 @@ impl NodeInfo {
         mut keep: impl FnMut(PodId) -> bool,
     ) {
         self.copy_facts_of(source);
+        self.changes = source.changes + 1;
         self.pods.clear();
         self.pods
             .extend(source.pods.iter().copied().filter(|&p| keep(p)));

@@ -6,9 +6,10 @@
 //! the stopping point; this runner is sequential and stops exactly at `numFeasibleNodesToFind`.
 
 use super::{CycleContext, CycleError, FilterPlugin, Profile, Reason, State};
-use crate::cluster::{Cluster, NodeId, NodeInfo, PodId, PodInfo};
+use crate::cluster::{Cluster, NodeFacts, NodeId, NodeInfo, PodId, PodInfo};
 use crate::rng::Rng;
 use crate::trace::{CycleTrace, NodeFilterRecord, NodeScoreRecord, Outcome, ScoreRecord};
+use smallvec::SmallVec;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -114,8 +115,9 @@ pub struct Nomination {
 /// can be replaced on its own, so a change of nominations costs only the nodes it touched.
 #[derive(Clone, Debug, Default)]
 pub struct Nominations {
-    /// Node id → its nominations.
-    by_node: Vec<Vec<Nomination>>,
+    /// Node id → its nominations (one kept inline: most nodes have at most one, and the
+    /// filter reads this for every node).
+    by_node: Vec<SmallVec<[Nomination; 1]>>,
     /// How many nominations there are in all.
     count: usize,
 }
@@ -138,7 +140,7 @@ impl Nominations {
         for group in &mut self.by_node {
             group.clear();
         }
-        self.by_node.resize_with(nodes, Vec::new);
+        self.by_node.resize_with(nodes, SmallVec::new);
         self.count = 0;
         for (node, pods) in groups {
             self.set(node, pods, &priority);
@@ -162,7 +164,7 @@ impl Nominations {
 
     /// The nominations to `node`, in nomination order.
     pub fn to(&self, node: NodeId) -> &[Nomination] {
-        self.by_node.get(node).map_or(&[], Vec::as_slice)
+        self.by_node.get(node).map_or(&[], |group| group.as_slice())
     }
 
     /// Whether nothing is nominated.
@@ -642,8 +644,10 @@ fn copy_with_nominated<'s>(
 
 /// The nodes' copies with the pods `addNominatedPods` adds (the filter's first pass), kept from
 /// cycle to cycle: a copy is used again while its node and the pods added are exactly as when it
-/// was made, which is most cycles once many pods wait on nominations. A cache only: a clone of it
-/// (a checkpoint of the scheduler's state) starts empty.
+/// was made (the same node facts and change count, the same pod objects added), which is most
+/// cycles once many pods wait on nominations. A cache only: a clone of it (a checkpoint of the
+/// scheduler's state, from which any restore starts) is empty, so change counts are only ever
+/// compared along one history.
 #[derive(Default)]
 pub struct NominatedCopies {
     by_node: Vec<Option<NominatedCopy>>,
@@ -651,11 +655,13 @@ pub struct NominatedCopies {
 
 /// One node's copy and what it was made from.
 struct NominatedCopy {
-    /// The node when the copy was made.
-    base: NodeInfo,
+    /// The node's facts when the copy was made (held, so the address cannot be reused).
+    facts: Arc<NodeFacts>,
+    /// The node's change count then.
+    changes: u64,
     /// The pods added, in order (held, so their identity cannot be reused).
-    added: Vec<Arc<PodInfo>>,
-    /// `base` with `added` added.
+    added: SmallVec<[Arc<PodInfo>; 1]>,
+    /// The node with `added` added.
     info: NodeInfo,
 }
 
@@ -693,7 +699,9 @@ impl NominatedCopies {
         let pods = &cx.cluster.pods;
         let slot = &mut self.by_node[node.id];
         let still_true = slot.as_ref().is_some_and(|c| {
-            c.base.same_as(node)
+            Arc::ptr_eq(&c.facts, &node.facts)
+                && c.changes == node.changes()
+                && c.info.id == node.id
                 && c.added.len() == nominated.iter().filter(adds).count()
                 && c.added
                     .iter()
@@ -702,11 +710,13 @@ impl NominatedCopies {
         });
         if !still_true {
             let c = slot.get_or_insert_with(|| NominatedCopy {
-                base: node.clone(),
-                added: Vec::new(),
+                facts: Arc::clone(&node.facts),
+                changes: node.changes(),
+                added: SmallVec::new(),
                 info: node.clone(),
             });
-            c.base.clone_from(node);
+            c.facts = Arc::clone(&node.facts);
+            c.changes = node.changes();
             c.info.clone_from(node);
             c.added.clear();
             for n in nominated.iter().filter(adds) {
@@ -844,6 +854,46 @@ fn prioritize(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_kept_nominated_copy_is_not_used_once_its_node_changed() {
+        // n0 has 4 cpu; N (priority 10, 3 cpu) is nominated to it. P (priority 5, 1 cpu) fits
+        // the first pass (3 + 1 <= 4). Once Q (1 cpu) is bound there, the first pass sees
+        // 1 + 3 + 1 > 4: P fits nowhere, though the copy made before Q came would still fit.
+        use crate::cluster::PodInfo;
+        use crate::policy::{self, config::SchedulerConfiguration};
+        use crate::testing::{cluster, node, pod};
+        use serde_json::json;
+        let cpu = |name: &str, cpu: &str| {
+            pod(json!({"metadata": {"name": name}, "spec": {"containers": [
+                {"name": "c", "resources": {"requests": {"cpu": cpu}}}]}}))
+        };
+        let mut c = cluster(
+            vec![node(
+                json!({"metadata": {"name": "n0"}, "status": {"allocatable": {"cpu": "4", "pods": 10}}}),
+            )],
+            vec![],
+        );
+        let nominated = c.add_pod(PodInfo::new(cpu("n", "3"), 10, 0));
+        let incoming = c.add_pod(PodInfo::new(cpu("p", "1"), 5, 1));
+        let q = c.add_pod(PodInfo::new(cpu("q", "1"), 0, 2));
+        let mut nominations = Nominations::new();
+        nominations.rebuild(1, [(0, &[nominated][..])].into_iter(), |p| c.priority(p));
+        let profile = policy::build(None, &SchedulerConfiguration::default())
+            .expect("default profile")
+            .profile;
+        let mut scheduler = Scheduler::new(profile, 0);
+        let order = c.node_tree_order();
+        let first = scheduler.schedule_one(&c, &order, incoming, &nominations, false);
+        assert_eq!((first.outcome, first.node), (Outcome::Scheduled, Some(0)));
+        c.bind(q, 0);
+        let second = scheduler.schedule_one(&c, &order, incoming, &nominations, false);
+        assert_eq!(second.outcome, Outcome::Unschedulable);
+        assert_eq!(
+            second.message.as_deref(),
+            Some("0/1 nodes are available: 1 Insufficient cpu.")
+        );
+    }
 
     #[test]
     fn num_feasible_nodes_to_find_follows_the_formula() {
