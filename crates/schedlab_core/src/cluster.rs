@@ -412,14 +412,11 @@ impl NodeInfo {
 
     /// Adds a pod's accounting (`NodeInfo.AddPod`).
     pub fn add_pod(&mut self, id: PodId, info: &PodInfo) {
-        self.changes += 1;
-        self.requested.add(&info.node_request);
-        self.nonzero_cpu = self.nonzero_cpu.saturating_add(info.nonzero_cpu);
-        self.nonzero_memory = self.nonzero_memory.saturating_add(info.nonzero_memory);
+        self.add_plain(id, &PodCounts::of(info));
+        self.requested.add_scalars(&info.node_request);
         if !info.host_ports.is_empty() {
             self.used_ports.extend(info.host_ports.iter().cloned());
         }
-        self.pods.push(id);
         if info.has_pod_affinity {
             self.pods_with_affinity.push(id);
         }
@@ -429,22 +426,18 @@ impl NodeInfo {
     /// the same pods in the same order, the same sums and ports).
     #[cfg(test)]
     pub fn same_as(&self, other: &NodeInfo) -> bool {
-        // Element by element: these lists are short, and slice equality calls memcmp.
-        fn same_ids(a: &[PodId], b: &[PodId]) -> bool {
-            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
-        }
         Arc::ptr_eq(&self.facts, &other.facts)
             && self.id == other.id
             && self.nonzero_cpu == other.nonzero_cpu
             && self.nonzero_memory == other.nonzero_memory
-            && same_ids(&self.pods, &other.pods)
+            && self.pods == other.pods
             && self.requested == other.requested
-            && same_ids(&self.pods_with_affinity, &other.pods_with_affinity)
-            && self.used_ports.len() == other.used_ports.len()
+            && self.pods_with_affinity == other.pods_with_affinity
             && self.used_ports == other.used_ports
     }
 
-    /// [`NodeInfo::add_pod`] of a plain pod (see [`PodCounts`]), from its counts.
+    /// [`NodeInfo::add_pod`] of a plain pod (see [`PodCounts`]), from its counts: the numbers
+    /// every pod adds, and the pod itself.
     fn add_plain(&mut self, id: PodId, c: &PodCounts) {
         self.changes += 1;
         let r = &mut self.requested;

@@ -265,17 +265,8 @@ fn victims_on_a_copy(
     } = scratch;
     let priority = cluster.priority(pod);
     let keep = |p: PodId| cluster.priority(p) >= priority;
-    let info = match copy {
-        Some(info) => {
-            info.copy_keeping(&cluster.nodes[node], &cluster.pods, keep);
-            info
-        }
-        None => {
-            let info = copy.insert(cluster.nodes[node].clone());
-            info.retain_pods(&cluster.pods, keep);
-            info
-        }
-    };
+    let info = copy.get_or_insert_with(|| cluster.nodes[node].clone());
+    info.copy_keeping(&cluster.nodes[node], &cluster.pods, keep);
     // Checked before the victims are sorted: a node where even that fails needs no order.
     if !checker.fits_in_place(cluster, info, nominations)? {
         return Ok(None);

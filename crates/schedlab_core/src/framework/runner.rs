@@ -6,7 +6,7 @@
 //! the stopping point; this runner is sequential and stops exactly at `numFeasibleNodesToFind`.
 
 use super::{CycleContext, CycleError, FilterPlugin, Profile, Reason, State};
-use crate::cluster::{Cluster, NodeFacts, NodeId, NodeInfo, PodId, PodInfo};
+use crate::cluster::{Cluster, NodeId, NodeInfo, PodId, PodInfo};
 use crate::rng::Rng;
 use crate::trace::{CycleTrace, NodeFilterRecord, NodeScoreRecord, Outcome, ScoreRecord};
 use smallvec::SmallVec;
@@ -118,8 +118,6 @@ pub struct Nominations {
     /// Node id → its nominations (one kept inline: most nodes have at most one, and the
     /// filter reads this for every node).
     by_node: Vec<SmallVec<[Nomination; 1]>>,
-    /// How many nominations there are in all.
-    count: usize,
 }
 
 impl Nominations {
@@ -141,7 +139,6 @@ impl Nominations {
             group.clear();
         }
         self.by_node.resize_with(nodes, SmallVec::new);
-        self.count = 0;
         for (node, pods) in groups {
             self.set(node, pods, &priority);
         }
@@ -153,7 +150,6 @@ impl Nominations {
         let Some(group) = self.by_node.get_mut(node) else {
             return;
         };
-        self.count = self.count - group.len() + pods.len();
         group.clear();
         group.extend(pods.iter().map(|&pod| Nomination {
             pod,
@@ -169,7 +165,7 @@ impl Nominations {
 
     /// Whether nothing is nominated.
     pub fn is_empty(&self) -> bool {
-        self.count == 0
+        self.all().next().is_none()
     }
 
     /// Every nomination, by node id.
@@ -557,13 +553,11 @@ impl<'p> NodeChecker<'p> {
             settings: &self.profile.settings,
         };
         let mut mark = None;
-        for n in nominations.to(node.id) {
-            if adds_nominated(n, self.pod, cx.pod.priority) {
-                if mark.is_none() {
-                    mark = Some(node.mark());
-                }
-                cluster.add_to(node, n.pod);
+        for n in nominated_to_add(nominations.to(node.id), self.pod, cx.pod.priority) {
+            if mark.is_none() {
+                mark = Some(node.mark());
             }
+            cluster.add_to(node, n.pod);
         }
         if let Some(mark) = mark {
             let first = self.pass(&cx, node);
@@ -586,15 +580,20 @@ impl<'p> NodeChecker<'p> {
     }
 }
 
-/// Whether `addNominatedPods` adds nomination `n` for `pod` of `priority`: another pod, of
-/// higher or equal priority.
-fn adds_nominated(n: &Nomination, pod: PodId, priority: i32) -> bool {
-    n.pod != pod && n.priority >= priority
+/// The nominations `addNominatedPods` adds for `pod` of `priority`: other pods, of higher or
+/// equal priority, in nomination order.
+fn nominated_to_add(
+    nominated: &[Nomination],
+    pod: PodId,
+    priority: i32,
+) -> impl Iterator<Item = &Nomination> + Clone {
+    nominated
+        .iter()
+        .filter(move |n| n.pod != pod && n.priority >= priority)
 }
 
 /// `addNominatedPods`: a copy of `node` (in `scratch`, reusing its buffers) with the pods of
 /// higher or equal priority nominated to it, or `None` when there are none.
-#[inline]
 fn with_nominated<'s>(
     scratch: &'s mut Option<NodeInfo>,
     cx: &CycleContext,
@@ -602,44 +601,14 @@ fn with_nominated<'s>(
     node: &NodeInfo,
     nominations: &Nominations,
 ) -> Option<&'s NodeInfo> {
-    let priority = cx.pod.priority;
-    let nominated = nominations.to(node.id);
-    if !nominated.iter().any(|n| adds_nominated(n, pod, priority)) {
-        return None;
+    let mut adding = nominated_to_add(nominations.to(node.id), pod, cx.pod.priority).peekable();
+    adding.peek()?;
+    let info = scratch.get_or_insert_with(|| node.clone());
+    info.clone_from(node);
+    for n in adding {
+        cx.cluster.add_to(info, n.pod);
     }
-    copy_with_nominated(scratch, cx, pod, node, nominated)
-}
-
-/// [`with_nominated`] once some pod is to be added (out of line: most nodes have none).
-#[inline(never)]
-fn copy_with_nominated<'s>(
-    scratch: &'s mut Option<NodeInfo>,
-    cx: &CycleContext,
-    pod: PodId,
-    node: &NodeInfo,
-    nominated: &[Nomination],
-) -> Option<&'s NodeInfo> {
-    let priority = cx.pod.priority;
-    let mut added = false;
-    for n in nominated {
-        if adds_nominated(n, pod, priority) {
-            let info = match scratch {
-                Some(info) if added => info,
-                Some(info) => {
-                    info.clone_from(node);
-                    info
-                }
-                None => scratch.insert(node.clone()),
-            };
-            added = true;
-            cx.cluster.add_to(info, n.pod);
-        }
-    }
-    if added {
-        scratch.as_ref()
-    } else {
-        None
-    }
+    Some(info)
 }
 
 /// The nodes' copies with the pods `addNominatedPods` adds (the filter's first pass), kept from
@@ -655,13 +624,12 @@ pub struct NominatedCopies {
 
 /// One node's copy and what it was made from.
 struct NominatedCopy {
-    /// The node's facts when the copy was made (held, so the address cannot be reused).
-    facts: Arc<NodeFacts>,
-    /// The node's change count then.
+    /// The node's change count when the copy was made (its facts are `info`'s).
     changes: u64,
     /// The pods added, in order (held, so their identity cannot be reused).
     added: SmallVec<[Arc<PodInfo>; 1]>,
-    /// The node with `added` added.
+    /// The node with `added` added (holding the node's facts, so their address cannot be
+    /// reused).
     info: NodeInfo,
 }
 
@@ -688,38 +656,33 @@ impl NominatedCopies {
         node: &NodeInfo,
         nominated: &[Nomination],
     ) -> Option<&NodeInfo> {
-        let priority = cx.pod.priority;
-        let adds = |n: &&Nomination| adds_nominated(n, pod, priority);
-        if !nominated.iter().any(|n| adds(&n)) {
-            return None;
-        }
+        let adding = nominated_to_add(nominated, pod, cx.pod.priority);
+        adding.clone().next()?;
         if self.by_node.len() <= node.id {
             self.by_node.resize_with(node.id + 1, || None);
         }
         let pods = &cx.cluster.pods;
         let slot = &mut self.by_node[node.id];
         let still_true = slot.as_ref().is_some_and(|c| {
-            Arc::ptr_eq(&c.facts, &node.facts)
+            Arc::ptr_eq(&c.info.facts, &node.facts)
                 && c.changes == node.changes()
                 && c.info.id == node.id
-                && c.added.len() == nominated.iter().filter(adds).count()
+                && c.added.len() == adding.clone().count()
                 && c.added
                     .iter()
-                    .zip(nominated.iter().filter(adds))
+                    .zip(adding.clone())
                     .all(|(a, n)| Arc::ptr_eq(a, &pods[n.pod]))
         });
         if !still_true {
             let c = slot.get_or_insert_with(|| NominatedCopy {
-                facts: Arc::clone(&node.facts),
-                changes: node.changes(),
+                changes: 0,
                 added: SmallVec::new(),
                 info: node.clone(),
             });
-            c.facts = Arc::clone(&node.facts);
             c.changes = node.changes();
             c.info.clone_from(node);
             c.added.clear();
-            for n in nominated.iter().filter(adds) {
+            for n in adding {
                 cx.cluster.add_to(&mut c.info, n.pod);
                 c.added.push(Arc::clone(&pods[n.pod]));
             }

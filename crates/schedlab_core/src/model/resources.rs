@@ -99,6 +99,11 @@ impl Resources {
             .ephemeral_storage
             .saturating_add(other.ephemeral_storage);
         self.pods = self.pods.saturating_add(other.pods);
+        self.add_scalars(other);
+    }
+
+    /// Adds another amount's scalar resources only, saturating.
+    pub fn add_scalars(&mut self, other: &Resources) {
         for (name, v) in &other.scalars {
             let slot = self.scalar_mut(name);
             *slot = slot.saturating_add(*v);

@@ -100,10 +100,8 @@ pub fn check_into(cx: &CycleContext, node: &NodeInfo, fails: &mut Vec<Reason>) {
 }
 
 impl FilterPlugin for PodFitsResources {
-    fn filter(&self, cx: &CycleContext, state: &State, node: &NodeInfo) -> FilterResult {
-        let mut reasons = Vec::new();
-        self.filter_into(cx, state, node, &mut reasons)?;
-        Ok(reasons)
+    fn filter(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> FilterResult {
+        Ok(check(cx, node))
     }
 
     fn filter_into(
