@@ -184,10 +184,96 @@ impl PodInfo {
         }
     }
 
+    /// Derives requests and ports as v1.35 does (`resource.PodRequests`, reference §4.6):
+    /// sidecars (restartable init containers) add to the containers and to every later init
+    /// container's use, the init maximum counts on the node too, `spec.overhead` is added, and
+    /// pod-level `spec.resources.requests` replace the containers' cpu and memory. The scoring
+    /// sums apply the 100m / 200Mi defaults per container, regular and init alike. Host ports
+    /// include the sidecars'. `request` and `node_request` are the same amount.
+    pub fn new_v135(pod: Pod, priority: i32, input_index: usize) -> PodInfo {
+        let request = pod_requests_v135(&pod, false);
+        let nonzero = pod_requests_v135(&pod, true);
+        let host_ports = pod
+            .spec
+            .containers
+            .iter()
+            .chain(pod.spec.init_containers.iter().filter(|c| c.is_sidecar()))
+            .flat_map(|c| c.ports.iter().filter_map(HostPort::from_container_port))
+            .collect();
+        let has_pod_affinity = pod.has_pod_affinity();
+        PodInfo {
+            full_name: pod.full_name(),
+            namespace: pod.metadata.namespace_or_default().to_string(),
+            pod,
+            priority,
+            node_request: request.clone(),
+            request,
+            nonzero_cpu: nonzero.milli_cpu,
+            nonzero_memory: nonzero.memory,
+            host_ports,
+            has_pod_affinity,
+            input_index,
+        }
+    }
+
     /// Labels of the pod.
     pub fn labels(&self) -> &Labels {
         &self.pod.metadata.labels
     }
+}
+
+/// `resource.PodRequests` of v1.35 (reference §4.6). With `non_missing`, every container
+/// without a cpu (memory) request counts 100m (200Mi) for it (`NonMissingContainerRequests`),
+/// which is what scoring reads.
+pub fn pod_requests_v135(pod: &Pod, non_missing: bool) -> Resources {
+    let own = |c: &crate::model::pod::Container| {
+        let mut r = c.resources.requests.0.clone();
+        if non_missing {
+            if !r.has_cpu {
+                r.milli_cpu = DEFAULT_MILLI_CPU_REQUEST;
+                r.has_cpu = true;
+            }
+            if !r.has_memory {
+                r.memory = DEFAULT_MEMORY_REQUEST;
+                r.has_memory = true;
+            }
+        }
+        r
+    };
+    let mut reqs = Resources::default();
+    for c in &pod.spec.containers {
+        reqs.add(&own(c));
+    }
+    let mut sidecars = Resources::default();
+    let mut init_max = Resources::default();
+    for c in &pod.spec.init_containers {
+        let r = own(c);
+        if c.is_sidecar() {
+            reqs.add(&r);
+            sidecars.add(&r);
+            init_max.max_with(&sidecars);
+        } else {
+            let mut used = r;
+            used.add(&sidecars);
+            init_max.max_with(&used);
+        }
+    }
+    reqs.max_with(&init_max);
+    if let Some(level) = pod.spec.resources.as_ref().map(|r| &r.requests.0) {
+        // PodLevelResources: the pod-level request of cpu or memory replaces the containers'
+        // aggregate. (Pod-level hugepages are not read: a stated simplification.)
+        if level.has_cpu {
+            reqs.milli_cpu = level.milli_cpu;
+        }
+        if level.has_memory {
+            reqs.memory = level.memory;
+        }
+    }
+    if let Some(overhead) = &pod.spec.overhead {
+        reqs.add(&overhead.0);
+    }
+    reqs.pods = 0;
+    reqs
 }
 
 /// What a pod adds to the sums of the node it is on, in a few words (see [`Cluster::add_to`]).
@@ -602,6 +688,9 @@ pub struct Cluster {
     pub priority_classes: Vec<PriorityClass>,
     /// PodDisruptionBudgets (read by preemption).
     pub pdbs: Vec<crate::model::PodDisruptionBudget>,
+    /// Namespaces' labels, by name (v1.35's InterPodAffinity `namespaceSelector`); a
+    /// namespace not given has no labels.
+    pub namespaces: BTreeMap<String, Labels>,
     /// Node name → id.
     pub node_index: Arc<NodeIndex>,
     /// Image name → number of nodes reporting it (for ImageLocality).

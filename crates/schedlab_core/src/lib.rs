@@ -11,6 +11,7 @@ pub mod cluster;
 pub mod framework;
 pub mod input;
 pub mod model;
+pub mod modern;
 pub mod policy;
 pub mod predicates;
 pub mod priorities;

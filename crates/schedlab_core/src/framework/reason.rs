@@ -110,6 +110,9 @@ pub enum Reason {
         /// The node's allocatable amount.
         capacity: i64,
     },
+    /// Any other reason string, as the v1.35 plugins word it
+    /// (`node(s) had untolerated taint(s)`).
+    Message(std::borrow::Cow<'static, str>),
 }
 
 impl Reason {
@@ -121,6 +124,7 @@ impl Reason {
                 Reason::Insufficient { resource: a, .. },
                 Reason::Insufficient { resource: b, .. },
             ) => a == b,
+            (Reason::Message(a), Reason::Message(b)) => a == b,
             _ => false,
         }
     }
@@ -134,7 +138,7 @@ impl Reason {
     pub fn fixed(&self) -> Option<FailureReason> {
         match self {
             Reason::Fixed(f) => Some(*f),
-            Reason::Insufficient { .. } => None,
+            Reason::Insufficient { .. } | Reason::Message(_) => None,
         }
     }
 
@@ -162,7 +166,20 @@ impl Reason {
                 }
             }
             Reason::Fixed(f) => f.message().to_string(),
+            Reason::Message(m) => m.to_string(),
         }
+    }
+}
+
+impl From<&'static str> for Reason {
+    fn from(m: &'static str) -> Reason {
+        Reason::Message(std::borrow::Cow::Borrowed(m))
+    }
+}
+
+impl From<String> for Reason {
+    fn from(m: String) -> Reason {
+        Reason::Message(std::borrow::Cow::Owned(m))
     }
 }
 
@@ -177,6 +194,7 @@ impl fmt::Display for Reason {
         match self {
             Reason::Fixed(r) => f.write_str(r.message()),
             Reason::Insufficient { resource, .. } => write!(f, "Insufficient {resource}"),
+            Reason::Message(m) => f.write_str(m),
         }
     }
 }

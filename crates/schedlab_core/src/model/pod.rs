@@ -67,6 +67,24 @@ pub struct PodSpec {
     /// Grace period for preemption victims.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub termination_grace_period_seconds: Option<i64>,
+    /// `schedulingGates` (v1.35: a gated pod is held out of the queue).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scheduling_gates: Vec<SchedulingGate>,
+    /// `resourceClaims` (read only to warn that DRA is not modelled).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resource_claims: Vec<serde_json::Value>,
+    /// Pod-level `resources` (v1.35, `PodLevelResources`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resources: Option<ResourceRequirements>,
+}
+
+/// `v1.PodSchedulingGate`.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct SchedulingGate {
+    /// The gate's name.
+    #[serde(default)]
+    pub name: String,
 }
 
 /// `v1.PodStatus`, the scheduler's part of it.
@@ -100,6 +118,16 @@ pub struct Container {
     /// Ports (host ports matter).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub ports: Vec<ContainerPort>,
+    /// `restartPolicy`: `Always` on an init container makes it a sidecar (v1.35).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub restart_policy: Option<String>,
+}
+
+impl Container {
+    /// A restartable init container (a sidecar): `restartPolicy: Always`.
+    pub fn is_sidecar(&self) -> bool {
+        self.restart_policy.as_deref() == Some("Always")
+    }
 }
 
 /// `resources`.
@@ -196,6 +224,15 @@ pub struct PodAffinityTerm {
     /// Node label that defines the topology domain.
     #[serde(default)]
     pub topology_key: String,
+    /// `namespaceSelector` (v1.35; `{}` matches every namespace).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub namespace_selector: Option<LabelSelector>,
+    /// `matchLabelKeys` (v1.35: merged into the selector as the API server does).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub match_label_keys: Vec<String>,
+    /// `mismatchLabelKeys` (v1.35: merged into the selector as the API server does).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub mismatch_label_keys: Vec<String>,
 }
 
 /// A weighted pod affinity term.
@@ -226,6 +263,18 @@ pub struct TopologySpreadConstraint {
     /// Which pods count.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label_selector: Option<LabelSelector>,
+    /// `minDomains` (v1.35; default 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_domains: Option<i32>,
+    /// `nodeAffinityPolicy`: `Honor` (default) or `Ignore` (v1.35).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_affinity_policy: Option<String>,
+    /// `nodeTaintsPolicy`: `Ignore` (default) or `Honor` (v1.35).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub node_taints_policy: Option<String>,
+    /// `matchLabelKeys` (v1.35).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub match_label_keys: Vec<String>,
 }
 
 /// `v1.Volume`: the sources the scheduler looks at; others are kept as opaque.

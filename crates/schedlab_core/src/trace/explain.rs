@@ -114,6 +114,7 @@ fn hint(
                 return None;
             }
         },
+        Reason::Message(_) => return None,
     })
 }
 

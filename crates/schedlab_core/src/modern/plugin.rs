@@ -1,0 +1,196 @@
+//! The v1.35 plugin interface: one trait with a method per extension point. A plugin
+//! implements the points its [`super::registry::PluginSpec`] declares; the framework never
+//! calls the others (their defaults do nothing).
+//!
+//! Plugins return codes, reasons and scores; they never write the trace. Per-cycle data goes
+//! through [`PluginState`], which the framework keeps per plugin and clones where upstream
+//! clones the `CycleState` (the nominated-pods pass, preemption's dry runs).
+
+use super::status::{Code, Status};
+use crate::cluster::{Cluster, NodeId, NodeInfo, PodInfo};
+use crate::framework::Reason;
+use std::any::Any;
+use std::collections::BTreeSet;
+
+/// What every plugin sees in a cycle.
+pub struct Cx<'a> {
+    /// The snapshot.
+    pub cluster: &'a Cluster,
+    /// The pod being scheduled.
+    pub pod: &'a PodInfo,
+    /// Every node of the snapshot, in node-tree order (`nodeInfoList`).
+    pub order: &'a [NodeId],
+}
+
+/// A plugin's per-cycle data (upstream's `StateData`): anything `Clone`.
+pub trait PluginState: Any + Send + Sync {
+    /// A copy (`StateData.Clone`).
+    fn clone_state(&self) -> Box<dyn PluginState>;
+    /// For downcasting.
+    fn as_any(&self) -> &dyn Any;
+    /// For downcasting.
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+impl<T: Any + Clone + Send + Sync> PluginState for T {
+    fn clone_state(&self) -> Box<dyn PluginState> {
+        Box::new(self.clone())
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+/// Downcasts a plugin's state to its type.
+pub fn state<T: Any>(s: Option<&dyn PluginState>) -> Option<&T> {
+    s?.as_any().downcast_ref()
+}
+
+/// Downcasts a plugin's state to its type, mutably.
+pub fn state_mut<T: Any>(s: &mut dyn PluginState) -> Option<&mut T> {
+    s.as_any_mut().downcast_mut()
+}
+
+/// What `PreFilter` returns.
+#[derive(Default)]
+pub struct PreFilterOutput {
+    /// `Success`, `Skip` (this plugin's Filter does not run), `Unschedulable`,
+    /// `UnschedulableAndUnresolvable` (the pod is rejected) or `Error`.
+    pub status: Status,
+    /// `PreFilterResult.NodeNames`: the only nodes worth filtering, when the plugin knows.
+    pub nodes: Option<BTreeSet<String>>,
+    /// State for Filter and for the AddPod/RemovePod extensions.
+    pub state: Option<Box<dyn PluginState>>,
+}
+
+impl PreFilterOutput {
+    /// Success with this state.
+    pub fn with_state(state: impl PluginState) -> PreFilterOutput {
+        PreFilterOutput {
+            state: Some(Box::new(state)),
+            ..PreFilterOutput::default()
+        }
+    }
+
+    /// `Skip`.
+    pub fn skip() -> PreFilterOutput {
+        PreFilterOutput {
+            status: Status::skip(),
+            ..PreFilterOutput::default()
+        }
+    }
+
+    /// A rejection or error with one reason.
+    pub fn status(code: Code, reason: impl Into<Reason>) -> PreFilterOutput {
+        PreFilterOutput {
+            status: Status::new(code, reason),
+            ..PreFilterOutput::default()
+        }
+    }
+}
+
+/// What `PreScore` returns.
+#[derive(Default)]
+pub struct PreScoreOutput {
+    /// `Success`, `Skip` (this plugin's Score does not run) or `Error`.
+    pub status: Status,
+    /// State for Score and NormalizeScore.
+    pub state: Option<Box<dyn PluginState>>,
+}
+
+impl PreScoreOutput {
+    /// Success with this state.
+    pub fn with_state(state: impl PluginState) -> PreScoreOutput {
+        PreScoreOutput {
+            status: Status::success(),
+            state: Some(Box::new(state)),
+        }
+    }
+
+    /// `Skip`.
+    pub fn skip() -> PreScoreOutput {
+        PreScoreOutput {
+            status: Status::skip(),
+            state: None,
+        }
+    }
+}
+
+/// A v1.35 plugin. Every method has a default that does nothing; the registry entry says
+/// which points the plugin implements, and only those are called.
+pub trait Plugin: Send + Sync {
+    /// Its registered name.
+    fn name(&self) -> &'static str;
+
+    /// PreEnqueue: may the pod enter the active queue? A rejection parks it as gated.
+    fn pre_enqueue(&self, _pod: &PodInfo) -> Status {
+        Status::success()
+    }
+
+    /// PreFilter: once per cycle, before any node.
+    fn pre_filter(&self, _cx: &Cx) -> PreFilterOutput {
+        PreFilterOutput::default()
+    }
+
+    /// `PreFilterExtensions.AddPod`: `added`, on `node`, now counts in `state` (nominated pods,
+    /// preemption's reprieves).
+    fn add_pod(
+        &self,
+        _cx: &Cx,
+        _state: &mut dyn PluginState,
+        _added: &PodInfo,
+        _node: &NodeInfo,
+    ) {
+    }
+
+    /// `PreFilterExtensions.RemovePod`: `removed`, on `node`, no longer counts in `state`
+    /// (preemption's victims).
+    fn remove_pod(
+        &self,
+        _cx: &Cx,
+        _state: &mut dyn PluginState,
+        _removed: &PodInfo,
+        _node: &NodeInfo,
+    ) {
+    }
+
+    /// Filter: does the pod fit `node`? Pushes the reasons of a rejection onto `reasons`
+    /// (nothing on success; the message of an `Error`).
+    fn filter(
+        &self,
+        _cx: &Cx,
+        _state: Option<&dyn PluginState>,
+        _node: &NodeInfo,
+        _reasons: &mut Vec<Reason>,
+    ) -> Code {
+        Code::Success
+    }
+
+    /// PreScore: once per cycle, with the feasible nodes.
+    fn pre_score(&self, _cx: &Cx, _nodes: &[&NodeInfo]) -> PreScoreOutput {
+        PreScoreOutput::default()
+    }
+
+    /// Score: the node's raw score, or an error message.
+    fn score(
+        &self,
+        _cx: &Cx,
+        _state: Option<&dyn PluginState>,
+        _node: &NodeInfo,
+    ) -> Result<i64, String> {
+        Ok(0)
+    }
+
+    /// `ScoreExtensions.NormalizeScore`, in place; the default keeps the scores.
+    fn normalize(
+        &self,
+        _cx: &Cx,
+        _state: Option<&dyn PluginState>,
+        _nodes: &[&NodeInfo],
+        _scores: &mut [i64],
+    ) {
+    }
+}

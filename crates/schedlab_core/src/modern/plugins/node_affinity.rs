@@ -1,0 +1,29 @@
+//! `NodeAffinity` (v1.35): not implemented yet; it passes every pod and scores 0.
+
+use crate::modern::field::FieldError;
+use crate::modern::plugin::Plugin;
+use crate::modern::registry::{PluginSpec, Point, Points};
+
+/// The registry entry.
+pub static SPEC: PluginSpec = PluginSpec {
+    name: "NodeAffinity",
+    points: Points::of(&[Point::PreFilter, Point::Filter, Point::PreScore, Point::Score]),
+    default_enabled: true,
+    default_weight: Some(2),
+    args_kind: Some("NodeAffinityArgs"),
+    args_checked_by_validation: true,
+    build,
+};
+
+/// The plugin.
+pub struct NodeAffinity;
+
+impl Plugin for NodeAffinity {
+    fn name(&self) -> &'static str {
+        SPEC.name
+    }
+}
+
+fn build(_args: Option<&serde_json::Value>) -> Result<Box<dyn Plugin>, Vec<FieldError>> {
+    Ok(Box::new(NodeAffinity))
+}
