@@ -7,6 +7,7 @@
 //! - [`status`]: upstream's status codes.
 //! - [`config`]: reading, defaulting, merging and validating a v1 configuration.
 //! - [`field`]: validation errors worded as apimachinery words them.
+//! - [`profile`]: a profile ready to run: plugin instances and the list at each point.
 //!
 //! Semantics: `shared/reference/modern.md` (v1.35.7).
 
@@ -14,5 +15,6 @@ pub mod config;
 pub mod field;
 pub mod plugin;
 pub mod plugins;
+pub mod profile;
 pub mod registry;
 pub mod status;

@@ -1,0 +1,52 @@
+//! A profile ready to run (upstream's `frameworkImpl`): one instance per enabled plugin, the
+//! ordered plugin list of every extension point, and the Score weights. Built from a v1
+//! configuration by [`super::config`]; built once per scheduler name.
+
+use super::plugin::Plugin;
+use super::registry::{Point, PluginSpec};
+
+/// One enabled plugin.
+pub struct Enabled {
+    /// Its registry entry.
+    pub spec: &'static PluginSpec,
+    /// The instance, built from its args.
+    pub plugin: Box<dyn Plugin>,
+    /// Its Score weight (1 when it is not a Score plugin).
+    pub weight: i64,
+}
+
+/// A runnable profile.
+pub struct Profile {
+    /// `schedulerName`.
+    pub scheduler_name: String,
+    /// The profile's `percentageOfNodesToScore`, if set (else the global one applies).
+    pub percentage_of_nodes_to_score: Option<i32>,
+    /// Every enabled plugin, once each, in the order first met.
+    pub plugins: Vec<Enabled>,
+    /// For each [`Point`] (indexed by `Point as usize`), the plugins that run there, in order,
+    /// as indices into `plugins`.
+    pub points: [Vec<usize>; 12],
+}
+
+impl Profile {
+    /// The plugins at `point`, in order.
+    pub fn at(&self, point: Point) -> impl Iterator<Item = &Enabled> + '_ {
+        self.points[point as usize].iter().map(|&i| &self.plugins[i])
+    }
+
+    /// The names of the plugins at `point`, in order.
+    pub fn names_at(&self, point: Point) -> Vec<&'static str> {
+        self.at(point).map(|e| e.spec.name).collect()
+    }
+}
+
+impl std::fmt::Debug for Profile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut d = f.debug_struct("Profile");
+        d.field("scheduler_name", &self.scheduler_name);
+        for p in Point::ALL {
+            d.field(p.field(), &self.names_at(p));
+        }
+        d.finish()
+    }
+}
