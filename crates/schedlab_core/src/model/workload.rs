@@ -125,6 +125,10 @@ pub struct PdbStatus {
     /// `disruptionsAllowed` (`PodDisruptionsAllowed` in v1.17's Go types, same JSON name).
     #[serde(default)]
     pub disruptions_allowed: i64,
+    /// `disruptedPods`: pods already being disrupted (name → time); v1.35's preemption does
+    /// not count them against the budget again.
+    #[serde(default)]
+    pub disrupted_pods: std::collections::BTreeMap<String, serde_json::Value>,
 }
 
 impl PodDisruptionBudget {

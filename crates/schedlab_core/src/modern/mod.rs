@@ -12,9 +12,11 @@
 //! Semantics: `shared/reference/modern.md` (v1.35.7).
 
 pub mod config;
+pub mod cycle;
 pub mod field;
 pub mod plugin;
 pub mod plugins;
+pub mod preemption;
 pub mod profile;
 pub mod registry;
 pub mod status;

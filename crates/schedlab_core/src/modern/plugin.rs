@@ -119,9 +119,21 @@ impl PreScoreOutput {
     }
 }
 
+/// Downcasting for plugin instances (the framework reads DefaultPreemption's args).
+pub trait AsAny: Any {
+    /// `self` as `Any`.
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<T: Any> AsAny for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
 /// A v1.35 plugin. Every method has a default that does nothing; the registry entry says
 /// which points the plugin implements, and only those are called.
-pub trait Plugin: Send + Sync {
+pub trait Plugin: AsAny + Send + Sync {
     /// Its registered name.
     fn name(&self) -> &'static str;
 

@@ -137,6 +137,8 @@ pub struct CycleTrace {
     /// Node names by node id as they were in this cycle (node ids shift when a node is
     /// deleted); empty when the caller did not set them, then the cluster's names apply.
     pub node_names: std::sync::Arc<[String]>,
+    /// What a v1.35 cycle adds: each plugin's status, skips, PreFilter narrowing, PostFilter.
+    pub modern: Option<Box<crate::modern::cycle::ModernTrace>>,
 }
 
 /// The record of a preemption attempt (`Scheduler.preempt` → `genericScheduler.Preempt`).
@@ -185,6 +187,7 @@ impl CycleTrace {
             volume_bindings: Vec::new(),
             preemption: None,
             node_names: std::sync::Arc::from([]),
+            modern: None,
         }
     }
 

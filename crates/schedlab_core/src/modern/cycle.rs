@@ -1,0 +1,778 @@
+//! One v1.35 scheduling cycle (`schedulingCycle` → `SchedulePod`, reference §3): PreFilter
+//! (skips, node-set results, rejections), the nominated node first, Filter in plugin order
+//! stopping at the first rejection (with the two nominated-pod passes), `nextStartNodeIndex`
+//! over the whole snapshot, PreScore / Score / NormalizeScore with weights, the host, and on a
+//! `FitError` the PostFilter plugins (DynamicResources, then DefaultPreemption).
+//!
+//! Deviations, stated (also in `docs/fidelity.md`):
+//! - Nodes are filtered one after another and the scan stops exactly at the
+//!   `numFeasibleNodesToFind`-th feasible node (upstream: 16 in parallel).
+//! - A PreFilter node-set result is visited in node-tree order (upstream: Go set order, random).
+//! - Ties are broken by the seeded uniform choice (v1.34's `selectHost`; v1.35.7's heap order
+//!   is an unintended artefact, upstream PR #141024).
+
+use super::plugin::{Cx, PluginState};
+use super::profile::Profile;
+use super::registry::Point;
+use super::status::{Code, Status};
+use crate::cluster::{Cluster, NodeId, NodeInfo, PodId};
+use crate::framework::runner::{num_feasible_nodes_to_find, Nominations, NO_NODES_AVAILABLE};
+use crate::framework::Reason;
+use crate::rng::Rng;
+use crate::trace::{CycleTrace, NodeFilterRecord, NodeScoreRecord, Outcome, ScoreRecord};
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+/// `MaxNodeScore`.
+pub const MAX_NODE_SCORE: i64 = 100;
+
+/// One plugin's status, as the trace keeps it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PluginStatus {
+    /// The plugin.
+    pub plugin: &'static str,
+    /// Its code.
+    pub code: Code,
+    /// `Status.Message()`.
+    pub message: String,
+}
+
+/// What a v1.35 cycle adds to its [`CycleTrace`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ModernTrace {
+    /// The profile (`schedulerName`).
+    pub profile: String,
+    /// The Filter plugins of the profile, in order (the trace's filter indices).
+    pub filter_names: Arc<[&'static str]>,
+    /// The Score plugins of the profile, in order.
+    pub score_names: Arc<[&'static str]>,
+    /// Every PreFilter plugin that ran, with its status (Success, Skip or a rejection).
+    pub pre_filter: Vec<PluginStatus>,
+    /// Filter indices whose PreFilter returned Skip: they did not run this cycle.
+    pub skipped_filters: Vec<usize>,
+    /// The nodes a PreFilter result narrowed the search to (`None`: all nodes).
+    pub pre_filter_nodes: Option<usize>,
+    /// The nominated node tried first, and whether it passed.
+    pub nominated_node: Option<(NodeId, bool)>,
+    /// Per evaluated node (parallel to `CycleTrace::filter`), the code of its status.
+    pub node_codes: Vec<Code>,
+    /// Every PreScore plugin, with its status.
+    pub pre_score: Vec<PluginStatus>,
+    /// Score indices that ran (PreScore did not return Skip); `CycleTrace::scores` entries are
+    /// in this order.
+    pub scored: Vec<usize>,
+    /// Every PostFilter plugin that ran, with its status.
+    pub post_filter: Vec<PluginStatus>,
+}
+
+/// What carries over from cycle to cycle in v1.35 mode.
+#[derive(Clone, Debug)]
+pub struct ModernState {
+    /// `nextStartNodeIndex`, one for the scheduler (all profiles).
+    pub next_start_node_index: usize,
+    /// The seeded randomness (ties, preemption's offset).
+    pub rng: Rng,
+}
+
+impl ModernState {
+    /// A fresh state with a seeded generator.
+    pub fn new(seed: u64) -> ModernState {
+        ModernState {
+            next_start_node_index: 0,
+            rng: Rng::new(seed),
+        }
+    }
+}
+
+/// Each plugin's state this cycle (upstream's `CycleState`), by profile plugin index.
+pub struct CycleStates {
+    states: Vec<Option<Box<dyn PluginState>>>,
+}
+
+impl Clone for CycleStates {
+    fn clone(&self) -> Self {
+        CycleStates {
+            states: self
+                .states
+                .iter()
+                .map(|s| s.as_ref().map(|s| (**s).clone_state()))
+                .collect(),
+        }
+    }
+}
+
+impl CycleStates {
+    fn new(n: usize) -> CycleStates {
+        CycleStates {
+            states: (0..n).map(|_| None).collect(),
+        }
+    }
+
+    /// Plugin `i`'s state.
+    pub fn get(&self, i: usize) -> Option<&dyn PluginState> {
+        self.states.get(i).and_then(|s| s.as_deref())
+    }
+
+    /// Plugin `i`'s state, mutably.
+    pub fn get_mut(&mut self, i: usize) -> Option<&mut dyn PluginState> {
+        self.states.get_mut(i).and_then(|s| s.as_deref_mut())
+    }
+}
+
+/// A node's rejection: the plugin (profile index), its code, and where its reasons end in
+/// [`Diagnosis::reasons`].
+#[derive(Clone, Copy, Debug)]
+struct Rejection {
+    node: NodeId,
+    code: Code,
+    end: usize,
+}
+
+/// `framework.Diagnosis`: which nodes said no, with what, and the PreFilter message. Kept
+/// whatever the detail, since the FitError text and preemption read it.
+#[derive(Clone, Debug, Default)]
+pub struct Diagnosis {
+    rejections: Vec<Rejection>,
+    reasons: Vec<Reason>,
+    /// The status of the nodes not in `rejections` that were not feasible either: a PreFilter
+    /// rejection, or nodes a PreFilter result left out.
+    pub absent: Option<Status>,
+    /// `PreFilterMsg`.
+    pub pre_filter_msg: Option<String>,
+    /// Plugins that rejected the pod somewhere (`UnschedulablePlugins`).
+    pub unschedulable_plugins: BTreeSet<&'static str>,
+    /// The nodes that were candidates (after PreFilter narrowing), in scan order.
+    pub candidates: usize,
+}
+
+impl Diagnosis {
+    /// Records `node`'s status with these reasons.
+    pub fn push_reasons(&mut self, node: NodeId, code: Code, reasons: Vec<Reason>) {
+        self.reasons.extend(reasons);
+        self.push(node, code);
+    }
+
+    fn push(&mut self, node: NodeId, code: Code) {
+        self.rejections.push(Rejection {
+            node,
+            code,
+            end: self.reasons.len(),
+        });
+    }
+
+    /// Each rejected node with its code and reasons.
+    pub fn rejected(&self) -> impl Iterator<Item = (NodeId, Code, &[Reason])> {
+        let mut start = 0;
+        self.rejections.iter().map(move |r| {
+            let reasons = &self.reasons[start..r.end];
+            start = r.end;
+            (r.node, r.code, reasons)
+        })
+    }
+
+    /// The code of `node`'s status: its own, else the absent status's, else `None` (a node
+    /// that was never evaluated and has no absent status).
+    pub fn code_of(&self, node: NodeId) -> Option<Code> {
+        self.rejections
+            .iter()
+            .rev()
+            .find(|r| r.node == node)
+            .map(|r| r.code)
+            .or(self.absent.as_ref().map(|s| s.code))
+    }
+
+    /// `NodeToStatus.Len()`.
+    pub fn len(&self) -> usize {
+        self.rejections.len()
+    }
+
+    /// Whether no node has its own status.
+    pub fn is_empty(&self) -> bool {
+        self.rejections.is_empty()
+    }
+}
+
+/// `FitError.Error()` of v1.35 (§3.7), without the PostFilter part.
+pub fn fit_error_message(num_all_nodes: usize, d: &Diagnosis) -> String {
+    let mut msg = format!("0/{num_all_nodes} nodes are available:");
+    if let Some(pre) = &d.pre_filter_msg {
+        msg.push_str(&format!(" {pre}."));
+        return msg;
+    }
+    let mut counts: Vec<(String, usize)> = Vec::new();
+    let mut count = |text: String, n: usize| match counts.iter_mut().find(|(t, _)| *t == text) {
+        Some((_, c)) => *c += n,
+        None => counts.push((text, n)),
+    };
+    // Equal reasons are counted before they are spelt (many nodes, few distinct reasons).
+    let mut distinct: Vec<(&Reason, usize)> = Vec::new();
+    for (_, _, reasons) in d.rejected() {
+        for r in reasons {
+            match distinct.iter_mut().find(|(seen, _)| seen.same_text(r)) {
+                Some((_, n)) => *n += 1,
+                None => distinct.push((r, 1)),
+            }
+        }
+    }
+    for (r, n) in distinct {
+        count(r.to_string(), n);
+    }
+    if d.len() < num_all_nodes {
+        if let Some(absent) = &d.absent {
+            for r in &absent.reasons {
+                count(r.to_string(), num_all_nodes - d.len());
+            }
+        }
+    }
+    let mut entries: Vec<String> = counts
+        .into_iter()
+        .map(|(text, n)| format!("{n} {text}"))
+        .collect();
+    entries.sort();
+    if !entries.is_empty() {
+        msg.push_str(&format!(" {}.", entries.join(", ")));
+    }
+    msg
+}
+
+/// The result of `SchedulePod`, before PostFilter.
+pub struct CycleResult {
+    /// The trace (outcome, node, message without the PostFilter part, tables with detail).
+    pub trace: CycleTrace,
+    /// Why nodes failed.
+    pub diagnosis: Diagnosis,
+    /// The plugins' states (PostFilter and preemption read them).
+    pub states: CycleStates,
+    /// Whether the failure is a `FitError` (PostFilter runs only then).
+    pub fit_error: bool,
+    /// Whether DynamicResources' PreFilter ran (its PostFilter needs its state).
+    pub dra_pre_filter_ran: bool,
+    /// The Filter plugins that run this cycle: (filter index, plugin index).
+    pub filters: Vec<(usize, usize)>,
+}
+
+/// Runs one cycle of `profile` for `pod`. `nominated` is the node in the pod's
+/// `status.nominatedNodeName`, if it exists.
+#[allow(clippy::too_many_arguments)]
+pub fn schedule_pod(
+    profile: &Profile,
+    global_percentage: i32,
+    st: &mut ModernState,
+    cluster: &Cluster,
+    order: &[NodeId],
+    pod: PodId,
+    nominations: &Nominations,
+    nominated: Option<NodeId>,
+    detail: bool,
+) -> CycleResult {
+    let all = order.len();
+    let mut trace = CycleTrace::new(pod, all, st.next_start_node_index);
+    let mut modern = ModernTrace {
+        profile: profile.scheduler_name.clone(),
+        filter_names: profile.names_at(Point::Filter).into(),
+        score_names: profile.names_at(Point::Score).into(),
+        ..ModernTrace::default()
+    };
+    let mut result = CycleResult {
+        trace: CycleTrace::new(pod, all, st.next_start_node_index),
+        diagnosis: Diagnosis::default(),
+        states: CycleStates::new(profile.plugins.len()),
+        fit_error: false,
+        dra_pre_filter_ran: false,
+        filters: Vec::new(),
+    };
+    if all == 0 {
+        trace.message = Some(NO_NODES_AVAILABLE.to_string());
+        trace.modern = Some(Box::new(modern));
+        result.trace = trace;
+        return result;
+    }
+    let cx = Cx {
+        cluster,
+        pod: &cluster.pods[pod],
+        order,
+    };
+    let outcome = run(
+        profile,
+        global_percentage,
+        st,
+        &cx,
+        nominations,
+        nominated,
+        detail,
+        &mut trace,
+        &mut modern,
+        &mut result,
+    );
+    if let Err(msg) = outcome {
+        trace.outcome = Outcome::Error;
+        trace.node = None;
+        trace.message = Some(msg);
+    }
+    trace.modern = Some(Box::new(modern));
+    result.trace = trace;
+    result
+}
+
+/// The filters at a profile's Filter point that run this cycle: (filter index, plugin index).
+type ActiveFilters = Vec<(usize, usize)>;
+
+#[allow(clippy::too_many_arguments)]
+fn run(
+    profile: &Profile,
+    global_percentage: i32,
+    st: &mut ModernState,
+    cx: &Cx,
+    nominations: &Nominations,
+    nominated: Option<NodeId>,
+    detail: bool,
+    trace: &mut CycleTrace,
+    modern: &mut ModernTrace,
+    result: &mut CycleResult,
+) -> Result<(), String> {
+    let all = cx.order.len();
+    let states = &mut result.states;
+    let d = &mut result.diagnosis;
+
+    // PreFilter.
+    let mut skipped: Vec<usize> = Vec::new();
+    let mut narrowed: Option<BTreeSet<String>> = None;
+    let mut narrowing: Vec<&'static str> = Vec::new();
+    let mut rejection: Option<(&'static str, Status)> = None;
+    for &i in &profile.points[Point::PreFilter as usize] {
+        let e = &profile.plugins[i];
+        let name = e.spec.name;
+        if name == "DynamicResources" {
+            result.dra_pre_filter_ran = true;
+        }
+        let out = e.plugin.pre_filter(cx);
+        modern.pre_filter.push(PluginStatus {
+            plugin: name,
+            code: out.status.code,
+            message: out.status.message(),
+        });
+        match out.status.code {
+            Code::Success => {
+                states.states[i] = out.state;
+                if let Some(nodes) = out.nodes {
+                    narrowing.push(name);
+                    let merged = match narrowed.take() {
+                        None => nodes,
+                        Some(prev) => prev.intersection(&nodes).cloned().collect(),
+                    };
+                    if merged.is_empty() {
+                        narrowing.sort_unstable();
+                        let msg = if narrowing.len() == 1 {
+                            format!("node(s) didn't satisfy plugin {}", narrowing[0])
+                        } else {
+                            format!(
+                                "node(s) didn't satisfy plugin(s) [{}] simultaneously",
+                                narrowing.join(" ")
+                            )
+                        };
+                        rejection = Some((
+                            name,
+                            Status::new(Code::UnschedulableAndUnresolvable, msg),
+                        ));
+                        break;
+                    }
+                    narrowed = Some(merged);
+                }
+            }
+            Code::Skip => skipped.push(i),
+            Code::UnschedulableAndUnresolvable => {
+                rejection = Some((name, out.status));
+                break;
+            }
+            Code::Unschedulable => {
+                states.states[i] = out.state;
+                if rejection.is_none() {
+                    rejection = Some((name, out.status));
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "running PreFilter plugin {:?}: {}",
+                    name,
+                    out.status.message()
+                ))
+            }
+        }
+    }
+    let filters: ActiveFilters = profile.points[Point::Filter as usize]
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| !skipped.contains(i))
+        .map(|(f, &i)| (f, i))
+        .collect();
+    modern.skipped_filters = profile.points[Point::Filter as usize]
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| skipped.contains(i))
+        .map(|(f, _)| f)
+        .collect();
+    result.filters = filters.clone();
+    if let Some((plugin, status)) = rejection {
+        d.pre_filter_msg = Some(status.message());
+        d.unschedulable_plugins.insert(plugin);
+        d.absent = Some(status);
+        trace.outcome = Outcome::Unschedulable;
+        trace.message = Some(fit_error_message(all, d));
+        result.fit_error = true;
+        return Ok(());
+    }
+
+    // The nominated node first.
+    if let Some(node) = nominated {
+        let info = &cx.cluster.nodes[node];
+        let mut record = NodeFilterRecord {
+            node,
+            ..NodeFilterRecord::default()
+        };
+        let start = d.reasons.len();
+        let code = filter_with_nominated(
+            profile,
+            &filters,
+            states,
+            cx,
+            info,
+            nominations,
+            &mut d.reasons,
+            &mut record,
+        )?;
+        modern.nominated_node = Some((node, code == Code::Success));
+        if code == Code::Success {
+            d.reasons.truncate(start);
+            trace.outcome = Outcome::Scheduled;
+            trace.node = Some(node);
+            trace.tie_set = vec![node];
+            trace.feasible = 1;
+            trace.evaluated = 1;
+            if detail {
+                trace.filter.push(record);
+                modern.node_codes.push(code);
+            }
+            return Ok(());
+        }
+        note_rejection(d, profile, &record, node, code);
+    }
+
+    // The candidate nodes.
+    let candidates: Vec<NodeId> = match &narrowed {
+        None => cx.order.to_vec(),
+        Some(names) => cx
+            .order
+            .iter()
+            .copied()
+            .filter(|&n| names.contains(cx.cluster.nodes[n].name()))
+            .collect(),
+    };
+    if narrowed.is_some() {
+        modern.pre_filter_nodes = Some(candidates.len());
+        narrowing.sort_unstable();
+        d.absent = Some(Status::new(
+            Code::UnschedulableAndUnresolvable,
+            format!("node(s) didn't satisfy plugin(s) [{}]", narrowing.join(" ")),
+        ));
+    }
+    d.candidates = candidates.len();
+    let scoring = !profile.points[Point::Score as usize].is_empty();
+    let to_find = if scoring {
+        let pct = profile
+            .percentage_of_nodes_to_score
+            .unwrap_or(global_percentage);
+        num_feasible_nodes_to_find(candidates.len(), pct)
+    } else {
+        1
+    };
+    trace.num_to_find = to_find;
+    let mut feasible: Vec<NodeId> = Vec::with_capacity(to_find.min(candidates.len()));
+    let n = candidates.len();
+    let start = st.next_start_node_index % n.max(1);
+    let mut evaluated = 0;
+    // The nominated node's status counts once in `NodeToStatus` even when the scan meets it
+    // again.
+    let nominated_failed = modern.nominated_node.is_some();
+    for k in 0..n {
+        if feasible.len() >= to_find {
+            break;
+        }
+        let node = candidates[(start + k) % n];
+        evaluated += 1;
+        let info = &cx.cluster.nodes[node];
+        let mut record = NodeFilterRecord {
+            node,
+            ..NodeFilterRecord::default()
+        };
+        let code = filter_with_nominated(
+            profile,
+            &filters,
+            states,
+            cx,
+            info,
+            nominations,
+            &mut d.reasons,
+            &mut record,
+        )?;
+        if detail {
+            trace.filter.push(record.clone());
+            modern.node_codes.push(code);
+        }
+        if code == Code::Success {
+            feasible.push(node);
+        } else {
+            if nominated_failed && Some(node) == nominated {
+                // Overwrites the nominated pass's entry (same verdict).
+                let drop_from = d
+                    .rejections
+                    .iter()
+                    .position(|r| r.node == node)
+                    .map(|i| (i, if i == 0 { 0 } else { d.rejections[i - 1].end }));
+                if let Some((i, from)) = drop_from {
+                    let to = d.rejections[i].end;
+                    d.reasons.drain(from..to);
+                    let removed = to - from;
+                    d.rejections.remove(i);
+                    for r in &mut d.rejections[i..] {
+                        r.end -= removed;
+                    }
+                }
+            }
+            note_rejection(d, profile, &record, node, code);
+        }
+    }
+    let processed = feasible.len() + d.len();
+    st.next_start_node_index = (st.next_start_node_index + processed) % all;
+    trace.evaluated = evaluated;
+    trace.feasible = feasible.len();
+
+    if feasible.is_empty() {
+        trace.outcome = Outcome::Unschedulable;
+        trace.message = Some(fit_error_message(all, d));
+        result.fit_error = true;
+        return Ok(());
+    }
+    if feasible.len() == 1 {
+        trace.outcome = Outcome::Scheduled;
+        trace.node = Some(feasible[0]);
+        trace.tie_set = vec![feasible[0]];
+        return Ok(());
+    }
+    let nodes: Vec<&NodeInfo> = feasible.iter().map(|&n| &cx.cluster.nodes[n]).collect();
+    let totals = prioritize(profile, cx, &nodes, detail, trace, modern)?;
+    // The seeded uniform choice among the best totals.
+    let mut best = totals[0];
+    let mut selected = feasible[0];
+    let mut ties = 1u64;
+    let mut tie_set = vec![feasible[0]];
+    for (&node, &score) in feasible.iter().zip(&totals).skip(1) {
+        if score > best {
+            best = score;
+            selected = node;
+            ties = 1;
+            tie_set.clear();
+            tie_set.push(node);
+        } else if score == best {
+            ties += 1;
+            tie_set.push(node);
+            if st.rng.intn(ties) == 0 {
+                selected = node;
+            }
+        }
+    }
+    trace.outcome = Outcome::Scheduled;
+    trace.node = Some(selected);
+    if detail {
+        trace.tie_set = tie_set;
+    }
+    Ok(())
+}
+
+/// Records `node`'s rejection (its reasons are already at the end of `d.reasons`).
+fn note_rejection(
+    d: &mut Diagnosis,
+    profile: &Profile,
+    record: &NodeFilterRecord,
+    node: NodeId,
+    code: Code,
+) {
+    if let Some((f, _)) = record.failures.first() {
+        let i = profile.points[Point::Filter as usize][*f];
+        d.unschedulable_plugins.insert(profile.plugins[i].spec.name);
+    }
+    d.push(node, code);
+}
+
+/// `RunFilterPluginsWithNominatedPods`: with the pods of equal or higher priority nominated
+/// to the node added (pass 1, on copies of the node and the states), then without them
+/// (pass 2, only when pass 1 added pods and passed). The reasons of a rejection are appended
+/// to `reasons`; `record` gets what the trace shows (the deciding pass).
+#[allow(clippy::too_many_arguments)]
+pub fn filter_with_nominated(
+    profile: &Profile,
+    filters: &[(usize, usize)],
+    states: &CycleStates,
+    cx: &Cx,
+    node: &NodeInfo,
+    nominations: &Nominations,
+    reasons: &mut Vec<Reason>,
+    record: &mut NodeFilterRecord,
+) -> Result<Code, String> {
+    let priority = cx.pod.priority;
+    let mut adding = nominations
+        .to(node.id)
+        .iter()
+        .filter(|n| n.priority >= priority && !std::ptr::eq(&*cx.cluster.pods[n.pod], cx.pod))
+        .peekable();
+    if adding.peek().is_some() {
+        let mut copy = node.clone();
+        let mut copied = states.clone();
+        for n in adding {
+            let added = &cx.cluster.pods[n.pod];
+            cx.cluster.add_to(&mut copy, n.pod);
+            for &i in &profile.points[Point::PreFilter as usize] {
+                if let Some(s) = copied.states[i].as_deref_mut() {
+                    profile.plugins[i].plugin.add_pod(cx, s, added, &copy);
+                }
+            }
+        }
+        let code = run_filters(profile, filters, &copied, cx, &copy, reasons, record)?;
+        if code != Code::Success {
+            return Ok(code);
+        }
+        record.ran = 0;
+        record.failures.clear();
+    }
+    run_filters(profile, filters, states, cx, node, reasons, record)
+}
+
+/// `RunFilterPlugins`: the filters in order, stopping at the first that does not succeed.
+fn run_filters(
+    profile: &Profile,
+    filters: &[(usize, usize)],
+    states: &CycleStates,
+    cx: &Cx,
+    node: &NodeInfo,
+    reasons: &mut Vec<Reason>,
+    record: &mut NodeFilterRecord,
+) -> Result<Code, String> {
+    for &(f, i) in filters {
+        let before = reasons.len();
+        let e = &profile.plugins[i];
+        let code = e.plugin.filter(cx, states.get(i), node, reasons);
+        record.ran = f + 1;
+        match code {
+            Code::Success => {}
+            Code::Unschedulable | Code::UnschedulableAndUnresolvable | Code::Pending => {
+                record.failures.push((f, reasons[before..].to_vec()));
+                return Ok(code);
+            }
+            _ => {
+                let msg = reasons[before..]
+                    .iter()
+                    .map(|r| r.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                reasons.truncate(before);
+                return Err(format!("running {:?} filter plugin: {msg}", e.spec.name));
+            }
+        }
+    }
+    Ok(Code::Success)
+}
+
+/// `prioritizeNodes`: PreScore, Score, NormalizeScore, weights; the totals in node order.
+fn prioritize(
+    profile: &Profile,
+    cx: &Cx,
+    nodes: &[&NodeInfo],
+    detail: bool,
+    trace: &mut CycleTrace,
+    modern: &mut ModernTrace,
+) -> Result<Vec<i64>, String> {
+    let n = nodes.len();
+    let score_points = &profile.points[Point::Score as usize];
+    if score_points.is_empty() {
+        if detail {
+            trace.totals = nodes.iter().map(|node| (node.id, 1)).collect();
+        }
+        return Ok(vec![1; n]);
+    }
+    let mut pre_states: Vec<(usize, Option<Box<dyn PluginState>>)> = Vec::new();
+    let mut skip: Vec<usize> = Vec::new();
+    for &i in &profile.points[Point::PreScore as usize] {
+        let e = &profile.plugins[i];
+        let out = e.plugin.pre_score(cx, nodes);
+        if detail {
+            modern.pre_score.push(PluginStatus {
+                plugin: e.spec.name,
+                code: out.status.code,
+                message: out.status.message(),
+            });
+        }
+        match out.status.code {
+            Code::Success => pre_states.push((i, out.state)),
+            Code::Skip => skip.push(i),
+            _ => {
+                return Err(format!(
+                    "running PreScore plugin {:?}: {}",
+                    e.spec.name,
+                    out.status.message()
+                ))
+            }
+        }
+    }
+    let mut totals = vec![0i64; n];
+    if detail {
+        trace.scores = nodes
+            .iter()
+            .map(|node| NodeScoreRecord {
+                node: node.id,
+                entries: Vec::new(),
+            })
+            .collect();
+    }
+    let mut raw = vec![0i64; n];
+    let mut scores = vec![0i64; n];
+    for (s, &i) in score_points.iter().enumerate() {
+        if skip.contains(&i) {
+            continue;
+        }
+        let e = &profile.plugins[i];
+        let state = pre_states
+            .iter()
+            .find(|(p, _)| *p == i)
+            .and_then(|(_, s)| s.as_deref());
+        for (slot, node) in raw.iter_mut().zip(nodes) {
+            *slot = e
+                .plugin
+                .score(cx, state, node)
+                .map_err(|m| format!("running Score plugin {:?}: {m}", e.spec.name))?;
+        }
+        scores.copy_from_slice(&raw);
+        e.plugin.normalize(cx, state, nodes, &mut scores);
+        if let Some(bad) = scores.iter().find(|s| !(0..=MAX_NODE_SCORE).contains(*s)) {
+            return Err(format!(
+                "plugin {:?} returns an invalid score {bad}, it should in the range of [0, {MAX_NODE_SCORE}] after normalizing",
+                e.spec.name
+            ));
+        }
+        for k in 0..n {
+            totals[k] = totals[k].wrapping_add(scores[k].wrapping_mul(e.weight));
+        }
+        if detail {
+            modern.scored.push(s);
+            for k in 0..n {
+                trace.scores[k].entries.push(ScoreRecord {
+                    raw: raw[k],
+                    score: scores[k],
+                    weight: e.weight,
+                });
+            }
+        }
+    }
+    if detail {
+        trace.totals = nodes.iter().zip(&totals).map(|(n, t)| (n.id, *t)).collect();
+    }
+    Ok(totals)
+}
