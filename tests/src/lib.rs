@@ -42,6 +42,7 @@
 //!   `victims`, `decidedBy`, `candidates`, ...) are each compared exactly with the report's
 //!   `preemption` object; keys left out are not checked.
 
+use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::{Diagnostic, Scenario, Source};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -94,7 +95,7 @@ pub fn scenario_files(dir: &Path) -> Vec<File> {
         .filter(|p| p.is_file())
         .filter(|p| {
             let n = p.file_name().unwrap_or_default().to_string_lossy();
-            n != "expect.json" && !n.starts_with("README")
+            !n.starts_with("expect") && !n.starts_with("README")
         })
         .collect();
     paths.sort();
@@ -103,6 +104,14 @@ pub fn scenario_files(dir: &Path) -> Vec<File> {
 
 /// Loads files into a scenario.
 pub fn load(files: &[File]) -> Result<Scenario, Vec<Diagnostic>> {
+    load_with(files, None)
+}
+
+/// Loads files into a scenario for the scheduler asked for (`--scheduler`).
+pub fn load_with(
+    files: &[File],
+    scheduler: Option<SchedulerVersion>,
+) -> Result<Scenario, Vec<Diagnostic>> {
     let sources: Vec<Source> = files
         .iter()
         .map(|f| Source {
@@ -110,12 +119,17 @@ pub fn load(files: &[File]) -> Result<Scenario, Vec<Diagnostic>> {
             text: &f.text,
         })
         .collect();
-    Scenario::load(&sources)
+    Scenario::load_with(&sources, scheduler)
 }
 
 /// Loads files that must load; panics with every diagnostic otherwise.
 pub fn load_ok(files: &[File]) -> Scenario {
-    load(files).unwrap_or_else(|errs| {
+    load_ok_with(files, None)
+}
+
+/// [`load_ok`] for the scheduler asked for.
+pub fn load_ok_with(files: &[File], scheduler: Option<SchedulerVersion>) -> Scenario {
+    load_with(files, scheduler).unwrap_or_else(|errs| {
         panic!(
             "expected the files to load, got:\n{}",
             errs.iter()
@@ -407,13 +421,38 @@ pub fn decisions(report: &Value) -> Value {
     serde_json::json!({"pods": report["pods"], "cycles": cycles})
 }
 
-/// Runs a scenario folder against its `expect.json`: the expectations hold, the same seed gives
-/// the same report twice, and the summary run takes the same decisions.
+/// Runs a scenario folder against its `expect.json`, and against `expect.v1.35.json` under
+/// kube-scheduler v1.35 when the folder has one: the expectations hold, the same seed gives the
+/// same report twice, and the summary run takes the same decisions. An expectation file may
+/// name its scheduler (`"scheduler": "v1.35"`); the report must then say it ran.
 pub fn run_golden(name: &str) {
     let dir = scenarios_dir().join(name);
-    let expect: Value = serde_json::from_str(&read_file(&dir.join("expect.json")).text)
-        .unwrap_or_else(|e| panic!("{name}/expect.json: {e}"));
-    let scenario = load_ok(&scenario_files(&dir));
+    let mut ran = false;
+    for file in ["expect.json", "expect.v1.35.json"] {
+        let path = dir.join(file);
+        if path.exists() {
+            run_expectation(name, &dir, file);
+            ran = true;
+        }
+    }
+    assert!(ran, "{name}: no expect.json");
+}
+
+fn run_expectation(name: &str, dir: &Path, file: &str) {
+    let expect: Value = serde_json::from_str(&read_file(&dir.join(file)).text)
+        .unwrap_or_else(|e| panic!("{name}/{file}: {e}"));
+    let wanted = match file {
+        "expect.v1.35.json" => Some(SchedulerVersion::V1_35),
+        _ => expect
+            .get("scheduler")
+            .and_then(Value::as_str)
+            .and_then(SchedulerVersion::parse),
+    };
+    let name = &format!("{name}/{file}");
+    let scenario = load_ok_with(&scenario_files(dir), wanted);
+    if let Some(v) = wanted {
+        assert_eq!(scenario.scheduler, v, "{name}: ran the wrong scheduler");
+    }
     let seed = expect.get("seed").and_then(Value::as_u64).unwrap_or(0);
     let first = report(&scenario, seed);
     let problems = check(&first, &expect);

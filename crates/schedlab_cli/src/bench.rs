@@ -7,7 +7,8 @@ use clap::Args;
 use schedlab_core::framework::runner::{Nominations, Scheduler};
 use schedlab_core::policy;
 use schedlab_core::simulation::{Limits, Simulation, StepKind};
-use schedlab_core::workloads::{build, Workload};
+use schedlab_core::scenario::SchedulerVersion;
+use schedlab_core::workloads::{build_for, Workload};
 use schedlab_core::Scenario;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::process::ExitCode;
@@ -39,6 +40,9 @@ pub struct BenchArgs {
     /// Seed.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// The scheduler: v1.17 (DefaultProvider) or v1.35 (the default v1 configuration).
+    #[arg(long, default_value = "v1.17", value_parser = parse_scheduler)]
+    scheduler: SchedulerVersion,
     /// `queue`: the full simulation (scheduling queue, assume/bind steps, history);
     /// `single`: the bare loop of one cycle per pending pod, for comparison.
     #[arg(long = "loop", value_enum, default_value = "queue")]
@@ -117,6 +121,10 @@ fn single_pass(s: &Scenario, seed: u64, detail: bool) -> (usize, usize, usize) {
     (cycles.len(), scheduled, evaluated)
 }
 
+fn parse_scheduler(s: &str) -> Result<SchedulerVersion, String> {
+    SchedulerVersion::parse(s).ok_or_else(|| format!("{s:?}: expected v1.17 or v1.35"))
+}
+
 fn parse_workload(s: &str) -> Result<Workload, String> {
     Workload::parse(s).ok_or_else(|| {
         let names: Vec<&str> = Workload::ALL.iter().map(|(n, _)| *n).collect();
@@ -141,11 +149,15 @@ pub fn run(a: &BenchArgs) -> ExitCode {
         a.pending.unwrap_or(dp),
     );
     let setup = Instant::now();
-    let scenario = build(a.workload, nodes, bound, pending, a.percentage);
+    let scenario = build_for(a.workload, nodes, bound, pending, a.percentage, a.scheduler);
     let setup_s = setup.elapsed().as_secs_f64();
     let mut extra = String::new();
     let start = Instant::now();
     let (cycles, scheduled, evaluated, secs) = match a.mode {
+        LoopMode::Single if a.scheduler == SchedulerVersion::V1_35 => {
+            eprintln!("error: --loop single runs the v1.17 cycle only; use --loop queue");
+            return ExitCode::from(2);
+        }
         LoopMode::Single => {
             let (c, s, e) = single_pass(&scenario, a.seed, a.trace);
             (c, s, e, start.elapsed().as_secs_f64())
@@ -192,9 +204,10 @@ pub fn run(a: &BenchArgs) -> ExitCode {
     };
     let per_pod = evaluated as f64 / cycles.max(1) as f64;
     println!(
-        "{{\"workload\":\"{}\",\"loop\":\"{}\",\"nodes\":{},\"bound\":{},\"pending\":{},\"percentageOfNodesToScore\":{},\"trace\":{},\
+        "{{\"workload\":\"{}\",\"scheduler\":\"{}\",\"loop\":\"{}\",\"nodes\":{},\"bound\":{},\"pending\":{},\"percentageOfNodesToScore\":{},\"trace\":{},\
          \"history\":{},\"cycles\":{},\"scheduled\":{},\"seconds\":{:.3},\"podsPerSecond\":{:.0},\"evaluatedNodesPerPod\":{:.1},\"setupSeconds\":{:.3},\"peakRssMiB\":{}{extra}}}",
         a.workload.upstream_name(),
+        a.scheduler.as_str(),
         match a.mode { LoopMode::Queue => "queue", LoopMode::Single => "single" },
         nodes,
         bound,

@@ -12,6 +12,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use schedlab_core::queue::Millis;
 use schedlab_core::simulation::{Limits, Simulation};
 use schedlab_core::trace::explain::explain;
+use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::{Diagnostic, Scenario, Source};
 use std::io::Read;
 use std::process::ExitCode;
@@ -57,12 +58,19 @@ enum Command {
         /// Stop after this many scheduling cycles.
         #[arg(long, value_name = "N")]
         max_cycles: Option<usize>,
+        /// The scheduler: v1.17 (the legacy Policy; the default) or v1.35 (profiles and
+        /// plugins; also chosen by a kubescheduler.config.k8s.io/v1 input).
+        #[arg(long, value_name = "VERSION", value_parser = parse_scheduler)]
+        scheduler: Option<SchedulerVersion>,
         /// Input files (JSON or YAML; `-` for standard input).
         #[arg(required = true)]
         files: Vec<String>,
     },
-    /// Check the inputs and the policy; list every error.
+    /// Check the inputs and the policy or configuration; list every error.
     Validate {
+        /// The scheduler to validate for: v1.17 or v1.35.
+        #[arg(long, value_name = "VERSION", value_parser = parse_scheduler)]
+        scheduler: Option<SchedulerVersion>,
         /// Input files.
         #[arg(required = true)]
         files: Vec<String>,
@@ -75,12 +83,43 @@ enum Command {
         /// Seed for tie-breaking.
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// The scheduler: v1.17 or v1.35.
+        #[arg(long, value_name = "VERSION", value_parser = parse_scheduler)]
+        scheduler: Option<SchedulerVersion>,
         /// Input files.
         #[arg(required = true)]
         files: Vec<String>,
     },
+    /// Print the kubescheduler.config.k8s.io/v1 configuration a legacy Policy becomes.
+    ///
+    /// Follows upstream's legacy translation of v1.18–v1.22, expressed against kube-scheduler
+    /// v1.35. Every predicate, priority or argument without a v1.35 equivalent (or changed on
+    /// the way) gets a warning. `--output yaml` (the default) prints one `# warning: ...`
+    /// comment line per warning, then the configuration as YAML, which `schedlab run` reads.
+    /// `--output json` prints `{"configuration": {...}, "warnings": ["...", ...]}`.
+    /// Exit 1 when the file holds no Policy, more than one, or an invalid one.
+    Translate {
+        /// Output format.
+        #[arg(long, value_enum, default_value = "yaml")]
+        output: TranslateOutput,
+        /// The Policy file (JSON or YAML; `-` for standard input).
+        policy_file: String,
+    },
     /// Measure scheduling throughput on a synthetic SchedulingBasic workload.
     Bench(bench::BenchArgs),
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum TranslateOutput {
+    /// The configuration as YAML, warnings as `# warning:` comments first.
+    Yaml,
+    /// `{"configuration": ..., "warnings": [...]}`, indented.
+    Json,
+}
+
+/// `--scheduler`: `v1.17` or `v1.35`.
+fn parse_scheduler(text: &str) -> Result<SchedulerVersion, String> {
+    SchedulerVersion::parse(text).ok_or_else(|| format!("{text:?}: expected v1.17 or v1.35"))
 }
 
 /// `--until`: seconds or a Go duration, as the timeline's `at`.
@@ -139,7 +178,7 @@ fn print_errors(errors: &[Diagnostic]) {
     }
 }
 
-fn load(files: &[String]) -> Result<Scenario, ExitCode> {
+fn load(files: &[String], scheduler: Option<SchedulerVersion>) -> Result<Scenario, ExitCode> {
     let texts = read_files(files).map_err(|errs| {
         for e in errs {
             eprintln!("error: {e}");
@@ -150,7 +189,7 @@ fn load(files: &[String]) -> Result<Scenario, ExitCode> {
         .iter()
         .map(|(name, text)| Source { name, text })
         .collect();
-    let scenario = Scenario::load(&sources).map_err(|errs| {
+    let scenario = Scenario::load_with(&sources, scheduler).map_err(|errs| {
         print_errors(&errs);
         ExitCode::from(1)
     })?;
@@ -169,9 +208,10 @@ fn main() -> ExitCode {
             summary,
             until,
             max_cycles,
+            scheduler,
             files,
         } => {
-            let scenario = match load(&files) {
+            let scenario = match load(&files, scheduler) {
                 Ok(s) => s,
                 Err(code) => return code,
             };
@@ -191,21 +231,36 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Command::Validate { files } => match load(&files) {
+        Command::Validate { scheduler, files } => match load(&files, scheduler) {
             Ok(s) => {
+                let names = match &s.modern {
+                    Some(m) => m
+                        .profiles
+                        .iter()
+                        .map(|p| p.scheduler_name.clone())
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    None => s.config.scheduler_name.clone(),
+                };
                 println!(
-                    "ok: {} node(s), {} pod(s), {} pending for {}",
+                    "ok: {} node(s), {} pod(s), {} pending for {} (kube-scheduler {})",
                     s.cluster.nodes.len(),
                     s.cluster.pods.len(),
                     s.queue.len(),
-                    s.config.scheduler_name
+                    names,
+                    s.scheduler.as_str()
                 );
                 ExitCode::SUCCESS
             }
             Err(code) => code,
         },
-        Command::Explain { pod, seed, files } => {
-            let scenario = match load(&files) {
+        Command::Explain {
+            pod,
+            seed,
+            scheduler,
+            files,
+        } => {
+            let scenario = match load(&files, scheduler) {
                 Ok(s) => s,
                 Err(code) => return code,
             };
@@ -237,6 +292,76 @@ fn main() -> ExitCode {
             }
             ExitCode::SUCCESS
         }
+        Command::Translate {
+            output,
+            policy_file,
+        } => translate(output, &policy_file),
         Command::Bench(args) => bench::run(&args),
     }
+}
+
+/// `schedlab translate`: the file's one Policy, validated as v1.17 validates it, translated.
+fn translate(output: TranslateOutput, file: &str) -> ExitCode {
+    use schedlab_core::modern::translate;
+    let texts = match read_files(&[file.to_string()]) {
+        Ok(t) => t,
+        Err(errs) => {
+            for e in errs {
+                eprintln!("error: {e}");
+            }
+            return ExitCode::from(1);
+        }
+    };
+    let sources: Vec<Source> = texts
+        .iter()
+        .map(|(name, text)| Source { name, text })
+        .collect();
+    let inputs = match schedlab_core::input::read_sources(&sources) {
+        Ok(i) => i,
+        Err(errs) => {
+            print_errors(&errs);
+            return ExitCode::from(1);
+        }
+    };
+    for w in &inputs.warnings {
+        eprintln!("warning: {w}");
+    }
+    let (policy, origin) = match inputs.policies.as_slice() {
+        [one] => one,
+        [] => {
+            let name = texts.first().map(|(n, _)| n.as_str()).unwrap_or(file);
+            eprintln!("error: {name}: no Policy (kind: Policy, apiVersion: v1) to translate");
+            return ExitCode::from(1);
+        }
+        [_, (_, second), ..] => {
+            let at = Diagnostic::new(
+                &second.file,
+                second.path.clone(),
+                "a second Policy; translate takes one",
+            );
+            eprintln!("error: {at}");
+            return ExitCode::from(1);
+        }
+    };
+    let v1_17 = schedlab_core::policy::config::SchedulerConfiguration::default();
+    if let Err(errs) = schedlab_core::policy::build(Some(policy), &v1_17) {
+        let errs: Vec<Diagnostic> = errs
+            .into_iter()
+            .map(|e| {
+                let path = schedlab_core::input::join_path(&origin.path, &e.path);
+                Diagnostic::new(&origin.file, path, e.message)
+            })
+            .collect();
+        print_errors(&errs);
+        return ExitCode::from(1);
+    }
+    let t = translate::translate(policy);
+    match output {
+        TranslateOutput::Yaml => print!("{}", translate::to_yaml(&t)),
+        TranslateOutput::Json => println!(
+            "{}",
+            serde_json::to_string_pretty(&translate::to_json(&t)).unwrap_or_default()
+        ),
+    }
+    ExitCode::SUCCESS
 }

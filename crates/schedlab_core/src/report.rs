@@ -91,6 +91,7 @@ pub fn json_report(run: &Run, detail: bool) -> Value {
         "events": events,
         "timeline": timeline,
         "end": {"time": run.end_time.as_secs_f64(), "reason": run.stop.as_str()},
+        "scheduler": run.scheduler.as_str(),
     })
 }
 
@@ -117,12 +118,27 @@ pub fn cycle_json(
         },
     );
     if detail {
+        // v1.35 cycles carry their profile's names, the filters PreFilter skipped and the
+        // Score plugins that ran.
+        let modern = t.modern.as_deref();
+        let filter_name = |i: usize| match modern {
+            Some(m) => m.filter_names[i].to_string(),
+            None => filter_names[i].clone(),
+        };
+        let skipped = |i: usize| modern.is_some_and(|m| m.skipped_filters.contains(&i));
+        let score_name = |k: usize| match modern {
+            Some(m) => m.score_names[m.scored[k]].to_string(),
+            None => score_names[k].clone(),
+        };
         let mut filter = Map::new();
         for rec in &t.filter {
             let mut per = Map::new();
             for (i, reasons) in rec.results() {
+                if skipped(i) {
+                    continue;
+                }
                 let list: Vec<String> = reasons.iter().map(ToString::to_string).collect();
-                per.insert(filter_names[i].clone(), json!(list));
+                per.insert(filter_name(i), json!(list));
             }
             filter.insert(node_name(rec.node), Value::Object(per));
         }
@@ -130,9 +146,9 @@ pub fn cycle_json(
         let mut scores = Map::new();
         for rec in &t.scores {
             let mut per = Map::new();
-            for (i, s) in rec.entries.iter().enumerate() {
+            for (k, s) in rec.entries.iter().enumerate() {
                 per.insert(
-                    score_names[i].clone(),
+                    score_name(k),
                     json!({"raw": s.raw, "score": s.score, "weight": s.weight}),
                 );
             }

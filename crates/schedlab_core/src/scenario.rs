@@ -115,6 +115,43 @@ fn load_volumes(
     }
 }
 
+/// Which kube-scheduler runs a scenario.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum SchedulerVersion {
+    /// kube-scheduler v1.17: the legacy `Policy`, predicates and priorities.
+    #[default]
+    V1_17,
+    /// kube-scheduler v1.35: the framework, `KubeSchedulerConfiguration` v1 profiles.
+    V1_35,
+}
+
+impl SchedulerVersion {
+    /// The spelling of `--scheduler` and of the report's `scheduler` key.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SchedulerVersion::V1_17 => "v1.17",
+            SchedulerVersion::V1_35 => "v1.35",
+        }
+    }
+
+    /// Reads `v1.17` or `v1.35` (also without the `v`).
+    pub fn parse(s: &str) -> Option<SchedulerVersion> {
+        match s.trim_start_matches('v') {
+            "1.17" => Some(SchedulerVersion::V1_17),
+            "1.35" => Some(SchedulerVersion::V1_35),
+            _ => None,
+        }
+    }
+}
+
+/// A pod as v1.35 mode reads it: `matchLabelKeys`/`mismatchLabelKeys` merged into its pod
+/// (anti-)affinity selectors as kube-apiserver does at creation, then v1.35's accounting
+/// ([`PodInfo::new_v135`]).
+pub fn modern_pod_info(mut pod: Pod, priority: i32, input_index: usize) -> PodInfo {
+    crate::modern::plugins::inter_pod_affinity::apply_match_label_keys(&mut pod);
+    PodInfo::new_v135(pod, priority, input_index)
+}
+
 /// Everything needed to run: the cluster before scheduling, the queue and the policy.
 #[derive(Clone)]
 pub struct Scenario {
@@ -126,6 +163,10 @@ pub struct Scenario {
     pub policy: Option<PolicyDocument>,
     /// The configuration (defaults if none was given).
     pub config: SchedulerConfiguration,
+    /// The scheduler that runs.
+    pub scheduler: SchedulerVersion,
+    /// v1.35 mode: the configuration with its profiles (defaults if none was given).
+    pub modern: Option<std::sync::Arc<crate::modern::config::Configuration>>,
     /// Warnings from reading the inputs.
     pub warnings: Vec<Diagnostic>,
     /// Timed changes and the binding knobs (empty without a `Timeline`).
@@ -151,8 +192,17 @@ fn selector_sources(
 impl Scenario {
     /// Reads the sources into a scenario; every error is reported, each naming its file and path.
     pub fn load(sources: &[Source]) -> Result<Scenario, Vec<Diagnostic>> {
+        Scenario::load_with(sources, None)
+    }
+
+    /// [`Scenario::load`] with the scheduler asked for (`--scheduler`); `None` lets the inputs
+    /// decide (a `kubescheduler.config.k8s.io/v1` configuration selects v1.35).
+    pub fn load_with(
+        sources: &[Source],
+        requested: Option<SchedulerVersion>,
+    ) -> Result<Scenario, Vec<Diagnostic>> {
         let inputs = input::read_sources(sources)?;
-        Scenario::from_inputs(inputs, sources)
+        Scenario::from_inputs_with(inputs, sources, requested)
     }
 
     /// Builds a scenario from objects already read from `sources` (see
@@ -161,8 +211,23 @@ impl Scenario {
         inputs: input::Inputs,
         sources: &[Source],
     ) -> Result<Scenario, Vec<Diagnostic>> {
+        Scenario::from_inputs_with(inputs, sources, None)
+    }
+
+    /// [`Scenario::from_inputs`] with the scheduler asked for.
+    pub fn from_inputs_with(
+        mut inputs: input::Inputs,
+        sources: &[Source],
+        requested: Option<SchedulerVersion>,
+    ) -> Result<Scenario, Vec<Diagnostic>> {
         let mut errors = Vec::new();
-        let mut warnings = inputs.warnings;
+        let mut warnings = std::mem::take(&mut inputs.warnings);
+        let modern = modern_configuration(&mut inputs, requested, &mut errors, &mut warnings);
+        let scheduler = if modern.is_some() {
+            SchedulerVersion::V1_35
+        } else {
+            SchedulerVersion::V1_17
+        };
         if inputs.policies.len() > 1 {
             let (_, o) = &inputs.policies[1];
             errors.push(Diagnostic::new(
@@ -187,27 +252,29 @@ impl Scenario {
         let policy = inputs.policies.first().map(|(p, _)| p.clone());
         let policy_origin = inputs.policies.first().map(|(_, o)| o.clone());
         // Validate the policy now so that `load` reports every problem at once.
-        match policy::build(policy.as_ref(), &config) {
-            Ok(built) => {
-                for (path, msg) in built.warnings {
+        if modern.is_none() {
+            match policy::build(policy.as_ref(), &config) {
+                Ok(built) => {
+                    for (path, msg) in built.warnings {
+                        let (file, prefix) = policy_origin
+                            .as_ref()
+                            .map(|o| (o.file.clone(), o.path.clone()))
+                            .unwrap_or_default();
+                        warnings.push(Diagnostic::new(&file, join_path(&prefix, &path), msg));
+                    }
+                }
+                Err(errs) => {
                     let (file, prefix) = policy_origin
                         .as_ref()
                         .map(|o| (o.file.clone(), o.path.clone()))
-                        .unwrap_or_default();
-                    warnings.push(Diagnostic::new(&file, join_path(&prefix, &path), msg));
-                }
-            }
-            Err(errs) => {
-                let (file, prefix) = policy_origin
-                    .as_ref()
-                    .map(|o| (o.file.clone(), o.path.clone()))
-                    .unwrap_or_else(|| ("configuration".into(), String::new()));
-                for e in errs {
-                    errors.push(Diagnostic::new(
-                        &file,
-                        join_path(&prefix, &e.path),
-                        e.message,
-                    ));
+                        .unwrap_or_else(|| ("configuration".into(), String::new()));
+                    for e in errs {
+                        errors.push(Diagnostic::new(
+                            &file,
+                            join_path(&prefix, &e.path),
+                            e.message,
+                        ));
+                    }
                 }
             }
         }
@@ -277,11 +344,25 @@ impl Scenario {
                 &mut warnings,
             );
             let node_name = pod.spec.node_name.clone();
-            let ours = pod.scheduler_name() == config.scheduler_name;
+            let ours = match &modern {
+                Some(m) => m.profile(pod.scheduler_name()).is_some(),
+                None => pod.scheduler_name() == config.scheduler_name,
+            };
+            if modern.is_some() && !pod.spec.resource_claims.is_empty() {
+                warnings.push(Diagnostic::new(
+                    &origin.file,
+                    join_path(&origin.path, "spec.resourceClaims"),
+                    "resource claims are not modelled: DynamicResources treats the pod as one without claims",
+                ));
+            }
+            let info = |pod: Pod| match &modern {
+                Some(_) => modern_pod_info(pod, priority, i),
+                None => PodInfo::new(pod, priority, i),
+            };
             if !node_name.is_empty() {
                 match cluster.node_index.get(&node_name).copied() {
                     Some(node) => {
-                        let id = cluster.add_pod(PodInfo::new(pod, priority, i));
+                        let id = cluster.add_pod(info(pod));
                         cluster.bind(id, node);
                     }
                     None => warnings.push(Diagnostic::new(
@@ -292,7 +373,7 @@ impl Scenario {
                 }
                 continue;
             }
-            let id = cluster.add_pod(PodInfo::new(pod, priority, i));
+            let id = cluster.add_pod(info(pod));
             if ours {
                 queue.push((priority, i, id));
             }
@@ -329,6 +410,8 @@ impl Scenario {
             queue: queue.into_iter().map(|(_, _, id)| id).collect(),
             policy,
             config,
+            scheduler,
+            modern,
             warnings,
             timeline,
             timeline_pods,
@@ -347,6 +430,95 @@ impl Scenario {
         sim.set_keep_history(false);
         let stop = sim.run(limits);
         sim.to_run(stop)
+    }
+}
+
+/// Decides whether v1.35 runs and reads its configuration: a `kubescheduler.config.k8s.io/v1`
+/// input, or `--scheduler v1.35` (then every default). Mixing it with a legacy Policy or
+/// `v1alpha1` configuration, two v1 configurations, or a v1 configuration under
+/// `--scheduler v1.17` are errors naming the files.
+fn modern_configuration(
+    inputs: &mut input::Inputs,
+    requested: Option<SchedulerVersion>,
+    errors: &mut Vec<Diagnostic>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Option<std::sync::Arc<crate::modern::config::Configuration>> {
+    use crate::modern::config;
+    let configs = std::mem::take(&mut inputs.modern_configs);
+    if configs.is_empty() && requested != Some(SchedulerVersion::V1_35) {
+        return None;
+    }
+    let first_file = configs.first().map(|(_, o)| o.file.clone());
+    for (_, o) in configs.iter().skip(1) {
+        errors.push(Diagnostic::new(
+            &o.file,
+            o.path.clone(),
+            format!(
+                "a second KubeSchedulerConfiguration (the first is in {}): kube-scheduler reads one \
+                 configuration file, and only its first document; pass exactly one",
+                first_file.as_deref().unwrap_or("?")
+            ),
+        ));
+    }
+    if let (Some(file), Some(SchedulerVersion::V1_17)) = (&first_file, requested) {
+        errors.push(Diagnostic::new(
+            file,
+            "apiVersion",
+            format!(
+                "a {} configuration is for kube-scheduler v1.35, but --scheduler v1.17 was given",
+                config::V1
+            ),
+        ));
+    }
+    let why = match &first_file {
+        Some(f) => format!("the {} configuration in {f}", config::V1),
+        None => "--scheduler v1.35".to_string(),
+    };
+    let legacy = inputs
+        .policies
+        .iter()
+        .map(|(_, o)| ("a legacy Policy", o))
+        .chain(
+            inputs
+                .configs
+                .iter()
+                .map(|(_, o)| ("a v1alpha1 KubeSchedulerConfiguration", o)),
+        );
+    for (what, o) in legacy {
+        errors.push(Diagnostic::new(
+            &o.file,
+            o.path.clone(),
+            format!(
+                "{what} (kube-scheduler v1.17) cannot be mixed with kube-scheduler v1.35 ({why}); \
+                 `schedlab translate {}` prints the v1 configuration a Policy becomes",
+                o.file
+            ),
+        ));
+    }
+    let Some((value, origin)) = configs.into_iter().next() else {
+        return Some(std::sync::Arc::new(config::Configuration::defaults()));
+    };
+    match config::read(value) {
+        Ok((c, warned)) => {
+            for w in warned {
+                warnings.push(Diagnostic::new(
+                    &origin.file,
+                    join_path(&origin.path, &w.path),
+                    w.message,
+                ));
+            }
+            Some(std::sync::Arc::new(c))
+        }
+        Err(errs) => {
+            for e in errs {
+                errors.push(Diagnostic::new(
+                    &origin.file,
+                    join_path(&origin.path, &e.path),
+                    e.message,
+                ));
+            }
+            None
+        }
     }
 }
 
@@ -496,6 +668,8 @@ pub struct Run {
     pub filter_names: Vec<String>,
     /// Score names, by profile index.
     pub score_names: Vec<String>,
+    /// The scheduler that ran.
+    pub scheduler: SchedulerVersion,
     /// Every pod's state at the end, by pod id.
     pub pod_states: Vec<PodState>,
     /// Every step, in order.

@@ -5,7 +5,7 @@ use crate::cluster::{Cluster, PodInfo};
 use crate::model::resources::Resources;
 use crate::model::{Node, Pod, ResourceList};
 use crate::policy::config::SchedulerConfiguration;
-use crate::scenario::Scenario;
+use crate::scenario::{Scenario, SchedulerVersion};
 
 /// The benchmark workloads, after kube-scheduler's `scheduler_perf` (v1.17 legacy benchmarks and
 /// the later `performance-config.yaml`).
@@ -97,6 +97,35 @@ pub fn build(
     pending: usize,
     percentage: i32,
 ) -> Scenario {
+    build_for(
+        workload,
+        nodes,
+        bound,
+        pending,
+        percentage,
+        SchedulerVersion::V1_17,
+    )
+}
+
+/// [`build`] for a scheduler: under v1.35 the pods get v1.35's accounting and the default
+/// v1.35 configuration runs (with `percentage` as its `percentageOfNodesToScore`; the
+/// TopologySpreading pods' own constraints are read by PodTopologySpread).
+pub fn build_for(
+    workload: Workload,
+    nodes: usize,
+    bound: usize,
+    pending: usize,
+    percentage: i32,
+    scheduler: SchedulerVersion,
+) -> Scenario {
+    let modern = scheduler == SchedulerVersion::V1_35;
+    let info = |p: Pod, priority: i32, index: usize| {
+        if modern {
+            crate::scenario::modern_pod_info(p, priority, index)
+        } else {
+            PodInfo::new(p, priority, index)
+        }
+    };
     use serde_json::json;
     let mut cluster = Cluster::default();
     for i in 0..nodes {
@@ -185,7 +214,7 @@ pub fn build(
             Workload::Preemption => (pod(format!("low-{i}"), 900), 0),
             _ => (pod(format!("bound-{i}"), 100), 0),
         };
-        let id = cluster.add_pod(PodInfo::new(p, priority, i));
+        let id = cluster.add_pod(info(p, priority, i));
         if nodes > 0 {
             cluster.bind(id, i % nodes);
         }
@@ -194,9 +223,9 @@ pub fn build(
     for i in 0..pending {
         let p = template(format!("pending-{i}"));
         let priority = p.spec.priority.unwrap_or(0);
-        queue.push(cluster.add_pod(PodInfo::new(p, priority, bound + i)));
+        queue.push(cluster.add_pod(info(p, priority, bound + i)));
     }
-    let policy = (workload == Workload::TopologySpreading).then(|| {
+    let policy = (workload == Workload::TopologySpreading && !modern).then(|| {
         let mut predicates: Vec<serde_json::Value> = crate::predicates::DEFAULT_PROVIDER
             .iter()
             .map(|n| json!({"name": n}))
@@ -218,6 +247,12 @@ pub fn build(
             percentage_of_nodes_to_score: percentage,
             ..SchedulerConfiguration::default()
         },
+        scheduler,
+        modern: modern.then(|| {
+            let mut c = crate::modern::config::Configuration::defaults();
+            c.percentage_of_nodes_to_score = percentage;
+            std::sync::Arc::new(c)
+        }),
         warnings: Vec::new(),
         timeline: Default::default(),
         timeline_pods: Vec::new(),

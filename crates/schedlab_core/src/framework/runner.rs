@@ -195,17 +195,24 @@ pub struct SchedulerState {
     nominated_copies: NominatedCopies,
 }
 
+impl SchedulerState {
+    /// The state before the first cycle, with a seeded tie-breaker.
+    pub fn new(seed: u64) -> SchedulerState {
+        SchedulerState {
+            next_start_node_index: 0,
+            rng: Rng::new(seed),
+            scratch: (Vec::new(), Vec::new()),
+            nominated_copies: NominatedCopies::default(),
+        }
+    }
+}
+
 impl Scheduler {
     /// A scheduler with a seeded tie-breaker.
     pub fn new(profile: Profile, seed: u64) -> Scheduler {
         Scheduler {
             profile,
-            state: SchedulerState {
-                next_start_node_index: 0,
-                rng: Rng::new(seed),
-                scratch: (Vec::new(), Vec::new()),
-                nominated_copies: NominatedCopies::default(),
-            },
+            state: SchedulerState::new(seed),
         }
     }
 

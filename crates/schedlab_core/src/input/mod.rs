@@ -81,6 +81,9 @@ pub struct Origin {
     pub path: String,
 }
 
+/// Where upstream's scheme is registered, as its decoding error names it.
+const SCHEME: &str = "k8s.io/kubernetes/pkg/scheduler/apis/config/scheme/scheme.go:29";
+
 /// Every object read from the inputs, in input order per kind.
 #[derive(Clone, Debug, Default)]
 pub struct Inputs {
@@ -100,8 +103,11 @@ pub struct Inputs {
     pub priority_classes: Vec<PriorityClass>,
     /// Policies.
     pub policies: Vec<(PolicyDocument, Origin)>,
-    /// Scheduler configurations.
+    /// Scheduler configurations (`v1alpha1`, v1.17 mode).
     pub configs: Vec<(SchedulerConfiguration, Origin)>,
+    /// `kubescheduler.config.k8s.io/v1` configurations (v1.35 mode), as read: the scenario
+    /// defaults, merges and validates them.
+    pub modern_configs: Vec<(Value, Origin)>,
     /// PersistentVolumes.
     pub persistent_volumes: Vec<(PersistentVolume, Origin)>,
     /// PersistentVolumeClaims.
@@ -167,6 +173,7 @@ impl Inputs {
             priority_classes,
             policies,
             configs,
+            modern_configs,
             persistent_volumes,
             persistent_volume_claims,
             storage_classes,
@@ -184,6 +191,7 @@ impl Inputs {
         self.priority_classes.extend(priority_classes);
         self.policies.extend(policies);
         self.configs.extend(configs);
+        self.modern_configs.extend(modern_configs);
         self.persistent_volumes.extend(persistent_volumes);
         self.persistent_volume_claims
             .extend(persistent_volume_claims);
@@ -643,6 +651,21 @@ fn read_object(
             Ok(t) => inputs.timelines.push((t, origin())),
             Err(e) => errors.extend(e),
         },
+        "KubeSchedulerConfiguration" if api == crate::modern::config::V1 => {
+            inputs.modern_configs.push((value, origin()));
+        }
+        "KubeSchedulerConfiguration" if api != crate::policy::config::V1ALPHA1 => {
+            errors.push(Diagnostic::new(
+                file,
+                join(path, "apiVersion"),
+                format!(
+                    "no kind \"KubeSchedulerConfiguration\" is registered for version {api:?} in scheme \"{SCHEME}\" \
+                     (schedlab reads {} for kube-scheduler v1.35 and {} for v1.17)",
+                    crate::modern::config::V1,
+                    crate::policy::config::V1ALPHA1
+                ),
+            ));
+        }
         "KubeSchedulerConfiguration" => match crate::policy::config::read(&api, value) {
             Ok((c, warnings)) => {
                 for w in warnings {

@@ -16,9 +16,10 @@ use super::profile::Profile;
 use super::registry::Point;
 use super::status::{Code, Status};
 use crate::cluster::{Cluster, NodeId, NodeInfo, PodId};
-use crate::framework::runner::{num_feasible_nodes_to_find, Nominations, NO_NODES_AVAILABLE};
+use crate::framework::runner::{
+    num_feasible_nodes_to_find, Nominations, SchedulerState, NO_NODES_AVAILABLE,
+};
 use crate::framework::Reason;
-use crate::rng::Rng;
 use crate::trace::{CycleTrace, NodeFilterRecord, NodeScoreRecord, Outcome, ScoreRecord};
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -63,25 +64,6 @@ pub struct ModernTrace {
     pub scored: Vec<usize>,
     /// Every PostFilter plugin that ran, with its status.
     pub post_filter: Vec<PluginStatus>,
-}
-
-/// What carries over from cycle to cycle in v1.35 mode.
-#[derive(Clone, Debug)]
-pub struct ModernState {
-    /// `nextStartNodeIndex`, one for the scheduler (all profiles).
-    pub next_start_node_index: usize,
-    /// The seeded randomness (ties, preemption's offset).
-    pub rng: Rng,
-}
-
-impl ModernState {
-    /// A fresh state with a seeded generator.
-    pub fn new(seed: u64) -> ModernState {
-        ModernState {
-            next_start_node_index: 0,
-            rng: Rng::new(seed),
-        }
-    }
 }
 
 /// Each plugin's state this cycle (upstream's `CycleState`), by profile plugin index.
@@ -252,12 +234,13 @@ pub struct CycleResult {
 }
 
 /// Runs one cycle of `profile` for `pod`. `nominated` is the node in the pod's
-/// `status.nominatedNodeName`, if it exists.
+/// `status.nominatedNodeName`, if it exists. `st` carries `nextStartNodeIndex` and the seeded
+/// randomness from cycle to cycle (one for the scheduler, shared by its profiles).
 #[allow(clippy::too_many_arguments)]
 pub fn schedule_pod(
     profile: &Profile,
     global_percentage: i32,
-    st: &mut ModernState,
+    st: &mut SchedulerState,
     cluster: &Cluster,
     order: &[NodeId],
     pod: PodId,
@@ -321,7 +304,7 @@ type ActiveFilters = Vec<(usize, usize)>;
 fn run(
     profile: &Profile,
     global_percentage: i32,
-    st: &mut ModernState,
+    st: &mut SchedulerState,
     cx: &Cx,
     nominations: &Nominations,
     nominated: Option<NodeId>,

@@ -8,6 +8,7 @@
 //! - [`config`]: reading, defaulting, merging and validating a v1 configuration.
 //! - [`field`]: validation errors worded as apimachinery words them.
 //! - [`profile`]: a profile ready to run: plugin instances and the list at each point.
+//! - [`translate`]: a legacy v1.17 Policy → the v1 configuration it becomes (`schedlab translate`).
 //!
 //! Semantics: `shared/reference/modern.md` (v1.35.7).
 
@@ -20,3 +21,4 @@ pub mod preemption;
 pub mod profile;
 pub mod registry;
 pub mod status;
+pub mod translate;

@@ -43,7 +43,7 @@ pub fn attach_limit_key(driver: &str) -> String {
 }
 
 /// The CSI driver an in-tree plugin migrates to.
-fn csi_name_of(plugin: &str) -> Option<&'static str> {
+pub(crate) fn csi_name_of(plugin: &str) -> Option<&'static str> {
     Some(match plugin {
         "kubernetes.io/aws-ebs" => "ebs.csi.aws.com",
         "kubernetes.io/gce-pd" => "pd.csi.storage.gke.io",

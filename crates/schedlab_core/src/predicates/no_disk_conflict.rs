@@ -14,7 +14,7 @@ fn rbd_pool(p: &Option<String>) -> &str {
 }
 
 /// `isVolumeConflict`.
-fn conflict(v: &Volume, other: &Volume) -> bool {
+pub(crate) fn conflict(v: &Volume, other: &Volume) -> bool {
     if let (Some(a), Some(b)) = (&v.gce_persistent_disk, &other.gce_persistent_disk) {
         if a.pd_name == b.pd_name && !(a.read_only && b.read_only) {
             return true;

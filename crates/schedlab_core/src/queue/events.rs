@@ -57,6 +57,12 @@ impl ClusterEvent {
             ClusterEvent::NodeConditionChange => "NodeConditionChange",
         }
     }
+
+    /// v1.35: a wildcard event (`UnschedulableTimeout`), which requeues every pod it is given
+    /// without asking the QueueingHints.
+    pub fn is_wildcard(self) -> bool {
+        matches!(self, ClusterEvent::UnschedulableTimeout)
+    }
 }
 
 /// What changed in a node update; the caller compares old and new node.

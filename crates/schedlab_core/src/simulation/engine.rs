@@ -1,10 +1,10 @@
 //! The step function: what happens next, and applying it to the state.
 
 use super::{
-    Binding, PodPhase, PodScheduledCondition, PodState, Setup, StartTime, State, Step, StepKind,
-    StepOutput,
+    Binding, PodPhase, PodScheduledCondition, PodState, Schedulers, Setup, StartTime, State, Step,
+    StepKind, StepOutput,
 };
-use crate::cluster::{PodId, PodInfo};
+use crate::cluster::{NodeId, PodId, PodInfo};
 use crate::framework::runner::{schedule_one, FailedNodes, Nominations};
 use crate::framework::Profile;
 use crate::model::pod::parse_rfc3339;
@@ -12,7 +12,7 @@ use crate::model::timeline::Change;
 use crate::model::Node;
 use crate::predicates::check_volume_binding::bindings_for;
 use crate::predicates::match_inter_pod_affinity::term_matches;
-use crate::queue::{ClusterEvent, InformerEvent, Millis, MoveReport, NodeChange};
+use crate::queue::{ClusterEvent, InformerEvent, Millis, MoveReport, NodeChange, QueuedPodInfo};
 use crate::scenario::Event;
 use crate::trace::{CycleTrace, Outcome};
 use std::sync::Arc;
@@ -115,7 +115,7 @@ pub(super) fn next(state: &State, setup: &Setup) -> Option<(Millis, What)> {
 pub(super) fn apply(
     state: &mut State,
     setup: &Setup,
-    profile: &Profile,
+    schedulers: &Schedulers,
     (time, what): (Millis, What),
     detail: bool,
 ) -> StepOutput {
@@ -166,7 +166,10 @@ pub(super) fn apply(
             let report = state.queue.flush_unschedulable_leftover(state.now);
             set_moves(&mut out.step, report);
         }
-        What::Cycle => run_cycle(state, setup, profile, detail, &mut out),
+        What::Cycle => match schedulers {
+            Schedulers::Legacy(profile) => run_cycle(state, setup, profile, detail, &mut out),
+            Schedulers::Modern(config) => run_cycle_modern(state, setup, config, detail, &mut out),
+        },
     }
     state.events += out.events.len();
     state.steps += 1;
@@ -286,36 +289,7 @@ fn run_cycle(
     trace.node_names = Arc::clone(&state.node_names);
     match (trace.outcome, trace.node) {
         (Outcome::Scheduled, Some(node)) => {
-            // AssumePodVolumes: the claims this node was found to satisfy take their volumes
-            // (or are marked for provisioning here).
-            let cluster = &mut state.cluster;
-            for b in bindings_for(cluster, &cluster.pods[pod], &cluster.nodes[node]) {
-                match &b.pv {
-                    Some(pv) => cluster.volumes.bind(&b.namespace, &b.claim, pv),
-                    None => cluster.volumes.select_node(
-                        &b.namespace,
-                        &b.claim,
-                        cluster.nodes[node].name(),
-                    ),
-                }
-                trace
-                    .volume_bindings
-                    .push((format!("{}/{}", b.namespace, b.claim), b.pv));
-            }
-            // assume: the pod counts on the node from now on.
-            cluster.bind(pod, node);
-            state.pods[pod].phase = PodPhase::Assumed(node);
-            state.queue.delete_nominated_pod_if_exists(pod);
-            let seq = state.binding_seq;
-            state.binding_seq += 1;
-            state.bindings.insert(
-                (state.now.plus(setup.timeline.bind_latency), seq),
-                Binding {
-                    info,
-                    node: state.node_names[node].clone(),
-                    cycle,
-                },
-            );
+            assume(state, setup, info, node, cycle, &mut trace);
         }
         _ => {
             // Preemption runs for a FitError only, before the failure is recorded (C.1).
@@ -331,30 +305,210 @@ fn run_cycle(
                 );
                 trace.preemption = Some(Box::new(p));
             }
-            let message = trace.message.clone().unwrap_or_default();
-            out.events.push(event(
-                state,
-                true,
-                "FailedScheduling",
-                pod,
-                message.clone(),
-                cycle,
-            ));
-            state.pods[pod].condition = Some(Arc::new(PodScheduledCondition {
-                status: false,
-                reason: REASON_UNSCHEDULABLE,
-                message,
-            }));
-            let nominated = state.pods[pod].nominated.clone();
-            let _ = state.queue.add_unschedulable_if_not_present(
-                info,
-                pod_scheduling_cycle,
-                nominated.as_deref(),
-                state.now,
-            );
+            record_failure(state, info, pod_scheduling_cycle, cycle, &trace, out);
         }
     }
     state.buffers.failed = failed;
+    out.cycle = Some(trace);
+}
+
+/// The cycle's node is chosen: assume the pod there (its claims take their volumes, it counts
+/// on the node from now on) and start its binding.
+fn assume(
+    state: &mut State,
+    setup: &Setup,
+    info: QueuedPodInfo,
+    node: NodeId,
+    cycle: usize,
+    trace: &mut CycleTrace,
+) {
+    let pod = info.pod;
+    // AssumePodVolumes: the claims this node was found to satisfy take their volumes
+    // (or are marked for provisioning here).
+    let cluster = &mut state.cluster;
+    for b in bindings_for(cluster, &cluster.pods[pod], &cluster.nodes[node]) {
+        match &b.pv {
+            Some(pv) => cluster.volumes.bind(&b.namespace, &b.claim, pv),
+            None => cluster
+                .volumes
+                .select_node(&b.namespace, &b.claim, cluster.nodes[node].name()),
+        }
+        trace
+            .volume_bindings
+            .push((format!("{}/{}", b.namespace, b.claim), b.pv));
+    }
+    // assume: the pod counts on the node from now on.
+    cluster.bind(pod, node);
+    state.pods[pod].phase = PodPhase::Assumed(node);
+    state.queue.delete_nominated_pod_if_exists(pod);
+    let seq = state.binding_seq;
+    state.binding_seq += 1;
+    state.bindings.insert(
+        (state.now.plus(setup.timeline.bind_latency), seq),
+        Binding {
+            info,
+            node: state.node_names[node].clone(),
+            cycle,
+        },
+    );
+}
+
+/// A failed cycle: the `FailedScheduling` event, PodScheduled `False`, and the pod back in
+/// the queue (`AddUnschedulableIfNotPresent`).
+fn record_failure(
+    state: &mut State,
+    info: QueuedPodInfo,
+    pod_scheduling_cycle: i64,
+    cycle: usize,
+    trace: &CycleTrace,
+    out: &mut StepOutput,
+) {
+    let pod = info.pod;
+    let message = trace.message.clone().unwrap_or_default();
+    out.events.push(event(
+        state,
+        true,
+        "FailedScheduling",
+        pod,
+        message.clone(),
+        cycle,
+    ));
+    state.pods[pod].condition = Some(Arc::new(PodScheduledCondition {
+        status: false,
+        reason: REASON_UNSCHEDULABLE,
+        message,
+    }));
+    let nominated = state.pods[pod].nominated.clone();
+    let _ = state.queue.add_unschedulable_if_not_present(
+        info,
+        pod_scheduling_cycle,
+        nominated.as_deref(),
+        state.now,
+    );
+}
+
+/// `scheduleOne` of v1.35 for the head of activeQ: the profile named by the pod's
+/// `schedulerName`, the cycle, PostFilter (preemption) on a FitError, then as v1.17.
+fn run_cycle_modern(
+    state: &mut State,
+    setup: &Setup,
+    config: &crate::modern::config::Configuration,
+    detail: bool,
+    out: &mut StepOutput,
+) {
+    let info = state.queue.pop().expect("activeQ is not empty");
+    let pod = info.pod;
+    let cycle = state.cycles;
+    state.cycles += 1;
+    out.step.kind = StepKind::Cycle { cycle };
+    let pod_scheduling_cycle = state.queue.scheduling_cycle();
+    state.pods[pod].tried_at_change = state.changes;
+    let pod_info = Arc::clone(&state.cluster.pods[pod]);
+    if pod_info.pod.metadata.deletion_timestamp.is_some() {
+        let message = format!("skip schedule deleting pod: {}", pod_info.full_name);
+        let mut trace = empty_trace(state, pod);
+        trace.message = Some(message.clone());
+        out.events
+            .push(event(state, true, "FailedScheduling", pod, message, cycle));
+        out.cycle = Some(trace);
+        return;
+    }
+    let Some(profile) = config.profile(pod_info.pod.scheduler_name()) else {
+        // Only pods of a profile are queued.
+        out.cycle = Some(empty_trace(state, pod));
+        return;
+    };
+    let nominations = nominations_by_node(state);
+    let nominated = state.pods[pod]
+        .nominated
+        .as_deref()
+        .and_then(|n| state.cluster.node_index.get(n).copied());
+    let mut result = crate::modern::cycle::schedule_pod(
+        profile,
+        config.percentage_of_nodes_to_score,
+        &mut state.scheduler,
+        &state.cluster,
+        &state.order,
+        pod,
+        &nominations,
+        nominated,
+        detail,
+    );
+    let mut trace = std::mem::replace(&mut result.trace, CycleTrace::new(pod, 0, 0));
+    trace.time = state.now.as_secs_f64();
+    trace.node_names = Arc::clone(&state.node_names);
+    match (trace.outcome, trace.node) {
+        (Outcome::Scheduled, Some(node)) => {
+            assume(state, setup, info, node, cycle, &mut trace);
+        }
+        _ => {
+            if result.fit_error {
+                let never = super::preempt::preemption_policy_never(state, pod);
+                let now = state.now;
+                let post = {
+                    let State {
+                        cluster,
+                        order,
+                        pods,
+                        scheduler,
+                        ..
+                    } = &mut *state;
+                    let start = |p: PodId| pods[p].start_time.unwrap_or(StartTime::Virtual(now));
+                    let terminating = |p: PodId| pods[p].terminating;
+                    let facts = crate::modern::preemption::PodFacts {
+                        start: &start,
+                        terminating: &terminating,
+                        preemption_never: never,
+                    };
+                    let cx = crate::modern::plugin::Cx {
+                        cluster,
+                        pod: &cluster.pods[pod],
+                        order,
+                    };
+                    crate::modern::preemption::run_post_filter(
+                        profile,
+                        &cx,
+                        &result,
+                        &nominations,
+                        nominated,
+                        &mut scheduler.rng,
+                        &facts,
+                    )
+                };
+                if !post.message.is_empty() {
+                    let m = trace.message.get_or_insert_with(String::new);
+                    m.push(' ');
+                    m.push_str(&post.message);
+                }
+                if let Some(m) = trace.modern.as_mut() {
+                    m.post_filter = post.statuses;
+                }
+                if let Some(mut p) = post.preemption {
+                    if let Some(chosen) = p.chosen().cloned() {
+                        let preemptor = &state.cluster.pods[pod];
+                        let by = match preemptor.pod.metadata.uid.as_str() {
+                            "" => format!("pod {}", preemptor.full_name),
+                            uid => format!("pod {uid}"),
+                        };
+                        super::preempt::act_on(
+                            state,
+                            pod,
+                            &chosen,
+                            &by,
+                            cycle,
+                            &mut out.events,
+                            &mut p,
+                        );
+                    } else if post.clear_nomination && state.pods[pod].nominated.is_some() {
+                        super::preempt::clear_nomination(state, pod);
+                        p.cleared_nominations.push(pod);
+                    }
+                    trace.preemption = Some(Box::new(p));
+                }
+            }
+            record_failure(state, info, pod_scheduling_cycle, cycle, &trace, out);
+        }
+    }
     out.cycle = Some(trace);
 }
 
@@ -524,9 +678,13 @@ fn create_pod(
     let node = (!pod.spec.node_name.is_empty())
         .then(|| state.cluster.node_index.get(&pod.spec.node_name).copied())
         .flatten();
-    let ours = pod.scheduler_name() == setup.scheduler_name;
+    let ours = setup.scheduler_names.iter().any(|n| n == pod.scheduler_name());
     let nominated = pod.status.nominated_node_name.clone();
-    let info = PodInfo::new(pod, priority, index);
+    let info = if setup.modern {
+        crate::scenario::modern_pod_info(pod, priority, index)
+    } else {
+        PodInfo::new(pod, priority, index)
+    };
     let mut pod_state = initial_pod_state(&info, node.is_some());
     let id = state.cluster.add_pod(info);
     debug_assert_eq!(id, expected, "timeline pod ids are resolved at load");

@@ -54,7 +54,7 @@ mod preempt;
 
 use crate::cluster::{Cluster, NodeId, PodId};
 pub use crate::framework::preemption::StartTime;
-use crate::framework::runner::{Nominations, Scheduler, SchedulerState};
+use crate::framework::runner::{Nominations, SchedulerState};
 use crate::model::timeline::Timeline;
 use crate::policy::{self, config::SchedulerConfiguration};
 use crate::queue::{ClusterEvent, Millis, Moved, QueuedPodInfo, QueuedPodView, SchedulingQueue};
@@ -256,7 +256,10 @@ struct Setup {
     /// The pods each change refers to or creates, with their names (resolved at load: the
     /// order of creation is fixed, so are the ids).
     change_pods: Vec<Vec<(PodId, String)>>,
-    scheduler_name: String,
+    /// The scheduler names whose pending pods are queued (one per profile).
+    scheduler_names: Vec<String>,
+    /// v1.35 mode: pods the timeline creates get v1.35's accounting.
+    modern: bool,
     detail: bool,
     /// Whether any pod has a required pod-affinity term (else assigned pod adds move nothing).
     any_required_affinity: bool,
@@ -264,6 +267,15 @@ struct Setup {
     disable_preemption: bool,
     /// The `PodScheduled: True` condition every bound pod shares.
     scheduled: Arc<PodScheduledCondition>,
+}
+
+/// The scheduler that runs: v1.17's profile (a Policy or a provider), or v1.35's
+/// configuration with its profiles.
+pub enum Schedulers {
+    /// kube-scheduler v1.17.
+    Legacy(crate::framework::Profile),
+    /// kube-scheduler v1.35.
+    Modern(Arc<crate::modern::config::Configuration>),
 }
 
 /// The known history: every step, cycle and event computed so far.
@@ -297,7 +309,7 @@ impl Snapshot {
 /// A run in progress, steppable forwards and backwards.
 pub struct Simulation {
     setup: Arc<Setup>,
-    profile: crate::framework::Profile,
+    schedulers: Schedulers,
     state: State,
     log: Log,
     position: usize,
@@ -316,19 +328,54 @@ impl Simulation {
     /// A simulation of `scenario` at t = 0, before any step. `detail` records the filter and
     /// score tables of every cycle (see also [`Simulation::cycle_detail`]).
     pub fn new(scenario: &Scenario, seed: u64, detail: bool) -> Simulation {
-        let built =
-            policy::build(scenario.policy.as_ref(), &scenario.config).unwrap_or_else(|_| {
-                // `load` validated the policy; a scenario built by hand falls back to the defaults.
-                policy::build(None, &SchedulerConfiguration::default())
-                    .expect("the default provider builds")
-            });
-        let filter_names = built.profile.filter_names();
-        let score_names = built.profile.score_names();
-        let scheduler = Scheduler::new(built.profile, seed);
-        let queue_config = crate::queue::QueueConfig::from_seconds(
-            scenario.config.pod_initial_backoff_seconds,
-            scenario.config.pod_max_backoff_seconds,
-        );
+        let (schedulers, filter_names, score_names, scheduler_names, queue_config) =
+            match &scenario.modern {
+                Some(config) => {
+                    let first = config.profiles.first();
+                    let names = |p: crate::modern::registry::Point| -> Vec<String> {
+                        first.map_or(Vec::new(), |f| {
+                            f.names_at(p).into_iter().map(String::from).collect()
+                        })
+                    };
+                    (
+                        Schedulers::Modern(Arc::clone(config)),
+                        names(crate::modern::registry::Point::Filter),
+                        names(crate::modern::registry::Point::Score),
+                        config
+                            .profiles
+                            .iter()
+                            .map(|p| p.scheduler_name.clone())
+                            .collect(),
+                        crate::queue::QueueConfig::from_seconds(
+                            config.pod_initial_backoff_seconds,
+                            config.pod_max_backoff_seconds,
+                        ),
+                    )
+                }
+                None => {
+                    let built = policy::build(scenario.policy.as_ref(), &scenario.config)
+                        .unwrap_or_else(|_| {
+                            // `load` validated the policy; a scenario built by hand falls back
+                            // to the defaults.
+                            policy::build(None, &SchedulerConfiguration::default())
+                                .expect("the default provider builds")
+                        });
+                    (
+                        Schedulers::Legacy(built.profile),
+                        Vec::new(),
+                        Vec::new(),
+                        vec![scenario.config.scheduler_name.clone()],
+                        crate::queue::QueueConfig::from_seconds(
+                            scenario.config.pod_initial_backoff_seconds,
+                            scenario.config.pod_max_backoff_seconds,
+                        ),
+                    )
+                }
+            };
+        let (filter_names, score_names) = match &schedulers {
+            Schedulers::Legacy(profile) => (profile.filter_names(), profile.score_names()),
+            Schedulers::Modern(_) => (filter_names, score_names),
+        };
         let cluster = scenario.cluster.clone();
         let pods: Vec<PodState> = (0..cluster.pods.len())
             .map(|p| engine::initial_pod_state(&cluster.pods[p], cluster.pod_node[p].is_some()))
@@ -353,7 +400,7 @@ impl Simulation {
             node_names: Arc::from([]),
             cluster,
             queue,
-            scheduler: scheduler.state.clone(),
+            scheduler: SchedulerState::new(seed),
             pods,
             next_change: 0,
             bindings: BTreeMap::new(),
@@ -372,7 +419,8 @@ impl Simulation {
         let setup = Setup {
             change_pods: scenario.timeline_pods.clone(),
             timeline: scenario.timeline.clone(),
-            scheduler_name: scenario.config.scheduler_name.clone(),
+            scheduler_names,
+            modern: scenario.modern.is_some(),
             detail,
             any_required_affinity,
             disable_preemption: scenario.config.disable_preemption,
@@ -386,7 +434,7 @@ impl Simulation {
         checkpoints.insert(0, state.clone());
         Simulation {
             setup: Arc::new(setup),
-            profile: scheduler.profile,
+            schedulers,
             state,
             // Every queued pod gets at least one cycle: reserve for that.
             log: Log {
@@ -420,7 +468,7 @@ impl Simulation {
     fn apply(&mut self, next: (Millis, engine::What)) -> usize {
         let record = self.position == self.log.steps.len();
         let detail = record && self.setup.detail;
-        let out = engine::apply(&mut self.state, &self.setup, &self.profile, next, detail);
+        let out = engine::apply(&mut self.state, &self.setup, &self.schedulers, next, detail);
         if record {
             self.log.steps.push(out.step);
             self.log.cycles.extend(out.cycle);
@@ -564,7 +612,7 @@ impl Simulation {
         }
         let mut state = self.state.clone();
         let before = state.cluster.clone();
-        let out = engine::apply(&mut state, &self.setup, &self.profile, next, true);
+        let out = engine::apply(&mut state, &self.setup, &self.schedulers, next, true);
         Some((out.cycle?, before))
     }
 
@@ -678,7 +726,7 @@ impl Simulation {
         let mut state = state.clone();
         for i in at..step {
             let next = engine::next(&state, &self.setup)?;
-            engine::apply(&mut state, &self.setup, &self.profile, next, false);
+            engine::apply(&mut state, &self.setup, &self.schedulers, next, false);
             debug_assert_eq!(state.now, self.log.steps[i].time);
         }
         Some(state)
@@ -694,7 +742,7 @@ impl Simulation {
     pub fn cycle_detail(&self, cycle: usize) -> Option<CycleTrace> {
         let mut state = self.state_before_cycle(cycle)?;
         let next = engine::next(&state, &self.setup)?;
-        let out = engine::apply(&mut state, &self.setup, &self.profile, next, true);
+        let out = engine::apply(&mut state, &self.setup, &self.schedulers, next, true);
         out.cycle
     }
 
@@ -704,7 +752,7 @@ impl Simulation {
         let mut state = self.state_before_cycle(cycle)?;
         let before = state.cluster.clone();
         let next = engine::next(&state, &self.setup)?;
-        let out = engine::apply(&mut state, &self.setup, &self.profile, next, true);
+        let out = engine::apply(&mut state, &self.setup, &self.schedulers, next, true);
         Some((out.cycle?, before))
     }
 
@@ -717,6 +765,11 @@ impl Simulation {
             events: self.log.events[..self.state.events].to_vec(),
             filter_names: self.filter_names.clone(),
             score_names: self.score_names.clone(),
+            scheduler: if self.setup.modern {
+                crate::scenario::SchedulerVersion::V1_35
+            } else {
+                crate::scenario::SchedulerVersion::V1_17
+            },
             pod_states: self.state.pods.clone(),
             steps,
             timeline: self.setup.timeline.clone(),

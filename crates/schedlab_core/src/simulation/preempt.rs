@@ -21,8 +21,8 @@ use crate::trace::PreemptionTrace;
 /// `DefaultTerminationGracePeriodSeconds`.
 pub const DEFAULT_TERMINATION_GRACE_PERIOD: Millis = Millis::secs(30);
 
-/// `podEligibleToPreemptOthers`: why the pod may not preempt, if so.
-fn not_eligible(state: &State, pod: PodId) -> Option<String> {
+/// Whether the pod's `preemptionPolicy` (its own, else its PriorityClass's) is `Never`.
+pub(super) fn preemption_policy_never(state: &State, pod: PodId) -> bool {
     let info = &state.cluster.pods[pod];
     let policy = info.pod.spec.preemption_policy.clone().or_else(|| {
         priority_class(
@@ -31,7 +31,13 @@ fn not_eligible(state: &State, pod: PodId) -> Option<String> {
         )
         .and_then(|c| c.preemption_policy.clone())
     });
-    if policy.as_deref() == Some("Never") {
+    policy.as_deref() == Some("Never")
+}
+
+/// `podEligibleToPreemptOthers`: why the pod may not preempt, if so.
+fn not_eligible(state: &State, pod: PodId) -> Option<String> {
+    let info = &state.cluster.pods[pod];
+    if preemption_policy_never(state, pod) {
         return Some("its preemptionPolicy is Never".to_string());
     }
     let nominated = state.pods[pod].nominated.as_deref()?;
@@ -46,7 +52,7 @@ fn not_eligible(state: &State, pod: PodId) -> Option<String> {
 }
 
 /// Clears a pod's nomination (a status-only update: the pod stays in its sub-queue).
-fn clear_nomination(state: &mut State, pod: PodId) {
+pub(super) fn clear_nomination(state: &mut State, pod: PodId) {
     let old = state.pods[pod].nominated.take();
     if state.queue.queue_of(pod).is_some() {
         let priority = state.cluster.pods[pod].priority;
@@ -106,6 +112,23 @@ pub(super) fn preempt(
     let Some(chosen) = t.chosen().cloned() else {
         return t;
     };
+    let preemptor = state.cluster.pods[pod].full_name.clone();
+    act_on(state, pod, &chosen, &preemptor, cycle, events, &mut t);
+    t
+}
+
+/// Acts on the chosen candidate: nominates `pod` to its node, deletes the victims gracefully
+/// (`Preempted by <by> on node <node>` events) and clears the nominations of lower-priority
+/// pods nominated there (recorded in `t`).
+pub(super) fn act_on(
+    state: &mut State,
+    pod: PodId,
+    chosen: &crate::framework::preemption::Candidate,
+    by: &str,
+    cycle: usize,
+    events: &mut Vec<Event>,
+    t: &mut PreemptionTrace,
+) {
     let node_name = state.node_names[chosen.node].clone();
     let priority = state.cluster.pods[pod].priority;
     let lower: Vec<PodId> = state
@@ -118,9 +141,8 @@ pub(super) fn preempt(
     // Nominate, in memory first, then in the pod's status.
     state.queue.update_nominated_pod_for_node(pod, &node_name);
     state.pods[pod].nominated = Some(node_name.clone());
-    let preemptor = state.cluster.pods[pod].full_name.clone();
     for &v in &chosen.victims {
-        let message = format!("Preempted by {preemptor} on node {node_name}");
+        let message = format!("Preempted by {by} on node {node_name}");
         events.push(event(state, false, "Preempted", v, message, cycle));
         delete_gracefully(state, v);
     }
@@ -128,7 +150,6 @@ pub(super) fn preempt(
         clear_nomination(state, q);
         t.cleared_nominations.push(q);
     }
-    t
 }
 
 /// A `Delete` with default options: a bound victim terminates for its grace period, then is

@@ -1,4 +1,9 @@
-//! `DefaultBinder` (v1.35): not implemented yet; it passes every pod and scores 0.
+//! `DefaultBinder` (v1.35, `defaultbinder/default_binder.go`; reference §4.18): Bind only.
+//!
+//! There is nothing to compute here: upstream POSTs a `v1.Binding` (`{namespace, name, uid}` of
+//! the pod, target `{kind: Node, name: <node>}`); an API error becomes an Error status and the
+//! pod goes back through backoff. The simulator binds the pod in its cluster model itself; this
+//! plugin only has to be present (a profile needs at least one Bind plugin).
 
 use crate::modern::field::FieldError;
 use crate::modern::plugin::Plugin;
@@ -15,7 +20,7 @@ pub static SPEC: PluginSpec = PluginSpec {
     build,
 };
 
-/// The plugin.
+/// The plugin: a marker for the bind step described above.
 pub struct DefaultBinder;
 
 impl Plugin for DefaultBinder {

@@ -1,8 +1,14 @@
-//! `NodeName` (v1.35): not implemented yet; it passes every pod and scores 0.
+//! `NodeName` (v1.35, `nodename/node_name.go`; reference §4.2): Filter only. A pod whose
+//! `spec.nodeName` is set fits only the node of that name; the others are rejected as
+//! UnschedulableAndUnresolvable with `node(s) didn't match the requested node name` (v1.17 said
+//! `hostname`).
 
+use crate::cluster::NodeInfo;
+use crate::framework::Reason;
 use crate::modern::field::FieldError;
-use crate::modern::plugin::Plugin;
+use crate::modern::plugin::{Cx, Plugin, PluginState};
 use crate::modern::registry::{PluginSpec, Point, Points};
+use crate::modern::status::Code;
 
 /// The registry entry.
 pub static SPEC: PluginSpec = PluginSpec {
@@ -15,6 +21,9 @@ pub static SPEC: PluginSpec = PluginSpec {
     build,
 };
 
+/// `ErrReason`.
+pub const ERR_REASON: &str = "node(s) didn't match the requested node name";
+
 /// The plugin.
 pub struct NodeName;
 
@@ -22,8 +31,60 @@ impl Plugin for NodeName {
     fn name(&self) -> &'static str {
         SPEC.name
     }
+
+    fn filter(
+        &self,
+        cx: &Cx,
+        _state: Option<&dyn PluginState>,
+        node: &NodeInfo,
+        reasons: &mut Vec<Reason>,
+    ) -> Code {
+        let wanted = &cx.pod.pod.spec.node_name;
+        if wanted.is_empty() || wanted == node.name() {
+            return Code::Success;
+        }
+        reasons.push(ERR_REASON.into());
+        Code::UnschedulableAndUnresolvable
+    }
 }
 
 fn build(_args: Option<&serde_json::Value>) -> Result<Box<dyn Plugin>, Vec<FieldError>> {
     Ok(Box::new(NodeName))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::modern::plugins::node_resources_fit::testkit::*;
+    use crate::testing::{node, pod};
+    use serde_json::json;
+
+    #[test]
+    fn only_the_named_node_fits() {
+        let c = cluster135(
+            vec![
+                node(json!({"metadata": {"name": "a"}})),
+                node(json!({"metadata": {"name": "b"}})),
+            ],
+            vec![],
+        );
+        let free = info(pod(json!({})));
+        assert_eq!(run_filter(&NodeName, &c, &free), [ok(), ok()]);
+        let to_b = info(pod(json!({"spec": {"nodeName": "b"}})));
+        assert_eq!(
+            run_filter(&NodeName, &c, &to_b),
+            [
+                (
+                    Code::UnschedulableAndUnresolvable,
+                    vec!["node(s) didn't match the requested node name".to_string()]
+                ),
+                ok()
+            ]
+        );
+        let nowhere = info(pod(json!({"spec": {"nodeName": "c"}})));
+        let got = run_filter(&NodeName, &c, &nowhere);
+        assert!(got
+            .iter()
+            .all(|(code, _)| *code == Code::UnschedulableAndUnresolvable));
+    }
 }

@@ -1,4 +1,10 @@
-//! `PrioritySort` (v1.35): not implemented yet; it passes every pod and scores 0.
+//! `PrioritySort` (v1.35, `queuesort/priority_sort.go`; reference §4.17): QueueSort only.
+//!
+//! There is nothing to compute here: the scheduling queue orders its active queue with
+//! `Less(a, b) = priority(a) > priority(b) || (priority(a) == priority(b) &&
+//! timestamp(a) < timestamp(b))`, where priority is `spec.priority` (nil → 0) and the
+//! timestamp is when the pod was (re)added to the queue. The queue implements that order
+//! itself; this plugin only has to be present (exactly one QueueSort plugin per profile).
 
 use crate::modern::field::FieldError;
 use crate::modern::plugin::Plugin;
@@ -15,7 +21,7 @@ pub static SPEC: PluginSpec = PluginSpec {
     build,
 };
 
-/// The plugin.
+/// The plugin: a marker for the queue order described above.
 pub struct PrioritySort;
 
 impl Plugin for PrioritySort {
