@@ -82,18 +82,25 @@ fn every_input_file_loads_or_fails_cleanly_and_runs() {
         .map(|e| e.expect("entry").path())
         .collect();
     paths.sort();
-    assert_eq!(paths.len(), 30, "SOURCES.md lists 30 input files");
+    assert_eq!(
+        paths.len(),
+        44,
+        "SOURCES.md lists 30 input files, and 14 more in its v1 section"
+    );
     for p in paths {
         let f = read_file(&p);
-        match load(std::slice::from_ref(&f)) {
-            Ok(s) => {
-                let r = report(&s, 0);
-                assert!(r["cycles"].is_array(), "{}", f.name);
-            }
-            Err(errs) => {
-                assert!(!errs.is_empty());
-                for e in &errs {
-                    assert_eq!(e.file, f.name, "every error names its file: {e}");
+        // Each file as the inputs choose, and under --scheduler v1.35.
+        for scheduler in [None, Some(schedlab_core::scenario::SchedulerVersion::V1_35)] {
+            match schedlab_tests::load_with(std::slice::from_ref(&f), scheduler) {
+                Ok(s) => {
+                    let r = report(&s, 0);
+                    assert!(r["cycles"].is_array(), "{}", f.name);
+                }
+                Err(errs) => {
+                    assert!(!errs.is_empty());
+                    for e in &errs {
+                        assert_eq!(e.file, f.name, "every error names its file: {e}");
+                    }
                 }
             }
         }
@@ -636,7 +643,9 @@ fn v1alpha1_config_with_a_policy_file_reference() {
 }
 
 #[test]
-fn newer_config_versions_are_a_clear_error() {
+fn config_versions_v1_35_no_longer_reads_are_refused_in_upstreams_words() {
+    // SOURCES.md, "Rejected: apiVersion that v1.35 no longer reads", and the v1alpha2 /
+    // v1beta1 / v1beta2 files of the older section: only v1alpha1 (v1.17) and v1 are read.
     for (name, api) in [
         (
             "schedplugins__ksc_v1alpha2_coscheduling.yaml",
@@ -651,20 +660,143 @@ fn newer_config_versions_are_a_clear_error() {
             "kubescheduler.config.k8s.io/v1beta2",
         ),
         (
-            "schedplugins__ksc_v1_noderesourcesallocatable_disable_all.yaml",
-            "kubescheduler.config.k8s.io/v1",
+            "schedplugins__ksc_v1beta3_trimaran_removed_leastallocated.yaml",
+            "kubescheduler.config.k8s.io/v1beta3",
         ),
         (
-            "ksimulator__ksc_v1_minimal.yaml",
-            "kubescheduler.config.k8s.io/v1",
+            "k8s__ksc_v1beta1_serviceaffinity_full_legacy_fields.yaml",
+            "kubescheduler.config.k8s.io/v1beta1",
+        ),
+        (
+            "fgdsim__ksc_v1beta1_gpu_frag_custom_binder_pct100.yaml",
+            "kubescheduler.config.k8s.io/v1beta1",
         ),
     ] {
         let errs = errors_of(&[input(name)]);
         assert_eq!(errs.len(), 1, "{name}: {errs:?}");
-        assert!(errs[0].starts_with(name), "{}", errs[0]);
-        assert!(errs[0].contains(&format!("{api:?}")), "{}", errs[0]);
-        assert!(errs[0].contains("not supported"), "{}", errs[0]);
+        let want = format!(
+            "{name}: apiVersion: no kind \"KubeSchedulerConfiguration\" is registered for version {api:?}"
+        );
+        assert!(errs[0].starts_with(&want), "{}", errs[0]);
     }
+}
+
+#[test]
+fn v1_configurations_select_v1_35_and_load_as_upstream_reads_them() {
+    use schedlab_core::modern::registry::Point;
+    use schedlab_core::scenario::SchedulerVersion;
+    // SOURCES.md, "Accepted configurations": each loads with 0 errors under v1.35.
+    for name in [
+        "k8sweb__ksc_v1_two_profiles_no_scoring.yaml",
+        "k8sweb__ksc_v1_rtcr_shape_extended_resources_only.yaml",
+        "openshift__ksc_v1_highnodeutilization_mostallocated_fit5.yaml",
+        "openshift__ksc_v1_defaultconfig_leaderelection_no_profiles.yaml",
+        "k8s__ksc_v1_pts_list_empty_defaultconstraints.yaml",
+        "homecdk8s__ksc_v1_pts_list_zone_clientconnection.yaml",
+        "mostallocsched__ksc_v1_custom_only_profile_explicit_filter_order.yaml",
+        "ksimulator__ksc_v1_minimal.yaml",
+    ] {
+        let s = load_ok(&[input(name)]);
+        assert_eq!(s.scheduler, SchedulerVersion::V1_35, "{name}");
+    }
+    // The two-profiles file: both profiles, and the second has no Score plugin.
+    let s = load_ok(&[input("k8sweb__ksc_v1_two_profiles_no_scoring.yaml")]);
+    let m = s.modern.as_ref().expect("v1.35");
+    let names: Vec<&str> = m.profiles.iter().map(|p| p.scheduler_name.as_str()).collect();
+    assert_eq!(names, ["default-scheduler", "no-scoring-scheduler"]);
+    let no_scoring = m.profile("no-scoring-scheduler").expect("profile");
+    assert!(no_scoring.names_at(Point::Score).is_empty());
+    assert!(no_scoring.names_at(Point::PreScore).is_empty());
+    // mostallocsched: only custom-scheduler exists, in the Filter order SOURCES.md gives.
+    let s = load_ok(&[input(
+        "mostallocsched__ksc_v1_custom_only_profile_explicit_filter_order.yaml",
+    )]);
+    let m = s.modern.as_ref().expect("v1.35");
+    assert!(m.profile("default-scheduler").is_none());
+    let custom = m.profile("custom-scheduler").expect("custom-scheduler");
+    assert_eq!(
+        custom.names_at(Point::Filter),
+        [
+            "NodeResourcesFit",
+            "NodeUnschedulable",
+            "NodeName",
+            "TaintToleration",
+            "NodeAffinity",
+            "VolumeBinding",
+            "NodePorts",
+            "InterPodAffinity",
+            "VolumeRestrictions",
+            "NodeVolumeLimits",
+            "VolumeZone",
+            "PodTopologySpread",
+            "DynamicResources",
+        ]
+    );
+}
+
+#[test]
+fn v1_configurations_upstream_refuses_name_the_file_path_and_plugin() {
+    for (name, path, text) in [
+        (
+            "schedplugins__ksc_v1_noderesourcesallocatable_disable_all.yaml",
+            "profiles[0].plugins.score.enabled",
+            "ScorePlugin \"NodeResourcesAllocatable\" does not exist",
+        ),
+        (
+            "schedplugins__ksc_v1_coscheduling_multipoint_queuesort_disable_all.yaml",
+            "profiles[0].plugins.queueSort.enabled[0]",
+            "QueueSortPlugin \"Coscheduling\" does not exist",
+        ),
+        (
+            "wasmext__ksc_v1_multipoint_wasm_nodenumber_extender.yaml",
+            "profiles[0].plugins.multiPoint.enabled[0]",
+            "PreFilterPlugin \"wasm\" does not exist",
+        ),
+        (
+            "timohomelab__ksc_v1_profiles_is_a_map.yaml",
+            "profiles",
+            "",
+        ),
+    ] {
+        let errs = errors_of(&[input(name)]);
+        assert!(
+            errs.iter()
+                .any(|e| e.starts_with(&format!("{name}: {path}")) && e.contains(text)),
+            "{name}: {errs:?}"
+        );
+    }
+    // Four configurations in one file: the later three are errors of their own, and the first
+    // fails on its out-of-tree score plugin.
+    let name = "schedplugins__ksc_v1_nodemetadata_multidoc_4configs.yaml";
+    let errs = errors_of(&[input(name)]);
+    assert_eq!(
+        errs.iter()
+            .filter(|e| e.contains("a second KubeSchedulerConfiguration"))
+            .count(),
+        3,
+        "{errs:?}"
+    );
+    assert!(
+        errs.iter().any(|e| e.contains("profiles[0].plugins.score.enabled[0]")
+            && e.contains("ScorePlugin \"NodeMetadata\" does not exist")),
+        "{errs:?}"
+    );
+}
+
+#[test]
+fn a_legacy_policy_and_a_v1_configuration_do_not_mix() {
+    let errs = errors_of(&[
+        input("k8s__policy_classic_legacy_names.json"),
+        input("ksimulator__ksc_v1_minimal.yaml"),
+    ]);
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert!(
+        errs[0].starts_with("k8s__policy_classic_legacy_names.json")
+            && errs[0].contains("ksimulator__ksc_v1_minimal.yaml")
+            && errs[0].contains("schedlab translate"),
+        "{}",
+        errs[0]
+    );
 }
 
 // ---- combined scenarios ----

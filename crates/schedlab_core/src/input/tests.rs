@@ -528,12 +528,17 @@ fn err_cases() -> Vec<ErrCase> {
             want: &[("policy.json", "priorities[0].weight", "invalid type", None)],
         },
         ErrCase {
-            name: "an unsupported KubeSchedulerConfiguration apiVersion is an error",
+            name: "a KubeSchedulerConfiguration apiVersion v1.35 no longer reads is an error",
             files: &[(
                 "ksc.yaml",
-                "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n",
+                "apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\n",
             )],
-            want: &[("ksc.yaml", "apiVersion", "", None)],
+            want: &[(
+                "ksc.yaml",
+                "apiVersion",
+                "no kind \"KubeSchedulerConfiguration\" is registered for version \"kubescheduler.config.k8s.io/v1beta3\"",
+                Some(1),
+            )],
         },
     ]
 }

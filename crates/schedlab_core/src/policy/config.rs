@@ -1,6 +1,7 @@
 //! `KubeSchedulerConfiguration` `kubescheduler.config.k8s.io/v1alpha1`, the v1.17 component
 //! config: the fields that change scheduling decisions, with v1.17 defaults and validation.
-//! Other apiVersions (v1alpha2 … v1) are rejected until the modern mode exists.
+//! The input layer sends `kubescheduler.config.k8s.io/v1` to [`crate::modern::config`] and
+//! refuses other versions; this reader is v1alpha1's alone.
 
 use serde::Deserialize;
 use serde_json::Value;
@@ -76,8 +77,8 @@ pub fn read(
         return Err((
             "apiVersion".into(),
             format!(
-                "KubeSchedulerConfiguration {api_version:?} is not supported yet: schedlab runs kube-scheduler \
-                 v1.17, whose configuration is {V1ALPHA1} (the modern kubescheduler.config.k8s.io/v1 mode is planned)"
+                "KubeSchedulerConfiguration {api_version:?} is not kube-scheduler v1.17's configuration: \
+                 v1.17 reads {V1ALPHA1} (kubescheduler.config.k8s.io/v1 selects kube-scheduler v1.35)"
             ),
         ));
     }

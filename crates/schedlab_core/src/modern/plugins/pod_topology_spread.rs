@@ -709,36 +709,60 @@ fn count_domains(
     let mut exact: Vec<bool> = maps.iter().map(|m| m.index_key().is_some()).collect();
     // Constraints without domains to count (the hostname key in scoring) are left alone.
     let active: Vec<bool> = counts.iter().map(|c| !c.is_empty()).collect();
-    for node in &cluster.nodes {
-        let has_all = !require_all || maps.iter().all(|m| m.has_key(index, node));
-        let mut affinity_ok: Option<bool> = None;
-        let mut taints_ok: Option<bool> = None;
-        for i in 0..k {
-            if !active[i] {
-                continue;
-            }
-            let c = &constraints[i];
-            let has_key = maps[i].has_key(index, node);
-            let counted = has_all
-                && (!c.honor_affinity
-                    || *affinity_ok.get_or_insert_with(|| facts.matches_node(node)))
-                && (!c.honor_taints || *taints_ok.get_or_insert_with(|| facts.tolerates(node)));
-            if !counted {
-                if has_key {
-                    exact[i] = false;
+    // The common case needs no look at the nodes: every constraint on one key of the index,
+    // nodes counted for carrying it alone, and no inclusion policy that can exclude a node.
+    // The counted nodes are then exactly those with the key, and every value of the key is
+    // carried by some node, so every value is a domain.
+    let first_key = maps.first().and_then(DomainMap::index_key);
+    let trivial = require_all
+        && first_key.is_some()
+        && maps.iter().all(|m| {
+            matches!(m, DomainMap::Index { key, missing: None, .. } if Some(*key) == first_key)
+        })
+        && constraints.iter().all(|c| {
+            (!c.honor_affinity || !facts.selects_nodes)
+                && (!c.honor_taints || cluster.nodes_with_hard_taints == 0)
+        });
+    if trivial {
+        if mark_present {
+            for (i, slots) in counts.iter_mut().enumerate() {
+                if active[i] {
+                    slots.fill(0);
                 }
-                continue;
             }
-            let Some(d) = maps[i].of(index, node) else {
-                continue;
-            };
-            if mark_present && counts[i][d] == ABSENT {
-                counts[i][d] = 0;
-            }
-            if has_key {
-                with_key[i].push(node.id);
-            } else {
-                without_key[i].push(node.id);
+        }
+    } else {
+        for node in &cluster.nodes {
+            let has_all = !require_all || maps.iter().all(|m| m.has_key(index, node));
+            let mut affinity_ok: Option<bool> = None;
+            let mut taints_ok: Option<bool> = None;
+            for i in 0..k {
+                if !active[i] {
+                    continue;
+                }
+                let c = &constraints[i];
+                let has_key = maps[i].has_key(index, node);
+                let counted = has_all
+                    && (!c.honor_affinity
+                        || *affinity_ok.get_or_insert_with(|| facts.matches_node(node)))
+                    && (!c.honor_taints || *taints_ok.get_or_insert_with(|| facts.tolerates(node)));
+                if !counted {
+                    if has_key {
+                        exact[i] = false;
+                    }
+                    continue;
+                }
+                let Some(d) = maps[i].of(index, node) else {
+                    continue;
+                };
+                if mark_present && counts[i][d] == ABSENT {
+                    counts[i][d] = 0;
+                }
+                if has_key {
+                    with_key[i].push(node.id);
+                } else {
+                    without_key[i].push(node.id);
+                }
             }
         }
     }
