@@ -15,6 +15,7 @@
 pub mod config;
 pub mod cycle;
 pub mod field;
+pub mod hints;
 pub mod plugin;
 pub mod plugins;
 pub mod preemption;

@@ -10,6 +10,7 @@ use crate::framework::Profile;
 use crate::model::pod::parse_rfc3339;
 use crate::model::timeline::Change;
 use crate::model::Node;
+use crate::modern::hints;
 use crate::predicates::check_volume_binding::bindings_for;
 use crate::predicates::match_inter_pod_affinity::term_matches;
 use crate::queue::{ClusterEvent, InformerEvent, Millis, MoveReport, NodeChange, QueuedPodInfo};
@@ -89,11 +90,28 @@ pub(super) fn next(state: &State, setup: &Setup) -> Option<(Millis, What)> {
     if let Some((&(t, _), _)) = state.bindings.first_key_value() {
         consider(&mut best, t, What::Binding);
     }
-    if state.queue.num_active_pods() > 0 {
+    // v1.35 pops the head of podBackoffQ when activeQ is empty (`can_pop`).
+    let poppable = if setup.modern {
+        state.queue.can_pop()
+    } else {
+        state.queue.num_active_pods() > 0
+    };
+    if poppable {
         consider(&mut best, state.now, What::Cycle);
     }
     if let Some(t) = state.queue.next_backoff_flush(state.now) {
-        consider(&mut best, t, What::BackoffFlush);
+        // v1.35 retries a pod that failed with an error (no rejector plugin) after backoff,
+        // forever; the run still ends once every such pod was tried since the latest change.
+        let stale_errors_only = setup.modern
+            && state.queue.num_backoff_pods() > 0
+            && state.queue.error_backoff_pods().count() == state.queue.num_backoff_pods()
+            && state
+                .queue
+                .error_backoff_pods()
+                .all(|p| state.pods[p].tried_at_change == state.changes);
+        if !stale_errors_only || best.is_some() {
+            consider(&mut best, t, What::BackoffFlush);
+        }
     }
     if let Some(t) = state.queue.next_leftover_flush(state.now) {
         // Leftover flushes keep the run going only while something else is pending or some
@@ -144,10 +162,11 @@ pub(super) fn apply(
             let (_, pod) = state.deletions.pop_first().expect("a deletion is due");
             out.step.kind = StepKind::Deleted { pod };
             if delete_pod(state, pod) {
-                let report = state.queue.on_cluster_event(
+                let report = cluster_event(
+                    state,
+                    setup,
                     InformerEvent::AssignedPodDelete,
-                    state.now,
-                    |_| false,
+                    hints::Change::PodDelete(pod),
                 );
                 set_moves(&mut out.step, report);
             }
@@ -401,7 +420,6 @@ fn run_cycle_modern(
     let cycle = state.cycles;
     state.cycles += 1;
     out.step.kind = StepKind::Cycle { cycle };
-    let pod_scheduling_cycle = state.queue.scheduling_cycle();
     state.pods[pod].tried_at_change = state.changes;
     let pod_info = Arc::clone(&state.cluster.pods[pod]);
     if pod_info.pod.metadata.deletion_timestamp.is_some() {
@@ -506,10 +524,50 @@ fn run_cycle_modern(
                     trace.preemption = Some(Box::new(p));
                 }
             }
-            record_failure(state, info, pod_scheduling_cycle, cycle, &trace, out);
+            let rejectors: Vec<&'static str> = result
+                .diagnosis
+                .unschedulable_plugins
+                .iter()
+                .copied()
+                .collect();
+            record_failure_v135(state, info, rejectors, cycle, &trace, out);
         }
     }
     out.cycle = Some(trace);
+}
+
+/// A failed v1.35 cycle: the event and condition as [`record_failure`], and the pod back in
+/// the queue with the plugins that rejected it (none for an error: error backoff).
+fn record_failure_v135(
+    state: &mut State,
+    info: QueuedPodInfo,
+    rejectors: Vec<&'static str>,
+    cycle: usize,
+    trace: &CycleTrace,
+    out: &mut StepOutput,
+) {
+    let pod = info.pod;
+    let message = trace.message.clone().unwrap_or_default();
+    out.events.push(event(
+        state,
+        true,
+        "FailedScheduling",
+        pod,
+        message.clone(),
+        cycle,
+    ));
+    let (reason, rejectors) = match trace.outcome {
+        Outcome::Unschedulable => (REASON_UNSCHEDULABLE, rejectors),
+        _ => (REASON_SCHEDULER_ERROR, Vec::new()),
+    };
+    state.pods[pod].condition = Some(Arc::new(PodScheduledCondition {
+        status: false,
+        reason,
+        message,
+    }));
+    let _ = state
+        .queue
+        .add_unschedulable_v135(info, rejectors, false, state.now);
 }
 
 fn empty_trace(state: &State, pod: PodId) -> CycleTrace {
@@ -582,20 +640,88 @@ fn complete_binding(state: &mut State, setup: &Setup, b: Binding, out: &mut Step
                 .status
                 .nominated_node_name
                 .clone();
-            let cycle = state.queue.scheduling_cycle();
-            let _ = state.queue.add_unschedulable_if_not_present(
-                b.info,
-                cycle,
-                nominated.as_deref(),
-                state.now,
-            );
+            if setup.modern {
+                // A binding error has no rejector plugin: error backoff.
+                let _ = state
+                    .queue
+                    .add_unschedulable_v135(b.info, Vec::new(), false, state.now);
+            } else {
+                let cycle = state.queue.scheduling_cycle();
+                let _ = state.queue.add_unschedulable_if_not_present(
+                    b.info,
+                    cycle,
+                    nominated.as_deref(),
+                    state.now,
+                );
+            }
         }
     }
+}
+
+/// A cluster event reaching the queue: v1.17's move rules, or, in v1.35 mode, the
+/// QueueingHints of each unschedulable pod's rejector plugins ([`crate::modern::hints`]).
+fn cluster_event(
+    state: &mut State,
+    setup: &Setup,
+    legacy: InformerEvent,
+    change: hints::Change,
+) -> MoveReport {
+    if !setup.modern {
+        return state.queue.on_cluster_event(legacy, state.now, |_| false);
+    }
+    let event = match legacy {
+        InformerEvent::NodeAdd => ClusterEvent::NodeAdd,
+        InformerEvent::NodeUpdate(c) => match c.event() {
+            Some(e) => e,
+            None => {
+                return MoveReport {
+                    event: None,
+                    moved: Vec::new(),
+                }
+            }
+        },
+        InformerEvent::AssignedPodAdd => ClusterEvent::AssignedPodAdd,
+        InformerEvent::AssignedPodDelete => ClusterEvent::AssignedPodDelete,
+        _ => ClusterEvent::Unknown,
+    };
+    let cluster = &state.cluster;
+    state
+        .queue
+        .move_with_hints(event, state.now, |pod, rejectors| {
+            let waiting = &cluster.pods[pod];
+            if let hints::Change::PodAdd(added) = change {
+                // An assigned pod's add considers only the pods with a required affinity term
+                // it matches, or that PodTopologySpread rejected in its namespace
+                // (`getUnschedulablePodsWithCrossTopologyTerm`).
+                let added = &cluster.pods[added];
+                let affinity = waiting.pod.pod_affinity().is_some_and(|a| {
+                    a.required_during_scheduling_ignored_during_execution
+                        .iter()
+                        .any(|t| term_matches(t, &waiting.namespace, added))
+                });
+                let spread = rejectors.contains(&"PodTopologySpread")
+                    && added.namespace == waiting.namespace;
+                if !affinity && !spread {
+                    return false;
+                }
+            }
+            rejectors
+                .iter()
+                .any(|p| hints::worth(p, &change, waiting, cluster))
+        })
 }
 
 /// The informer's assigned-pod add: `AssignedPodAdded` moves the unschedulable pods whose
 /// required pod-affinity terms match the new pod; a move request either way.
 fn assigned_pod_added(state: &mut State, setup: &Setup, pod: PodId) -> MoveReport {
+    if setup.modern {
+        return cluster_event(
+            state,
+            setup,
+            InformerEvent::AssignedPodAdd,
+            hints::Change::PodAdd(pod),
+        );
+    }
     if !setup.any_required_affinity {
         return state.queue.note_move_request(ClusterEvent::AssignedPodAdd);
     }
@@ -626,7 +752,12 @@ fn node_change(old: &Node, new: &Node) -> NodeChange {
 }
 
 /// Replaces a node and makes the queue move it as an informer node update would.
-fn update_node(state: &mut State, name: &str, edit: impl FnOnce(&mut Node)) -> MoveReport {
+fn update_node(
+    state: &mut State,
+    setup: &Setup,
+    name: &str,
+    edit: impl FnOnce(&mut Node),
+) -> MoveReport {
     let Some(&id) = state.cluster.node_index.get(name) else {
         return MoveReport {
             event: None,
@@ -639,9 +770,17 @@ fn update_node(state: &mut State, name: &str, edit: impl FnOnce(&mut Node)) -> M
     let change = node_change(&old, &new);
     state.cluster.update_node(id, new);
     refresh_nodes(state);
-    state
-        .queue
-        .on_cluster_event(InformerEvent::NodeUpdate(change), state.now, |_| false)
+    let id = state.cluster.node_index.get(name).copied().unwrap_or(id);
+    cluster_event(
+        state,
+        setup,
+        InformerEvent::NodeUpdate(change),
+        hints::Change::NodeUpdate {
+            node: id,
+            change,
+            old: &old,
+        },
+    )
 }
 
 /// Deletes a pod wherever it is. Returns whether it was on a node (assigned).
@@ -700,9 +839,14 @@ fn create_pod(
         None => {
             state.pods.push(pod_state);
             if ours {
-                state
-                    .queue
-                    .add(id, priority, nominated.as_deref(), state.now);
+                super::enqueue(
+                    &mut state.queue,
+                    &state.cluster,
+                    setup.modern,
+                    id,
+                    nominated.as_deref(),
+                    state.now,
+                );
             }
             MoveReport {
                 event: None,
@@ -728,23 +872,26 @@ fn apply_change(state: &mut State, setup: &Setup, index: usize) -> MoveReport {
     let pods = &setup.change_pods[index];
     match &setup.timeline.changes[index].change {
         Change::AddNode(node) => {
-            state.cluster.add_node(node.clone());
+            let id = state.cluster.add_node(node.clone());
             refresh_nodes(state);
-            state
-                .queue
-                .on_cluster_event(InformerEvent::NodeAdd, state.now, |_| false)
+            cluster_event(
+                state,
+                setup,
+                InformerEvent::NodeAdd,
+                hints::Change::NodeAdd(id),
+            )
         }
         Change::UpdateNode(node) => {
             let new = node.clone();
-            update_node(state, &node.metadata.name, |n| *n = new)
+            update_node(state, setup, &node.metadata.name, |n| *n = new)
         }
-        Change::CordonNode(name) => update_node(state, name, |n| n.spec.unschedulable = true),
-        Change::UncordonNode(name) => update_node(state, name, |n| n.spec.unschedulable = false),
+        Change::CordonNode(name) => update_node(state, setup, name, |n| n.spec.unschedulable = true),
+        Change::UncordonNode(name) => update_node(state, setup, name, |n| n.spec.unschedulable = false),
         Change::SetNodeLabels {
             node,
             labels,
             remove,
-        } => update_node(state, node, |n| {
+        } => update_node(state, setup, node, |n| {
             for (k, v) in labels {
                 n.metadata.labels.insert(k.clone(), v.clone());
             }
@@ -753,7 +900,7 @@ fn apply_change(state: &mut State, setup: &Setup, index: usize) -> MoveReport {
             }
         }),
         Change::SetNodeTaints { node, taints } => {
-            update_node(state, node, |n| n.spec.taints = taints.clone())
+            update_node(state, setup, node, |n| n.spec.taints = taints.clone())
         }
         Change::DeleteNode(name) => {
             let Some(&id) = state.cluster.node_index.get(name) else {
@@ -761,10 +908,11 @@ fn apply_change(state: &mut State, setup: &Setup, index: usize) -> MoveReport {
             };
             // Pods bound there are deleted with the node; assumed ones fail their binding.
             let on_node = state.cluster.nodes[id].pods.clone();
-            let mut deleted_assigned = false;
+            // The last assigned pod deleted stands for the event (one move for all of them).
+            let mut deleted_assigned = None;
             for p in on_node {
-                if state.pods[p].phase == PodPhase::Bound {
-                    deleted_assigned |= delete_pod(state, p);
+                if state.pods[p].phase == PodPhase::Bound && delete_pod(state, p) {
+                    deleted_assigned = Some(p);
                 }
             }
             state.cluster.remove_node(id);
@@ -776,12 +924,14 @@ fn apply_change(state: &mut State, setup: &Setup, index: usize) -> MoveReport {
                 }
             }
             refresh_nodes(state);
-            if deleted_assigned {
-                state
-                    .queue
-                    .on_cluster_event(InformerEvent::AssignedPodDelete, state.now, |_| false)
-            } else {
-                none
+            match deleted_assigned {
+                Some(pod) => cluster_event(
+                    state,
+                    setup,
+                    InformerEvent::AssignedPodDelete,
+                    hints::Change::PodDelete(pod),
+                ),
+                None => none,
             }
         }
         Change::CreatePod(pod) => create_pod(state, setup, pod.as_ref().clone(), pods[0].0),
@@ -797,9 +947,12 @@ fn apply_change(state: &mut State, setup: &Setup, index: usize) -> MoveReport {
         }
         Change::DeletePod(_) => {
             if delete_pod(state, pods[0].0) {
-                state
-                    .queue
-                    .on_cluster_event(InformerEvent::AssignedPodDelete, state.now, |_| false)
+                cluster_event(
+                    state,
+                    setup,
+                    InformerEvent::AssignedPodDelete,
+                    hints::Change::PodDelete(pods[0].0),
+                )
             } else {
                 none
             }

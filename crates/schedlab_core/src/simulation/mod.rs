@@ -346,7 +346,7 @@ impl Simulation {
                             .iter()
                             .map(|p| p.scheduler_name.clone())
                             .collect(),
-                        crate::queue::QueueConfig::from_seconds(
+                        crate::queue::QueueConfig::v1_35(
                             config.pod_initial_backoff_seconds,
                             config.pod_max_backoff_seconds,
                         ),
@@ -382,8 +382,15 @@ impl Simulation {
             .collect();
         let mut queue = SchedulingQueue::new(queue_config);
         for &p in &scenario.queue {
-            let info = &cluster.pods[p];
-            queue.add(p, info.priority, pods[p].nominated.as_deref(), Millis::ZERO);
+            let modern = scenario.modern.is_some();
+            enqueue(
+                &mut queue,
+                &cluster,
+                modern,
+                p,
+                pods[p].nominated.as_deref(),
+                Millis::ZERO,
+            );
         }
         let any_required_affinity = cluster.pods.iter().any(|p| has_required_affinity(&p.pod))
             || scenario.timeline.changes.iter().any(|c| match &c.change {
@@ -776,6 +783,24 @@ impl Simulation {
             end_time: self.state.now,
             stop,
         }
+    }
+}
+
+/// Adds a pending pod to the queue. In v1.35 mode the PreEnqueue plugins run first: a pod
+/// with `schedulingGates` is parked as gated (SchedulingGates) and gets no cycle.
+fn enqueue(
+    queue: &mut SchedulingQueue,
+    cluster: &Cluster,
+    modern: bool,
+    pod: PodId,
+    nominated: Option<&str>,
+    now: Millis,
+) {
+    let info = &cluster.pods[pod];
+    if modern && !info.pod.spec.scheduling_gates.is_empty() {
+        queue.add_gated(pod, info.priority, "SchedulingGates", now);
+    } else {
+        queue.add(pod, info.priority, nominated, now);
     }
 }
 

@@ -437,7 +437,13 @@ fn node_selector_matches(sel: &NodeSelector, labels: &Labels, node_name: &str) -
 /// required node affinity terms (ORed), as PodTopologySpread's `nodeAffinityPolicy: Honor`
 /// reads them. The plugin's `addedAffinity` is not part of it.
 pub fn required_node_affinity_matches(pod: &Pod, node: &NodeInfo) -> bool {
-    let labels = node.labels();
+    required_node_affinity_matches_labels(pod, node.object())
+}
+
+/// [`required_node_affinity_matches`] on a node object (QueueingHints compare a node before
+/// and after an update).
+pub fn required_node_affinity_matches_labels(pod: &Pod, node: &crate::model::Node) -> bool {
+    let labels = &node.metadata.labels;
     if !set_matches(&pod.spec.node_selector, labels) {
         return false;
     }
@@ -445,7 +451,7 @@ pub fn required_node_affinity_matches(pod: &Pod, node: &NodeInfo) -> bool {
         a.required_during_scheduling_ignored_during_execution
             .as_ref()
     }) {
-        Some(sel) => node_selector_matches(sel, labels, node.name()),
+        Some(sel) => node_selector_matches(sel, labels, &node.metadata.name),
         None => true,
     }
 }
