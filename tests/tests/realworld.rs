@@ -702,7 +702,11 @@ fn v1_configurations_select_v1_35_and_load_as_upstream_reads_them() {
     // The two-profiles file: both profiles, and the second has no Score plugin.
     let s = load_ok(&[input("k8sweb__ksc_v1_two_profiles_no_scoring.yaml")]);
     let m = s.modern.as_ref().expect("v1.35");
-    let names: Vec<&str> = m.profiles.iter().map(|p| p.scheduler_name.as_str()).collect();
+    let names: Vec<&str> = m
+        .profiles
+        .iter()
+        .map(|p| p.scheduler_name.as_str())
+        .collect();
     assert_eq!(names, ["default-scheduler", "no-scoring-scheduler"]);
     let no_scoring = m.profile("no-scoring-scheduler").expect("profile");
     assert!(no_scoring.names_at(Point::Score).is_empty());
@@ -752,11 +756,7 @@ fn v1_configurations_upstream_refuses_name_the_file_path_and_plugin() {
             "profiles[0].plugins.multiPoint.enabled[0]",
             "PreFilterPlugin \"wasm\" does not exist",
         ),
-        (
-            "timohomelab__ksc_v1_profiles_is_a_map.yaml",
-            "profiles",
-            "",
-        ),
+        ("timohomelab__ksc_v1_profiles_is_a_map.yaml", "profiles", ""),
     ] {
         let errs = errors_of(&[input(name)]);
         assert!(
@@ -777,8 +777,9 @@ fn v1_configurations_upstream_refuses_name_the_file_path_and_plugin() {
         "{errs:?}"
     );
     assert!(
-        errs.iter().any(|e| e.contains("profiles[0].plugins.score.enabled[0]")
-            && e.contains("ScorePlugin \"NodeMetadata\" does not exist")),
+        errs.iter()
+            .any(|e| e.contains("profiles[0].plugins.score.enabled[0]")
+                && e.contains("ScorePlugin \"NodeMetadata\" does not exist")),
         "{errs:?}"
     );
 }

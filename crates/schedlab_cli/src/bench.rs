@@ -6,8 +6,8 @@
 use clap::Args;
 use schedlab_core::framework::runner::{Nominations, Scheduler};
 use schedlab_core::policy;
-use schedlab_core::simulation::{Limits, Simulation, StepKind};
 use schedlab_core::scenario::SchedulerVersion;
+use schedlab_core::simulation::{Limits, Simulation, StepKind};
 use schedlab_core::workloads::{build_for, Workload};
 use schedlab_core::Scenario;
 use std::alloc::{GlobalAlloc, Layout, System};

@@ -10,9 +10,9 @@ static ALLOCATOR: bench::CountingAllocator = bench::CountingAllocator;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use schedlab_core::queue::Millis;
+use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::simulation::{Limits, Simulation};
 use schedlab_core::trace::explain::explain;
-use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::{Diagnostic, Scenario, Source};
 use std::io::Read;
 use std::process::ExitCode;

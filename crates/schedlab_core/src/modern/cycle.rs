@@ -251,9 +251,13 @@ pub fn schedule_pod(
     let all = order.len();
     let mut trace = CycleTrace::new(pod, all, st.next_start_node_index);
     let mut modern = ModernTrace {
-        profile: profile.scheduler_name.clone(),
-        filter_names: profile.names_at(Point::Filter).into(),
-        score_names: profile.names_at(Point::Score).into(),
+        profile: if detail {
+            profile.scheduler_name.clone()
+        } else {
+            String::new()
+        },
+        filter_names: Arc::clone(&profile.filter_names),
+        score_names: Arc::clone(&profile.score_names),
         ..ModernTrace::default()
     };
     let mut result = CycleResult {
@@ -292,7 +296,8 @@ pub fn schedule_pod(
         trace.node = None;
         trace.message = Some(msg);
     }
-    trace.modern = Some(Box::new(modern));
+    // Without details (`--summary`, benchmarks) only the decision is kept.
+    trace.modern = detail.then(|| Box::new(modern));
     result.trace = trace;
     result
 }
@@ -329,11 +334,13 @@ fn run(
             result.dra_pre_filter_ran = true;
         }
         let out = e.plugin.pre_filter(cx);
-        modern.pre_filter.push(PluginStatus {
-            plugin: name,
-            code: out.status.code,
-            message: out.status.message(),
-        });
+        if detail {
+            modern.pre_filter.push(PluginStatus {
+                plugin: name,
+                code: out.status.code,
+                message: out.status.message(),
+            });
+        }
         match out.status.code {
             Code::Success => {
                 states.states[i] = out.state;
@@ -353,10 +360,8 @@ fn run(
                                 narrowing.join(" ")
                             )
                         };
-                        rejection = Some((
-                            name,
-                            Status::new(Code::UnschedulableAndUnresolvable, msg),
-                        ));
+                        rejection =
+                            Some((name, Status::new(Code::UnschedulableAndUnresolvable, msg)));
                         break;
                     }
                     narrowed = Some(merged);
@@ -388,12 +393,24 @@ fn run(
         .filter(|(_, i)| !skipped.contains(i))
         .map(|(f, &i)| (f, i))
         .collect();
-    modern.skipped_filters = profile.points[Point::Filter as usize]
-        .iter()
-        .enumerate()
-        .filter(|(_, i)| skipped.contains(i))
-        .map(|(f, _)| f)
-        .collect();
+    // Filters that pass every node this cycle are only visited when the trace records them.
+    let visited: ActiveFilters = if detail {
+        filters.clone()
+    } else {
+        filters
+            .iter()
+            .copied()
+            .filter(|&(_, i)| !profile.plugins[i].plugin.passes_everywhere(cx))
+            .collect()
+    };
+    if detail {
+        modern.skipped_filters = profile.points[Point::Filter as usize]
+            .iter()
+            .enumerate()
+            .filter(|(_, i)| skipped.contains(i))
+            .map(|(f, _)| f)
+            .collect();
+    }
     result.filters = filters.clone();
     if let Some((plugin, status)) = rejection {
         d.pre_filter_msg = Some(status.message());
@@ -415,7 +432,7 @@ fn run(
         let start = d.reasons.len();
         let code = filter_with_nominated(
             profile,
-            &filters,
+            &visited,
             states,
             cx,
             info,
@@ -441,14 +458,18 @@ fn run(
     }
 
     // The candidate nodes.
-    let candidates: Vec<NodeId> = match &narrowed {
-        None => cx.order.to_vec(),
-        Some(names) => cx
-            .order
-            .iter()
-            .copied()
-            .filter(|&n| names.contains(cx.cluster.nodes[n].name()))
-            .collect(),
+    let narrowed_list: Vec<NodeId>;
+    let candidates: &[NodeId] = match &narrowed {
+        None => cx.order,
+        Some(names) => {
+            narrowed_list = cx
+                .order
+                .iter()
+                .copied()
+                .filter(|&n| names.contains(cx.cluster.nodes[n].name()))
+                .collect();
+            &narrowed_list
+        }
     };
     if narrowed.is_some() {
         modern.pre_filter_nodes = Some(candidates.len());
@@ -489,7 +510,7 @@ fn run(
         };
         let code = filter_with_nominated(
             profile,
-            &filters,
+            &visited,
             states,
             cx,
             info,
@@ -547,17 +568,24 @@ fn run(
     let mut best = totals[0];
     let mut selected = feasible[0];
     let mut ties = 1u64;
-    let mut tie_set = vec![feasible[0]];
+    let mut tie_set = Vec::new();
+    if detail {
+        tie_set.push(feasible[0]);
+    }
     for (&node, &score) in feasible.iter().zip(&totals).skip(1) {
         if score > best {
             best = score;
             selected = node;
             ties = 1;
-            tie_set.clear();
-            tie_set.push(node);
+            if detail {
+                tie_set.clear();
+                tie_set.push(node);
+            }
         } else if score == best {
             ties += 1;
-            tie_set.push(node);
+            if detail {
+                tie_set.push(node);
+            }
             if st.rng.intn(ties) == 0 {
                 selected = node;
             }
@@ -715,24 +743,43 @@ fn prioritize(
             })
             .collect();
     }
-    let mut raw = vec![0i64; n];
-    let mut scores = vec![0i64; n];
-    for (s, &i) in score_points.iter().enumerate() {
-        if skip.contains(&i) {
-            continue;
+    // The Score plugins that run, with their PreScore state.
+    let running: Vec<(usize, usize, Option<&dyn PluginState>)> = score_points
+        .iter()
+        .enumerate()
+        .filter(|(_, i)| !skip.contains(i))
+        .map(|(s, &i)| {
+            let state = pre_states
+                .iter()
+                .find(|(p, _)| *p == i)
+                .and_then(|(_, s)| s.as_deref());
+            (s, i, state)
+        })
+        .collect();
+    // Every plugin's raw score, node after node (a node's data is read by all plugins while
+    // it is in cache; each call is independent of the others, so the order changes nothing).
+    let mut all_raw = vec![0i64; n * running.len()];
+    let mut per_node: Vec<(usize, usize, Option<&dyn PluginState>)> = Vec::new();
+    for (r, &(_, i, state)) in running.iter().enumerate() {
+        match profile.plugins[i].plugin.uniform_score(cx, state) {
+            Some(v) => all_raw[r * n..(r + 1) * n].fill(v),
+            None => per_node.push((r, i, state)),
         }
-        let e = &profile.plugins[i];
-        let state = pre_states
-            .iter()
-            .find(|(p, _)| *p == i)
-            .and_then(|(_, s)| s.as_deref());
-        for (slot, node) in raw.iter_mut().zip(nodes) {
-            *slot = e
+    }
+    for (j, node) in nodes.iter().enumerate() {
+        for &(r, i, state) in &per_node {
+            let e = &profile.plugins[i];
+            all_raw[r * n + j] = e
                 .plugin
                 .score(cx, state, node)
                 .map_err(|m| format!("running Score plugin {:?}: {m}", e.spec.name))?;
         }
-        scores.copy_from_slice(&raw);
+    }
+    let mut scores = vec![0i64; n];
+    for (r, &(s, i, state)) in running.iter().enumerate() {
+        let e = &profile.plugins[i];
+        let raw = &all_raw[r * n..(r + 1) * n];
+        scores.copy_from_slice(raw);
         e.plugin.normalize(cx, state, nodes, &mut scores);
         if let Some(bad) = scores.iter().find(|s| !(0..=MAX_NODE_SCORE).contains(*s)) {
             return Err(format!(

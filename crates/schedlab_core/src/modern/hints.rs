@@ -47,9 +47,9 @@ pub fn worth(plugin: &str, change: &Change, pod: &PodInfo, cluster: &Cluster) ->
         ("TaintToleration", Change::NodeUpdate { node, change, .. }) => {
             change.taints && node_of(node).is_some_and(|n| tolerates(pod, n))
         }
-        ("NodeUnschedulable", Change::NodeAdd(n)) => node_of(n).is_some_and(|n| {
-            !n.spec.unschedulable || tolerates_unschedulable(pod)
-        }),
+        ("NodeUnschedulable", Change::NodeAdd(n)) => {
+            node_of(n).is_some_and(|n| !n.spec.unschedulable || tolerates_unschedulable(pod))
+        }
         ("NodeUnschedulable", Change::NodeUpdate { change, .. }) => change.became_schedulable,
         ("NodeName", Change::NodeAdd(n)) => {
             node_of(n).is_some_and(|n| n.metadata.name == pod.pod.spec.node_name)
@@ -68,10 +68,9 @@ pub fn worth(plugin: &str, change: &Change, pod: &PodInfo, cluster: &Cluster) ->
         ("NodePorts", Change::PodDelete(p)) => !cluster.pods[p].host_ports.is_empty(),
         ("NodePorts", Change::NodeAdd(_)) => true,
         // Pods matter to affinity and spreading; so do node labels.
-        (
-            "InterPodAffinity" | "PodTopologySpread",
-            Change::PodAdd(p) | Change::PodDelete(p),
-        ) => cluster.pods[p].namespace == pod.namespace || plugin == "InterPodAffinity",
+        ("InterPodAffinity" | "PodTopologySpread", Change::PodAdd(p) | Change::PodDelete(p)) => {
+            cluster.pods[p].namespace == pod.namespace || plugin == "InterPodAffinity"
+        }
         ("InterPodAffinity" | "PodTopologySpread", Change::NodeAdd(_)) => true,
         ("InterPodAffinity" | "PodTopologySpread", Change::NodeUpdate { change, .. }) => {
             change.labels || (plugin == "PodTopologySpread" && change.taints)

@@ -149,14 +149,7 @@ pub trait Plugin: AsAny + Send + Sync {
 
     /// `PreFilterExtensions.AddPod`: `added`, on `node`, now counts in `state` (nominated pods,
     /// preemption's reprieves).
-    fn add_pod(
-        &self,
-        _cx: &Cx,
-        _state: &mut dyn PluginState,
-        _added: &PodInfo,
-        _node: &NodeInfo,
-    ) {
-    }
+    fn add_pod(&self, _cx: &Cx, _state: &mut dyn PluginState, _added: &PodInfo, _node: &NodeInfo) {}
 
     /// `PreFilterExtensions.RemovePod`: `removed`, on `node`, no longer counts in `state`
     /// (preemption's victims).
@@ -194,6 +187,21 @@ pub trait Plugin: AsAny + Send + Sync {
         _node: &NodeInfo,
     ) -> Result<i64, String> {
         Ok(0)
+    }
+
+    /// An optimisation, not an extension point: `true` when this Filter passes every node this
+    /// cycle (a pod naming no node, a cluster without cordoned nodes). The framework then does
+    /// not call it per node while no trace is recorded. Must agree with [`Plugin::filter`].
+    fn passes_everywhere(&self, _cx: &Cx) -> bool {
+        false
+    }
+
+    /// An optimisation, not an extension point: the raw score every node gets this cycle, when
+    /// it is the same everywhere (no node has an image the pod uses, a pod without claims). The
+    /// framework then fills the scores without calling [`Plugin::score`] per node. Must agree
+    /// with it.
+    fn uniform_score(&self, _cx: &Cx, _state: Option<&dyn PluginState>) -> Option<i64> {
+        None
     }
 
     /// `ScoreExtensions.NormalizeScore`, in place; the default keeps the scores.

@@ -145,9 +145,10 @@ fn preempt(
     }
     if let Some(node) = nominated {
         let unresolvable = d.code_of(node) == Some(Code::UnschedulableAndUnresolvable);
-        let waiting = cx.cluster.nodes[node].pods.iter().any(|&p| {
-            cx.cluster.priority(p) < cx.pod.priority && (facts.terminating)(p)
-        });
+        let waiting = cx.cluster.nodes[node]
+            .pods
+            .iter()
+            .any(|&p| cx.cluster.priority(p) < cx.pod.priority && (facts.terminating)(p));
         if !unresolvable && waiting {
             let msg = "not eligible due to a terminating pod on the nominated node.".to_string();
             t.not_eligible = Some(msg.clone());
@@ -181,8 +182,15 @@ fn preempt(
     let mut candidates: Vec<Candidate> = Vec::new();
     for k in 0..potential.len() {
         let node = potential[(offset + k) % potential.len()];
-        match select_victims_on_node(profile, filters, cx, &result.states, node, nominations, facts)
-        {
+        match select_victims_on_node(
+            profile,
+            filters,
+            cx,
+            &result.states,
+            node,
+            nominations,
+            facts,
+        ) {
             Ok(Some((victims, violations))) => {
                 if violations == 0 {
                     non_violating_count += 1;
@@ -194,7 +202,8 @@ fn preempt(
                     victims,
                     pdb_violations: violations,
                 });
-                if non_violating_count > 0 && non_violating_count + violating_count >= num_candidates
+                if non_violating_count > 0
+                    && non_violating_count + violating_count >= num_candidates
                 {
                     break;
                 }
@@ -260,7 +269,16 @@ fn select_victims_on_node(
     let fits = |copy: &NodeInfo, st: &CycleStates| -> Result<(), (Code, Vec<Reason>)> {
         let mut reasons = Vec::new();
         let mut record = NodeFilterRecord::default();
-        match filter_with_nominated(profile, filters, st, cx, copy, nominations, &mut reasons, &mut record) {
+        match filter_with_nominated(
+            profile,
+            filters,
+            st,
+            cx,
+            copy,
+            nominations,
+            &mut reasons,
+            &mut record,
+        ) {
             Ok(Code::Success) => Ok(()),
             Ok(code) => Err((code, reasons)),
             Err(msg) => Err((Code::Error, vec![Reason::from(msg)])),
@@ -286,7 +304,10 @@ fn select_victims_on_node(
         let mut violates = false;
         for (b, budget) in cluster.pdbs.iter().zip(budgets.iter_mut()) {
             if b.covers(&info.namespace, info.labels())
-                && !b.status.disrupted_pods.contains_key(&info.pod.metadata.name)
+                && !b
+                    .status
+                    .disrupted_pods
+                    .contains_key(&info.pod.metadata.name)
             {
                 *budget -= 1;
                 if *budget < 0 {
@@ -329,7 +350,13 @@ fn select_victims_on_node(
     Ok(Some((victims, violations)))
 }
 
-fn remove_from_states(profile: &Profile, cx: &Cx, st: &mut CycleStates, pod: PodId, node: &NodeInfo) {
+fn remove_from_states(
+    profile: &Profile,
+    cx: &Cx,
+    st: &mut CycleStates,
+    pod: PodId,
+    node: &NodeInfo,
+) {
     for &i in &profile.points[Point::PreFilter as usize] {
         if let Some(s) = st.get_mut(i) {
             profile.plugins[i]

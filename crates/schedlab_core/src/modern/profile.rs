@@ -3,7 +3,8 @@
 //! configuration by [`super::config`]; built once per scheduler name.
 
 use super::plugin::Plugin;
-use super::registry::{Point, PluginSpec};
+use super::registry::{PluginSpec, Point};
+use std::sync::Arc;
 
 /// One enabled plugin.
 pub struct Enabled {
@@ -26,12 +27,42 @@ pub struct Profile {
     /// For each [`Point`] (indexed by `Point as usize`), the plugins that run there, in order,
     /// as indices into `plugins`.
     pub points: [Vec<usize>; 12],
+    /// The Filter plugins' names, in order (shared by every cycle's trace).
+    pub filter_names: Arc<[&'static str]>,
+    /// The Score plugins' names, in order (shared by every cycle's trace).
+    pub score_names: Arc<[&'static str]>,
 }
 
 impl Profile {
+    /// A profile from its plugins and the list at each point.
+    pub fn new(
+        scheduler_name: String,
+        percentage_of_nodes_to_score: Option<i32>,
+        plugins: Vec<Enabled>,
+        points: [Vec<usize>; 12],
+    ) -> Profile {
+        let names = |p: Point| -> Arc<[&'static str]> {
+            points[p as usize]
+                .iter()
+                .map(|&i| plugins[i].spec.name)
+                .collect()
+        };
+        let (filter_names, score_names) = (names(Point::Filter), names(Point::Score));
+        Profile {
+            scheduler_name,
+            percentage_of_nodes_to_score,
+            plugins,
+            points,
+            filter_names,
+            score_names,
+        }
+    }
+
     /// The plugins at `point`, in order.
     pub fn at(&self, point: Point) -> impl Iterator<Item = &Enabled> + '_ {
-        self.points[point as usize].iter().map(|&i| &self.plugins[i])
+        self.points[point as usize]
+            .iter()
+            .map(|&i| &self.plugins[i])
     }
 
     /// The names of the plugins at `point`, in order.

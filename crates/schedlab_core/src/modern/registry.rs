@@ -202,7 +202,12 @@ pub static REGISTRY: &[&PluginSpec] = &[
 ];
 
 /// Plugins that v1 configurations may no longer name (`invalidPluginsByVersion`).
-pub const REMOVED_PLUGINS: [&str; 4] = ["AzureDiskLimits", "CinderLimits", "EBSLimits", "GCEPDLimits"];
+pub const REMOVED_PLUGINS: [&str; 4] = [
+    "AzureDiskLimits",
+    "CinderLimits",
+    "EBSLimits",
+    "GCEPDLimits",
+];
 
 /// The spec registered under `name`.
 pub fn lookup(name: &str) -> Option<&'static PluginSpec> {
@@ -278,7 +283,9 @@ mod tests {
             ("InterPodAffinity", &[PreFilter, Filter, PreScore, Score]),
             (
                 "DynamicResources",
-                &[PreEnqueue, PreFilter, Filter, PostFilter, Score, Reserve, PreBind],
+                &[
+                    PreEnqueue, PreFilter, Filter, PostFilter, Score, Reserve, PreBind,
+                ],
             ),
             ("DefaultPreemption", &[PreEnqueue, PostFilter]),
             ("NodeResourcesBalancedAllocation", &[PreScore, Score]),

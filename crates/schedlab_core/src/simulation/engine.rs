@@ -817,7 +817,10 @@ fn create_pod(
     let node = (!pod.spec.node_name.is_empty())
         .then(|| state.cluster.node_index.get(&pod.spec.node_name).copied())
         .flatten();
-    let ours = setup.scheduler_names.iter().any(|n| n == pod.scheduler_name());
+    let ours = setup
+        .scheduler_names
+        .iter()
+        .any(|n| n == pod.scheduler_name());
     let nominated = pod.status.nominated_node_name.clone();
     let info = if setup.modern {
         crate::scenario::modern_pod_info(pod, priority, index)
@@ -885,8 +888,12 @@ fn apply_change(state: &mut State, setup: &Setup, index: usize) -> MoveReport {
             let new = node.clone();
             update_node(state, setup, &node.metadata.name, |n| *n = new)
         }
-        Change::CordonNode(name) => update_node(state, setup, name, |n| n.spec.unschedulable = true),
-        Change::UncordonNode(name) => update_node(state, setup, name, |n| n.spec.unschedulable = false),
+        Change::CordonNode(name) => {
+            update_node(state, setup, name, |n| n.spec.unschedulable = true)
+        }
+        Change::UncordonNode(name) => {
+            update_node(state, setup, name, |n| n.spec.unschedulable = false)
+        }
         Change::SetNodeLabels {
             node,
             labels,

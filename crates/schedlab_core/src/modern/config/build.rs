@@ -369,10 +369,10 @@ pub(crate) fn build_profile(
             .filter_map(|s| index(s.name))
             .collect()
     });
-    Ok(Profile {
-        scheduler_name: p.scheduler_name.clone(),
-        percentage_of_nodes_to_score: p.percentage_of_nodes_to_score,
+    Ok(Profile::new(
+        p.scheduler_name.clone(),
+        p.percentage_of_nodes_to_score,
         plugins,
         points,
-    })
+    ))
 }

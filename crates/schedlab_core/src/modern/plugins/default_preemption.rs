@@ -119,7 +119,10 @@ mod tests {
     #[test]
     fn args_default_to_10_percent_and_100_nodes() {
         let p = build(None).expect("defaults build");
-        let dp = p.as_any().downcast_ref::<DefaultPreemption>().expect("type");
+        let dp = p
+            .as_any()
+            .downcast_ref::<DefaultPreemption>()
+            .expect("type");
         assert_eq!(dp.args(), (10, 100));
     }
 

@@ -73,6 +73,11 @@ impl Plugin for DynamicResources {
         SPEC.name
     }
 
+    fn uniform_score(&self, _cx: &Cx, _state: Option<&dyn PluginState>) -> Option<i64> {
+        // No claims are modelled: every node scores 0.
+        Some(0)
+    }
+
     fn pre_filter(&self, _cx: &Cx) -> PreFilterOutput {
         // No claims: an empty state is written and the plugin is skipped.
         PreFilterOutput {

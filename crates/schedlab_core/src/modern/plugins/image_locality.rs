@@ -91,6 +91,19 @@ impl Plugin for ImageLocality {
         SPEC.name
     }
 
+    fn uniform_score(&self, cx: &Cx, _state: Option<&dyn PluginState>) -> Option<i64> {
+        // No node has any of the pod's images: every sum is 0.
+        let spec = &cx.pod.pod.spec;
+        let mut anywhere = false;
+        for c in spec.init_containers.iter().chain(&spec.containers) {
+            with_normalized(&c.image, |name| {
+                anywhere |= cx.cluster.image_node_counts.contains_key(name);
+            });
+        }
+        (!anywhere)
+            .then(|| calculate_priority(0, spec.init_containers.len() + spec.containers.len()))
+    }
+
     fn score(
         &self,
         cx: &Cx,

@@ -12,7 +12,7 @@
 //! them into the selector at pod creation; [`apply_match_label_keys`] does the same for pods
 //! loaded here.
 
-use crate::cluster::{Cluster, NodeInfo, PodInfo, TermKind, TopologyIndex};
+use crate::cluster::{Cluster, DomainCounts, NodeInfo, PodInfo, TermKind, TopologyIndex};
 use crate::framework::Reason;
 use crate::model::pod::PodAffinityTerm;
 use crate::model::selector::selector_matches;
@@ -30,7 +30,12 @@ use std::sync::Arc;
 /// The registry entry.
 pub static SPEC: PluginSpec = PluginSpec {
     name: "InterPodAffinity",
-    points: Points::of(&[Point::PreFilter, Point::Filter, Point::PreScore, Point::Score]),
+    points: Points::of(&[
+        Point::PreFilter,
+        Point::Filter,
+        Point::PreScore,
+        Point::Score,
+    ]),
     default_enabled: true,
     default_weight: Some(2),
     args_kind: Some("InterPodAffinityArgs"),
@@ -146,7 +151,9 @@ fn build(args: Option<&serde_json::Value>) -> Result<Box<dyn Plugin>, Vec<FieldE
     }
     Ok(Box::new(InterPodAffinity {
         hard_weight: weight.into(),
-        ignore_existing_preferred: args.ignore_preferred_terms_of_existing_pods.unwrap_or(false),
+        ignore_existing_preferred: args
+            .ignore_preferred_terms_of_existing_pods
+            .unwrap_or(false),
     }))
 }
 
@@ -240,7 +247,9 @@ fn resolve_all<'a>(
         .collect()
 }
 
-fn required(a: Option<&crate::model::pod::PodAffinity>) -> impl Iterator<Item = (&PodAffinityTerm, i64)> {
+fn required(
+    a: Option<&crate::model::pod::PodAffinity>,
+) -> impl Iterator<Item = (&PodAffinityTerm, i64)> {
     a.into_iter().flat_map(|a| {
         a.required_during_scheduling_ignored_during_execution
             .iter()
@@ -321,18 +330,28 @@ impl PairCounts {
         }
     }
 
-    /// Adds `delta` to the pair (key of `slot`, value id `v`) of an index key.
-    fn add_id(&mut self, slot: usize, v: u32, delta: i64) {
+    /// Adds `weight` times every count of `counts` (value id → number) to the pairs of the
+    /// index key of `slot`.
+    fn add_counts(&mut self, slot: usize, counts: &DomainCounts, weight: i64) {
         if let Values::Dense(_, vals) = &mut self.keys[slot].values {
-            if let Some(x) = Arc::make_mut(vals).get_mut(v as usize) {
-                Self::bump(&mut self.nonzero, x, delta);
+            let vals = Arc::make_mut(vals);
+            for (&v, &n) in counts {
+                if let Some(x) = vals.get_mut(v as usize) {
+                    Self::bump(&mut self.nonzero, x, weight * n);
+                }
             }
         }
     }
 
     /// `update(node, key, delta)`: adds to the node's pair when it carries the key; returns
     /// whether it did.
-    fn add_node(&mut self, index: &TopologyIndex, slot: usize, node: &NodeInfo, delta: i64) -> bool {
+    fn add_node(
+        &mut self,
+        index: &TopologyIndex,
+        slot: usize,
+        node: &NodeInfo,
+        delta: i64,
+    ) -> bool {
         let k = &mut self.keys[slot];
         match &mut k.values {
             Values::Dense(id, vals) => {
@@ -440,10 +459,32 @@ impl InterPodAffinity {
 // ---------------------------------------------------------------------------------------------
 // PreScore / Score.
 
-/// `preScoreState`: the summed weights per topology pair.
+/// `preScoreState`: the summed weights per topology pair, by index key (value id → sum) and
+/// by any other key (value → sum).
 #[derive(Clone, Debug)]
 struct ScoreState {
-    scores: PairCounts,
+    dense: Vec<(usize, Vec<i64>)>,
+    sparse: Vec<(String, HashMap<String, i64>)>,
+}
+
+impl From<PairCounts> for ScoreState {
+    fn from(p: PairCounts) -> ScoreState {
+        let mut s = ScoreState {
+            dense: Vec::new(),
+            sparse: Vec::new(),
+        };
+        for k in p.keys {
+            match k.values {
+                Values::Dense(id, vals) => s
+                    .dense
+                    .push((id, Arc::try_unwrap(vals).unwrap_or_else(|a| (*a).clone()))),
+                Values::Sparse(map) => s
+                    .sparse
+                    .push((k.key, Arc::try_unwrap(map).unwrap_or_else(|a| (*a).clone()))),
+            }
+        }
+        s
+    }
 }
 
 impl Plugin for InterPodAffinity {
@@ -475,9 +516,7 @@ impl Plugin for InterPodAffinity {
                 && existing_term_matches(&t.term, &t.namespace, pod, &namespace_labels)
             {
                 let slot = existing_anti.slot(index, &t.term.topology_key);
-                for (&v, &n) in &t.counts {
-                    existing_anti.add_id(slot, v, n);
-                }
+                existing_anti.add_counts(slot, &t.counts, 1);
             }
         }
         if existing_anti.nonzero == 0 && !has_affinity && !has_anti {
@@ -491,7 +530,10 @@ impl Plugin for InterPodAffinity {
             .iter()
             .map(|t| affinity.slot(index, &t.key))
             .collect();
-        let anti_slots: Vec<usize> = anti_terms.iter().map(|t| anti.slot(index, &t.key)).collect();
+        let anti_slots: Vec<usize> = anti_terms
+            .iter()
+            .map(|t| anti.slot(index, &t.key))
+            .collect();
         // The incoming pod's terms against the existing pods: once per label group when every
         // key is in the index, else pod by pod.
         let affinity_ids: Option<Vec<usize>> =
@@ -502,16 +544,12 @@ impl Plugin for InterPodAffinity {
                 for g in &index.groups {
                     if matches_all(&affinity_terms, &g.namespace, &g.labels) {
                         for (&slot, &id) in affinity_slots.iter().zip(&affinity_ids) {
-                            for (&v, &n) in &g.counts[id] {
-                                affinity.add_id(slot, v, n);
-                            }
+                            affinity.add_counts(slot, &g.counts[id], 1);
                         }
                     }
                     for ((t, &slot), &id) in anti_terms.iter().zip(&anti_slots).zip(&anti_ids) {
                         if t.matches(&g.namespace, &g.labels) {
-                            for (&v, &n) in &g.counts[id] {
-                                anti.add_id(slot, v, n);
-                            }
+                            anti.add_counts(slot, &g.counts[id], 1);
                         }
                     }
                 }
@@ -590,7 +628,8 @@ impl Plugin for InterPodAffinity {
                 Some(_) => {}
             }
         }
-        if !pods_exist && !(s.affinity.nonzero == 0 && shared.self_match) {
+        let first_of_group = s.affinity.nonzero == 0 && shared.self_match;
+        if !pods_exist && !first_of_group {
             reasons.push(ERR_AFFINITY.into());
             return Code::UnschedulableAndUnresolvable;
         }
@@ -606,8 +645,11 @@ impl Plugin for InterPodAffinity {
         }
         // satisfyExistingPodsAntiAffinity: any of the node's pairs.
         if s.existing_anti.nonzero > 0
-            && (0..s.existing_anti.keys.len())
-                .any(|slot| s.existing_anti.get(index, slot, node).is_some_and(|n| n > 0))
+            && (0..s.existing_anti.keys.len()).any(|slot| {
+                s.existing_anti
+                    .get(index, slot, node)
+                    .is_some_and(|n| n > 0)
+            })
         {
             reasons.push(ERR_EXISTING_ANTI_AFFINITY.into());
             return Code::Unschedulable;
@@ -639,11 +681,9 @@ impl Plugin for InterPodAffinity {
                 Some(ids) => {
                     for ((t, &slot), &id) in terms.iter().zip(&slots).zip(&ids) {
                         for g in &index.groups {
-                            if t.matches(&g.namespace, &g.labels) {
-                                for (&v, &n) in &g.counts[id] {
-                                    scores.add_id(slot, v, t.weight * n);
-                                    touched = true;
-                                }
+                            if t.matches(&g.namespace, &g.labels) && !g.counts[id].is_empty() {
+                                scores.add_counts(slot, &g.counts[id], t.weight);
+                                touched = true;
                             }
                         }
                     }
@@ -682,15 +722,13 @@ impl Plugin for InterPodAffinity {
                 continue;
             }
             let slot = scores.slot(index, &t.term.topology_key);
-            for (&v, &n) in &t.counts {
-                scores.add_id(slot, v, weight * n);
-            }
+            scores.add_counts(slot, &t.counts, weight);
             touched = true;
         }
         if !touched {
             return PreScoreOutput::skip();
         }
-        PreScoreOutput::with_state(ScoreState { scores })
+        PreScoreOutput::with_state(ScoreState::from(scores))
     }
 
     fn score(&self, cx: &Cx, st: Option<&dyn PluginState>, node: &NodeInfo) -> Result<i64, String> {
@@ -698,9 +736,18 @@ impl Plugin for InterPodAffinity {
             return Err("reading \"PreScoreInterPodAffinity\" from cycleState: not found".into());
         };
         let index = &cx.cluster.topology;
-        Ok((0..s.scores.keys.len())
-            .filter_map(|slot| s.scores.get(index, slot, node))
-            .sum())
+        let mut score = 0;
+        for (id, sums) in &s.dense {
+            if let Some(v) = index.node_value(*id, node.id) {
+                score += sums.get(v as usize).copied().unwrap_or(0);
+            }
+        }
+        for (key, sums) in &s.sparse {
+            if let Some(v) = node.labels().get(key) {
+                score += sums.get(v).copied().unwrap_or(0);
+            }
+        }
+        Ok(score)
     }
 
     fn normalize(
@@ -1021,19 +1068,28 @@ mod tests {
         let team = json!({"namespaceSelector": {"matchLabels": {"team": "x"}}});
         let got = both_ways(&c, anti(team.clone()), |c, i| filter_all(&*p, c, i));
         assert_eq!(got, expect(&[OK, OK, OK, OK]));
-        c.namespaces
-            .insert("other".into(), [("team".to_string(), "x".to_string())].into());
+        c.namespaces.insert(
+            "other".into(),
+            [("team".to_string(), "x".to_string())].into(),
+        );
         let got = both_ways(&c, anti(team), |c, i| filter_all(&*p, c, i));
         assert_eq!(got, expect(&[ANTI, ANTI, OK, OK]));
         // An existing pod's namespaceSelector is matched against the labels of the incoming
         // pod's namespace.
-        let selective_guard = pod(json!({"metadata": {"namespace": "other", "labels": {"app": "guard"}},
+        let selective_guard = pod(
+            json!({"metadata": {"namespace": "other", "labels": {"app": "guard"}},
             "spec": {"affinity": required("podAntiAffinity", vec![term("web", "kubernetes.io/hostname",
-                json!({"namespaceSelector": {"matchLabels": {"team": "web"}}}))])}}));
+                json!({"namespaceSelector": {"matchLabels": {"team": "web"}}}))])}}),
+        );
         let mut c = cluster(zones(), vec![(selective_guard, 2)]);
-        assert_eq!(both_ways(&c, app("web"), |c, i| filter_all(&*p, c, i)), None);
-        c.namespaces
-            .insert("default".into(), [("team".to_string(), "web".to_string())].into());
+        assert_eq!(
+            both_ways(&c, app("web"), |c, i| filter_all(&*p, c, i)),
+            None
+        );
+        c.namespaces.insert(
+            "default".into(),
+            [("team".to_string(), "web".to_string())].into(),
+        );
         let got = both_ways(&c, app("web"), |c, i| filter_all(&*p, c, i));
         assert_eq!(got, expect(&[OK, OK, EXISTING, OK]));
     }
@@ -1075,7 +1131,10 @@ mod tests {
         assert_eq!(verdicts(&*p, &cx, Some(&*st)), strings(&[OK, OK, OK, OK]));
         // A cache pod nominated to a1 takes zone a.
         p.add_pod(&cx, st, &c.pods[cache], &c.nodes[0]);
-        assert_eq!(verdicts(&*p, &cx, Some(&*st)), strings(&[ANTI, ANTI, OK, OK]));
+        assert_eq!(
+            verdicts(&*p, &cx, Some(&*st)),
+            strings(&[ANTI, ANTI, OK, OK])
+        );
         // A guard on b1 keeps web pods off b1.
         p.add_pod(&cx, st, &c.pods[guard_id], &c.nodes[2]);
         assert_eq!(
@@ -1094,11 +1153,20 @@ mod tests {
         };
         let mut out = p.pre_filter(&cx);
         let st = out.state.as_deref_mut().expect("state");
-        assert_eq!(verdicts(&*p, &cx, Some(&*st)), strings(&[AFF, AFF, AFF, AFF]));
+        assert_eq!(
+            verdicts(&*p, &cx, Some(&*st)),
+            strings(&[AFF, AFF, AFF, AFF])
+        );
         p.add_pod(&cx, st, &c.pods[cache], &c.nodes[2]);
-        assert_eq!(verdicts(&*p, &cx, Some(&*st)), strings(&[AFF, AFF, OK, AFF]));
+        assert_eq!(
+            verdicts(&*p, &cx, Some(&*st)),
+            strings(&[AFF, AFF, OK, AFF])
+        );
         p.remove_pod(&cx, st, &c.pods[cache], &c.nodes[2]);
-        assert_eq!(verdicts(&*p, &cx, Some(&*st)), strings(&[AFF, AFF, AFF, AFF]));
+        assert_eq!(
+            verdicts(&*p, &cx, Some(&*st)),
+            strings(&[AFF, AFF, AFF, AFF])
+        );
     }
 
     fn abc() -> Vec<crate::model::Node> {
@@ -1121,7 +1189,12 @@ mod tests {
         // Raw 8, -2, 0; min -2, max 8, diff 10: 100*10/10 = 100, 0, 100*2/10 = 20.
         let got = both_ways(&c, incoming, |c, i| score_all(&*p, c, i));
         assert_eq!(got, Some((vec![8, -2, 0], vec![100, 0, 20])));
-        let three = || prefers(preferred("podAffinity", vec![(3, term("cache", "zone", json!({})))]));
+        let three = || {
+            prefers(preferred(
+                "podAffinity",
+                vec![(3, term("cache", "zone", json!({})))],
+            ))
+        };
         // Equal scores: diff 0 gives 0 everywhere (v1.17 gave 100).
         let c = cluster(
             abc(),
@@ -1144,7 +1217,12 @@ mod tests {
         // All negative or zero: raw -2, -6, 0; min -6, diff 6: 100*4/6 = 66, 0, 100.
         let c = cluster(
             abc(),
-            vec![(app("db"), 0), (app("db"), 1), (app("db"), 1), (app("db"), 1)],
+            vec![
+                (app("db"), 0),
+                (app("db"), 1),
+                (app("db"), 1),
+                (app("db"), 1),
+            ],
         );
         let avoid = prefers(preferred(
             "podAntiAffinity",
@@ -1172,9 +1250,15 @@ mod tests {
         assert_eq!(got, Some((vec![0, 5, 0], vec![0, 100, 0])));
         // Weight 0: nothing recorded, Skip.
         let zero = plugin(Some(json!({"hardPodAffinityWeight": 0})));
-        assert_eq!(both_ways(&c, app("cache"), |c, i| score_all(&*zero, c, i)), None);
+        assert_eq!(
+            both_ways(&c, app("cache"), |c, i| score_all(&*zero, c, i)),
+            None
+        );
         // A pod the term does not select: Skip.
-        assert_eq!(both_ways(&c, app("db"), |c, i| score_all(&*default, c, i)), None);
+        assert_eq!(
+            both_ways(&c, app("db"), |c, i| score_all(&*default, c, i)),
+            None
+        );
     }
 
     #[test]
@@ -1185,7 +1269,10 @@ mod tests {
         );
         let dislikes = with(
             "y",
-            preferred("podAntiAffinity", vec![(6, term("cache", "zone", json!({})))]),
+            preferred(
+                "podAntiAffinity",
+                vec![(6, term("cache", "zone", json!({})))],
+            ),
         );
         let c = cluster(abc(), vec![(likes, 0), (dislikes, 1)]);
         let p = plugin(None);
@@ -1199,7 +1286,10 @@ mod tests {
             None
         );
         // With a preferred term of its own (matching nothing), existing pods' terms count again.
-        let mut own = prefers(preferred("podAffinity", vec![(1, term("none", "zone", json!({})))]));
+        let mut own = prefers(preferred(
+            "podAffinity",
+            vec![(1, term("none", "zone", json!({})))],
+        ));
         own.metadata.labels.insert("app".into(), "cache".into());
         let got = both_ways(&c, own, |c, i| score_all(&*ignoring, c, i));
         assert_eq!(got, Some((vec![4, -6, 0], vec![100, 0, 60])));
@@ -1212,11 +1302,15 @@ mod tests {
             xs[r.intn(xs.len() as u64) as usize]
         }
         fn random_term(r: &mut Rng) -> Json {
-            let mut t = json!({"topologyKey": pick(r, &["zone", "rack", "kubernetes.io/hostname"])});
+            let mut t =
+                json!({"topologyKey": pick(r, &["zone", "rack", "kubernetes.io/hostname"])});
             match r.intn(5) {
                 0 => {}
                 1 => t["labelSelector"] = json!({}),
-                _ => t["labelSelector"] = json!({"matchLabels": {"app": pick(r, &["web", "db", "cache"])}}),
+                _ => {
+                    t["labelSelector"] =
+                        json!({"matchLabels": {"app": pick(r, &["web", "db", "cache"])}})
+                }
             }
             match r.intn(5) {
                 0 => t["namespaces"] = json!([pick(r, &["default", "other"])]),
@@ -1246,8 +1340,10 @@ mod tests {
             if r.intn(3) == 0 {
                 spec["affinity"] = random_affinity(r);
             }
-            pod(json!({"metadata": {"namespace": pick(r, &["default", "default", "other"]),
-                "labels": {"app": pick(r, &["web", "db", "cache"])}}, "spec": spec}))
+            pod(
+                json!({"metadata": {"namespace": pick(r, &["default", "default", "other"]),
+                "labels": {"app": pick(r, &["web", "db", "cache"])}}, "spec": spec}),
+            )
         }
         let plugins = [
             plugin(None),
@@ -1287,7 +1383,10 @@ mod tests {
                     (filter_all(&**p, c, i), score_all(&**p, c, i))
                 });
                 if let Some((_, norm)) = &got.1 {
-                    assert!(norm.iter().all(|s| (0..=MAX_NODE_SCORE).contains(s)), "case {case}");
+                    assert!(
+                        norm.iter().all(|s| (0..=MAX_NODE_SCORE).contains(s)),
+                        "case {case}"
+                    );
                 }
             }
         }
@@ -1311,12 +1410,16 @@ mod tests {
         );
         let unknown = arg_errors(json!({"hardPodAffinityWeigth": 1}));
         assert_eq!(unknown.len(), 1);
-        assert!(unknown[0].contains("unknown field `hardPodAffinityWeigth`"), "{unknown:?}");
+        assert!(
+            unknown[0].contains("unknown field `hardPodAffinityWeigth`"),
+            "{unknown:?}"
+        );
     }
 
     #[test]
     fn match_label_keys_are_merged_as_the_api_server_does() {
-        let mut p = pod(json!({"metadata": {"labels": {"app": "web", "version": "v1", "tenant": "t1"}},
+        let mut p = pod(
+            json!({"metadata": {"labels": {"app": "web", "version": "v1", "tenant": "t1"}},
             "spec": {"affinity": {
                 "podAffinity": {
                     "requiredDuringSchedulingIgnoredDuringExecution": [
@@ -1326,7 +1429,8 @@ mod tests {
                 "podAntiAffinity": {
                     "preferredDuringSchedulingIgnoredDuringExecution": [{"weight": 1,
                         "podAffinityTerm": {"labelSelector": {}, "topologyKey": "zone",
-                            "mismatchLabelKeys": ["tenant"]}}]}}}}));
+                            "mismatchLabelKeys": ["tenant"]}}]}}}}),
+        );
         apply_match_label_keys(&mut p);
         let req = |key: &str, op: &str, v: &str| Requirement {
             key: key.into(),
@@ -1336,7 +1440,11 @@ mod tests {
         let aff = p.pod_affinity().expect("affinity");
         let first = &aff.required_during_scheduling_ignored_during_execution[0];
         assert_eq!(
-            first.label_selector.as_ref().expect("selector").match_expressions,
+            first
+                .label_selector
+                .as_ref()
+                .expect("selector")
+                .match_expressions,
             [req("version", "In", "v1"), req("tenant", "NotIn", "t1")]
         );
         // A nil selector stays nil (it matches nothing anyway).
@@ -1346,7 +1454,10 @@ mod tests {
         let anti = p.pod_anti_affinity().expect("anti");
         let pref = &anti.preferred_during_scheduling_ignored_during_execution[0].pod_affinity_term;
         assert_eq!(
-            pref.label_selector.as_ref().expect("selector").match_expressions,
+            pref.label_selector
+                .as_ref()
+                .expect("selector")
+                .match_expressions,
             [req("tenant", "NotIn", "t1")]
         );
         // The merged terms select by the pod's own values: a v1 web pod of another tenant.

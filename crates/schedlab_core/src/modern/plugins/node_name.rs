@@ -32,6 +32,10 @@ impl Plugin for NodeName {
         SPEC.name
     }
 
+    fn passes_everywhere(&self, cx: &Cx) -> bool {
+        cx.pod.pod.spec.node_name.is_empty()
+    }
+
     fn filter(
         &self,
         cx: &Cx,

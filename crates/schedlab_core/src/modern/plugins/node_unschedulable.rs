@@ -47,6 +47,10 @@ impl Plugin for NodeUnschedulable {
         SPEC.name
     }
 
+    fn passes_everywhere(&self, cx: &Cx) -> bool {
+        cx.cluster.nodes_cordoned == 0
+    }
+
     fn filter(
         &self,
         cx: &Cx,

@@ -24,9 +24,9 @@ use crate::modern::field::{FieldError, Value};
 use crate::modern::plugin::{
     state, state_mut, Cx, Plugin, PluginState, PreFilterOutput, PreScoreOutput,
 };
+use crate::modern::plugins::node_affinity::required_node_affinity_matches;
 use crate::modern::registry::{PluginSpec, Point, Points};
 use crate::modern::status::Code;
-use crate::modern::plugins::node_affinity::required_node_affinity_matches;
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -34,7 +34,12 @@ use std::sync::{Arc, Mutex};
 /// The registry entry.
 pub static SPEC: PluginSpec = PluginSpec {
     name: "PodTopologySpread",
-    points: Points::of(&[Point::PreFilter, Point::Filter, Point::PreScore, Point::Score]),
+    points: Points::of(&[
+        Point::PreFilter,
+        Point::Filter,
+        Point::PreScore,
+        Point::Score,
+    ]),
     default_enabled: true,
     default_weight: Some(2),
     args_kind: Some("PodTopologySpreadArgs"),
@@ -258,10 +263,7 @@ fn validate(defaulting: &str, constraints: &[TopologySpreadConstraint]) -> Vec<F
         }) {
             errors.push(FieldError::duplicate(
                 p,
-                Value::Str(&format!(
-                    "{{{}, {}}}",
-                    c.topology_key, c.when_unsatisfiable
-                )),
+                Value::Str(&format!("{{{}, {}}}", c.topology_key, c.when_unsatisfiable)),
             ));
         }
     }
@@ -429,10 +431,10 @@ fn default_selector(cluster: &Cluster, pod: &PodInfo) -> LabelSelector {
             } else {
                 &cluster.stateful_sets
             };
-            if let Some(owner_sel) = list.iter().find_map(|(ns, s)| {
-                s.as_ref()
-                    .filter(|s| in_ns(ns) && s.matches(labels))
-            }) {
+            if let Some(owner_sel) = list
+                .iter()
+                .find_map(|(ns, s)| s.as_ref().filter(|s| in_ns(ns) && s.matches(labels)))
+            {
                 // LabelSelectorAsSelector: matchLabels become `In` requirements.
                 for (k, v) in &owner_sel.match_labels {
                     sel.match_expressions.push(Requirement {
@@ -645,9 +647,7 @@ impl DomainMap {
     fn keyed(&self, index: &TopologyIndex, node: &NodeInfo) -> Option<u32> {
         match self {
             DomainMap::Index { key, .. } => index.node_value(*key, node.id),
-            DomainMap::Local { nodes, .. } => {
-                nodes.get(node.id).copied().filter(|&d| d != NONE)
-            }
+            DomainMap::Local { nodes, .. } => nodes.get(node.id).copied().filter(|&d| d != NONE),
             DomainMap::KeyOnly(key) => node.labels().contains_key(key).then_some(NONE),
         }
     }
@@ -663,9 +663,7 @@ impl DomainMap {
             DomainMap::Index { missing, .. } | DomainMap::Local { missing, .. } => *missing,
             DomainMap::KeyOnly(_) => return None,
         };
-        self.keyed(index, node)
-            .or(missing)
-            .map(|d| d as usize)
+        self.keyed(index, node).or(missing).map(|d| d as usize)
     }
 }
 
@@ -678,7 +676,9 @@ fn count_on_node(cluster: &Cluster, c: &Constraint, ns: &str, node: &NodeInfo) -
         .iter()
         .filter(|&&p| {
             let o = &cluster.pods[p];
-            o.pod.metadata.deletion_timestamp.is_none() && o.namespace == ns && c.matches(o.labels())
+            o.pod.metadata.deletion_timestamp.is_none()
+                && o.namespace == ns
+                && c.matches(o.labels())
         })
         .count() as i64
 }
@@ -687,6 +687,10 @@ fn count_on_node(cluster: &Cluster, c: &Constraint, ns: &str, node: &NodeInfo) -
 /// constraint `i`: those carrying every key (when `require_all`) and passing its inclusion
 /// policies. With `mark_present`, every domain of such a node becomes present first
 /// (PreFilter); otherwise the present slots are given (PreScore).
+///
+/// Returns, for each constraint with `per_node[i]` whose pods had to be visited on every node
+/// anyway, the matching pods per node id (scoring's per-node count for a hostname constraint
+/// with the same selector).
 #[allow(clippy::too_many_arguments)]
 fn count_domains(
     cx: &Cx,
@@ -696,7 +700,9 @@ fn count_domains(
     mark_present: bool,
     counts: &mut [Vec<i64>],
     terminating: &[PodId],
-) {
+    per_node: &[bool],
+) -> Vec<Option<Vec<i64>>> {
+    let mut kept: Vec<Option<Vec<i64>>> = vec![None; constraints.len()];
     let cluster = cx.cluster;
     let index = &cluster.topology;
     let facts = PodFacts::new(cx.pod);
@@ -716,9 +722,9 @@ fn count_domains(
     let first_key = maps.first().and_then(DomainMap::index_key);
     let trivial = require_all
         && first_key.is_some()
-        && maps.iter().all(|m| {
-            matches!(m, DomainMap::Index { key, missing: None, .. } if Some(*key) == first_key)
-        })
+        && maps.iter().all(
+            |m| matches!(m, DomainMap::Index { key, missing: None, .. } if Some(*key) == first_key),
+        )
         && constraints.iter().all(|c| {
             (!c.honor_affinity || !facts.selects_nodes)
                 && (!c.honor_taints || cluster.nodes_with_hard_taints == 0)
@@ -801,6 +807,21 @@ fn count_domains(
                     }
                 }
             }
+            None if per_node[i]
+                && with_key[i].len() + without_key[i].len() == cluster.nodes.len() =>
+            {
+                // Every node counts: keep the per-node numbers.
+                let mut on_node = vec![0i64; cluster.nodes.len()];
+                for node in &cluster.nodes {
+                    let n = count_on_node(cluster, c, ns, node);
+                    on_node[node.id] = n;
+                    if let Some(d) = maps[i].of(index, node) {
+                        add(d, n);
+                    }
+                }
+                kept[i] = Some(on_node);
+                continue;
+            }
             None => {
                 for &n in &with_key[i] {
                     let node = &cluster.nodes[n];
@@ -817,6 +838,7 @@ fn count_domains(
             }
         }
     }
+    kept
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -964,6 +986,10 @@ struct ScoreState {
     weights: Vec<f64>,
     /// `IgnoredNodes`, by node id (empty when none is ignored).
     ignored: Vec<bool>,
+    /// Per constraint: the matching pods per node id, when PreScore visited every node for it.
+    node_counts: Vec<Option<Vec<i64>>>,
+    /// Per hostname constraint: the constraint whose `node_counts` it reads (same selector).
+    per_node_from: Vec<Option<usize>>,
 }
 
 impl ScoreState {
@@ -994,6 +1020,7 @@ impl Plugin for PodTopologySpread {
             .collect();
         let mut counts: Vec<Vec<i64>> = maps.iter().map(|m| vec![ABSENT; m.slots()]).collect();
         let terminating = self.terminating(cluster);
+        let no_per_node = vec![false; constraints.len()];
         count_domains(
             cx,
             &constraints,
@@ -1002,6 +1029,7 @@ impl Plugin for PodTopologySpread {
             true,
             &mut counts,
             &terminating,
+            &no_per_node,
         );
         let self_match = constraints
             .iter()
@@ -1132,9 +1160,21 @@ impl Plugin for PodTopologySpread {
                 normalizing_weight(size)
             })
             .collect();
+        // A hostname constraint counts per node in Score; when a constraint with the same
+        // selector visits every node's pods here anyway, Score reads its per-node numbers.
+        let same_selector_as_hostname: Vec<bool> = constraints
+            .iter()
+            .map(|c| {
+                c.key != HOSTNAME
+                    && constraints
+                        .iter()
+                        .any(|h| h.key == HOSTNAME && h.selector == c.selector)
+            })
+            .collect();
+        let mut node_counts = Vec::new();
         if counts.iter().any(|c| !c.is_empty()) {
             let terminating = self.terminating(cluster);
-            count_domains(
+            node_counts = count_domains(
                 cx,
                 &constraints,
                 &maps,
@@ -1142,14 +1182,30 @@ impl Plugin for PodTopologySpread {
                 false,
                 &mut counts,
                 &terminating,
+                &same_selector_as_hostname,
             );
         }
+        let per_node_from = constraints
+            .iter()
+            .map(|h| {
+                (h.key == HOSTNAME)
+                    .then(|| {
+                        (0..constraints.len()).find(|&i| {
+                            node_counts.get(i).is_some_and(Option::is_some)
+                                && constraints[i].selector == h.selector
+                        })
+                    })
+                    .flatten()
+            })
+            .collect();
         PreScoreOutput::with_state(ScoreState {
             constraints,
             maps,
             counts,
             weights,
             ignored,
+            node_counts,
+            per_node_from,
         })
     }
 
@@ -1168,7 +1224,13 @@ impl Plugin for PodTopologySpread {
                 continue;
             }
             let cnt = if c.key == HOSTNAME {
-                count_on_node(cx.cluster, c, &cx.pod.namespace, node)
+                let kept = s.per_node_from[i]
+                    .and_then(|j| s.node_counts[j].as_ref())
+                    .and_then(|counts| counts.get(node.id));
+                match kept {
+                    Some(&n) => n,
+                    None => count_on_node(cx.cluster, c, &cx.pod.namespace, node),
+                }
             } else {
                 match map.of(index, node).and_then(|d| s.counts[i].get(d)) {
                     Some(&n) if n != ABSENT => n,
@@ -1206,8 +1268,8 @@ impl Plugin for PodTopologySpread {
             } else if max == 0 {
                 *score = MAX_NODE_SCORE;
             } else {
-                let v = i128::from(MAX_NODE_SCORE) * (i128::from(max) + i128::from(min)
-                    - i128::from(*score))
+                let v = i128::from(MAX_NODE_SCORE)
+                    * (i128::from(max) + i128::from(min) - i128::from(*score))
                     / i128::from(max);
                 *score = v as i64;
             }
@@ -1368,8 +1430,9 @@ mod tests {
             ("c1", Some("c")),
             ("x", None),
         ]);
-        let deleting =
-            pod(json!({"metadata": {"labels": {"app": "web"}, "deletionTimestamp": "2024-01-01T00:00:00Z"}}));
+        let deleting = pod(
+            json!({"metadata": {"labels": {"app": "web"}, "deletionTimestamp": "2024-01-01T00:00:00Z"}}),
+        );
         let other_ns = pod(json!({"metadata": {"namespace": "other", "labels": {"app": "web"}}}));
         // Counted: a = 2 (a1, a2), b = 1, c = 1; the terminating pod on b1 and the pod of
         // another namespace on c1 do not count, nor does the node without a zone.
@@ -1432,7 +1495,10 @@ mod tests {
             vec![(web(), 0), (web(), 0)],
         );
         let p = plugin(None);
-        let incoming = spread(json!([hard("zone", 1, json!({})), hard("rack", 5, json!({}))]));
+        let incoming = spread(json!([
+            hard("zone", 1, json!({})),
+            hard("rack", 5, json!({}))
+        ]));
         // Only a1 carries both keys, so only zone a is a domain: zone a = 2, min 2.
         // a1: zone 2+1-2 = 1 ok, rack r1 = 2, min 2, 1 ok. b1: zone b is no domain, 0+1-2 <= 1
         // passes, then the rack key is missing.
@@ -1444,8 +1510,10 @@ mod tests {
     fn inclusion_policies_decide_which_nodes_count() {
         let nodes = vec![
             node(json!({"metadata": {"name": "a1", "labels": {"zone": "a", "disk": "ssd"}}})),
-            node(json!({"metadata": {"name": "b1", "labels": {"zone": "b", "disk": "hdd"}},
-                "spec": {"taints": [{"key": "k", "value": "v", "effect": "NoSchedule"}]}})),
+            node(
+                json!({"metadata": {"name": "b1", "labels": {"zone": "b", "disk": "hdd"}},
+                "spec": {"taints": [{"key": "k", "value": "v", "effect": "NoSchedule"}]}}),
+            ),
             node(json!({"metadata": {"name": "c1", "labels": {"zone": "c", "disk": "ssd"}}})),
         ];
         let c = cluster(nodes, vec![(web(), 0), (web(), 2)]);
@@ -1471,13 +1539,22 @@ mod tests {
         let got = both_ways(&c, plain, |c, i| filter_all(&*p, c, i));
         assert_eq!(got, expect(&[SKEW, OK, SKEW]));
         // nodeTaintsPolicy Honor: b1's NoSchedule taint is not tolerated, b does not count.
-        let honor = spread(json!([hard("zone", 1, json!({"nodeTaintsPolicy": "Honor"}))]));
+        let honor = spread(json!([hard(
+            "zone",
+            1,
+            json!({"nodeTaintsPolicy": "Honor"})
+        )]));
         let got = both_ways(&c, honor, |c, i| filter_all(&*p, c, i));
         assert_eq!(got, expect(&[OK, OK, OK]));
         // ... unless the pod tolerates it.
-        let mut tolerant = spread(json!([hard("zone", 1, json!({"nodeTaintsPolicy": "Honor"}))]));
-        tolerant.spec.tolerations = serde_json::from_value(json!([{"key": "k", "operator": "Exists"}]))
-            .expect("tolerations");
+        let mut tolerant = spread(json!([hard(
+            "zone",
+            1,
+            json!({"nodeTaintsPolicy": "Honor"})
+        )]));
+        tolerant.spec.tolerations =
+            serde_json::from_value(json!([{"key": "k", "operator": "Exists"}]))
+                .expect("tolerations");
         let got = both_ways(&c, tolerant, |c, i| filter_all(&*p, c, i));
         assert_eq!(got, expect(&[SKEW, OK, SKEW]));
     }
@@ -1487,7 +1564,11 @@ mod tests {
         let versioned = |v: &str| labelled(json!({"app": "web", "version": v}));
         let c = cluster(
             zoned(&[("a1", Some("a")), ("b1", Some("b"))]),
-            vec![(versioned("v1"), 0), (versioned("v1"), 0), (versioned("v2"), 1)],
+            vec![
+                (versioned("v1"), 0),
+                (versioned("v1"), 0),
+                (versioned("v2"), 1),
+            ],
         );
         let p = plugin(None);
         let incoming = |constraint: Json| {
@@ -1550,7 +1631,10 @@ mod tests {
 
     #[test]
     fn add_pod_and_remove_pod_change_the_verdict() {
-        let mut c = cluster(zoned(&[("a1", Some("a")), ("b1", Some("b"))]), vec![(web(), 0)]);
+        let mut c = cluster(
+            zoned(&[("a1", Some("a")), ("b1", Some("b"))]),
+            vec![(web(), 0)],
+        );
         let extra = c.add_pod(PodInfo::new_v135(web(), 0, 10));
         let elsewhere = c.add_pod(PodInfo::new_v135(
             pod(json!({"metadata": {"namespace": "other", "labels": {"app": "web"}}})),
@@ -1605,7 +1689,12 @@ mod tests {
         let mut bound = vec![(web(), 0), (web(), 0), (web(), 2), (web(), 3)];
         bound.extend(extra_pods);
         let mut c = cluster(
-            zoned(&[("n1", Some("a")), ("n2", Some("a")), ("n3", Some("b")), ("n4", None)]),
+            zoned(&[
+                ("n1", Some("a")),
+                ("n2", Some("a")),
+                ("n3", Some("b")),
+                ("n4", None),
+            ]),
             bound,
         );
         c.services.push(
@@ -1637,7 +1726,10 @@ mod tests {
         // The same with both keys in the topology index (some pod names them).
         let mut indexed = c.clone();
         indexed.add_pod(PodInfo::new_v135(
-            spread(json!([hard(ZONE, 1, json!({})), hard(HOSTNAME, 1, json!({}))])),
+            spread(json!([
+                hard(ZONE, 1, json!({})),
+                hard(HOSTNAME, 1, json!({}))
+            ])),
             0,
             99,
         ));
@@ -1658,8 +1750,10 @@ mod tests {
             "default".into(),
             Some(serde_json::from_value(json!({"matchLabels": {"app": "web"}})).expect("sel")),
         ));
-        let owned = pod(json!({"metadata": {"labels": {"app": "web"}, "ownerReferences": [
-            {"kind": "ReplicaSet", "name": "web-1", "uid": "u", "controller": true}]}}));
+        let owned = pod(
+            json!({"metadata": {"labels": {"app": "web"}, "ownerReferences": [
+            {"kind": "ReplicaSet", "name": "web-1", "uid": "u", "controller": true}]}}),
+        );
         let p = plugin(None);
         // hostname: weight ln 4 = 1.3862944; zone: 2 domains, weight ln 4; counts a = 1, b = 0.
         // n1: 1.3862944 + 2 + 1.3862944 + 4 = 8.773 -> 9; n2: 2 + 4 = 6.
@@ -1674,17 +1768,27 @@ mod tests {
     fn list_defaulting_with_no_constraints_skips_and_with_some_filters() {
         let c = service_cluster(vec![]);
         let empty = plugin(Some(json!({"defaultingType": "List"})));
-        assert_eq!(filter_all(&*empty, &c, &PodInfo::new_v135(web(), 0, 0)), None);
-        assert_eq!(score_all(&*empty, &c, &PodInfo::new_v135(web(), 0, 0)), None);
+        assert_eq!(
+            filter_all(&*empty, &c, &PodInfo::new_v135(web(), 0, 0)),
+            None
+        );
+        assert_eq!(
+            score_all(&*empty, &c, &PodInfo::new_v135(web(), 0, 0)),
+            None
+        );
         // A DoNotSchedule default constraint filters pods behind the Service: zone counts
         // a = 2, b = 1 (n4 has no zone), min 1. n1, n2: 2+1-1 = 2 > 1; n3: 1 ok; n4 missing.
-        let list = plugin(Some(json!({"defaultingType": "List", "defaultConstraints": [
-            {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": DO_NOT_SCHEDULE}]})));
+        let list = plugin(Some(
+            json!({"defaultingType": "List", "defaultConstraints": [
+            {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": DO_NOT_SCHEDULE}]}),
+        ));
         let got = both_ways(&c, web(), |c, i| filter_all(&*list, c, i));
         assert_eq!(got, expect(&[SKEW, SKEW, OK, MISSING]));
         // List defaulting requires every key even for default constraints: n4 is ignored.
-        let soft = plugin(Some(json!({"defaultingType": "List", "defaultConstraints": [
-            {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": SCHEDULE_ANYWAY}]})));
+        let soft = plugin(Some(
+            json!({"defaultingType": "List", "defaultConstraints": [
+            {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": SCHEDULE_ANYWAY}]}),
+        ));
         // zone domains a, b: weight ln 4 = 1.3862944. n1, n2: 2*1.386 = 2.77 -> 3; n3 1.39 -> 1.
         // Normalised over n1..n3 (min 1, max 3): n1, n2 100*1/3 = 33, n3 100*3/3 = 100; n4 0.
         let got = both_ways(&c, web(), |c, i| score_all(&*soft, c, i));
@@ -1728,10 +1832,12 @@ mod tests {
             xs[r.intn(xs.len() as u64) as usize]
         }
         let system = plugin(None);
-        let list = plugin(Some(json!({"defaultingType": "List", "defaultConstraints": [
+        let list = plugin(Some(
+            json!({"defaultingType": "List", "defaultConstraints": [
             {"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": DO_NOT_SCHEDULE},
             {"maxSkew": 2, "topologyKey": HOSTNAME, "whenUnsatisfiable": SCHEDULE_ANYWAY,
-             "nodeTaintsPolicy": "Honor"}]})));
+             "nodeTaintsPolicy": "Honor"}]}),
+        ));
         let mut r = Rng::new(35);
         for case in 0..300 {
             let nodes: Vec<crate::model::Node> = (0..1 + r.intn(7))
@@ -1780,8 +1886,10 @@ mod tests {
                     match r.intn(5) {
                         0 => {}
                         1 => cst["labelSelector"] = json!({}),
-                        2 => cst["labelSelector"] = json!({"matchExpressions": [
-                            {"key": "app", "operator": "In", "values": ["web", "db"]}]}),
+                        2 => {
+                            cst["labelSelector"] = json!({"matchExpressions": [
+                            {"key": "app", "operator": "In", "values": ["web", "db"]}]})
+                        }
                         _ => cst["labelSelector"] = json!({"matchLabels": {"app": "web"}}),
                     }
                     if r.intn(3) == 0 {
@@ -1811,7 +1919,10 @@ mod tests {
                     (filter_all(&**p, c, i), score_all(&**p, c, i))
                 });
                 if let Some((_, norm)) = &got.1 {
-                    assert!(norm.iter().all(|s| (0..=MAX_NODE_SCORE).contains(s)), "case {case}");
+                    assert!(
+                        norm.iter().all(|s| (0..=MAX_NODE_SCORE).contains(s)),
+                        "case {case}"
+                    );
                 }
             }
         }
@@ -1843,12 +1954,15 @@ mod tests {
             arg_errors(json!({"defaultingType": "Foo"})),
             ["defaultingType: Unsupported value: \"Foo\": supported values: \"System\", \"List\""]
         );
-        let good = json!({"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule"});
+        let good =
+            json!({"maxSkew": 1, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule"});
         assert_eq!(
             arg_errors(json!({"defaultConstraints": [good]})),
             ["defaultingType: Invalid value: \"System\": when .defaultConstraints are not empty"]
         );
-        assert!(arg_errors(json!({"defaultingType": "List", "defaultConstraints": [good]})).is_empty());
+        assert!(
+            arg_errors(json!({"defaultingType": "List", "defaultConstraints": [good]})).is_empty()
+        );
         // Every rule at once, in upstream's order.
         let errors = arg_errors(json!({"defaultingType": "List", "defaultConstraints": [
             {"maxSkew": 0, "topologyKey": "", "whenUnsatisfiable": ""},
