@@ -51,6 +51,7 @@ golden! {
     bind_failure_requeue => "bind-failure-requeue",
     timeline_node_updates => "timeline-node-updates",
     preemption_basic => "preemption-basic",
+    v135_fit_balanced => "v135-fit-balanced",
     preemption_pdb_steers => "preemption-pdb-steers",
     preemption_pdb_only_option => "preemption-pdb-only-option",
     preemption_pick_highest_victim => "preemption-pick-highest-victim",
