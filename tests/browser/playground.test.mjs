@@ -472,6 +472,198 @@ describe('schedlab playground', () => {
     assertNoProblems();
   });
 
+  // kube-scheduler v1.35. Expected texts are worked out by hand in the comments at the top of
+  // assets/scenarios/*-v135/pods.yaml (reference: shared/reference/modern.md §1.3, §3).
+  const status = () => page.textContent('[data-testid="status"]');
+  const waitStatus = (text) =>
+    page.waitForFunction(
+      (t) => document.querySelector('[data-testid="status"]')?.textContent.includes(t),
+      text,
+    );
+  const openExample = async (name) => {
+    await page.selectOption('[data-testid="gallery"]', name);
+    await page.waitForFunction(
+      (n) => document.querySelector('[data-testid="scenario-name"]')?.textContent.trim() === n,
+      name,
+    );
+  };
+  const configEditor = () => page.locator('[data-testid="editor-config"]');
+
+  it('runs a v1.35 example: PreFilter, the filters in v1.35 order, PostFilter', async () => {
+    await openExample('taints-first-v135');
+    await waitStatus('kube-scheduler v1.35');
+    await showPods(page);
+    await row(page, 'batch-huge').click();
+    const fitError = page.locator('[data-testid="fit-error"] p');
+    await fitError.waitFor();
+    // v1.35 checks TaintToleration before NodeResourcesFit: node-b2, tainted and too small,
+    // reports the taint (v1.17 said Insufficient cpu). The PostFilter messages follow.
+    assert.equal(
+      (await fitError.textContent()).trim(),
+      '0/5 nodes are available: 1 node(s) had untolerated taint(s), 1 node(s) were unschedulable, 3 Insufficient cpu. no new claims to deallocate, preemption: 0/5 nodes are available: 5 Preemption is not helpful for scheduling.',
+    );
+    const inspector = page.locator('[data-testid="inspector"]');
+    // The phases keep their names; the extension points run inside them.
+    const fit = inspector.locator('[data-testid="find-nodes-that-fit"]');
+    assert.deepEqual(await fit.locator('h3 [data-testid="ext-points"] code').allTextContents(), ['PreFilter', 'Filter']);
+    const preFilter = inspector.locator('[data-testid="pre-filter"]');
+    assert.equal(await preFilter.locator('tr[data-plugin="NodePorts"]').getAttribute('data-code'), 'Skip');
+    assert.equal(await preFilter.locator('tr[data-plugin="NodeResourcesFit"]').getAttribute('data-code'), 'Success');
+    // NodePorts was skipped: shown as skipped, not passed.
+    assert.ok((await inspector.locator('[data-testid="filter-table"] td.skipped').count()) > 0);
+    assert.match(await inspector.textContent('[data-testid="skipped-filters"]'), /NodePorts/);
+    const b2 = inspector.locator('[data-testid="filter-table"] tr[data-node="node-b2"] td.fail');
+    assert.match(await b2.textContent(), /^node\(s\) had untolerated taint\(s\)/);
+    assert.equal(await b2.locator('[data-testid="node-code"]').textContent(), 'UnschedulableAndUnresolvable');
+    const post = inspector.locator('[data-testid="post-filter"]');
+    assert.deepEqual(
+      await post.locator('tr').evaluateAll((rows) => rows.map((r) => `${r.dataset.plugin} ${r.dataset.code}`)),
+      ['DynamicResources Unschedulable', 'DefaultPreemption Unschedulable'],
+    );
+    assert.match(await post.locator('tr[data-plugin="DynamicResources"]').textContent(), /no new claims to deallocate/);
+    assert.deepEqual(
+      await inspector.locator('[data-testid="preempt"] h3 [data-testid="ext-points"] code').allTextContents(),
+      ['PostFilter'],
+    );
+    assert.match(await page.textContent('[data-testid="profile"]'), /default-scheduler/);
+    // The Policy tab says plainly that v1.35 does not read it.
+    await tab(page, 'policy');
+    const note = page.locator('[data-testid="policy-ignored"]');
+    assert.match(await note.textContent(), /v1\.35 does not read a Policy/);
+    assert.match(await note.textContent(), /schedlab translate policy\.json/);
+    assertNoProblems();
+  });
+
+  it('shows v1.35 preemption, and the nominated node tried first', async () => {
+    await openExample('preemption-v135');
+    const preempted = page.locator('[data-testid="event-row"][data-reason="Preempted"]');
+    await preempted.first().waitFor();
+    await preempted.first().click();
+    await page.waitForSelector('[data-testid="preempt-table"]');
+    assert.equal(await page.textContent('[data-testid="decided-by"]'), 'fewestPDBViolations');
+    const post = page.locator('[data-testid="post-filter"]');
+    assert.equal(await post.locator('tr[data-plugin="DefaultPreemption"]').getAttribute('data-code'), 'Success');
+    // backfill cannot preempt anyone: both PostFilter messages end its FailedScheduling text.
+    await page.fill('[data-testid="event-filter"]', 'backfill');
+    await page.locator('[data-testid="event-row"][data-reason="FailedScheduling"]').first().click();
+    await page.waitForSelector('[data-testid="inspected-pod"]:text-is("backfill")');
+    assert.equal(
+      (await page.locator('[data-testid="fit-error"] p').textContent()).trim(),
+      '0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.',
+    );
+    // At t = 30 checkout tries node-b, its nominated node, first; it passes, so nothing else
+    // is filtered or scored.
+    await page.fill('[data-testid="event-filter"]', 'checkout');
+    await page.locator('[data-testid="event-row"][data-reason="Scheduled"]').first().click();
+    await page.waitForSelector('[data-testid="nominated-first"]');
+    assert.match(await page.textContent('[data-testid="nominated-first"]'), /nominated node node-b is tried first and passes/);
+    assert.equal(await page.locator('[data-testid="filter-table"] tbody tr').count(), 1);
+    await page.fill('[data-testid="event-filter"]', '');
+    assertNoProblems();
+  });
+
+  it('switches the scheduler in the Config tab and reruns', async () => {
+    await openExample('classic');
+    await waitStatus('kube-scheduler v1.17');
+    await tab(page, 'config');
+    const v117 = page.locator('[data-testid="scheduler-v1.17"]');
+    const v135 = page.locator('[data-testid="scheduler-v1.35"]');
+    assert.equal(await v117.getAttribute('aria-pressed'), 'true');
+    assert.equal(await page.locator('[data-testid="policy-ignored"]').count(), 0);
+    await v135.click();
+    await waitStatus('kube-scheduler v1.35');
+    assert.equal(await v135.getAttribute('aria-pressed'), 'true');
+    assert.match(await configEditor().locator('textarea').inputValue(), /apiVersion: kubescheduler\.config\.k8s\.io\/v1\n/);
+    // The classic Policy is left out: no mixing error, and batch-huge now fails the v1.35 way.
+    assert.equal(await page.locator('[data-testid="diagnostic"]').count(), 0);
+    await showPods(page);
+    await row(page, 'batch-huge').click();
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid="fit-error"] p')?.textContent.includes('untolerated taint(s)'),
+    );
+    // Undo puts the v1.17 configuration back.
+    await page.click('[data-testid="undo-import"]');
+    await waitStatus('kube-scheduler v1.17');
+    assert.match(await configEditor().locator('textarea').inputValue(), /v1alpha1/);
+    assert.equal(await v117.getAttribute('aria-pressed'), 'true');
+    assertNoProblems();
+  });
+
+  it('changes a Score weight in the v1 form and sees the totals change', async () => {
+    await openExample('taints-first-v135');
+    await waitStatus('kube-scheduler v1.35');
+    await showPods(page);
+    await row(page, 'web-1').click();
+    const total = (node) => page.locator(`[data-testid="score-table"] tr[data-node="${node}"] td.total`);
+    await page.waitForSelector('[data-testid="score-table"]');
+    // TaintToleration 100 ×3, LeastAllocated ×1, BalancedAllocation ×1 (pods.yaml's comment).
+    assert.equal(await total('node-b1').textContent(), '492');
+    await tab(page, 'config');
+    await configEditor().locator('[data-testid="editor-view-form"]').click();
+    const weight = configEditor().locator('[data-testid="v1-plugin-weight"][data-name="NodeResourcesFit"]');
+    assert.equal(await weight.getAttribute('placeholder'), '1');
+    await weight.fill('5');
+    await weight.press('Tab');
+    // NodeResourcesFit ×5: node-b1 300 + 94×5 + 98, node-a1 300 + 40×5 + 96, node-b3 300 + 81×5 + 93.
+    await page.waitForFunction(
+      () => document.querySelector('[data-testid="score-table"] tr[data-node="node-b1"] td.total')?.textContent === '868',
+    );
+    assert.equal(await total('node-a1').textContent(), '596');
+    assert.equal(await total('node-b3').textContent(), '798');
+    // Switching a plugin off removes its column.
+    await configEditor().locator('[data-testid="v1-plugin-toggle"][data-name="ImageLocality"]').uncheck();
+    await page.waitForFunction(
+      () => ![...document.querySelectorAll('[data-testid="score-table"] th.prio')].some((th) => th.title === 'ImageLocality'),
+    );
+    await configEditor().locator('[data-testid="editor-view-text"]').click();
+    const text = await configEditor().locator('textarea').inputValue();
+    assert.match(text, /multiPoint:/);
+    assert.match(text, /name: NodeResourcesFit\s+weight: 5/);
+    assert.match(text, /disabled:\s+- name: ImageLocality/);
+    assertNoProblems();
+  });
+
+  it('shows a v1 configuration error under the Config editor with its path', async () => {
+    const area = configEditor().locator('textarea');
+    await area.fill(
+      'apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n  - schedulerName: default-scheduler\n    plugins:\n      multiPoint:\n        enabled:\n          - name: NodeAffinityy\n',
+    );
+    const diag = configEditor().locator('[data-testid="diagnostic"]');
+    await diag.first().waitFor();
+    assert.equal(await diag.locator('.diag-path').first().textContent(), 'profiles[0].plugins.multiPoint.enabled[0]');
+    assert.match(await diag.first().textContent(), /PreFilterPlugin "NodeAffinityy" does not exist/);
+    assert.match(await diag.first().textContent(), /line 8/);
+    assert.match(await status(), /1 error · showing the last valid result \(kube-scheduler v1\.35\)/);
+    // The form lists the unknown plugin.
+    await configEditor().locator('[data-testid="editor-view-form"]').click();
+    await configEditor().locator('[data-testid="v1-plugin"][data-name="NodeAffinityy"]').waitFor();
+    await configEditor().locator('[data-testid="editor-view-text"]').click();
+    await page.click('[data-testid="reset"]');
+    await waitStatus('results are current');
+    assertNoProblems();
+  });
+
+  it('takes screenshots of a v1.35 cycle at 1280×800 and 390×844', async () => {
+    await showPods(page);
+    await row(page, 'web-1').click();
+    await page.waitForSelector('[data-testid="pre-score"]');
+    await page.locator('[data-testid="find-nodes-that-fit"]').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(SHOTS, 'schedlab-v135-1280x800.png') });
+    await page.screenshot({ path: path.join(SHOTS, 'schedlab-v135-1280-full.png'), fullPage: true });
+    await row(page, 'batch-huge').click();
+    await page.waitForSelector('[data-testid="post-filter"]');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.locator('[data-testid="find-nodes-that-fit"]').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: path.join(SHOTS, 'schedlab-v135-390x844.png') });
+    await page.screenshot({ path: path.join(SHOTS, 'schedlab-v135-390-full.png'), fullPage: true });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the page is ${overflow}px wider than the viewport`);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await openExample('classic');
+    await page.waitForSelector('[data-testid="node-card"][data-node="node-a1"]');
+    assertNoProblems();
+  });
+
   it('takes screenshots at 1280×800 and 390×844', async () => {
     await page.keyboard.press('Home');
     await page.keyboard.press('ArrowRight');

@@ -221,3 +221,124 @@ fn a_disruption_budget_steers_preemption_to_the_other_node() {
     assert_eq!(pod_state(&r, "default/reports-0").0, "Deleted");
     assert_eq!(pod_state(&r, "default/postgres-0").0, "Bound");
 }
+
+// The three gallery scenarios that run under kube-scheduler v1.35 (their `config.yaml` is a
+// `kubescheduler.config.k8s.io/v1` configuration with every default). Outcomes from the
+// comments at the top of their `pods.yaml`.
+
+#[test]
+fn v135_checks_the_taint_before_the_resources() {
+    let r = run("taints-first-v135");
+    assert_eq!(r["scheduler"], "v1.35");
+    check(
+        &r,
+        &[
+            ("default/db-0", Some("node-a1"), None),
+            ("default/web-1", Some("node-b1"), None),
+            ("default/web-2", Some("node-b1"), None),
+            ("default/ingress-1", Some("node-b3"), None),
+            ("default/ingress-2", Some("node-b1"), None),
+            ("default/train-gpu", Some("node-b2"), None),
+            ("default/cache", Some("node-b1"), None),
+            (
+                "default/batch-huge",
+                None,
+                Some(
+                    "0/5 nodes are available: 1 node(s) had untolerated taint(s), 1 node(s) were \
+                     unschedulable, 3 Insufficient cpu. no new claims to deallocate, preemption: \
+                     0/5 nodes are available: 5 Preemption is not helpful for scheduling.",
+                ),
+            ),
+        ],
+    );
+    assert_eq!(
+        r["cycles"][1]["totals"],
+        serde_json::json!({"node-a1": 436, "node-b1": 492, "node-b3": 474})
+    );
+    assert_eq!(
+        r["cycles"][7]["filter"]["node-b2"]["TaintToleration"],
+        serde_json::json!(["node(s) had untolerated taint(s)"])
+    );
+}
+
+#[test]
+fn v135_spreads_a_service_with_the_system_default_constraints() {
+    let r = run("zone-spread-v135");
+    assert_eq!(r["scheduler"], "v1.35");
+    check(
+        &r,
+        &[
+            ("default/api-2", Some("node-c1"), None),
+            ("default/api-3", Some("node-b1"), None),
+            ("default/api-4", Some("node-c1"), None),
+            ("default/api-5", Some("node-b2"), None),
+            ("default/cache-0", Some("node-a2"), None),
+            ("default/cache-1", Some("node-c1"), None),
+            ("default/cache-2", Some("node-b1"), None),
+        ],
+    );
+    for c in &r["cycles"].as_array().expect("cycles")[..4] {
+        assert_eq!(
+            c["filter"]["node-a1"]["PodTopologySpread"],
+            serde_json::json!(["node(s) didn't match pod topology spread constraints"])
+        );
+        // DoNotSchedule only: PodTopologySpread does not score.
+        assert!(
+            c["scores"]["node-b2"].get("PodTopologySpread").is_none(),
+            "{c}"
+        );
+    }
+    assert_eq!(
+        r["cycles"][0]["totals"],
+        serde_json::json!({"node-b1": 486, "node-c1": 492, "node-b2": 482})
+    );
+    // cache-1 and cache-2: the system defaults (ScheduleAnyway) skip the Filter and score.
+    let spread = |cycle: usize, node: &str| {
+        r["cycles"][cycle]["scores"][node]["PodTopologySpread"]["score"].clone()
+    };
+    assert!(r["cycles"][5]["filter"]["node-a1"]
+        .get("PodTopologySpread")
+        .is_none());
+    assert_eq!(spread(5, "node-a2"), 60);
+    assert_eq!(spread(5, "node-a1"), 80);
+    assert_eq!(spread(5, "node-c1"), 100);
+    assert_eq!(spread(6, "node-c1"), 60);
+    assert_eq!(r["cycles"][6]["totals"]["node-c1"], 594);
+    assert_eq!(r["cycles"][6]["totals"]["node-b1"], 674);
+}
+
+#[test]
+fn v135_preempts_as_v117_and_says_why_backfill_cannot() {
+    let r = run("preemption-v135");
+    assert_eq!(r["scheduler"], "v1.35");
+    let cannot = Some(
+        "0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: \
+         0/2 nodes are available: 2 No preemption victims found for incoming pod.",
+    );
+    check(
+        &r,
+        &[
+            (
+                "default/checkout",
+                None,
+                Some("0/2 nodes are available: 2 Insufficient cpu."),
+            ),
+            ("default/backfill", None, cannot),
+            ("default/checkout", Some("node-b"), None),
+            ("default/backfill", None, cannot),
+        ],
+    );
+    check_preemption(
+        &r,
+        0,
+        Some(("node-b", &["default/reports-0"], "fewestPDBViolations")),
+    );
+    // The nominated node is tried first and passes: one node evaluated, no scoring.
+    let filtered = r["cycles"][2]["filter"].as_object().expect("filter");
+    assert_eq!(filtered.keys().collect::<Vec<_>>(), ["node-b"]);
+    assert_eq!(r["cycles"][2]["totals"], serde_json::json!({}));
+    assert_eq!(r["cycles"][2]["time"], 30.0);
+    assert_eq!(pod_state(&r, "default/reports-0").0, "Deleted");
+    assert_eq!(pod_state(&r, "default/postgres-0").0, "Bound");
+    assert_eq!(pod_state(&r, "default/backfill").0, "Pending");
+}

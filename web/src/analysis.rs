@@ -6,6 +6,7 @@
 
 use crate::session::{requests_summary, SessionInfo};
 use schedlab_core::cluster::Cluster;
+use schedlab_core::modern::cycle::PluginStatus;
 use schedlab_core::queue::Millis;
 use schedlab_core::trace::explain::{explain, Explanation};
 use schedlab_core::trace::{CycleTrace, ScoreRecord};
@@ -105,6 +106,53 @@ pub struct CycleView {
     pub preemption: Option<PreemptionView>,
     /// Volumes bound at `assume` (claim, volume).
     pub volume_bindings: Vec<(String, Option<String>)>,
+    /// What a v1.35 cycle adds: the profile and each extension point's plugin statuses
+    /// (`None` for a v1.17 cycle).
+    pub modern: Option<ModernView>,
+}
+
+/// The extension points of a v1.35 cycle, plugin by plugin.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ModernView {
+    /// The profile (`schedulerName`).
+    pub profile: String,
+    /// Every PreFilter plugin that ran, with its status.
+    pub pre_filter: Vec<StatusRow>,
+    /// Whether a PreFilter rejection ended the cycle before any Filter ran.
+    pub pre_filter_rejected: bool,
+    /// The nodes a PreFilter result narrowed the search to (`None`: every node).
+    pub pre_filter_nodes: Option<usize>,
+    /// Filter plugins whose PreFilter returned Skip: they did not run this cycle.
+    pub skipped_filters: Vec<String>,
+    /// The nominated node tried first, and whether it passed.
+    pub nominated: Option<(String, bool)>,
+    /// Every PreScore plugin, with its status (empty when scoring did not run).
+    pub pre_score: Vec<StatusRow>,
+    /// Score plugins whose PreScore returned Skip (not scored this cycle).
+    pub skipped_scores: Vec<String>,
+    /// Every PostFilter plugin that ran, with its status.
+    pub post_filter: Vec<StatusRow>,
+}
+
+/// One plugin's status at an extension point.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StatusRow {
+    /// The plugin.
+    pub plugin: String,
+    /// Upstream's code (`Success`, `Skip`, `Unschedulable`, ...).
+    pub code: &'static str,
+    /// `Status.Message()` (empty for a plain success or skip).
+    pub message: String,
+}
+
+fn status_rows(list: &[PluginStatus]) -> Vec<StatusRow> {
+    list.iter()
+        .map(|s| StatusRow {
+            plugin: s.plugin.to_string(),
+            code: s.code.as_str(),
+            message: s.message.clone(),
+        })
+        .collect()
 }
 
 /// What `preempt` did after a FitError.
@@ -157,13 +205,23 @@ pub fn inspect_cycle(
             .map_or_else(|| cluster.pods[p].full_name.clone(), |s| s.short.clone())
     };
 
+    // A v1.35 cycle names its own profile's plugins; v1.17 cycles the session's predicates.
+    let modern = t.modern.as_deref();
+    let filter_columns: Vec<String> = match modern {
+        Some(m) => m.filter_names.iter().map(|n| n.to_string()).collect(),
+        None => info.filter_names.clone(),
+    };
+    let skipped = |i: usize| modern.is_some_and(|m| m.skipped_filters.contains(&i));
     let filter_rows = t
         .filter
         .iter()
-        .map(|rec| {
+        .enumerate()
+        .map(|(k, rec)| {
             let mut cells: Vec<FilterCell> = Vec::new();
-            for i in 0..info.filter_names.len() {
+            for i in 0..filter_columns.len() {
                 match rec.result(i) {
+                    // PreFilter returned Skip: the plugin's Filter did not run (not a pass).
+                    Some(_) if skipped(i) => cells.push(FilterCell::Skipped),
                     Some([]) => cells.push(FilterCell::Pass),
                     Some(reasons) => cells.push(FilterCell::Fail {
                         reason: join(reasons.iter().map(ToString::to_string)),
@@ -182,6 +240,10 @@ pub fn inspect_cycle(
                 node: node_name(rec.node),
                 fits: rec.fits(),
                 cells,
+                code: modern
+                    .and_then(|m| m.node_codes.get(k))
+                    .filter(|_| !rec.fits())
+                    .map(|c| c.as_str()),
             }
         })
         .collect();
@@ -203,6 +265,15 @@ pub fn inspect_cycle(
         .first()
         .map(|rec| rec.entries.iter().map(|e| e.weight).collect())
         .unwrap_or_default();
+    // v1.35: the score entries are those of the plugins that scored (PreScore did not skip).
+    let score_columns: Vec<String> = match modern {
+        Some(m) => m
+            .scored
+            .iter()
+            .map(|&s| m.score_names[s].to_string())
+            .collect(),
+        None => info.score_names.clone(),
+    };
     let scoring = if t.feasible == 0 {
         Scoring::NoFeasibleNodes
     } else if t.feasible == 1 {
@@ -240,6 +311,32 @@ pub fn inspect_cycle(
         }
     });
 
+    let modern_view = modern.map(|m| {
+        let scored = !m.scored.is_empty();
+        ModernView {
+            profile: m.profile.clone(),
+            pre_filter: status_rows(&m.pre_filter),
+            pre_filter_rejected: m.pre_filter.iter().any(|s| s.code.is_rejected()),
+            pre_filter_nodes: m.pre_filter_nodes,
+            skipped_filters: m
+                .skipped_filters
+                .iter()
+                .map(|&i| m.filter_names[i].to_string())
+                .collect(),
+            nominated: m.nominated_node.map(|(n, ok)| (node_name(n), ok)),
+            pre_score: status_rows(&m.pre_score),
+            skipped_scores: if scored {
+                (0..m.score_names.len())
+                    .filter(|s| !m.scored.contains(s))
+                    .map(|s| m.score_names[s].to_string())
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            post_filter: status_rows(&m.post_filter),
+        }
+    });
+
     Inspection {
         pod: pod.full_name.clone(),
         priority: pod.priority,
@@ -253,7 +350,7 @@ pub fn inspect_cycle(
             chosen: t.node.map(node_name),
             message: t.message.clone(),
             filter: FilterTable {
-                columns: info.filter_names.clone(),
+                columns: filter_columns,
                 rows: filter_rows,
                 num_all_nodes: t.num_all_nodes,
                 num_to_find: t.num_to_find,
@@ -262,7 +359,7 @@ pub fn inspect_cycle(
                 start_index: t.start_index,
             },
             scores: ScoreTable {
-                columns: info.score_names.clone(),
+                columns: score_columns,
                 weights,
                 rows: score_rows,
                 scoring,
@@ -272,6 +369,7 @@ pub fn inspect_cycle(
             explanation,
             preemption,
             volume_bindings: t.volume_bindings.clone(),
+            modern: modern_view,
         }),
     }
 }
@@ -325,6 +423,8 @@ pub struct FilterRow {
     pub fits: bool,
     /// One cell per column (a failure spans the columns that did not run after it).
     pub cells: Vec<FilterCell>,
+    /// v1.35: the code of a rejected node's status (`Unschedulable`, ...).
+    pub code: Option<&'static str>,
 }
 
 /// One predicate's verdict on one node.
@@ -343,6 +443,8 @@ pub enum FilterCell {
     },
     /// Did not run.
     NotRun,
+    /// v1.35: skipped this cycle (its PreFilter returned Skip).
+    Skipped,
 }
 
 /// Nodes × priorities.
@@ -382,4 +484,188 @@ pub struct ScoreRow {
     pub winner: bool,
     /// In a tie set of more than one node.
     pub tied: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::Session;
+    use crate::state::{example_named, load, EditorFile};
+    use schedlab_core::scenario::SchedulerVersion;
+
+    /// A gallery example run to its end, as the page runs it.
+    fn session(name: &str) -> Session {
+        let example = example_named(name);
+        assert_eq!(example.name, name);
+        let texts: Vec<String> = EditorFile::ALL
+            .iter()
+            .map(|f| f.example_text(example).to_string())
+            .collect();
+        let scenario = load(&texts).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let mut s = Session::new(&scenario, 0);
+        while !s.run_some(64) {}
+        s
+    }
+
+    fn cycle(s: &Session, c: usize) -> CycleView {
+        let detail = s.cycle_detail(c).expect("detail");
+        let (trace, cluster) = &*detail;
+        inspect_cycle(trace, cluster, &s.info, c)
+            .cycle
+            .expect("a cycle")
+    }
+
+    fn row<'a>(c: &'a CycleView, node: &str) -> &'a FilterRow {
+        c.filter
+            .rows
+            .iter()
+            .find(|r| r.node == node)
+            .unwrap_or_else(|| panic!("{node} missing"))
+    }
+
+    #[test]
+    fn v117_cycles_have_no_extension_points() {
+        let s = session("classic");
+        assert_eq!(s.info.scheduler, SchedulerVersion::V1_17);
+        let c = cycle(&s, 1);
+        assert!(c.modern.is_none());
+        assert_eq!(c.filter.columns, s.info.filter_names);
+        assert_eq!(c.scores.columns, s.info.score_names);
+        assert!(c.filter.rows.iter().all(|r| r.code.is_none()));
+        assert!(c
+            .filter
+            .rows
+            .iter()
+            .all(|r| !r.cells.contains(&FilterCell::Skipped)));
+    }
+
+    #[test]
+    fn v135_filters_name_the_profile_plugins_and_their_skips() {
+        let s = session("taints-first-v135");
+        assert_eq!(s.info.scheduler, SchedulerVersion::V1_35);
+        // batch-huge, the last cycle: node-b2 is tainted and too small; the taint is checked
+        // first, and TaintToleration's rejection is unresolvable.
+        let c = cycle(&s, 7);
+        let m = c.modern.clone().expect("a v1.35 cycle");
+        assert_eq!(m.profile, "default-scheduler");
+        assert_eq!(c.filter.columns[0], "NodeUnschedulable");
+        let b2 = row(&c, "node-b2");
+        let taint = c
+            .filter
+            .columns
+            .iter()
+            .position(|n| n == "TaintToleration")
+            .expect("TaintToleration");
+        assert!(
+            matches!(&b2.cells[taint], FilterCell::Fail { reason, .. } if reason == "node(s) had untolerated taint(s)")
+        );
+        assert_eq!(b2.code, Some("UnschedulableAndUnresolvable"));
+        assert_eq!(
+            row(&c, "node-b1").code,
+            Some("UnschedulableAndUnresolvable")
+        );
+        // A pod without host ports: NodePorts' PreFilter returns Skip, its Filter does not run.
+        assert!(m.skipped_filters.contains(&"NodePorts".to_string()));
+        let ports = c
+            .filter
+            .columns
+            .iter()
+            .position(|n| n == "NodePorts")
+            .expect("NodePorts");
+        assert_eq!(row(&c, "node-b2").cells.len(), taint + 1);
+        assert!(matches!(
+            row(&c, "node-a1").cells[ports],
+            FilterCell::Skipped
+        ));
+        assert!(m
+            .pre_filter
+            .iter()
+            .any(|p| p.plugin == "NodePorts" && p.code == "Skip"));
+        assert_eq!(
+            m.post_filter
+                .iter()
+                .map(|p| (p.plugin.as_str(), p.code))
+                .collect::<Vec<_>>(),
+            [
+                ("DynamicResources", "Unschedulable"),
+                ("DefaultPreemption", "Unschedulable")
+            ]
+        );
+        assert_eq!(m.post_filter[0].message, "no new claims to deallocate");
+        assert!(m.post_filter[1].message.starts_with("preemption: "));
+        // web-1 is scored by the plugins that ran only; their weights head the columns.
+        let c = cycle(&s, 1);
+        let m = c.modern.expect("a v1.35 cycle");
+        assert_eq!(c.scores.columns.len(), c.scores.weights.len());
+        assert!(c.scores.columns.contains(&"TaintToleration".to_string()));
+        assert!(!c.scores.columns.contains(&"PodTopologySpread".to_string()));
+        assert!(m.skipped_scores.contains(&"PodTopologySpread".to_string()));
+        let taint = c
+            .scores
+            .columns
+            .iter()
+            .position(|n| n == "TaintToleration")
+            .expect("scored");
+        assert_eq!(c.scores.weights[taint], 3);
+        let totals: Vec<(String, i64)> = c
+            .scores
+            .rows
+            .iter()
+            .map(|r| (r.node.clone(), r.total))
+            .collect();
+        assert_eq!(
+            totals,
+            [
+                ("node-a1".to_string(), 436),
+                ("node-b1".to_string(), 492),
+                ("node-b3".to_string(), 474)
+            ]
+        );
+    }
+
+    #[test]
+    fn v135_preemption_shows_post_filter_and_the_nominated_node() {
+        let s = session("preemption-v135");
+        let c = cycle(&s, 0);
+        let m = c.modern.clone().expect("a v1.35 cycle");
+        assert_eq!(
+            m.post_filter
+                .iter()
+                .map(|p| (p.plugin.as_str(), p.code))
+                .collect::<Vec<_>>(),
+            [
+                ("DynamicResources", "Unschedulable"),
+                ("DefaultPreemption", "Success")
+            ]
+        );
+        let p = c.preemption.expect("preemption ran");
+        assert_eq!(p.decided_by, Some("fewestPDBViolations"));
+        // At t = 30 checkout tries its nominated node first, and it passes.
+        let c = cycle(&s, 2);
+        assert_eq!(c.chosen.as_deref(), Some("node-b"));
+        let m = c.modern.expect("a v1.35 cycle");
+        assert_eq!(m.nominated, Some(("node-b".to_string(), true)));
+        assert_eq!(c.filter.rows.len(), 1);
+        assert_eq!(c.scores.scoring, Scoring::OneFeasibleNode);
+    }
+
+    #[test]
+    fn a_v1_configuration_leaves_the_policy_editor_out() {
+        // The classic Policy with v1.35's configuration: the Policy is not read (no mixing
+        // error), and v1.35 runs.
+        let classic = example_named("classic");
+        let mut texts: Vec<String> = EditorFile::ALL
+            .iter()
+            .map(|f| f.example_text(classic).to_string())
+            .collect();
+        texts[EditorFile::Config.index()] = crate::state::DEFAULT_CONFIG_V1.to_string();
+        let scenario = load(&texts).expect("loads without the Policy");
+        assert_eq!(scenario.scheduler, SchedulerVersion::V1_35);
+        assert!(scenario.policy.is_none());
+        // A Policy typed into the Pods editor is still a mix the core refuses.
+        texts[EditorFile::Pods.index()]
+            .push_str("\n---\n{\"kind\": \"Policy\", \"apiVersion\": \"v1\"}\n");
+        let errors = load(&texts).err().expect("the mix is refused");
+        assert!(errors[0].message.contains("cannot be mixed"), "{errors:?}");
+    }
 }

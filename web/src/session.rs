@@ -10,6 +10,7 @@
 use schedlab_core::cluster::{Cluster, NodeId, PodId};
 use schedlab_core::model::resources::format_amount;
 use schedlab_core::queue::{Millis, SubQueue};
+use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::simulation::{Limits, PodPhase, Simulation, Snapshot, StepKind, StopReason};
 use schedlab_core::trace::CycleTrace;
 use schedlab_core::{Diagnostic, Scenario};
@@ -46,6 +47,8 @@ pub struct SessionInfo {
     pub stop: StopReason,
     /// Nodes at the start.
     pub node_count: usize,
+    /// The kube-scheduler that ran (`v1.17` or `v1.35`).
+    pub scheduler: SchedulerVersion,
 }
 
 /// A pod's fixed facts.
@@ -275,6 +278,7 @@ impl Session {
             end: 0,
             stop: StopReason::MaxCycles,
             node_count: scenario.cluster.nodes.len(),
+            scheduler: scenario.scheduler,
         });
         Session {
             sim,
@@ -369,6 +373,7 @@ impl Session {
             end: sim.position(),
             stop,
             node_count: self.info.node_count,
+            scheduler: self.info.scheduler,
         });
     }
 

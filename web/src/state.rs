@@ -14,28 +14,52 @@ use crate::analysis::{self, Inspection, Phase};
 use crate::session::{Frame, Session, SessionInfo};
 use leptos::prelude::*;
 use schedlab_core::input::{looks_like_json, read_source, Inputs};
+use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::{Diagnostic, Scenario, Source};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// An example scenario of the gallery: its name, a one-line summary and its three texts.
+/// An example scenario of the gallery: its name, a one-line summary and its texts.
 pub struct Example {
     /// Folder name under `assets/scenarios/`.
     pub name: &'static str,
     /// What it shows.
     pub summary: &'static str,
-    /// Nodes, pods (and any other objects), policy. The configuration is [`DEFAULT_CONFIG`].
+    /// Nodes, pods (and any other objects), policy.
     pub texts: [&'static str; 3],
+    /// The scheduler configuration: `None` for [`DEFAULT_CONFIG`] (v1.17's defaults); a
+    /// `kubescheduler.config.k8s.io/v1` configuration runs the example under v1.35.
+    pub config: Option<&'static str>,
 }
 
 /// A Policy that keeps the DefaultProvider (for examples that need no policy).
 const DEFAULT_POLICY: &str = "{\n  \"kind\": \"Policy\",\n  \"apiVersion\": \"v1\"\n}\n";
 
-/// The scheduler configuration every example starts with: v1.17's defaults, spelled out.
+/// The scheduler configuration of the v1.17 examples: v1.17's defaults, spelled out.
 pub const DEFAULT_CONFIG: &str = include_str!("../../assets/scenarios/config.yaml");
 
+/// v1.35's default configuration (a `kubescheduler.config.k8s.io/v1` document with one
+/// `default-scheduler` profile, its defaults in comments).
+pub const DEFAULT_CONFIG_V1: &str = include_str!("../../assets/scenarios/config-v1.yaml");
+
+/// The default configuration text of a scheduler (what switching to it puts in the editor).
+pub fn default_config(scheduler: SchedulerVersion) -> &'static str {
+    match scheduler {
+        SchedulerVersion::V1_17 => DEFAULT_CONFIG,
+        SchedulerVersion::V1_35 => DEFAULT_CONFIG_V1,
+    }
+}
+
+/// What the scheduler switch calls each scheduler.
+pub fn scheduler_label(scheduler: SchedulerVersion) -> &'static str {
+    match scheduler {
+        SchedulerVersion::V1_17 => "kube-scheduler v1.17 (Policy)",
+        SchedulerVersion::V1_35 => "v1.35 (profiles and plugins)",
+    }
+}
+
 /// The gallery; the first is what every new visitor starts with.
-pub const GALLERY: [Example; 8] = [
+pub const GALLERY: [Example; 11] = [
     Example {
         name: "classic",
         summary:
@@ -45,6 +69,7 @@ pub const GALLERY: [Example; 8] = [
             include_str!("../../assets/scenarios/classic/pods.yaml"),
             include_str!("../../assets/scenarios/classic/policy.json"),
         ],
+        config: None,
     },
     Example {
         name: "anti-affinity",
@@ -54,6 +79,7 @@ pub const GALLERY: [Example; 8] = [
             include_str!("../../assets/scenarios/anti-affinity/pods.yaml"),
             include_str!("../../assets/scenarios/anti-affinity/policy.json"),
         ],
+        config: None,
     },
     Example {
         name: "follow-the-cache",
@@ -63,6 +89,7 @@ pub const GALLERY: [Example; 8] = [
             include_str!("../../assets/scenarios/follow-the-cache/pods.yaml"),
             include_str!("../../assets/scenarios/follow-the-cache/policy.json"),
         ],
+        config: None,
     },
     Example {
         name: "zone-spread",
@@ -72,6 +99,7 @@ pub const GALLERY: [Example; 8] = [
             include_str!("../../assets/scenarios/zone-spread/pods.yaml"),
             include_str!("../../assets/scenarios/zone-spread/policy.json"),
         ],
+        config: None,
     },
     Example {
         name: "volume-zone",
@@ -85,6 +113,7 @@ pub const GALLERY: [Example; 8] = [
             ),
             DEFAULT_POLICY,
         ],
+        config: None,
     },
     Example {
         name: "batch-displaced",
@@ -94,6 +123,7 @@ pub const GALLERY: [Example; 8] = [
             include_str!("../../assets/scenarios/batch-displaced/pods.yaml"),
             include_str!("../../assets/scenarios/batch-displaced/policy.json"),
         ],
+        config: None,
     },
     Example {
         name: "pdb-steers",
@@ -103,6 +133,37 @@ pub const GALLERY: [Example; 8] = [
             include_str!("../../assets/scenarios/pdb-steers/pods.yaml"),
             include_str!("../../assets/scenarios/pdb-steers/policy.json"),
         ],
+        config: None,
+    },
+    Example {
+        name: "taints-first-v135",
+        summary: "kube-scheduler v1.35 on the classic cluster: taints are checked before resources",
+        texts: [
+            include_str!("../../assets/scenarios/taints-first-v135/nodes.yaml"),
+            include_str!("../../assets/scenarios/taints-first-v135/pods.yaml"),
+            DEFAULT_POLICY,
+        ],
+        config: Some(include_str!("../../assets/scenarios/taints-first-v135/config.yaml")),
+    },
+    Example {
+        name: "zone-spread-v135",
+        summary: "v1.35 with no Policy: PodTopologySpread filters, and its system defaults spread a Service",
+        texts: [
+            include_str!("../../assets/scenarios/zone-spread-v135/nodes.yaml"),
+            include_str!("../../assets/scenarios/zone-spread-v135/pods.yaml"),
+            DEFAULT_POLICY,
+        ],
+        config: Some(include_str!("../../assets/scenarios/zone-spread-v135/config.yaml")),
+    },
+    Example {
+        name: "preemption-v135",
+        summary: "v1.35's PostFilter: DynamicResources, then DefaultPreemption with a PodDisruptionBudget",
+        texts: [
+            include_str!("../../assets/scenarios/preemption-v135/nodes.yaml"),
+            include_str!("../../assets/scenarios/preemption-v135/pods.yaml"),
+            DEFAULT_POLICY,
+        ],
+        config: Some(include_str!("../../assets/scenarios/preemption-v135/config.yaml")),
     },
     Example {
         name: "big-cluster",
@@ -113,6 +174,7 @@ pub const GALLERY: [Example; 8] = [
             include_str!("../../assets/scenarios/big-cluster/pods.json"),
             DEFAULT_POLICY,
         ],
+        config: None,
     },
 ];
 
@@ -199,7 +261,7 @@ impl EditorFile {
     /// This editor's text in an example.
     pub fn example_text(self, example: &Example) -> &'static str {
         match self {
-            EditorFile::Config => DEFAULT_CONFIG,
+            EditorFile::Config => example.config.unwrap_or(DEFAULT_CONFIG),
             f => example.texts[f.index()],
         }
     }
@@ -334,6 +396,8 @@ pub struct Playground {
     pub selected_pod: Memo<Option<usize>>,
     /// While walking a cycle phase by phase: its pod (popped from the queue, not yet placed).
     pub in_cycle_pod: Memo<Option<usize>>,
+    /// The scheduler the Config editor's text is for (v1.35 for a v1 configuration).
+    pub scheduler: Memo<SchedulerVersion>,
 }
 
 impl Playground {
@@ -394,6 +458,9 @@ impl Playground {
                 _ => None,
             }
         });
+        let config_text = texts[EditorFile::Config.index()];
+        let scheduler =
+            Memo::new(move |_| config_text.with(|t| crate::forms::config::scheduler_of(t)));
         let state = Playground {
             texts,
             example: RwSignal::new(example),
@@ -422,6 +489,7 @@ impl Playground {
             inspection,
             selected_pod,
             in_cycle_pod,
+            scheduler,
         };
         state.recompute();
         if state.errors.with_untracked(|e| !e.is_empty()) {
@@ -484,13 +552,31 @@ impl Playground {
         self.replace_texts(texts);
     }
 
-    /// Puts back the texts an import replaced.
+    /// Puts back the texts an import (or a scheduler switch) replaced.
     pub fn undo_import(&self) {
         if let Some(old) = self.undo.get_untracked() {
             self.undo.set(None);
             self.replace_texts(old);
-            self.notify("Import undone.".into());
+            self.notify("Undone: the previous texts are back.".into());
         }
+    }
+
+    /// Switches the scheduler: the Config editor gets that scheduler's default configuration
+    /// (its old text can be put back with Undo, as after an import), then the scenario reruns.
+    pub fn switch_scheduler(&self, to: SchedulerVersion) {
+        if self.scheduler.get_untracked() == to {
+            return;
+        }
+        self.import(vec![(EditorFile::Config, default_config(to).to_string())]);
+        let what = match to {
+            SchedulerVersion::V1_35 => {
+                "Switched to kube-scheduler v1.35: the Config editor holds its default v1 configuration, and the Policy is not read."
+            }
+            SchedulerVersion::V1_17 => {
+                "Switched to kube-scheduler v1.17: the Config editor holds its default configuration, and the Policy applies again."
+            }
+        };
+        self.notify(what.into());
     }
 
     /// Shows a short message under the header (import results and the like).
@@ -669,6 +755,7 @@ impl Playground {
         if !errors.is_empty() {
             return Err(errors);
         }
+        leave_out_ignored_policy(&mut inputs, &names);
         Scenario::from_inputs(inputs, &sources)
     }
 
@@ -925,7 +1012,21 @@ struct ParsedFile {
 /// Loads the texts (in [`EditorFile::ALL`] order) as one scenario.
 pub fn load(texts: &[String]) -> Result<Scenario, Vec<Diagnostic>> {
     let names = source_names(texts);
-    Scenario::load(&sources(&names, texts))
+    let sources = sources(&names, texts);
+    let mut inputs = schedlab_core::input::read_sources(&sources)?;
+    leave_out_ignored_policy(&mut inputs, &names);
+    Scenario::from_inputs(inputs, &sources)
+}
+
+/// kube-scheduler v1.35 reads no Policy: when the inputs hold a v1 configuration, the Policy
+/// editor's objects are left out of the scenario (the Policy tab says so). A Policy typed into
+/// another editor stays, and the core reports the mix.
+fn leave_out_ignored_policy(inputs: &mut Inputs, names: &[String]) {
+    if inputs.modern_configs.is_empty() {
+        return;
+    }
+    let policy_file = &names[EditorFile::Policy.index()];
+    inputs.policies.retain(|(_, o)| o.file != *policy_file);
 }
 
 impl Default for Playground {

@@ -1,6 +1,7 @@
 //! `assume` and `bind`: the pod counts on its node in the cache at once; the binding completes
 //! as a later step (after `bindLatency`), when the `Scheduled` event is emitted.
 
+use super::plugin_statuses::ExtPoints;
 use crate::analysis::CycleView;
 use leptos::prelude::*;
 
@@ -13,6 +14,7 @@ pub fn AssumeBind(
     bound: bool,
 ) -> impl IntoView {
     let node = cycle.chosen.clone().unwrap_or_default();
+    let is_modern = cycle.modern.is_some();
     let volumes = (!cycle.volume_bindings.is_empty()).then(|| {
         let list = cycle
             .volume_bindings
@@ -29,6 +31,7 @@ pub fn AssumeBind(
         <section class="step" data-testid="assume">
             <h3>
                 <code>"assume"</code>
+                {is_modern.then(|| view! { <ExtPoints points=&["Reserve", "Permit"]/> })}
                 <span class="step-sub">"count the pod on its node in the cache before the binding completes"</span>
             </h3>
             <p>
@@ -41,6 +44,7 @@ pub fn AssumeBind(
         <section class="step" data-testid="bind">
             <h3>
                 <code>"bind"</code>
+                {is_modern.then(|| view! { <ExtPoints points=&["PreBind", "Bind"]/> })}
                 <span class="step-sub">"write the binding to the API server (asynchronously)"</span>
             </h3>
             <p>

@@ -1,9 +1,12 @@
-//! The form view of `config.yaml`: the `KubeSchedulerConfiguration` fields the playground reads.
+//! The form view of `config.yaml`: the `KubeSchedulerConfiguration` fields the playground
+//! reads. A v1 configuration (kube-scheduler v1.35) gets its own form, [`ConfigFormV1`].
 
+use super::config_form_v1::ConfigFormV1;
 use super::form_doc::FormDoc;
 use super::form_field::FormField;
 use super::form_notice::FormNotice;
 use crate::forms::config::{self, FieldType, FIELDS};
+use crate::forms::config_v1;
 use leptos::prelude::*;
 
 /// The configuration editor.
@@ -14,6 +17,7 @@ pub fn ConfigForm(text: Signal<String>, on_edit: Callback<String>) -> impl IntoV
         doc.with(|d| config::find(d).and_then(|r| d.get(r).cloned()))
             .flatten()
     });
+    let is_v1 = Memo::new(move |_| object.with(|o| o.as_ref().is_some_and(config_v1::is_v1)));
     let fields = move || {
         FIELDS
         .iter()
@@ -50,13 +54,18 @@ pub fn ConfigForm(text: Signal<String>, on_edit: Callback<String>) -> impl IntoV
         <div class="form" data-testid="config-form">
             <FormNotice text=text stem="config" error=Signal::derive(move || doc.error())/>
             <Show when=move || doc.error().is_none()>
-                <Show when=move || object.with(Option::is_none)>
-                    <p class="form-note">
-                        "No KubeSchedulerConfiguration here: v1.17's defaults apply. A change adds one."
-                    </p>
+                <Show
+                    when=move || !is_v1.get()
+                    fallback=move || view! { <ConfigFormV1 doc=doc/> }
+                >
+                    <Show when=move || object.with(Option::is_none)>
+                        <p class="form-note">
+                            "No KubeSchedulerConfiguration here: v1.17's defaults apply. A change adds one."
+                        </p>
+                    </Show>
+                    <div class="form-fields">{fields}</div>
+                    <p class="form-hint">"An empty field takes v1.17's default (shown in grey). A field applies on Enter or when you leave it."</p>
                 </Show>
-                <div class="form-fields">{fields}</div>
-                <p class="form-hint">"An empty field takes v1.17's default (shown in grey). A field applies on Enter or when you leave it."</p>
             </Show>
         </div>
     }

@@ -6,6 +6,7 @@ use super::config_form::ConfigForm;
 use super::node_form::NodeForm;
 use super::pod_form::PodForm;
 use super::policy_form::PolicyForm;
+use super::scheduler_switch::{PolicyIgnored, SchedulerSwitch};
 use crate::state::{EditorFile, Playground};
 use leptos::html;
 use leptos::prelude::*;
@@ -120,6 +121,11 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
                     </button>
                 </span>
             </header>
+            {match file {
+                EditorFile::Config => Some(view! { <SchedulerSwitch/> }.into_any()),
+                EditorFile::Policy => Some(view! { <PolicyIgnored/> }.into_any()),
+                _ => None,
+            }}
             // The text view stays mounted behind the form view (its scroll and selection survive).
             <div class="code" class:hidden=move || form_view.get()>
                 <div class="gutter" node_ref=gutter aria-hidden="true">

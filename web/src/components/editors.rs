@@ -4,6 +4,7 @@
 use super::editor::Editor;
 use crate::state::{EditorFile, Playground};
 use leptos::prelude::*;
+use schedlab_core::scenario::SchedulerVersion;
 
 /// The tabbed editors.
 #[component]
@@ -28,8 +29,14 @@ pub fn Editors() -> impl IntoView {
                         if errors.get() > 0 {
                             c.push_str(" has-errors");
                         }
+                        // v1.35 reads no Policy: its tab is dimmed.
+                        if f == EditorFile::Policy && state.scheduler.get() == SchedulerVersion::V1_35 {
+                            c.push_str(" not-read");
+                        }
                         c
                     }
+                    title=move || (f == EditorFile::Policy && state.scheduler.get() == SchedulerVersion::V1_35)
+                        .then_some("kube-scheduler v1.35 does not read a Policy")
                     aria-selected=move || (state.tab.get() == f).to_string()
                     data-testid=format!("tab-{}", f.stem())
                     on:click=move |_| state.tab.set(f)

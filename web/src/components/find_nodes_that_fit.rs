@@ -1,13 +1,25 @@
 //! `findNodesThatFit`: nodes × predicates. Predicates run in v1.17's fixed order and a node
 //! stops at its first failure, so a failing cell spans the predicates that never ran.
+//!
+//! A v1.35 cycle adds its extension points: the PreFilter plugins with their statuses (and
+//! the node set a PreFilter result narrowed the search to), the nominated node tried first,
+//! and the profile's Filter plugins as the columns, those PreFilter skipped shown as skipped
+//! and each rejected node's status code next to its reason.
 
 use super::camel_breaks;
-use crate::analysis::{FilterCell, FilterTable};
+use super::plugin_statuses::{code_class, ExtPoints, PluginStatuses};
+use crate::analysis::{FilterCell, FilterTable, ModernView};
 use leptos::prelude::*;
 
 /// The filter table.
 #[component]
-pub fn FindNodesThatFit(table: FilterTable) -> impl IntoView {
+pub fn FindNodesThatFit(
+    table: FilterTable,
+    /// v1.35: the cycle's extension points (`None` for v1.17).
+    #[prop(default = None)]
+    modern: Option<ModernView>,
+) -> impl IntoView {
+    let is_modern = modern.is_some();
     let FilterTable {
         columns,
         rows,
@@ -36,6 +48,8 @@ pub fn FindNodesThatFit(table: FilterTable) -> impl IntoView {
         .map(|row| {
             let last = row.cells.len().saturating_sub(1);
             let ends_with_failure = matches!(row.cells.last(), Some(FilterCell::Fail { .. }));
+            let code = row.code;
+            let code_tag = move || code.map(|c| view! { <span class=format!("{} cell-code", code_class(c)) data-testid="node-code">{c}</span> });
             let cells = row
                 .cells
                 .into_iter()
@@ -45,7 +59,7 @@ pub fn FindNodesThatFit(table: FilterTable) -> impl IntoView {
                     // The usual case: the node's first failure, which ends the row. Its text
                     // runs on over the predicates that never ran and the free last column.
                     FilterCell::Fail { reason, detail, span } if i == last => view! {
-                        <td class="fail" colspan=span + 1 title=detail>{reason}</td>
+                        <td class="fail" colspan=span + 1 title=detail>{reason}{code_tag()}</td>
                     }
                     .into_any(),
                     // With alwaysCheckAllPredicates a failure can sit mid-row: a mark, with the
@@ -55,6 +69,7 @@ pub fn FindNodesThatFit(table: FilterTable) -> impl IntoView {
                     }
                     .into_any(),
                     FilterCell::NotRun => view! { <td class="notrun" title="did not run">"·"</td> }.into_any(),
+                    FilterCell::Skipped => view! { <td class="skipped" title="skipped: its PreFilter returned Skip, so its Filter did not run this cycle">"skip"</td> }.into_any(),
                 })
                 .collect_view();
             let node_attr = row.node.clone();
@@ -68,13 +83,76 @@ pub fn FindNodesThatFit(table: FilterTable) -> impl IntoView {
         })
         .collect_view()
     };
-    let not_evaluated = num_all_nodes.saturating_sub(evaluated);
+    // v1.35: nodes a PreFilter rejection or narrowing, or a nominated node that passed, kept
+    // out of the scan are not "not evaluated because enough were found".
+    let scan_stopped_early = modern.as_ref().is_none_or(|m| {
+        !m.pre_filter_rejected
+            && m.pre_filter_nodes.is_none()
+            && !m.nominated.as_ref().is_some_and(|(_, passed)| *passed)
+    });
+    let not_evaluated = if scan_stopped_early {
+        num_all_nodes.saturating_sub(evaluated)
+    } else {
+        0
+    };
+    let sub = if is_modern {
+        "run the Filter plugins on each node; stop a node at its first rejection"
+    } else {
+        "run the predicates on each node; stop a node at its first failure"
+    };
+    let pre = modern.clone().map(|m| {
+        let narrowed = m.pre_filter_nodes.map(|n| {
+            view! {
+                <p class="note" data-testid="pre-filter-nodes">
+                    {format!("A PreFilter result narrowed the search to {n} of {num_all_nodes} nodes; the others get \"node(s) didn't satisfy plugin(s)\" and are not filtered.")}
+                </p>
+            }
+        });
+        let rejected = m.pre_filter_rejected.then(|| {
+            view! {
+                <p class="note" data-testid="pre-filter-rejected">
+                    "A PreFilter plugin rejected the pod: the cycle ends here with that status for every node, and no Filter runs."
+                </p>
+            }
+        });
+        let skipped = (!m.skipped_filters.is_empty()).then(|| {
+            view! {
+                <p class="note" data-testid="skipped-filters">
+                    "PreFilter returned Skip, so these Filter plugins do not run this cycle: "
+                    <span class="mono">{m.skipped_filters.join(", ")}</span>
+                </p>
+            }
+        });
+        view! {
+            <PluginStatuses
+                point="PreFilter"
+                sub="each plugin prepares its state once; Skip drops its Filter, a rejection ends the cycle"
+                rows=m.pre_filter.clone()
+                test_id="pre-filter"
+            />
+            {narrowed}
+            {rejected}
+            {skipped}
+        }
+    });
+    let nominated = modern.and_then(|m| m.nominated).map(|(node, passed)| {
+        let text = if passed {
+            format!("The pod's nominated node {node} is tried first and passes: it is the result, with no scan of the other nodes and no scoring.")
+        } else {
+            format!("The pod's nominated node {node} is tried first and is rejected: every node is scanned as usual.")
+        };
+        view! { <p class="note nominated-first" data-testid="nominated-first">{text}</p> }
+    });
     view! {
         <section class="step" data-testid="find-nodes-that-fit">
             <h3>
                 <code>"findNodesThatFit"</code>
-                <span class="step-sub">"run the predicates on each node; stop a node at its first failure"</span>
+                {is_modern.then(|| view! { <ExtPoints points=&["PreFilter", "Filter"]/> })}
+                <span class="step-sub">{sub}</span>
             </h3>
+            {pre}
+            {nominated}
+            {is_modern.then(|| view! { <h4 class="ext-title"><code>"Filter"</code><span class="step-sub">"the profile's Filter plugins, in order"</span></h4> })}
             <p class="meta">
                 <span><code>"numFeasibleNodesToFind"</code>" = "<b data-testid="num-to-find">{num_to_find}</b></span>
                 <span>"evaluated "<b>{evaluated}</b>" of "{num_all_nodes}</span>

@@ -18,15 +18,28 @@ pub fn Header() -> impl IntoView {
             )
         })
     };
+    // Which kube-scheduler produced the results on screen.
+    let ran = move || {
+        state
+            .info
+            .with(|i| i.as_ref().map(|i| i.scheduler.as_str()))
+            .unwrap_or("…")
+    };
     let status = move || {
         let n = state.errors().len();
         if n == 0 {
-            ("status ok", "results are current".to_string())
+            (
+                "status ok",
+                format!("kube-scheduler {} · results are current", ran()),
+            )
         } else {
             let s = if n == 1 { "" } else { "s" };
             (
                 "status stale",
-                format!("{n} error{s} · showing the last valid result"),
+                format!(
+                    "{n} error{s} · showing the last valid result (kube-scheduler {})",
+                    ran()
+                ),
             )
         }
     };
@@ -34,7 +47,7 @@ pub fn Header() -> impl IntoView {
         <header class="topbar">
             <div class="brand">
                 <span class="logo">"schedlab"</span>
-                <span class="tagline">"kube-scheduler v1.17, step by step"</span>
+                <span class="tagline">"kube-scheduler v1.17 and v1.35, step by step"</span>
             </div>
             <div class="scenario">
                 <span class="scenario-label">"scenario"</span>
@@ -73,6 +86,7 @@ pub fn Header() -> impl IntoView {
             // When the inputs have errors, the status links to the first editor that has them.
             <a
                 class=move || status().0
+                data-scheduler=ran
                 href=move || {
                     state.errors().first().map(|d| format!("#editor-{}", EditorFile::of_diagnostic(d).stem()))
                 }

@@ -41,7 +41,11 @@ pub fn Help() -> impl IntoView {
                         <code>"scheduleOne"</code>
                         ": pop the queue, "<code>"findNodesThatFit"</code>", "<code>"prioritizeNodes"</code>", "
                         <code>"selectHost"</code>", then "<code>"assume"</code>" and "<code>"bind"</code>
-                        ", or "<code>"preempt"</code>" when no node fits."
+                        ", or "<code>"preempt"</code>" when no node fits. Under v1.35 the same phases run the framework's extension points: "
+                        <code>"PreFilter"</code>" and "<code>"Filter"</code>" in "<code>"findNodesThatFit"</code>", "
+                        <code>"PreScore"</code>", "<code>"Score"</code>" and "<code>"NormalizeScore"</code>" in "<code>"prioritizeNodes"</code>", "
+                        <code>"PostFilter"</code>" in "<code>"preempt"</code>", "
+                        <code>"Reserve"</code>", "<code>"Permit"</code>", "<code>"PreBind"</code>" and "<code>"Bind"</code>" in "<code>"assume"</code>" and "<code>"bind"</code>"."
                     </p>
                 </div>
             </div>

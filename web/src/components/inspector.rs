@@ -84,15 +84,15 @@ pub fn Inspector() -> impl IntoView {
             <ol class="phase-strip" data-testid="phase-strip">{strip}</ol>
             {waiting.map(|w| view! { <p class="phase-hint" data-testid="phase-hint">{w}</p> })}
             <div class=class(Phase::QueuePop)><ScheduleOne inspection=i.clone() phase=current/></div>
-            {shown(Phase::Filter).then(|| view! { <div class=class(Phase::Filter)><FindNodesThatFit table=c.filter.clone()/></div> })}
-            {(scheduled && shown(Phase::Score)).then(|| view! { <div class=class(Phase::Score)><PrioritizeNodes table=c.scores.clone()/></div> })}
+            {shown(Phase::Filter).then(|| view! { <div class=class(Phase::Filter)><FindNodesThatFit table=c.filter.clone() modern=c.modern.clone()/></div> })}
+            {(scheduled && shown(Phase::Score)).then(|| view! { <div class=class(Phase::Score)><PrioritizeNodes table=c.scores.clone() modern=c.modern.clone()/></div> })}
             {(scheduled && shown(Phase::SelectHost)).then(|| view! { <div class=class(Phase::SelectHost)><SelectHost cycle=c.clone()/></div> })}
             {(scheduled && shown(Phase::Assume)).then(|| view! {
                 <div class=move || if current == Some(Phase::Assume) || current == Some(Phase::Bind) { "phase-block current" } else { "phase-block" }>
                     <AssumeBind cycle=c.clone() pod=pod.clone() bound=current.is_none_or(|p| p >= Phase::Bind)/>
                 </div>
             })}
-            {(!scheduled && shown(Phase::Preempt)).then(|| view! { <div class=class(Phase::Preempt)><Preempt preemption=c.preemption.clone()/></div> })}
+            {(!scheduled && shown(Phase::Preempt)).then(|| view! { <div class=class(Phase::Preempt)><Preempt preemption=c.preemption.clone() modern=c.modern.clone()/></div> })}
         }
         .into_any()
     };

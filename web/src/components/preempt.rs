@@ -1,8 +1,13 @@
 //! `preempt`: after a FitError, the candidate nodes with their minimal victim sets, the
 //! criterion of `pickOneNodeForPreemption` that decided, and the nominations it changed.
 
+//!
+//! A v1.35 cycle runs its PostFilter plugins here (DynamicResources, then DefaultPreemption,
+//! whose evaluator is the preemption below), each with its status.
+
+use super::plugin_statuses::{ExtPoints, PluginStatuses};
 use super::with_code;
-use crate::analysis::PreemptionView;
+use crate::analysis::{ModernView, PreemptionView};
 use leptos::prelude::*;
 
 /// Candidates shown at once.
@@ -10,8 +15,28 @@ const SHOWN: usize = 50;
 
 /// The preemption panel.
 #[component]
-pub fn Preempt(preemption: Option<PreemptionView>) -> impl IntoView {
+pub fn Preempt(
+    preemption: Option<PreemptionView>,
+    /// v1.35: the cycle's extension points (`None` for v1.17).
+    #[prop(default = None)]
+    modern: Option<ModernView>,
+) -> impl IntoView {
+    let is_modern = modern.is_some();
+    let post_filter = modern.map(|m| {
+        view! {
+            <PluginStatuses
+                point="PostFilter"
+                sub="after a FitError, in order; a Success or an unresolvable status stops the list"
+                rows=m.post_filter
+                test_id="post-filter"
+            />
+        }
+    });
     let content = match preemption {
+        None if is_modern => view! {
+            <p class="note">"DefaultPreemption did not run: PostFilter stopped before it, the profile has no DefaultPreemption, or the cycle did not end in a FitError."</p>
+        }
+        .into_any(),
         None => view! {
             <p class="note">"Preemption did not run (it is disabled, or the cycle did not fail on fit)."</p>
         }
@@ -85,8 +110,11 @@ pub fn Preempt(preemption: Option<PreemptionView>) -> impl IntoView {
         <section class="step" data-testid="preempt">
             <h3>
                 <code>"preempt"</code>
+                {is_modern.then(|| view! { <ExtPoints points=&["PostFilter"]/> })}
                 <span class="step-sub">"find the node where evicting the least important pods makes room"</span>
             </h3>
+            {post_filter}
+            {is_modern.then(|| view! { <h4 class="ext-title"><code>"DefaultPreemption"</code><span class="step-sub">"the preemption evaluator"</span></h4> })}
             {content}
         </section>
     }

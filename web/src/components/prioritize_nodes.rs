@@ -2,26 +2,63 @@
 //! map result, its value after the reduce (normalising) step, and its weight. The row with the
 //! highest total wins.
 
+//!
+//! A v1.35 cycle adds PreScore (each plugin's status; a Skip drops the plugin's Score for this
+//! cycle) and shows only the Score plugins that ran, each cell read as `Score → NormalizeScore
+//! ×weight`.
+
 use super::camel_breaks;
-use crate::analysis::{ScoreTable, Scoring};
+use super::plugin_statuses::{ExtPoints, PluginStatuses};
+use crate::analysis::{ModernView, ScoreTable, Scoring};
 use leptos::prelude::*;
 
 /// The score table.
 #[component]
-pub fn PrioritizeNodes(table: ScoreTable) -> impl IntoView {
+pub fn PrioritizeNodes(
+    table: ScoreTable,
+    /// v1.35: the cycle's extension points (`None` for v1.17).
+    #[prop(default = None)]
+    modern: Option<ModernView>,
+) -> impl IntoView {
     let ScoreTable {
         columns,
         weights,
         rows,
         scoring,
     } = table;
+    let is_modern = modern.is_some();
+    let passed = if is_modern {
+        "the filters"
+    } else {
+        "the predicates"
+    };
+    let pre_score = modern.filter(|_| scoring == Scoring::Scored).map(|m| {
+        let skipped = (!m.skipped_scores.is_empty()).then(|| {
+            view! {
+                <p class="note" data-testid="skipped-scores">
+                    "PreScore returned Skip, so these Score plugins do not score this cycle: "
+                    <span class="mono">{m.skipped_scores.join(", ")}</span>
+                </p>
+            }
+        });
+        view! {
+            <PluginStatuses
+                point="PreScore"
+                sub="each Score plugin prepares its state over the feasible nodes; Skip drops its Score"
+                rows=m.pre_score.clone()
+                test_id="pre-score"
+            />
+            {skipped}
+            <h4 class="ext-title"><code>"Score"</code><span class="step-sub">"then NormalizeScore, times the plugin's weight"</span></h4>
+        }
+    });
     let content = match scoring {
         Scoring::NoFeasibleNodes => view! {
-            <p class="note">"Not reached: no node passed the predicates."</p>
+            <p class="note">{format!("Not reached: no node passed {passed}.")}</p>
         }
         .into_any(),
         Scoring::OneFeasibleNode => view! {
-            <p class="note">"Skipped: only one node passed the predicates, so it is chosen without scoring."</p>
+            <p class="note">{format!("Skipped: only one node passed {passed}, so it is chosen without scoring.")}</p>
         }
         .into_any(),
         Scoring::Scored => {
@@ -89,7 +126,11 @@ pub fn PrioritizeNodes(table: ScoreTable) -> impl IntoView {
                 {(total_rows > super::ROW_LIMIT).then(|| view! {
                     <p class="note">{format!("The first {} of {total_rows} scored nodes, in evaluation order, and the best ones.", super::ROW_LIMIT)}</p>
                 })}
-                <p class="legend">"Cells read raw → score ×weight; the total is the sum of score × weight."</p>
+                <p class="legend">{if is_modern {
+                    "Cells read Score → NormalizeScore ×weight; the total is the sum of score × weight."
+                } else {
+                    "Cells read raw → score ×weight; the total is the sum of score × weight."
+                }}</p>
             }
             .into_any()
         }
@@ -98,8 +139,14 @@ pub fn PrioritizeNodes(table: ScoreTable) -> impl IntoView {
         <section class="step" data-testid="prioritize-nodes">
             <h3>
                 <code>"prioritizeNodes"</code>
-                <span class="step-sub">"score every feasible node with each priority, times its weight"</span>
+                {is_modern.then(|| view! { <ExtPoints points=&["PreScore", "Score", "NormalizeScore"]/> })}
+                <span class="step-sub">{if is_modern {
+                    "score every feasible node with each Score plugin, times its weight"
+                } else {
+                    "score every feasible node with each priority, times its weight"
+                }}</span>
             </h3>
+            {pre_score}
             {content}
         </section>
     }

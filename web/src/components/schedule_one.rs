@@ -24,6 +24,11 @@ pub fn ScheduleOne(
         node,
         cycle,
     } = inspection;
+    // v1.35: the profile that ran the cycle.
+    let profile = cycle
+        .as_ref()
+        .and_then(|c| c.modern.as_ref())
+        .map(|m| format!("{} (kube-scheduler v1.35)", m.profile));
     let cycle_text = cycle
         .as_ref()
         .map(|c| format!("{} of {} · t = {}", c.number, c.of, c.time))
@@ -55,6 +60,7 @@ pub fn ScheduleOne(
                 <div><dt>"Priority"</dt><dd class="mono">{priority}</dd></div>
                 <div><dt>"Requests"</dt><dd class="mono">{requests}</dd></div>
                 <div><dt>"Cycle"</dt><dd class="mono">{cycle_text}</dd></div>
+                {profile.map(|p| view! { <div><dt>"Profile"</dt><dd class="mono" data-testid="profile">{p}</dd></div> })}
                 <div><dt>"Outcome"</dt><dd><span class=outcome_class data-testid="outcome">{outcome}</span></dd></div>
                 <div><dt>"Node"</dt><dd class="mono" data-testid="inspected-node">{node.unwrap_or_else(|| "—".into())}</dd></div>
             </dl>

@@ -1,7 +1,9 @@
-//! The `KubeSchedulerConfiguration`: the six fields the playground reads.
+//! The v1alpha1 `KubeSchedulerConfiguration` (kube-scheduler v1.17): the six fields the
+//! playground reads. A v1 configuration (v1.35) has its own model, [`super::config_v1`].
 
 use super::{parse_int, set_at, str_at, Document, ObjRef};
 use schedlab_core::policy::config::V1ALPHA1;
+use schedlab_core::scenario::SchedulerVersion;
 use serde_json::{json, Value};
 
 /// `kind` of a scheduler configuration.
@@ -10,6 +12,28 @@ pub const KIND: &str = "KubeSchedulerConfiguration";
 /// The configuration object of a file, if it has one.
 pub fn find(doc: &Document) -> Option<ObjRef> {
     doc.of_kind(KIND).next().map(|(r, _)| r)
+}
+
+/// The scheduler a configuration text is for: v1.35 when it holds a
+/// `kubescheduler.config.k8s.io/v1` configuration, else v1.17 (a v1alpha1 configuration, or
+/// none: v1.17's defaults). A text that does not parse is judged by its `apiVersion` line.
+pub fn scheduler_of(text: &str) -> SchedulerVersion {
+    let v1 = match Document::parse(text) {
+        Ok(doc) => doc.of_kind(KIND).any(|(_, v)| super::config_v1::is_v1(v)),
+        Err(_) => text.lines().any(|l| {
+            let l = l.trim().trim_end_matches(',');
+            let value = l
+                .strip_prefix("apiVersion:")
+                .or_else(|| l.strip_prefix("\"apiVersion\":"))
+                .map(|v| v.trim().trim_matches(|c| c == '"' || c == '\''));
+            value == Some(schedlab_core::modern::config::V1)
+        }),
+    };
+    if v1 {
+        SchedulerVersion::V1_35
+    } else {
+        SchedulerVersion::V1_17
+    }
 }
 
 /// The type of a field.

@@ -7,6 +7,7 @@
 //! is rewritten from the parsed values ([`has_comments`] tells the views when to say so).
 
 pub mod config;
+pub mod config_v1;
 pub mod node;
 pub mod pod;
 pub mod policy;

@@ -360,3 +360,155 @@ fn syntax_errors_explain() {
     assert!(syntax::parse_node_terms("zone near (a)").is_err());
     assert_eq!(syntax::parse_labels("a=1, b=2").unwrap().len(), 2);
 }
+
+const CONFIG_V1: &str = include_str!("../../../assets/scenarios/config-v1.yaml");
+
+fn v1_rows(doc: &Document) -> Vec<config_v1::PluginRow> {
+    let v = doc.get(config::find(doc).unwrap()).unwrap();
+    config_v1::plugin_rows(v, 0)
+}
+
+fn v1_row(doc: &Document, name: &str) -> config_v1::PluginRow {
+    v1_rows(doc)
+        .into_iter()
+        .find(|r| r.name == name)
+        .unwrap_or_else(|| panic!("{name} missing"))
+}
+
+#[test]
+fn the_scheduler_of_a_configuration_text() {
+    use schedlab_core::scenario::SchedulerVersion::{V1_17, V1_35};
+    assert_eq!(config::scheduler_of(CONFIG), V1_17);
+    assert_eq!(config::scheduler_of(CONFIG_V1), V1_35);
+    assert_eq!(config::scheduler_of(""), V1_17);
+    let json =
+        r#"{"apiVersion": "kubescheduler.config.k8s.io/v1", "kind": "KubeSchedulerConfiguration"}"#;
+    assert_eq!(config::scheduler_of(json), V1_35);
+    // Broken YAML is judged by its apiVersion line.
+    let broken = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles: [\n";
+    assert_eq!(config::scheduler_of(broken), V1_35);
+    let beta =
+        "apiVersion: kubescheduler.config.k8s.io/v1beta3\nkind: KubeSchedulerConfiguration\n";
+    assert_eq!(config::scheduler_of(beta), V1_17);
+}
+
+#[test]
+fn v1_defaults_list_every_default_plugin_with_its_weight() {
+    let doc = Document::parse(CONFIG_V1).unwrap();
+    let rows = v1_rows(&doc);
+    let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
+    let defaults: Vec<&str> = schedlab_core::modern::registry::default_plugins()
+        .map(|(n, _)| n)
+        .collect();
+    assert_eq!(names, defaults);
+    assert!(rows.iter().all(|r| r.enabled && r.weight.is_empty()));
+    let taint = v1_row(&doc, "TaintToleration");
+    assert!(taint.scores);
+    assert_eq!((taint.default_weight, taint.effective_weight), (3, Some(3)));
+    // VolumeBinding has no weight in the default list: 1.
+    assert_eq!(v1_row(&doc, "VolumeBinding").effective_weight, Some(1));
+    assert!(!v1_row(&doc, "NodePorts").scores);
+    assert_eq!(
+        v1_row(&doc, "NodeAffinity").points,
+        ["PreFilter", "Filter", "PreScore", "Score"]
+    );
+    let v = doc.get(config::find(&doc).unwrap()).unwrap();
+    let profiles = config_v1::profiles(v);
+    assert_eq!(profiles.len(), 1);
+    assert_eq!(profiles[0].shown_name(1), "default-scheduler");
+}
+
+#[test]
+fn v1_weights_and_switches_write_multi_point() {
+    let mut doc = Document::parse(CONFIG_V1).unwrap();
+    let r = config::find(&doc).unwrap();
+    let weight = |n: &str, w: Option<i64>| config_v1::V1Edit::Weight(0, n.into(), w);
+    let on = |n: &str, b: bool| config_v1::V1Edit::Enabled(0, n.into(), b);
+    config_v1::apply(&mut doc, r, weight("NodeAffinity", Some(5))).unwrap();
+    config_v1::apply(&mut doc, r, on("ImageLocality", false)).unwrap();
+    let doc2 = reparse(&doc);
+    let v = doc2.get(config::find(&doc2).unwrap()).unwrap();
+    assert_eq!(
+        v["profiles"][0]["plugins"]["multiPoint"],
+        json!({
+            "enabled": [{"name": "NodeAffinity", "weight": 5}],
+            "disabled": [{"name": "ImageLocality"}]
+        })
+    );
+    assert_eq!(v["profiles"][0]["schedulerName"], "default-scheduler");
+    let affinity = v1_row(&doc2, "NodeAffinity");
+    assert_eq!(
+        (affinity.weight.as_str(), affinity.effective_weight),
+        ("5", Some(5))
+    );
+    assert!(!v1_row(&doc2, "ImageLocality").enabled);
+    // The core's plan keeps NodeAffinity in its place with the new weight.
+    let (plans, _) = schedlab_core::modern::config::plan(v.clone()).unwrap();
+    let score = plans[0].names_at(schedlab_core::modern::registry::Point::Score);
+    assert_eq!(score[1], "NodeAffinity");
+    assert!(!score.contains(&"ImageLocality"));
+
+    // Disabling a plugin that has a weight drops its entry (it would come back at the end);
+    // enabling and clearing the weights leaves no plugins at all.
+    config_v1::apply(&mut doc, r, on("NodeAffinity", false)).unwrap();
+    let v = doc.get(r).unwrap();
+    assert_eq!(
+        v["profiles"][0]["plugins"]["multiPoint"],
+        json!({"disabled": [{"name": "ImageLocality"}, {"name": "NodeAffinity"}]})
+    );
+    config_v1::apply(&mut doc, r, on("NodeAffinity", true)).unwrap();
+    config_v1::apply(&mut doc, r, on("ImageLocality", true)).unwrap();
+    assert!(doc.get(r).unwrap()["profiles"][0].get("plugins").is_none());
+    config_v1::apply(&mut doc, r, weight("TaintToleration", Some(7))).unwrap();
+    config_v1::apply(&mut doc, r, weight("TaintToleration", None)).unwrap();
+    assert!(doc.get(r).unwrap()["profiles"][0].get("plugins").is_none());
+}
+
+#[test]
+fn v1_fields_profiles_and_unknown_plugins() {
+    let text = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n";
+    let mut doc = Document::parse(text).unwrap();
+    let r = config::find(&doc).unwrap();
+    let global = |k, t: &str| config_v1::V1Edit::Global(k, t.into());
+    config_v1::apply(&mut doc, r, global("percentageOfNodesToScore", "40")).unwrap();
+    assert!(config_v1::apply(&mut doc, r, global("podMaxBackoffSeconds", "soon")).is_err());
+    config_v1::apply(
+        &mut doc,
+        r,
+        config_v1::V1Edit::ProfilePercentage(0, "70".into()),
+    )
+    .unwrap();
+    config_v1::apply(
+        &mut doc,
+        r,
+        config_v1::V1Edit::ProfileName(0, "batch".into()),
+    )
+    .unwrap();
+    let v = doc.get(r).unwrap();
+    assert_eq!(v["percentageOfNodesToScore"], 40);
+    assert_eq!(
+        v["profiles"],
+        json!([{"schedulerName": "batch", "percentageOfNodesToScore": 70}])
+    );
+    // An unknown plugin stays visible (the configuration does not build, so the row follows
+    // the text), and switching it off removes it.
+    let mut v = v.clone();
+    v["profiles"][0]["plugins"] = json!({"multiPoint": {"enabled": [{"name": "Foo"}]}});
+    let rows = config_v1::plugin_rows(&v, 0);
+    let foo = rows.last().unwrap();
+    assert_eq!(foo.name, "Foo");
+    assert!(foo.points.is_empty() && foo.enabled);
+    let mut doc = Document::parse(&serde_yaml_ng::to_string(&v).unwrap()).unwrap();
+    let r = config::find(&doc).unwrap();
+    config_v1::apply(
+        &mut doc,
+        r,
+        config_v1::V1Edit::Enabled(0, "Foo".into(), false),
+    )
+    .unwrap();
+    assert!(doc.get(r).unwrap()["profiles"][0].get("plugins").is_none());
+    assert!(config_v1::has_point_lists(
+        &json!({"profiles": [{"plugins": {"score": {"disabled": [{"name": "*"}]}}}]}),
+        0
+    ));
+}

@@ -497,11 +497,11 @@ fn run(
     // The nominated node's status counts once in `NodeToStatus` even when the scan meets it
     // again.
     let nominated_failed = modern.nominated_node.is_some();
-    for k in 0..n {
+    // The nodes from `start` on, wrapping around (no division per node).
+    for &node in candidates[start..].iter().chain(&candidates[..start]) {
         if feasible.len() >= to_find {
             break;
         }
-        let node = candidates[(start + k) % n];
         evaluated += 1;
         let info = &cx.cluster.nodes[node];
         let mut record = NodeFilterRecord {

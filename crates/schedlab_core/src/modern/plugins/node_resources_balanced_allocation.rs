@@ -49,6 +49,11 @@ struct BalancedPreScore(Vec<i64>);
 impl NodeResourcesBalancedAllocation {
     /// `balancedResourceScorer` over the node's (allocatable, requested) pairs.
     fn score_node(&self, requests: &[i64], node: &NodeInfo) -> i64 {
+        if let ([cpu, memory], [a, b]) = (requests, self.resources.as_slice()) {
+            if a.kind == ResourceKind::Cpu && b.kind == ResourceKind::Memory {
+                return Self::score_cpu_memory(*cpu, *memory, node);
+            }
+        }
         let mut fractions: SmallVec<[f64; 4]> = SmallVec::new();
         let mut total = 0.0f64;
         for (r, &p) in self.resources.iter().zip(requests) {
@@ -74,6 +79,24 @@ impl NodeResourcesBalancedAllocation {
                 (sum / n as f64).sqrt()
             }
             _ => 0.0,
+        };
+        ((1.0 - std) * MAX_NODE_SCORE) as i64
+    }
+}
+
+impl NodeResourcesBalancedAllocation {
+    /// [`Self::score_node`] for the default resources (cpu and memory), with the same
+    /// operations in the same order.
+    fn score_cpu_memory(cpu: i64, memory: i64, node: &NodeInfo) -> i64 {
+        let alloc = node.allocatable();
+        let fraction = |alloc: i64, req: i64| (req as f64 / alloc as f64).min(1.0);
+        let std = match (alloc.milli_cpu, alloc.memory) {
+            (0, _) | (_, 0) => 0.0,
+            (c, m) => {
+                let f0 = fraction(c, node.requested.milli_cpu + cpu);
+                let f1 = fraction(m, node.requested.memory + memory);
+                ((f0 - f1) / 2.0).abs()
+            }
         };
         ((1.0 - std) * MAX_NODE_SCORE) as i64
     }
