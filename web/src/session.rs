@@ -583,7 +583,7 @@ impl Session {
                 });
                 continue;
             };
-            let node = cluster.pod_node.get(p).copied().flatten();
+            let node = cluster.pod_node().get(p).copied().flatten();
             let phase = match (&s.phase, s.terminating) {
                 (PodPhase::Deleted, _) => "Deleted",
                 (_, true) => "Terminating",

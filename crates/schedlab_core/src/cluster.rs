@@ -694,17 +694,17 @@ pub struct Cluster {
     /// Node name → id.
     pub node_index: Arc<NodeIndex>,
     /// Image name → number of nodes reporting it (for ImageLocality).
-    pub image_node_counts: HashMap<String, usize>,
+    image_node_counts: HashMap<String, usize>,
     /// Where each pod is bound (or `None`).
-    pub pod_node: Vec<Option<NodeId>>,
+    pod_node: Vec<Option<NodeId>>,
     /// Bound pods that have pod affinity or anti-affinity, in binding order.
     pub pods_with_affinity: Vec<PodId>,
     /// Number of nodes carrying at least one `PreferNoSchedule` taint.
-    pub nodes_with_soft_taints: usize,
+    nodes_with_soft_taints: usize,
     /// Number of nodes carrying at least one `NoSchedule` or `NoExecute` taint.
-    pub nodes_with_hard_taints: usize,
+    nodes_with_hard_taints: usize,
     /// Number of cordoned nodes (`spec.unschedulable`).
-    pub nodes_cordoned: usize,
+    nodes_cordoned: usize,
     /// PersistentVolumes, claims, storage classes and CSINodes.
     pub volumes: crate::model::volume::VolumeCatalog,
     /// Bound pods counted per topology domain, for the affinity and spreading plugins.
@@ -712,6 +712,32 @@ pub struct Cluster {
 }
 
 impl Cluster {
+    /// Image name → number of nodes reporting it (for ImageLocality). Kept by the node
+    /// mutations.
+    pub fn image_node_counts(&self) -> &HashMap<String, usize> {
+        &self.image_node_counts
+    }
+
+    /// Where each pod is bound (or `None`), by pod id. Kept by `bind`/`unbind`.
+    pub fn pod_node(&self) -> &[Option<NodeId>] {
+        &self.pod_node
+    }
+
+    /// How many nodes carry a `PreferNoSchedule` taint.
+    pub fn nodes_with_soft_taints(&self) -> usize {
+        self.nodes_with_soft_taints
+    }
+
+    /// How many nodes carry a `NoSchedule` or `NoExecute` taint.
+    pub fn nodes_with_hard_taints(&self) -> usize {
+        self.nodes_with_hard_taints
+    }
+
+    /// How many nodes are cordoned (`spec.unschedulable`).
+    pub fn nodes_cordoned(&self) -> usize {
+        self.nodes_cordoned
+    }
+
     /// Adds a node; its pods come later through [`Cluster::bind`].
     pub fn add_node(&mut self, node: Node) -> NodeId {
         let id = self.nodes.len();

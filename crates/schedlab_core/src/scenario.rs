@@ -279,24 +279,22 @@ impl Scenario {
             }
         }
 
-        let mut cluster = Cluster {
-            services: inputs.services,
-            replication_controllers: inputs
-                .replication_controllers
-                .iter()
-                .map(|r| {
-                    (
-                        r.metadata.namespace_or_default().to_string(),
-                        r.spec.selector.clone(),
-                    )
-                })
-                .collect(),
-            replica_sets: selector_sources(&inputs.replica_sets),
-            stateful_sets: selector_sources(&inputs.stateful_sets),
-            priority_classes: inputs.priority_classes,
-            pdbs: inputs.pod_disruption_budgets,
-            ..Cluster::default()
-        };
+        let mut cluster = Cluster::default();
+        cluster.services = inputs.services;
+        cluster.replication_controllers = inputs
+            .replication_controllers
+            .iter()
+            .map(|r| {
+                (
+                    r.metadata.namespace_or_default().to_string(),
+                    r.spec.selector.clone(),
+                )
+            })
+            .collect();
+        cluster.replica_sets = selector_sources(&inputs.replica_sets);
+        cluster.stateful_sets = selector_sources(&inputs.stateful_sets);
+        cluster.priority_classes = inputs.priority_classes;
+        cluster.pdbs = inputs.pod_disruption_budgets;
         for (node, origin) in inputs.nodes {
             if cluster.node_index.contains_key(&node.metadata.name) {
                 errors.push(Diagnostic::new(
@@ -695,7 +693,7 @@ impl Run {
     /// The node a pod is bound to.
     pub fn node_of(&self, pod: PodId) -> Option<NodeId> {
         match self.phase(pod) {
-            Phase::Bound => self.cluster.pod_node[pod],
+            Phase::Bound => self.cluster.pod_node()[pod],
             _ => None,
         }
     }

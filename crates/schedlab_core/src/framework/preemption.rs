@@ -324,7 +324,7 @@ fn victims_changing_the_cache(
     })();
     // Put back every pod still off the node.
     for &p in &all {
-        if cluster.pod_node[p].is_none() {
+        if cluster.pod_node()[p].is_none() {
             cluster.bind(p, node);
         }
     }

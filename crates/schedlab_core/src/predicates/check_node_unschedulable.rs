@@ -14,7 +14,7 @@ pub struct CheckNodeUnschedulable;
 
 impl FilterPlugin for CheckNodeUnschedulable {
     fn pre_filter(&self, cx: &CycleContext) -> Result<State, crate::framework::CycleError> {
-        Ok(if cx.cluster.nodes_cordoned == 0 {
+        Ok(if cx.cluster.nodes_cordoned() == 0 {
             State::skip()
         } else {
             State::none()

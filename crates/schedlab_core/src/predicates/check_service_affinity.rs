@@ -40,12 +40,12 @@ impl FilterPlugin for CheckServiceAffinity {
         if fixed.len() < self.labels.len() && pod_has_service(cx) {
             let cluster = cx.cluster;
             let first = cluster.pods.iter().enumerate().find(|(id, p)| {
-                cluster.pod_node[*id].is_some()
+                cluster.pod_node()[*id].is_some()
                     && p.namespace == cx.pod.namespace
                     && set_matches(cx.pod.labels(), p.labels())
             });
             if let Some((id, _)) = first {
-                let node = &cluster.nodes[cluster.pod_node[id].unwrap_or_default()];
+                let node = &cluster.nodes[cluster.pod_node()[id].unwrap_or_default()];
                 for k in &self.labels {
                     if fixed.iter().any(|(f, _)| f == k) {
                         continue;

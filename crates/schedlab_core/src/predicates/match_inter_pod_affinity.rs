@@ -242,7 +242,7 @@ impl FilterPlugin for Reference {
         let mut existing_anti = Pairs::new();
         for &id in &cluster.pods_with_affinity {
             let ep = &cluster.pods[id];
-            let Some(node) = cluster.pod_node[id] else {
+            let Some(node) = cluster.pod_node()[id] else {
                 continue;
             };
             let Some(anti) = ep.pod.pod_anti_affinity() else {

@@ -10,7 +10,7 @@ pub struct PodToleratesNodeTaints;
 
 impl FilterPlugin for PodToleratesNodeTaints {
     fn pre_filter(&self, cx: &CycleContext) -> Result<State, crate::framework::CycleError> {
-        Ok(if cx.cluster.nodes_with_hard_taints == 0 {
+        Ok(if cx.cluster.nodes_with_hard_taints() == 0 {
             State::skip()
         } else {
             State::none()

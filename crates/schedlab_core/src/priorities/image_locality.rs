@@ -38,7 +38,7 @@ impl ScorePlugin for ImageLocality {
             .collect();
         if !names
             .iter()
-            .any(|n| cx.cluster.image_node_counts.contains_key(n))
+            .any(|n| cx.cluster.image_node_counts().contains_key(n))
         {
             // No node holds any of the images: every sum is 0, clamped to the minimum.
             return Ok(State::uniform(0));
@@ -52,7 +52,7 @@ impl ScorePlugin for ImageLocality {
         let mut sum = 0i64;
         for name in names {
             if let Some(size) = node.facts.images.get(name) {
-                let spread = *cx.cluster.image_node_counts.get(name).unwrap_or(&0) as f64 / total;
+                let spread = *cx.cluster.image_node_counts().get(name).unwrap_or(&0) as f64 / total;
                 sum += (*size as f64 * spread) as i64;
             }
         }

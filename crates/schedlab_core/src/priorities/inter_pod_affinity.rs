@@ -183,7 +183,7 @@ impl ScorePlugin for Reference {
             }
         } else {
             for &p in &cluster.pods_with_affinity {
-                if let Some(n) = cluster.pod_node[p] {
+                if let Some(n) = cluster.pod_node()[p] {
                     contributions(cx, &cluster.pods[p], &cluster.nodes[n], &mut scores);
                 }
             }

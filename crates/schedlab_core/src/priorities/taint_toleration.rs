@@ -13,7 +13,7 @@ pub struct TaintToleration;
 
 impl ScorePlugin for TaintToleration {
     fn pre_score(&self, cx: &CycleContext, _: &[&NodeInfo]) -> Result<State, CycleError> {
-        if cx.cluster.nodes_with_soft_taints == 0 {
+        if cx.cluster.nodes_with_soft_taints() == 0 {
             return Ok(State::uniform(0));
         }
         let relevant: Vec<Toleration> = cx

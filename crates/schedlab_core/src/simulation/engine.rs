@@ -584,7 +584,7 @@ fn empty_trace(state: &State, pod: PodId) -> CycleTrace {
 /// The binding cycle's end: `Scheduled`, or a failure that forgets and requeues the pod.
 fn complete_binding(state: &mut State, setup: &Setup, b: Binding, out: &mut StepOutput) {
     let pod = b.info.pod;
-    let node = state.cluster.pod_node[pod];
+    let node = state.cluster.pod_node()[pod];
     let percent = setup.timeline.bind_failure_percent;
     // Draw for every binding when a failure rate is set, so the draws do not depend on
     // `failBinding` faults.

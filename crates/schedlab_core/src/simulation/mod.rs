@@ -378,7 +378,7 @@ impl Simulation {
         };
         let cluster = scenario.cluster.clone();
         let pods: Vec<PodState> = (0..cluster.pods.len())
-            .map(|p| engine::initial_pod_state(&cluster.pods[p], cluster.pod_node[p].is_some()))
+            .map(|p| engine::initial_pod_state(&cluster.pods[p], cluster.pod_node()[p].is_some()))
             .collect();
         let mut queue = SchedulingQueue::new(queue_config);
         for &p in &scenario.queue {

@@ -97,7 +97,7 @@ impl Plugin for ImageLocality {
         let mut anywhere = false;
         for c in spec.init_containers.iter().chain(&spec.containers) {
             with_normalized(&c.image, |name| {
-                anywhere |= cx.cluster.image_node_counts.contains_key(name);
+                anywhere |= cx.cluster.image_node_counts().contains_key(name);
             });
         }
         (!anywhere)
@@ -118,7 +118,7 @@ impl Plugin for ImageLocality {
             for c in spec.init_containers.iter().chain(&spec.containers) {
                 with_normalized(&c.image, |name| {
                     if let Some(&size) = images.get(name) {
-                        let on = cx.cluster.image_node_counts.get(name).copied().unwrap_or(0);
+                        let on = cx.cluster.image_node_counts().get(name).copied().unwrap_or(0);
                         let spread = on as f64 / total;
                         sum += (size as f64 * spread) as i64;
                     }

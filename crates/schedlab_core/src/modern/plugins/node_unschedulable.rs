@@ -48,7 +48,7 @@ impl Plugin for NodeUnschedulable {
     }
 
     fn passes_everywhere(&self, cx: &Cx) -> bool {
-        cx.cluster.nodes_cordoned == 0
+        cx.cluster.nodes_cordoned() == 0
     }
 
     fn filter(

@@ -490,7 +490,7 @@ impl PodTopologySpread {
         t.ids
             .iter()
             .copied()
-            .filter(|&p| cluster.pod_node.get(p).copied().flatten().is_some())
+            .filter(|&p| cluster.pod_node().get(p).copied().flatten().is_some())
             .collect()
     }
 }
@@ -727,7 +727,7 @@ fn count_domains(
         )
         && constraints.iter().all(|c| {
             (!c.honor_affinity || !facts.selects_nodes)
-                && (!c.honor_taints || cluster.nodes_with_hard_taints == 0)
+                && (!c.honor_taints || cluster.nodes_with_hard_taints() == 0)
         });
     if trivial {
         if mark_present {
@@ -797,7 +797,7 @@ fn count_domains(
                 // The groups count pods being deleted too.
                 for &p in terminating {
                     let o = &cluster.pods[p];
-                    let Some(node) = cluster.pod_node[p] else {
+                    let Some(node) = cluster.pod_node()[p] else {
                         continue;
                     };
                     if o.namespace == ns && c.matches(o.labels()) {

@@ -93,11 +93,11 @@ impl Plugin for TaintToleration {
     }
 
     fn passes_everywhere(&self, cx: &Cx) -> bool {
-        cx.cluster.nodes_with_hard_taints == 0
+        cx.cluster.nodes_with_hard_taints() == 0
     }
 
     fn uniform_score(&self, cx: &Cx, _state: Option<&dyn PluginState>) -> Option<i64> {
-        (cx.cluster.nodes_with_soft_taints == 0).then_some(0)
+        (cx.cluster.nodes_with_soft_taints() == 0).then_some(0)
     }
 
     fn filter(
