@@ -488,6 +488,11 @@ describe('schedlab playground', () => {
     );
   };
   const configEditor = () => page.locator('[data-testid="editor-config"]');
+  /** Goes to the end of the run (the event log lists the events up to the position). */
+  const toEnd = async () => {
+    const end = page.locator('[data-testid="control-end"]');
+    if (await end.isEnabled()) await end.click();
+  };
 
   it('runs a v1.35 example: PreFilter, the filters in v1.35 order, PostFilter', async () => {
     await openExample('taints-first-v135');
@@ -544,6 +549,7 @@ describe('schedlab playground', () => {
     const post = page.locator('[data-testid="post-filter"]');
     assert.equal(await post.locator('tr[data-plugin="DefaultPreemption"]').getAttribute('data-code'), 'Success');
     // backfill cannot preempt anyone: both PostFilter messages end its FailedScheduling text.
+    await toEnd();
     await page.fill('[data-testid="event-filter"]', 'backfill');
     await page.locator('[data-testid="event-row"][data-reason="FailedScheduling"]').first().click();
     await page.waitForSelector('[data-testid="inspected-pod"]:text-is("backfill")');
@@ -553,6 +559,7 @@ describe('schedlab playground', () => {
     );
     // At t = 30 checkout tries node-b, its nominated node, first; it passes, so nothing else
     // is filtered or scored.
+    await toEnd();
     await page.fill('[data-testid="event-filter"]', 'checkout');
     await page.locator('[data-testid="event-row"][data-reason="Scheduled"]').first().click();
     await page.waitForSelector('[data-testid="nominated-first"]');
@@ -660,6 +667,7 @@ describe('schedlab playground', () => {
     assert.ok(overflow <= 0, `the page is ${overflow}px wider than the viewport`);
     await page.setViewportSize({ width: 1280, height: 800 });
     await openExample('classic');
+    await page.click('[data-testid="view-nodes"]');
     await page.waitForSelector('[data-testid="node-card"][data-node="node-a1"]');
     assertNoProblems();
   });

@@ -1834,14 +1834,15 @@ mod index_tests {
         use crate::model::{LabelSelector, Service};
         let mut r = Rng::new(29);
         let filters: Vec<(&str, Box<dyn crate::framework::FilterPlugin>)> =
-            crate::predicates::ORDERING
-                .iter()
-                .filter_map(|n| Some((*n, crate::predicates::builtin(n)?)))
+            crate::predicates::ordering()
+                .into_iter()
+                .filter_map(|n| Some((n, crate::predicates::builtin(n)?)))
                 .collect();
-        let scores: Vec<(&str, Box<dyn crate::framework::ScorePlugin>)> = crate::priorities::NAMES
-            .iter()
-            .filter_map(|(n, _)| Some((*n, crate::priorities::builtin(n)?)))
-            .collect();
+        let scores: Vec<(&str, Box<dyn crate::framework::ScorePlugin>)> =
+            crate::priorities::names()
+                .into_iter()
+                .filter_map(|(n, _)| Some((n, crate::priorities::builtin(n)?)))
+                .collect();
         assert!(filters.len() >= 17 && scores.len() >= 13);
         for case in 0..150 {
             let mut c = Cluster::default();

@@ -226,12 +226,12 @@ pub fn build_for(
         queue.push(cluster.add_pod(info(p, priority, bound + i)));
     }
     let policy = (workload == Workload::TopologySpreading && !modern).then(|| {
-        let mut predicates: Vec<serde_json::Value> = crate::predicates::DEFAULT_PROVIDER
+        let mut predicates: Vec<serde_json::Value> = crate::predicates::default_provider()
             .iter()
             .map(|n| json!({"name": n}))
             .collect();
         predicates.push(json!({"name": "EvenPodsSpread"}));
-        let mut priorities: Vec<serde_json::Value> = crate::priorities::DEFAULT_PROVIDER
+        let mut priorities: Vec<serde_json::Value> = crate::priorities::default_provider()
             .iter()
             .map(|(n, w)| json!({"name": n, "weight": w}))
             .collect();

@@ -8,7 +8,7 @@ use super::policy_argument::PolicyArgument;
 use crate::forms::parse_int;
 use crate::forms::policy::{self, PolicyEdit, ARGUMENTS};
 use leptos::prelude::*;
-use schedlab_core::predicates::MANDATORY;
+use schedlab_core::predicates::mandatory;
 use serde_json::Value;
 
 /// The policy editor.
@@ -30,7 +30,7 @@ pub fn PolicyForm(text: Signal<String>, on_edit: Callback<String>) -> impl IntoV
                 .into_iter()
                 .map(|name| {
                     let checked = on.contains(&name);
-                    let mandatory = MANDATORY.contains(&name.as_str());
+                    let mandatory = mandatory().contains(&name.as_str());
                     let n = name.clone();
                     view! {
                         <label class="form-toggle" class:on=checked || mandatory>

@@ -44,7 +44,10 @@ pub fn default_priorities(v: &Value) -> bool {
 pub fn enabled_predicates(v: &Value) -> Vec<String> {
     match entries(v, "predicates") {
         Some(list) => list.iter().filter_map(plain).map(String::from).collect(),
-        None => predicates::DEFAULT_PROVIDER.map(String::from).to_vec(),
+        None => predicates::default_provider()
+            .into_iter()
+            .map(String::from)
+            .collect(),
     }
 }
 
@@ -58,16 +61,16 @@ pub fn priority_weights(v: &Value) -> Vec<(String, i64)> {
                 plain(e).map(|n| (n.to_string(), w))
             })
             .collect(),
-        None => priorities::DEFAULT_PROVIDER
-            .iter()
-            .map(|(n, w)| (n.to_string(), *w))
+        None => priorities::default_provider()
+            .into_iter()
+            .map(|(n, w)| (n.to_string(), w))
             .collect(),
     }
 }
 
 /// Predicate names the form lists: v1.17's, then any others the policy names.
 pub fn predicate_choices(v: &Value) -> Vec<String> {
-    let mut names: Vec<String> = predicates::NAMES.map(String::from).to_vec();
+    let mut names: Vec<String> = predicates::names().into_iter().map(String::from).collect();
     for n in enabled_predicates(v) {
         if !names.contains(&n) {
             names.push(n);
@@ -78,9 +81,9 @@ pub fn predicate_choices(v: &Value) -> Vec<String> {
 
 /// Priority names the form lists, with default weights: v1.17's, then any others.
 pub fn priority_choices(v: &Value) -> Vec<(String, i64)> {
-    let mut names: Vec<(String, i64)> = priorities::NAMES
-        .iter()
-        .map(|(n, w)| (n.to_string(), *w))
+    let mut names: Vec<(String, i64)> = priorities::names()
+        .into_iter()
+        .map(|(n, w)| (n.to_string(), w))
         .collect();
     for (n, _) in priority_weights(v) {
         if !names.iter().any(|(m, _)| *m == n) {
@@ -192,12 +195,12 @@ pub enum PolicyEdit {
 fn list_mut<'a>(v: &'a mut Value, key: &str) -> &'a mut Vec<Value> {
     if !v.get(key).is_some_and(Value::is_array) {
         let list: Vec<Value> = if key == "predicates" {
-            predicates::DEFAULT_PROVIDER
+            predicates::default_provider()
                 .iter()
                 .map(|n| json!({"name": n}))
                 .collect()
         } else {
-            priorities::DEFAULT_PROVIDER
+            priorities::default_provider()
                 .iter()
                 .map(|(n, w)| json!({"name": n, "weight": w}))
                 .collect()

@@ -208,8 +208,8 @@ pub struct Built {
 type ProviderSets = (Vec<&'static str>, Vec<(&'static str, i64)>);
 
 fn provider_sets(provider: &str) -> Option<ProviderSets> {
-    let preds = predicates::DEFAULT_PROVIDER.to_vec();
-    let mut prios = priorities::DEFAULT_PROVIDER.to_vec();
+    let preds = predicates::default_provider();
+    let mut prios = priorities::default_provider();
     match provider {
         "DefaultProvider" => Some((preds, prios)),
         "ClusterAutoscalerProvider" => {
@@ -346,10 +346,10 @@ pub fn build(
                                     p.name
                                 ),
                             ));
-                        } else if predicates::NAMES.contains(&p.name.as_str()) {
+                        } else if predicates::names().contains(&p.name.as_str()) {
                             add_plain_filter(&p.name, i, &mut filters);
                         } else {
-                            let hint = suggest::nearest(&p.name, predicates::NAMES.iter().copied())
+                            let hint = suggest::nearest(&p.name, predicates::names())
                                 .map(|s| format!(" (did you mean {s}?)"))
                                 .unwrap_or_default();
                             errors.push(err(
@@ -365,7 +365,7 @@ pub fn build(
             }
         }
     }
-    for (i, name) in predicates::MANDATORY.iter().enumerate() {
+    for (i, name) in predicates::mandatory().iter().enumerate() {
         add_plain_filter(name, 1000 + i, &mut filters);
     }
     filters.sort_by_key(|(idx, pos, _)| (*idx, *pos));
@@ -490,7 +490,7 @@ pub fn build(
                             None => {
                                 let hint = suggest::nearest(
                                     &p.name,
-                                    priorities::NAMES.iter().map(|(n, _)| *n),
+                                    priorities::names().into_iter().map(|(n, _)| n),
                                 )
                                 .map(|s| format!(" (did you mean {s}?)"))
                                 .unwrap_or_default();

@@ -2,8 +2,18 @@
 //! `presence: true` every listed label key must be on the node, with `false` none may be.
 //! Label values are ignored.
 
+use super::PredicateSpec;
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, FailureReason, FilterPlugin, FilterResult, State};
+/// `CheckNodeLabelPresence` in the legacy registry.
+pub static SPEC: PredicateSpec = PredicateSpec {
+    name: "CheckNodeLabelPresence",
+    order: Some(9),
+    plain: false,
+    default_provider: None,
+    mandatory: false,
+    build: None,
+};
 
 /// The predicate with its arguments.
 pub struct CheckNodeLabelPresence {

@@ -1,6 +1,7 @@
 //! `CheckNodeUnschedulable`: a cordoned node (`spec.unschedulable`) takes only pods that
 //! tolerate the `node.kubernetes.io/unschedulable:NoSchedule` taint. Mandatory in v1.17.
 
+use super::PredicateSpec;
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, FailureReason, FilterPlugin, FilterResult, State};
 use crate::model::taint::{tolerated, NO_SCHEDULE};
@@ -8,6 +9,15 @@ use crate::model::Taint;
 
 /// `TaintNodeUnschedulable`.
 pub const TAINT_NODE_UNSCHEDULABLE: &str = "node.kubernetes.io/unschedulable";
+/// `CheckNodeUnschedulable` in the legacy registry.
+pub static SPEC: PredicateSpec = PredicateSpec {
+    name: "CheckNodeUnschedulable",
+    order: Some(0),
+    plain: true,
+    default_provider: Some(10),
+    mandatory: true,
+    build: Some(|| Box::new(CheckNodeUnschedulable)),
+};
 
 /// The predicate.
 pub struct CheckNodeUnschedulable;

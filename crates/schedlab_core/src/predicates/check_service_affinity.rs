@@ -6,11 +6,21 @@
 //! of the incoming pod's labels, and only when the pod belongs to at least one Service. The node
 //! must then carry exactly those values. Computed once per cycle in `pre_filter`.
 
+use super::PredicateSpec;
 use crate::cluster::NodeInfo;
 use crate::framework::{
     CycleContext, CycleError, FailureReason, FilterPlugin, FilterResult, State,
 };
 use crate::model::selector::set_matches;
+/// `CheckServiceAffinity` in the legacy registry.
+pub static SPEC: PredicateSpec = PredicateSpec {
+    name: "CheckServiceAffinity",
+    order: Some(10),
+    plain: false,
+    default_provider: None,
+    mandatory: false,
+    build: None,
+};
 
 /// The predicate with its arguments.
 pub struct CheckServiceAffinity {

@@ -30,12 +30,22 @@
 //! using the same claim is held to that node (upstream: to that node while provisioning is in
 //! flight, then to the new volume's node affinity).
 
+use super::PredicateSpec;
 use crate::cluster::{Cluster, NodeInfo, PodInfo};
 use crate::framework::{
     CycleContext, CycleError, FailureReason, FilterPlugin, FilterResult, State,
 };
 use crate::model::volume::{PersistentVolumeClaim, ANN_SELECTED_NODE};
 use crate::model::Labels;
+/// `CheckVolumeBinding` in the legacy registry.
+pub static SPEC: PredicateSpec = PredicateSpec {
+    name: "CheckVolumeBinding",
+    order: Some(16),
+    plain: true,
+    default_provider: Some(9),
+    mandatory: false,
+    build: Some(|| Box::new(CheckVolumeBinding)),
+};
 
 /// The predicate.
 pub struct CheckVolumeBinding;

@@ -8,6 +8,7 @@
 //! minimum > maxSkew`. With no eligible node at all every node fits.
 
 use super::match_node_selector::pod_matches_node;
+use super::PredicateSpec;
 use crate::cluster::NodeInfo;
 use crate::framework::{
     CycleContext, CycleError, FailureReason, FilterPlugin, FilterResult, State,
@@ -15,6 +16,15 @@ use crate::framework::{
 use crate::model::pod::TopologySpreadConstraint;
 use crate::model::selector::selector_matches;
 use std::collections::HashMap;
+/// `EvenPodsSpread` in the legacy registry.
+pub static SPEC: PredicateSpec = PredicateSpec {
+    name: "EvenPodsSpread",
+    order: Some(18),
+    plain: true,
+    default_provider: None,
+    mandatory: false,
+    build: Some(|| Box::new(EvenPodsSpread)),
+};
 
 /// The predicate. When the pod has no nodeSelector or required node affinity and its
 /// constraints share one topology key, counts come from the cluster's

@@ -1,9 +1,19 @@
 //! `GeneralPredicates`: PodFitsResources, then HostName, PodFitsHostPorts and MatchNodeSelector.
 //! All four always run; their reasons are concatenated in that order.
 
+use super::PredicateSpec;
 use super::{host_name, match_node_selector, pod_fits_host_ports, pod_fits_resources};
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, CycleError, FilterPlugin, FilterResult, Reason, State};
+/// `GeneralPredicates` in the legacy registry.
+pub static SPEC: PredicateSpec = PredicateSpec {
+    name: "GeneralPredicates",
+    order: Some(1),
+    plain: true,
+    default_provider: Some(7),
+    mandatory: false,
+    build: Some(|| Box::new(GeneralPredicates)),
+};
 
 /// The predicate.
 pub struct GeneralPredicates;

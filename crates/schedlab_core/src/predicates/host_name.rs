@@ -1,7 +1,17 @@
 //! `HostName` (`PodFitsHost`): a pod with `spec.nodeName` fits only that node.
 
+use super::PredicateSpec;
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, FailureReason, FilterPlugin, FilterResult, Reason, State};
+/// `HostName` in the legacy registry.
+pub static SPEC: PredicateSpec = PredicateSpec {
+    name: "HostName",
+    order: Some(2),
+    plain: true,
+    default_provider: None,
+    mandatory: false,
+    build: Some(|| Box::new(HostName)),
+};
 
 /// The predicate.
 pub struct HostName;

@@ -7,6 +7,7 @@
 //! the node's domain. Topology pairs are computed once per cycle in `pre_filter`, so each node
 //! is a few set lookups.
 
+use super::PredicateSpec;
 use crate::cluster::{Cluster, DomainCounts, NodeId, NodeInfo, PodInfo, TermKind, TopologyIndex};
 use crate::framework::{
     CycleContext, CycleError, FailureReason, FilterPlugin, FilterResult, State,
@@ -15,6 +16,15 @@ use crate::model::pod::PodAffinityTerm;
 use crate::model::selector::selector_matches;
 use crate::model::Labels;
 use std::collections::HashSet;
+/// `MatchInterPodAffinity` in the legacy registry.
+pub static SPEC: PredicateSpec = PredicateSpec {
+    name: "MatchInterPodAffinity",
+    order: Some(19),
+    plain: true,
+    default_provider: Some(5),
+    mandatory: false,
+    build: Some(|| Box::new(MatchInterPodAffinity)),
+};
 
 /// The predicate. Reads the cluster's [`TopologyIndex`]; falls back to [`Reference`] when a
 /// topology key of the pod is not in the index (a pod that was never added to the cluster).

@@ -2,10 +2,20 @@
 //! and so must the required node affinity terms (ORed; expressions and fields ANDed in a term).
 //! A node affinity without a required part only applies the nodeSelector.
 
+use super::PredicateSpec;
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, FailureReason, FilterPlugin, FilterResult, Reason, State};
 use crate::model::selector::set_matches;
 use crate::model::{Node, Pod};
+/// `MatchNodeSelector` in the legacy registry.
+pub static SPEC: PredicateSpec = PredicateSpec {
+    name: "MatchNodeSelector",
+    order: Some(4),
+    plain: true,
+    default_provider: None,
+    mandatory: false,
+    build: Some(|| Box::new(MatchNodeSelector)),
+};
 
 /// The predicate.
 pub struct MatchNodeSelector;

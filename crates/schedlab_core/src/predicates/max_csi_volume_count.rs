@@ -18,6 +18,7 @@
 //! Deviation: a migrated in-tree volume's handle is its in-tree id (upstream translates it to
 //! the CSI form, e.g. `projects/UNSPECIFIED/zones/Z/disks/NAME`); only uniqueness matters here.
 
+use super::PredicateSpec;
 use crate::cluster::{Cluster, NodeInfo};
 use crate::framework::{
     CycleContext, CycleError, FailureReason, FilterPlugin, FilterResult, State,
@@ -25,6 +26,15 @@ use crate::framework::{
 use crate::model::pod::Volume;
 use crate::model::volume::{CsiNode, PersistentVolumeClaim};
 use std::collections::{BTreeMap, HashMap};
+/// `MaxCSIVolumeCountPred` in the legacy registry.
+pub static SPEC: PredicateSpec = PredicateSpec {
+    name: "MaxCSIVolumeCountPred",
+    order: Some(13),
+    plain: true,
+    default_provider: Some(4),
+    mandatory: false,
+    build: Some(|| Box::new(MaxCsiVolumeCount)),
+};
 
 /// The predicate.
 pub struct MaxCsiVolumeCount;

@@ -18,6 +18,7 @@
 //! Deviation: that last rule follows the reference; in v1.17 it also needs the per-plugin
 //! `CSIMigrationAWS`/`GCE`/`AzureDisk`/`OpenStack` feature gates, which are off by default.
 
+use super::PredicateSpec;
 use crate::cluster::{Cluster, NodeInfo};
 use crate::framework::{
     CycleContext, CycleError, FailureReason, FilterPlugin, FilterResult, State,
@@ -38,6 +39,45 @@ pub enum VolumeType {
     /// OpenStack Cinder.
     Cinder,
 }
+/// `MaxEBSVolumeCount` in the legacy registry.
+pub static EBS: PredicateSpec = PredicateSpec {
+    name: "MaxEBSVolumeCount",
+    order: Some(11),
+    plain: true,
+    default_provider: Some(1),
+    mandatory: false,
+    build: Some(|| Box::new(MaxVolumeCount(VolumeType::Ebs))),
+};
+
+/// `MaxGCEPDVolumeCount` in the legacy registry.
+pub static GCE_PD: PredicateSpec = PredicateSpec {
+    name: "MaxGCEPDVolumeCount",
+    order: Some(12),
+    plain: true,
+    default_provider: Some(2),
+    mandatory: false,
+    build: Some(|| Box::new(MaxVolumeCount(VolumeType::GcePd))),
+};
+
+/// `MaxAzureDiskVolumeCount` in the legacy registry.
+pub static AZURE_DISK: PredicateSpec = PredicateSpec {
+    name: "MaxAzureDiskVolumeCount",
+    order: Some(14),
+    plain: true,
+    default_provider: Some(3),
+    mandatory: false,
+    build: Some(|| Box::new(MaxVolumeCount(VolumeType::AzureDisk))),
+};
+
+/// `MaxCinderVolumeCount` in the legacy registry.
+pub static CINDER: PredicateSpec = PredicateSpec {
+    name: "MaxCinderVolumeCount",
+    order: Some(15),
+    plain: true,
+    default_provider: None,
+    mandatory: false,
+    build: Some(|| Box::new(MaxVolumeCount(VolumeType::Cinder))),
+};
 
 /// The predicate for one volume type.
 pub struct MaxVolumeCount(pub VolumeType);

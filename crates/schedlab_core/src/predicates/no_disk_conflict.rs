@@ -2,9 +2,19 @@
 //! read-only), AWS EBS (same `volumeID`), iSCSI (same `iqn`, unless both read-only) and RBD
 //! (a common monitor, same pool and image, unless both read-only).
 
+use super::PredicateSpec;
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, FailureReason, FilterPlugin, FilterResult, State};
 use crate::model::pod::Volume;
+/// `NoDiskConflict` in the legacy registry.
+pub static SPEC: PredicateSpec = PredicateSpec {
+    name: "NoDiskConflict",
+    order: Some(6),
+    plain: true,
+    default_provider: Some(6),
+    mandatory: false,
+    build: Some(|| Box::new(NoDiskConflict)),
+};
 
 /// The predicate.
 pub struct NoDiskConflict;

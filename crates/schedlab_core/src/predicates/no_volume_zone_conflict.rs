@@ -9,11 +9,21 @@
 //! `persistentvolume "NAME" not found`. Errors abort the cycle, as upstream. The walk is resolved
 //! once per cycle in `pre_filter`; per node only the label comparison runs.
 
+use super::PredicateSpec;
 use crate::cluster::NodeInfo;
 use crate::framework::{
     CycleContext, CycleError, FailureReason, FilterPlugin, FilterResult, State,
 };
 use crate::model::volume::{label_zones_to_set, LABEL_REGION, LABEL_ZONE};
+/// `NoVolumeZoneConflict` in the legacy registry.
+pub static SPEC: PredicateSpec = PredicateSpec {
+    name: "NoVolumeZoneConflict",
+    order: Some(17),
+    plain: true,
+    default_provider: Some(0),
+    mandatory: false,
+    build: Some(|| Box::new(NoVolumeZoneConflict)),
+};
 
 /// The predicate.
 pub struct NoVolumeZoneConflict;

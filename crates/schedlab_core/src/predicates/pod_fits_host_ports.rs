@@ -4,8 +4,28 @@
 //! with the same IP or with an existing `0.0.0.0`. Protocols are independent. Ports within the
 //! incoming pod are not checked against each other.
 
+use super::PredicateSpec;
 use crate::cluster::{HostPort, NodeInfo};
 use crate::framework::{CycleContext, FailureReason, FilterPlugin, FilterResult, Reason, State};
+/// `PodFitsHostPorts` in the legacy registry.
+pub static SPEC: PredicateSpec = PredicateSpec {
+    name: "PodFitsHostPorts",
+    order: Some(3),
+    plain: true,
+    default_provider: None,
+    mandatory: false,
+    build: Some(|| Box::new(PodFitsHostPorts)),
+};
+
+/// The 1.0 name of PodFitsHostPorts: registered in v1.17 but absent from `Ordering()`, so it is accepted and never runs.
+pub static POD_FITS_PORTS: PredicateSpec = PredicateSpec {
+    name: "PodFitsPorts",
+    order: None,
+    plain: true,
+    default_provider: None,
+    mandatory: false,
+    build: None,
+};
 
 /// The predicate.
 pub struct PodFitsHostPorts;

@@ -8,9 +8,19 @@
 //! `ignoredByScheduler` are skipped. Deviations: several `Insufficient <scalar>` reasons come in
 //! name order (upstream: Go map order); sums saturate where Go's int64 would wrap.
 
+use super::PredicateSpec;
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, FilterPlugin, FilterResult, Reason, State};
 use crate::model::resources::{is_extended_resource, CPU, EPHEMERAL_STORAGE, MEMORY, PODS};
+/// `PodFitsResources` in the legacy registry.
+pub static SPEC: PredicateSpec = PredicateSpec {
+    name: "PodFitsResources",
+    order: Some(5),
+    plain: true,
+    default_provider: None,
+    mandatory: false,
+    build: Some(|| Box::new(PodFitsResources)),
+};
 
 /// The predicate.
 pub struct PodFitsResources;

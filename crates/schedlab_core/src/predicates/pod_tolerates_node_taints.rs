@@ -1,9 +1,29 @@
 //! `PodToleratesNodeTaints`: every `NoSchedule` and `NoExecute` taint of the node must be
 //! tolerated; `PreferNoSchedule` taints are left to TaintTolerationPriority. Mandatory in v1.17.
 
+use super::PredicateSpec;
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, FailureReason, FilterPlugin, FilterResult, State};
 use crate::model::taint::{tolerated, NO_EXECUTE, NO_SCHEDULE};
+/// `PodToleratesNodeTaints` in the legacy registry.
+pub static SPEC: PredicateSpec = PredicateSpec {
+    name: "PodToleratesNodeTaints",
+    order: Some(7),
+    plain: true,
+    default_provider: Some(8),
+    mandatory: true,
+    build: Some(|| Box::new(PodToleratesNodeTaints)),
+};
+
+/// In v1.17's `Ordering()` but no longer registered: a Policy cannot name it.
+pub static NO_EXECUTE_TAINTS: PredicateSpec = PredicateSpec {
+    name: "PodToleratesNodeNoExecuteTaints",
+    order: Some(8),
+    plain: false,
+    default_provider: None,
+    mandatory: false,
+    build: None,
+};
 
 /// The predicate.
 pub struct PodToleratesNodeTaints;

@@ -2,9 +2,17 @@
 //! `int64((1 - |cpuFraction - memFraction|) * 100)`, 0 when either fraction is ≥ 1; a zero
 //! capacity counts as fraction 1. The volume variant is gated off in v1.17.
 
+use super::PrioritySpec;
 use super::{cpu_allocatable_and_requested, memory_allocatable_and_requested, MAX_NODE_SCORE};
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
+/// `BalancedResourceAllocation` in the legacy registry.
+pub static SPEC: PrioritySpec = PrioritySpec {
+    name: "BalancedResourceAllocation",
+    default_weight: 1,
+    default_provider: true,
+    build: || Box::new(BalancedResourceAllocation),
+};
 
 /// The priority.
 pub struct BalancedResourceAllocation;

@@ -1,7 +1,15 @@
 //! `EqualPriority`: every node scores 1 (unscaled).
 
+use super::PrioritySpec;
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
+/// `EqualPriority` in the legacy registry.
+pub static SPEC: PrioritySpec = PrioritySpec {
+    name: "EqualPriority",
+    default_weight: 1,
+    default_provider: false,
+    build: || Box::new(EqualPriority),
+};
 
 /// The priority.
 pub struct EqualPriority;

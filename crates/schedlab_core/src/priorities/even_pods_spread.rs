@@ -8,6 +8,7 @@
 //! `min` the smallest count, it scores `int64(100 * (total - count) / (total - min))`, or 100 when
 //! `total == min`. Ineligible nodes score 0.
 
+use super::PrioritySpec;
 use super::MAX_NODE_SCORE;
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
@@ -16,6 +17,13 @@ use crate::model::selector::selector_matches;
 use crate::predicates::even_pods_spread::shared_key;
 use crate::predicates::match_node_selector::pod_matches_node;
 use std::collections::HashMap;
+/// `EvenPodsSpreadPriority` in the legacy registry.
+pub static SPEC: PrioritySpec = PrioritySpec {
+    name: "EvenPodsSpreadPriority",
+    default_weight: 1,
+    default_provider: false,
+    build: || Box::new(EvenPodsSpreadPriority),
+};
 
 /// The priority. Counts come from the cluster's [`crate::cluster::TopologyIndex`] under the
 /// same conditions as the `EvenPodsSpread` predicate's fast path; otherwise from [`Reference`].

@@ -4,9 +4,17 @@
 //! node: `int64(size * (nodesWithImage / allNodes))`. The sum is clamped to [23 MiB, 1000 MiB]
 //! and mapped linearly onto 0–100.
 
+use super::PrioritySpec;
 use super::MAX_NODE_SCORE;
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
+/// `ImageLocalityPriority` in the legacy registry.
+pub static SPEC: PrioritySpec = PrioritySpec {
+    name: "ImageLocalityPriority",
+    default_weight: 1,
+    default_provider: true,
+    build: || Box::new(ImageLocality),
+};
 
 /// The priority.
 pub struct ImageLocality;

@@ -6,6 +6,7 @@
 //! the domains it belongs to. Normalisation uses min and max that both start at 0:
 //! `int64(100 * (count - min) / (max - min))`, all 0 when max = min.
 
+use super::PrioritySpec;
 use super::MAX_NODE_SCORE;
 use crate::cluster::TermKind;
 use crate::cluster::{NodeInfo, PodInfo};
@@ -13,6 +14,13 @@ use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
 use crate::model::pod::PodAffinityTerm;
 use crate::predicates::match_inter_pod_affinity::{term_matches, term_matches_labels};
 use std::collections::HashMap;
+/// `InterPodAffinityPriority` in the legacy registry.
+pub static SPEC: PrioritySpec = PrioritySpec {
+    name: "InterPodAffinityPriority",
+    default_weight: 1,
+    default_provider: true,
+    build: || Box::new(InterPodAffinity),
+};
 
 /// The priority. Reads the cluster's [`crate::cluster::TopologyIndex`]; falls back to
 /// [`Reference`] when a topology key of the pod is not in the index.

@@ -2,11 +2,19 @@
 //! Per resource `(capacity - requested) * 100 / capacity` (0 when capacity is 0 or exceeded),
 //! averaged over cpu and memory with integer division. Requests use the non-zero defaults.
 
+use super::PrioritySpec;
 use super::{
     cpu_allocatable_and_requested, memory_allocatable_and_requested, mul_div, MAX_NODE_SCORE,
 };
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
+/// `LeastRequestedPriority` in the legacy registry.
+pub static SPEC: PrioritySpec = PrioritySpec {
+    name: "LeastRequestedPriority",
+    default_weight: 1,
+    default_provider: true,
+    build: || Box::new(LeastRequested),
+};
 
 /// The priority.
 pub struct LeastRequested;

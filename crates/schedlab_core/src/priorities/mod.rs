@@ -28,60 +28,60 @@ use crate::model::resources::{CPU, MEMORY};
 /// `framework.MaxNodeScore` in v1.17.
 pub const MAX_NODE_SCORE: i64 = 100;
 
-/// Priority names a v1.17 Policy accepts without an argument, with their default weights.
-pub const NAMES: [(&str, i64); 14] = [
-    ("EqualPriority", 1),
-    ("MostRequestedPriority", 1),
-    ("RequestedToCapacityRatioPriority", 1),
-    ("SelectorSpreadPriority", 1),
-    ("ServiceSpreadingPriority", 1),
-    ("InterPodAffinityPriority", 1),
-    ("LeastRequestedPriority", 1),
-    ("BalancedResourceAllocation", 1),
-    ("NodePreferAvoidPodsPriority", 10000),
-    ("NodeAffinityPriority", 1),
-    ("TaintTolerationPriority", 1),
-    ("ImageLocalityPriority", 1),
-    ("ResourceLimitsPriority", 1),
-    ("EvenPodsSpreadPriority", 1),
+/// What a priority file declares about its priority; every list below derives from these.
+pub struct PrioritySpec {
+    /// The name a Policy uses.
+    pub name: &'static str,
+    /// Its weight when a provider adds it.
+    pub default_weight: i64,
+    /// Whether the DefaultProvider has it.
+    pub default_provider: bool,
+    /// Builds it.
+    pub build: fn() -> Box<dyn ScorePlugin>,
+}
+
+/// Every argument-less v1.17 priority, in the order suggestions and forms list them (the
+/// DefaultProvider's keep this order in a profile).
+pub static REGISTRY: &[&PrioritySpec] = &[
+    &equal::SPEC,
+    &most_requested::SPEC,
+    &requested_to_capacity_ratio::SPEC,
+    &selector_spread::SPEC,
+    &selector_spread::SERVICE_SPREADING,
+    &inter_pod_affinity::SPEC,
+    &least_requested::SPEC,
+    &balanced_resource_allocation::SPEC,
+    &node_prefer_avoid_pods::SPEC,
+    &node_affinity::SPEC,
+    &taint_toleration::SPEC,
+    &image_locality::SPEC,
+    &resource_limits::SPEC,
+    &even_pods_spread::SPEC,
 ];
 
-/// The DefaultProvider priorities of v1.17 with weights.
-pub const DEFAULT_PROVIDER: [(&str, i64); 8] = [
-    ("SelectorSpreadPriority", 1),
-    ("InterPodAffinityPriority", 1),
-    ("LeastRequestedPriority", 1),
-    ("BalancedResourceAllocation", 1),
-    ("NodePreferAvoidPodsPriority", 10000),
-    ("NodeAffinityPriority", 1),
-    ("TaintTolerationPriority", 1),
-    ("ImageLocalityPriority", 1),
-];
+/// Priority names a v1.17 Policy accepts without an argument, with their default weights.
+pub fn names() -> Vec<(&'static str, i64)> {
+    REGISTRY
+        .iter()
+        .map(|s| (s.name, s.default_weight))
+        .collect()
+}
+
+/// The DefaultProvider priorities of v1.17 with weights, in profile order.
+pub fn default_provider() -> Vec<(&'static str, i64)> {
+    REGISTRY
+        .iter()
+        .filter(|s| s.default_provider)
+        .map(|s| (s.name, s.default_weight))
+        .collect()
+}
 
 /// The implementation of a plain (argument-less) priority name.
 pub fn builtin(name: &str) -> Option<Box<dyn ScorePlugin>> {
-    Some(match name {
-        "EqualPriority" => Box::new(equal::EqualPriority),
-        "MostRequestedPriority" => Box::new(most_requested::MostRequested),
-        "RequestedToCapacityRatioPriority" => {
-            Box::new(requested_to_capacity_ratio::RequestedToCapacityRatio::default_shape())
-        }
-        "SelectorSpreadPriority" | "ServiceSpreadingPriority" => {
-            Box::new(selector_spread::SelectorSpread)
-        }
-        "InterPodAffinityPriority" => Box::new(inter_pod_affinity::InterPodAffinity),
-        "LeastRequestedPriority" => Box::new(least_requested::LeastRequested),
-        "BalancedResourceAllocation" => {
-            Box::new(balanced_resource_allocation::BalancedResourceAllocation)
-        }
-        "NodePreferAvoidPodsPriority" => Box::new(node_prefer_avoid_pods::NodePreferAvoidPods),
-        "NodeAffinityPriority" => Box::new(node_affinity::NodeAffinity),
-        "TaintTolerationPriority" => Box::new(taint_toleration::TaintToleration),
-        "ImageLocalityPriority" => Box::new(image_locality::ImageLocality),
-        "ResourceLimitsPriority" => Box::new(resource_limits::ResourceLimits),
-        "EvenPodsSpreadPriority" => Box::new(even_pods_spread::EvenPodsSpreadPriority),
-        _ => return None,
-    })
+    REGISTRY
+        .iter()
+        .find(|s| s.name == name)
+        .map(|s| (s.build)())
 }
 
 /// `value * scale / divisor` with upstream's truncation, without overflowing for absurd
@@ -154,6 +154,25 @@ pub fn allocatable_and_requested(cx: &CycleContext, node: &NodeInfo, resource: &
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_default_provider_is_v1_17s_in_profile_order() {
+        // `defaultPriorities()` of v1.17, in the order the profile keeps them.
+        assert_eq!(
+            default_provider(),
+            [
+                ("SelectorSpreadPriority", 1),
+                ("InterPodAffinityPriority", 1),
+                ("LeastRequestedPriority", 1),
+                ("BalancedResourceAllocation", 1),
+                ("NodePreferAvoidPodsPriority", 10000),
+                ("NodeAffinityPriority", 1),
+                ("TaintTolerationPriority", 1),
+                ("ImageLocalityPriority", 1),
+            ]
+        );
+        assert_eq!(names().len(), 14);
+    }
 
     #[test]
     fn normalize_reduce_cases() {

@@ -1,11 +1,19 @@
 //! `MostRequestedPriority`: favours fuller nodes (ClusterAutoscalerProvider).
 //! Per resource `requested * 100 / capacity` (0 when capacity is 0 or exceeded), averaged.
 
+use super::PrioritySpec;
 use super::{
     cpu_allocatable_and_requested, memory_allocatable_and_requested, mul_div, MAX_NODE_SCORE,
 };
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
+/// `MostRequestedPriority` in the legacy registry.
+pub static SPEC: PrioritySpec = PrioritySpec {
+    name: "MostRequestedPriority",
+    default_weight: 1,
+    default_provider: false,
+    build: || Box::new(MostRequested),
+};
 
 /// The priority.
 pub struct MostRequested;

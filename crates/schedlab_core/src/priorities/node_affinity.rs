@@ -1,9 +1,17 @@
 //! `NodeAffinityPriority`: the sum of the weights of preferred node affinity terms that match
 //! (only `matchExpressions`; an empty term matches nothing), then `NormalizeReduce(100, false)`.
 
+use super::PrioritySpec;
 use super::{normalize_reduce, MAX_NODE_SCORE};
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
+/// `NodeAffinityPriority` in the legacy registry.
+pub static SPEC: PrioritySpec = PrioritySpec {
+    name: "NodeAffinityPriority",
+    default_weight: 1,
+    default_provider: true,
+    build: || Box::new(NodeAffinity),
+};
 
 /// The priority.
 pub struct NodeAffinity;

@@ -3,9 +3,17 @@
 //! ReplicationController or ReplicaSet (by kind and uid), else 100. Pods without such a
 //! controller, and annotations that do not parse, score 100.
 
+use super::PrioritySpec;
 use super::MAX_NODE_SCORE;
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
+/// `NodePreferAvoidPodsPriority` in the legacy registry.
+pub static SPEC: PrioritySpec = PrioritySpec {
+    name: "NodePreferAvoidPodsPriority",
+    default_weight: 10000,
+    default_provider: true,
+    build: || Box::new(NodePreferAvoidPods),
+};
 
 /// The priority.
 pub struct NodePreferAvoidPods;

@@ -5,9 +5,17 @@
 //! average (a v1.17 quirk) and the average is rounded half away from zero. Policy shapes use
 //! scores 0–10, multiplied by 10. Default shape: {0 → 100}, {100 → 0} on cpu and memory.
 
+use super::PrioritySpec;
 use super::{allocatable_and_requested, mul_div, MAX_NODE_SCORE};
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
+/// `RequestedToCapacityRatioPriority` in the legacy registry.
+pub static SPEC: PrioritySpec = PrioritySpec {
+    name: "RequestedToCapacityRatioPriority",
+    default_weight: 1,
+    default_provider: false,
+    build: || Box::new(RequestedToCapacityRatio::default_shape()),
+};
 
 /// One point of the shape (score already on the 0–100 scale).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

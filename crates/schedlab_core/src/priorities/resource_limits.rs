@@ -1,9 +1,17 @@
 //! `ResourceLimitsPriority` (alpha gate; runs when a Policy names it): 1 when the pod's cpu or
 //! memory *limit* is set and fits the node's allocatable, else 0. Not scaled to 100.
 
+use super::PrioritySpec;
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
 use crate::model::Resources;
+/// `ResourceLimitsPriority` in the legacy registry.
+pub static SPEC: PrioritySpec = PrioritySpec {
+    name: "ResourceLimitsPriority",
+    default_weight: 1,
+    default_provider: false,
+    build: || Box::new(ResourceLimits),
+};
 
 /// The priority.
 pub struct ResourceLimits;

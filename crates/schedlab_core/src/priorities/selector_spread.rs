@@ -7,12 +7,28 @@
 //! node, blended 1/3 : 2/3 with the same formula over zones (zones counted over the scored nodes
 //! only) when any scored node has a zone; float arithmetic in upstream's order, then truncated.
 
+use super::PrioritySpec;
 use super::MAX_NODE_SCORE;
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
 use crate::model::selector::set_matches;
 use crate::model::{LabelSelector, Labels};
 use std::collections::HashMap;
+/// `SelectorSpreadPriority` in the legacy registry.
+pub static SPEC: PrioritySpec = PrioritySpec {
+    name: "SelectorSpreadPriority",
+    default_weight: 1,
+    default_provider: true,
+    build: || Box::new(SelectorSpread),
+};
+
+/// `ServiceSpreadingPriority`, the older name of SelectorSpreadPriority (same implementation).
+pub static SERVICE_SPREADING: PrioritySpec = PrioritySpec {
+    name: "ServiceSpreadingPriority",
+    default_weight: 1,
+    default_provider: false,
+    build: || Box::new(SelectorSpread),
+};
 
 /// The priority.
 pub struct SelectorSpread;

@@ -2,11 +2,19 @@
 //! tolerations (with empty or `PreferNoSchedule` effect) do not tolerate, then
 //! `NormalizeReduce(100, true)`: fewer intolerable taints score higher.
 
+use super::PrioritySpec;
 use super::{normalize_reduce, MAX_NODE_SCORE};
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
 use crate::model::taint::{tolerated, PREFER_NO_SCHEDULE};
 use crate::model::Toleration;
+/// `TaintTolerationPriority` in the legacy registry.
+pub static SPEC: PrioritySpec = PrioritySpec {
+    name: "TaintTolerationPriority",
+    default_weight: 1,
+    default_provider: true,
+    build: || Box::new(TaintToleration),
+};
 
 /// The priority.
 pub struct TaintToleration;

@@ -143,7 +143,11 @@ fn going_back_gives_the_state_a_fresh_run_has_at_that_step() {
         assert_eq!(sim.now(), fresh.now(), "step {k}");
         assert_eq!(sim.queue_view(), fresh.queue_view(), "step {k}");
         assert_eq!(sim.pod_states(), fresh.pod_states(), "step {k}");
-        assert_eq!(sim.cluster().pod_node(), fresh.cluster().pod_node(), "step {k}");
+        assert_eq!(
+            sim.cluster().pod_node(),
+            fresh.cluster().pod_node(),
+            "step {k}"
+        );
         assert_eq!(sim.cycles_done(), fresh.cycles_done(), "step {k}");
     }
     // Forward again from the middle: the same history.

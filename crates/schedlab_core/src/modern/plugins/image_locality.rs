@@ -118,7 +118,12 @@ impl Plugin for ImageLocality {
             for c in spec.init_containers.iter().chain(&spec.containers) {
                 with_normalized(&c.image, |name| {
                     if let Some(&size) = images.get(name) {
-                        let on = cx.cluster.image_node_counts().get(name).copied().unwrap_or(0);
+                        let on = cx
+                            .cluster
+                            .image_node_counts()
+                            .get(name)
+                            .copied()
+                            .unwrap_or(0);
                         let spread = on as f64 / total;
                         sum += (size as f64 * spread) as i64;
                     }
