@@ -512,8 +512,8 @@ describe('schedlab playground', () => {
     const fit = inspector.locator('[data-testid="find-nodes-that-fit"]');
     assert.deepEqual(await fit.locator('h3 [data-testid="ext-points"] code').allTextContents(), ['PreFilter', 'Filter']);
     const preFilter = inspector.locator('[data-testid="pre-filter"]');
-    assert.equal(await preFilter.locator('tr[data-plugin="NodePorts"]').getAttribute('data-code'), 'Skip');
-    assert.equal(await preFilter.locator('tr[data-plugin="NodeResourcesFit"]').getAttribute('data-code'), 'Success');
+    assert.equal(await preFilter.locator('[data-plugin="NodePorts"]').getAttribute('data-code'), 'Skip');
+    assert.equal(await preFilter.locator('[data-plugin="NodeResourcesFit"]').getAttribute('data-code'), 'Success');
     // NodePorts was skipped: shown as skipped, not passed.
     assert.ok((await inspector.locator('[data-testid="filter-table"] td.skipped').count()) > 0);
     assert.match(await inspector.textContent('[data-testid="skipped-filters"]'), /NodePorts/);
@@ -522,10 +522,10 @@ describe('schedlab playground', () => {
     assert.equal(await b2.locator('[data-testid="node-code"]').textContent(), 'UnschedulableAndUnresolvable');
     const post = inspector.locator('[data-testid="post-filter"]');
     assert.deepEqual(
-      await post.locator('tr').evaluateAll((rows) => rows.map((r) => `${r.dataset.plugin} ${r.dataset.code}`)),
+      await post.locator('[data-plugin]').evaluateAll((rows) => rows.map((r) => `${r.dataset.plugin} ${r.dataset.code}`)),
       ['DynamicResources Unschedulable', 'DefaultPreemption Unschedulable'],
     );
-    assert.match(await post.locator('tr[data-plugin="DynamicResources"]').textContent(), /no new claims to deallocate/);
+    assert.match(await post.locator('[data-plugin="DynamicResources"]').textContent(), /no new claims to deallocate/);
     assert.deepEqual(
       await inspector.locator('[data-testid="preempt"] h3 [data-testid="ext-points"] code').allTextContents(),
       ['PostFilter'],
@@ -547,7 +547,7 @@ describe('schedlab playground', () => {
     await page.waitForSelector('[data-testid="preempt-table"]');
     assert.equal(await page.textContent('[data-testid="decided-by"]'), 'fewestPDBViolations');
     const post = page.locator('[data-testid="post-filter"]');
-    assert.equal(await post.locator('tr[data-plugin="DefaultPreemption"]').getAttribute('data-code'), 'Success');
+    assert.equal(await post.locator('[data-plugin="DefaultPreemption"]').getAttribute('data-code'), 'Success');
     // backfill cannot preempt anyone: both PostFilter messages end its FailedScheduling text.
     await toEnd();
     await page.fill('[data-testid="event-filter"]', 'backfill');
@@ -591,6 +591,7 @@ describe('schedlab playground', () => {
     // Undo puts the v1.17 configuration back.
     await page.click('[data-testid="undo-import"]');
     await waitStatus('kube-scheduler v1.17');
+    await page.click('[data-testid="notice"] [aria-label="Dismiss"]');
     assert.match(await configEditor().locator('textarea').inputValue(), /v1alpha1/);
     assert.equal(await v117.getAttribute('aria-pressed'), 'true');
     assertNoProblems();
@@ -651,24 +652,42 @@ describe('schedlab playground', () => {
   });
 
   it('takes screenshots of a v1.35 cycle at 1280×800 and 390×844', async () => {
+    // Scrolls an element to the top of the viewport and waits until it is painted (the
+    // inspector's sections are laid out only when on screen).
+    const scrollTo = async (selector) => {
+      await page.locator(selector).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    };
     await showPods(page);
     await row(page, 'web-1').click();
     await page.waitForSelector('[data-testid="pre-score"]');
-    await page.locator('[data-testid="find-nodes-that-fit"]').scrollIntoViewIfNeeded();
+    await scrollTo('[data-testid="find-nodes-that-fit"]');
     await page.screenshot({ path: path.join(SHOTS, 'schedlab-v135-1280x800.png') });
     await page.screenshot({ path: path.join(SHOTS, 'schedlab-v135-1280-full.png'), fullPage: true });
     await row(page, 'batch-huge').click();
     await page.waitForSelector('[data-testid="post-filter"]');
     await page.setViewportSize({ width: 390, height: 844 });
-    await page.locator('[data-testid="find-nodes-that-fit"]').scrollIntoViewIfNeeded();
+    await scrollTo('[data-testid="find-nodes-that-fit"]');
     await page.screenshot({ path: path.join(SHOTS, 'schedlab-v135-390x844.png') });
+    await scrollTo('[data-testid="preempt"]');
+    await page.screenshot({ path: path.join(SHOTS, 'schedlab-v135-390x844-preempt.png') });
+    await tab(page, 'config');
+    await configEditor().locator('[data-testid="editor-view-form"]').click();
+    await scrollTo('[data-testid="editor-config"]');
+    await page.screenshot({ path: path.join(SHOTS, 'schedlab-v135-390x844-form.png') });
+    await configEditor().locator('[data-testid="editor-view-text"]').click();
     await page.screenshot({ path: path.join(SHOTS, 'schedlab-v135-390-full.png'), fullPage: true });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `the page is ${overflow}px wider than the viewport`);
     await page.setViewportSize({ width: 1280, height: 800 });
+    await scrollTo('[data-testid="editor-config"]');
+    await configEditor().locator('[data-testid="editor-view-form"]').click();
+    await page.screenshot({ path: path.join(SHOTS, 'schedlab-v135-1280-form.png') });
+    await configEditor().locator('[data-testid="editor-view-text"]').click();
     await openExample('classic');
     await page.click('[data-testid="view-nodes"]');
     await page.waitForSelector('[data-testid="node-card"][data-node="node-a1"]');
+    await tab(page, 'pods');
     assertNoProblems();
   });
 

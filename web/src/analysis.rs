@@ -219,9 +219,11 @@ pub fn inspect_cycle(
         .map(|(k, rec)| {
             let mut cells: Vec<FilterCell> = Vec::new();
             for i in 0..filter_columns.len() {
+                let failed = cells.iter().any(|c| matches!(c, FilterCell::Fail { .. }));
                 match rec.result(i) {
-                    // PreFilter returned Skip: the plugin's Filter did not run (not a pass).
-                    Some(_) if skipped(i) => cells.push(FilterCell::Skipped),
+                    // PreFilter returned Skip: the plugin's Filter did not run this cycle
+                    // (not a pass), wherever it sits before the node's rejection.
+                    _ if skipped(i) && !failed => cells.push(FilterCell::Skipped),
                     Some([]) => cells.push(FilterCell::Pass),
                     Some(reasons) => cells.push(FilterCell::Fail {
                         reason: join(reasons.iter().map(ToString::to_string)),

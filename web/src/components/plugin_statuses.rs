@@ -40,16 +40,19 @@ pub fn PluginStatuses(
     test_id: &'static str,
 ) -> impl IntoView {
     let empty = rows.is_empty();
-    let body = rows
+    // A compact grid: plain successes and skips side by side, a status with a message on a
+    // line of its own.
+    let items = rows
         .into_iter()
         .map(|r| {
             let plugin = r.plugin.clone();
+            let has_message = !r.message.is_empty();
             view! {
-                <tr data-plugin=plugin data-code=r.code>
-                    <th scope="row" class="mono">{r.plugin}</th>
-                    <td><span class=code_class(r.code)>{r.code}</span></td>
-                    <td class="mono status-message">{r.message}</td>
-                </tr>
+                <li class:has-message=has_message data-plugin=plugin data-code=r.code>
+                    <span class="mono status-plugin">{r.plugin}</span>
+                    <span class=code_class(r.code)>{r.code}</span>
+                    {has_message.then(|| view! { <span class="mono status-message">{r.message}</span> })}
+                </li>
             }
         })
         .collect_view();
@@ -59,14 +62,7 @@ pub fn PluginStatuses(
             {if empty {
                 view! { <p class="note">"No plugin ran here."</p> }.into_any()
             } else {
-                view! {
-                    <div class="table-scroll">
-                        <table class="status-table">
-                            <tbody>{body}</tbody>
-                        </table>
-                    </div>
-                }
-                .into_any()
+                view! { <ul class="status-list">{items}</ul> }.into_any()
             }}
         </div>
     }
