@@ -18,7 +18,7 @@ const dirs = [
 let failures = 0;
 for (const dir of dirs) {
   const names = readdirSync(dir)
-    .filter((n) => n !== 'expect.json' && !n.startsWith('README') && statSync(join(dir, n)).isFile())
+    .filter((n) => !n.startsWith('expect') && !n.startsWith('README') && statSync(join(dir, n)).isFile())
     .sort();
   const files = names.map((n) => ({ name: n, text: readFileSync(join(dir, n), 'utf8') }));
   for (const seed of [0, 7]) {
