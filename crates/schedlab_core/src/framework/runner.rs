@@ -190,7 +190,7 @@ pub struct SchedulerState {
     /// The seeded tie-breaker.
     pub rng: Rng,
     /// Score buffers reused from cycle to cycle (raw, normalised).
-    scratch: (Vec<i64>, Vec<i64>),
+    pub(crate) scratch: (Vec<i64>, Vec<i64>),
     /// The nodes' copies with their nominated pods, reused while they stay true.
     nominated_copies: NominatedCopies,
 }

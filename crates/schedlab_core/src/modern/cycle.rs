@@ -563,7 +563,7 @@ fn run(
         return Ok(());
     }
     let nodes: Vec<&NodeInfo> = feasible.iter().map(|&n| &cx.cluster.nodes[n]).collect();
-    let totals = prioritize(profile, cx, &nodes, detail, trace, modern)?;
+    let totals = prioritize(profile, cx, &nodes, detail, trace, modern, &mut st.scratch)?;
     // The seeded uniform choice among the best totals.
     let mut best = totals[0];
     let mut selected = feasible[0];
@@ -693,6 +693,7 @@ fn run_filters(
 }
 
 /// `prioritizeNodes`: PreScore, Score, NormalizeScore, weights; the totals in node order.
+/// `scratch` holds the raw and normalised score buffers from cycle to cycle.
 fn prioritize(
     profile: &Profile,
     cx: &Cx,
@@ -700,6 +701,7 @@ fn prioritize(
     detail: bool,
     trace: &mut CycleTrace,
     modern: &mut ModernTrace,
+    scratch: &mut (Vec<i64>, Vec<i64>),
 ) -> Result<Vec<i64>, String> {
     let n = nodes.len();
     let score_points = &profile.points[Point::Score as usize];
@@ -758,7 +760,9 @@ fn prioritize(
         .collect();
     // Every plugin's raw score, node after node (a node's data is read by all plugins while
     // it is in cache; each call is independent of the others, so the order changes nothing).
-    let mut all_raw = vec![0i64; n * running.len()];
+    let (all_raw, scores) = scratch;
+    all_raw.clear();
+    all_raw.resize(n * running.len(), 0);
     let mut per_node: Vec<(usize, usize, Option<&dyn PluginState>)> = Vec::new();
     for (r, &(_, i, state)) in running.iter().enumerate() {
         match profile.plugins[i].plugin.uniform_score(cx, state) {
@@ -775,12 +779,13 @@ fn prioritize(
                 .map_err(|m| format!("running Score plugin {:?}: {m}", e.spec.name))?;
         }
     }
-    let mut scores = vec![0i64; n];
+    scores.clear();
+    scores.resize(n, 0);
     for (r, &(s, i, state)) in running.iter().enumerate() {
         let e = &profile.plugins[i];
         let raw = &all_raw[r * n..(r + 1) * n];
         scores.copy_from_slice(raw);
-        e.plugin.normalize(cx, state, nodes, &mut scores);
+        e.plugin.normalize(cx, state, nodes, scores);
         if let Some(bad) = scores.iter().find(|s| !(0..=MAX_NODE_SCORE).contains(*s)) {
             return Err(format!(
                 "plugin {:?} returns an invalid score {bad}, it should in the range of [0, {MAX_NODE_SCORE}] after normalizing",
