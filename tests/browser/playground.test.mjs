@@ -655,7 +655,13 @@ describe('schedlab playground', () => {
     // Scrolls an element to the top of the viewport and waits until it is painted (the
     // inspector's sections are laid out only when on screen).
     const scrollTo = async (selector) => {
-      await page.locator(selector).evaluate((el) => el.scrollIntoView({ block: 'start' }));
+      await page.locator(selector).evaluate((el) => {
+        el.scrollIntoView({ block: 'start' });
+        // Not under the controls when they stick to the top.
+        const bar = document.querySelector('.controls');
+        const stuck = bar && ['sticky', 'fixed'].includes(getComputedStyle(bar).position);
+        if (stuck) window.scrollBy(0, -bar.getBoundingClientRect().height - 8);
+      });
       await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     };
     await showPods(page);

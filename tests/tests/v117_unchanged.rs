@@ -39,7 +39,8 @@ fn v1_17_reports_are_byte_identical_to_the_build_before_v1_35() {
             .as_object_mut()
             .and_then(|m| m.shift_remove("scheduler"));
         assert_eq!(scheduler, Some(serde_json::json!("v1.17")), "{name}");
-        if report.to_string() != stored.trim_end() {
+        let text = report.to_string();
+        if text.as_str() != stored.trim_end() {
             differ.push(name);
         }
     }

@@ -664,6 +664,11 @@ mod tests {
         let scenario = load(&texts).expect("loads without the Policy");
         assert_eq!(scenario.scheduler, SchedulerVersion::V1_35);
         assert!(scenario.policy.is_none());
+        // The Policy editor is not read at all: not even its syntax errors count.
+        let policy =
+            std::mem::replace(&mut texts[EditorFile::Policy.index()], "{\"kind\": ".into());
+        assert!(load(&texts).is_ok());
+        texts[EditorFile::Policy.index()] = policy;
         // A Policy typed into the Pods editor is still a mix the core refuses.
         texts[EditorFile::Pods.index()]
             .push_str("\n---\n{\"kind\": \"Policy\", \"apiVersion\": \"v1\"}\n");

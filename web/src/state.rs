@@ -752,11 +752,7 @@ impl Playground {
                 }
             }
         });
-        if !errors.is_empty() {
-            return Err(errors);
-        }
-        leave_out_ignored_policy(&mut inputs, &names);
-        Scenario::from_inputs(inputs, &sources)
+        assemble(inputs, errors, &names, &sources)
     }
 
     /// Runs a new session to its end in slices (a big scenario never freezes the tab), then
@@ -1013,20 +1009,38 @@ struct ParsedFile {
 pub fn load(texts: &[String]) -> Result<Scenario, Vec<Diagnostic>> {
     let names = source_names(texts);
     let sources = sources(&names, texts);
-    let mut inputs = schedlab_core::input::read_sources(&sources)?;
-    leave_out_ignored_policy(&mut inputs, &names);
-    Scenario::from_inputs(inputs, &sources)
+    let mut inputs = Inputs::default();
+    let mut errors = Vec::new();
+    for src in &sources {
+        match read_source(src) {
+            Ok(read) => inputs.append(read),
+            Err(e) => errors.extend(e),
+        }
+    }
+    assemble(inputs, errors, &names, &sources)
 }
 
+/// The scenario of the files as read (their objects and their errors).
+///
 /// kube-scheduler v1.35 reads no Policy: when the inputs hold a v1 configuration, the Policy
-/// editor's objects are left out of the scenario (the Policy tab says so). A Policy typed into
-/// another editor stays, and the core reports the mix.
-fn leave_out_ignored_policy(inputs: &mut Inputs, names: &[String]) {
-    if inputs.modern_configs.is_empty() {
-        return;
+/// editor is left out of the scenario (the Policy tab says so), its objects and its errors
+/// alike. A Policy typed into another editor stays, and the core reports the mix.
+fn assemble(
+    mut inputs: Inputs,
+    mut errors: Vec<Diagnostic>,
+    names: &[String],
+    sources: &[Source],
+) -> Result<Scenario, Vec<Diagnostic>> {
+    if !inputs.modern_configs.is_empty() {
+        let policy_file = &names[EditorFile::Policy.index()];
+        inputs.policies.retain(|(_, o)| o.file != *policy_file);
+        inputs.warnings.retain(|d| d.file != *policy_file);
+        errors.retain(|d| d.file != *policy_file);
     }
-    let policy_file = &names[EditorFile::Policy.index()];
-    inputs.policies.retain(|(_, o)| o.file != *policy_file);
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Scenario::from_inputs(inputs, sources)
 }
 
 impl Default for Playground {

@@ -137,7 +137,7 @@ pub fn ConfigFormV1(doc: FormDoc) -> impl IntoView {
                                 {(!row.default_enabled && !unknown).then(|| view! { <span class="form-tag" title="Not in v1.35's default list">"added"</span> })}
                                 {unknown.then(|| view! { <span class="form-tag form-tag-bad" title="v1.35 registers no plugin by this name">"unknown"</span> })}
                             </label>
-                            <span class="v1-points" title="The extension points it implements">{points}</span>
+                            <span class="v1-points" title=format!("Extension points: {points}")>{points.clone()}</span>
                             {weight.map(|w| w.into_any()).unwrap_or_else(|| view! { <span class="v1-no-weight" title="Not a Score plugin">"—"</span> }.into_any())}
                         </div>
                     }

@@ -90,6 +90,10 @@ pub fn FindNodesThatFit(
             && m.pre_filter_nodes.is_none()
             && !m.nominated.as_ref().is_some_and(|(_, passed)| *passed)
     });
+    // v1.35: no scan at all after a PreFilter rejection or when the nominated node passed.
+    let scanned = modern.as_ref().is_none_or(|m| {
+        !m.pre_filter_rejected && !m.nominated.as_ref().is_some_and(|(_, passed)| *passed)
+    });
     let not_evaluated = if scan_stopped_early {
         num_all_nodes.saturating_sub(evaluated)
     } else {
@@ -100,11 +104,18 @@ pub fn FindNodesThatFit(
     } else {
         "run the predicates on each node; stop a node at its first failure"
     };
+    // The nodes a PreFilter result left (all of them evaluated when the table has as many rows).
+    let row_nodes: Vec<String> = rows.with_value(|r| r.iter().map(|r| r.node.clone()).collect());
     let pre = modern.clone().map(|m| {
         let narrowed = m.pre_filter_nodes.map(|n| {
+            let which = if row_nodes.len() == n && n > 0 {
+                format!(" ({})", row_nodes.join(", "))
+            } else {
+                String::new()
+            };
             view! {
                 <p class="note" data-testid="pre-filter-nodes">
-                    {format!("A PreFilter result narrowed the search to {n} of {num_all_nodes} nodes; the others get \"node(s) didn't satisfy plugin(s)\" and are not filtered.")}
+                    {format!("A PreFilter result narrowed the search to {n} of {num_all_nodes} nodes{which}; the others get \"node(s) didn't satisfy plugin(s)\" and are not filtered.")}
                 </p>
             }
         });
@@ -154,12 +165,12 @@ pub fn FindNodesThatFit(
             {nominated}
             {is_modern.then(|| view! { <h4 class="ext-title"><code>"Filter"</code><span class="step-sub">"the profile's Filter plugins, in order"</span></h4> })}
             <p class="meta">
-                <span><code>"numFeasibleNodesToFind"</code>" = "<b data-testid="num-to-find">{num_to_find}</b></span>
+                {scanned.then(|| view! { <span><code>"numFeasibleNodesToFind"</code>" = "<b data-testid="num-to-find">{num_to_find}</b></span> })}
                 <span>"evaluated "<b>{evaluated}</b>" of "{num_all_nodes}</span>
                 <span>"feasible "<b>{feasible}</b></span>
-                <span>"start index "<b>{start_index}</b></span>
+                {scanned.then(|| view! { <span>"start index "<b>{start_index}</b></span> })}
             </p>
-            <div class="table-scroll">
+            <div class="table-scroll" class:hidden=total_rows == 0 && !scanned>
                 <table class="matrix filter-table" data-testid="filter-table">
                     <thead>
                         <tr>
