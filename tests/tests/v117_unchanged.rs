@@ -30,7 +30,11 @@ fn v1_17_reports_are_byte_identical_to_the_build_before_v1_35() {
     assert!(names.len() >= 57, "{} stored reports", names.len());
     let mut differ = Vec::new();
     for path in names {
-        let name = path.file_stem().unwrap_or_default().to_string_lossy().to_string();
+        let name = path
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
         let stored = std::fs::read_to_string(&path).expect("stored report");
         let scenario = load_ok(&scenario_files(&scenario_dir(&name)));
         let run = scenario.run(7, true);
