@@ -372,17 +372,15 @@ fn assume(
     );
 }
 
-/// A failed cycle: the `FailedScheduling` event, PodScheduled `False`, and the pod back in
-/// the queue (`AddUnschedulableIfNotPresent`).
-fn record_failure(
+/// A failed cycle's `FailedScheduling` event and its PodScheduled `False` condition.
+fn report_failure(
     state: &mut State,
-    info: QueuedPodInfo,
-    pod_scheduling_cycle: i64,
+    pod: PodId,
     cycle: usize,
     trace: &CycleTrace,
+    reason: &'static str,
     out: &mut StepOutput,
 ) {
-    let pod = info.pod;
     let message = trace.message.clone().unwrap_or_default();
     out.events.push(event(
         state,
@@ -394,9 +392,23 @@ fn record_failure(
     ));
     state.pods[pod].condition = Some(Arc::new(PodScheduledCondition {
         status: false,
-        reason: REASON_UNSCHEDULABLE,
+        reason,
         message,
     }));
+}
+
+/// A failed cycle: the `FailedScheduling` event, PodScheduled `False`, and the pod back in
+/// the queue (`AddUnschedulableIfNotPresent`).
+fn record_failure(
+    state: &mut State,
+    info: QueuedPodInfo,
+    pod_scheduling_cycle: i64,
+    cycle: usize,
+    trace: &CycleTrace,
+    out: &mut StepOutput,
+) {
+    let pod = info.pod;
+    report_failure(state, pod, cycle, trace, REASON_UNSCHEDULABLE, out);
     let nominated = state.pods[pod].nominated.clone();
     let _ = state.queue.add_unschedulable_if_not_present(
         info,
@@ -546,25 +558,11 @@ fn record_failure_v135(
     trace: &CycleTrace,
     out: &mut StepOutput,
 ) {
-    let pod = info.pod;
-    let message = trace.message.clone().unwrap_or_default();
-    out.events.push(event(
-        state,
-        true,
-        "FailedScheduling",
-        pod,
-        message.clone(),
-        cycle,
-    ));
     let (reason, rejectors) = match trace.outcome {
         Outcome::Unschedulable => (REASON_UNSCHEDULABLE, rejectors),
         _ => (REASON_SCHEDULER_ERROR, Vec::new()),
     };
-    state.pods[pod].condition = Some(Arc::new(PodScheduledCondition {
-        status: false,
-        reason,
-        message,
-    }));
+    report_failure(state, info.pod, cycle, trace, reason, out);
     let _ = state
         .queue
         .add_unschedulable_v135(info, rejectors, false, state.now);

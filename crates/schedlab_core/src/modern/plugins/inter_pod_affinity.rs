@@ -777,6 +777,7 @@ impl Plugin for InterPodAffinity {
 mod tests {
     use super::*;
     use crate::cluster::PodId;
+    use crate::modern::plugins::node_resources_fit::testkit::{both_ways, score_all};
     use crate::testing::{node, pod};
     use serde_json::{json, Value as Json};
 
@@ -896,43 +897,6 @@ mod tests {
                 (code, text.join(", "))
             })
             .collect()
-    }
-
-    fn score_all(p: &dyn Plugin, c: &Cluster, incoming: &PodInfo) -> Option<(Vec<i64>, Vec<i64>)> {
-        let order = c.node_tree_order();
-        let cx = Cx {
-            cluster: c,
-            pod: incoming,
-            order: &order,
-        };
-        let nodes: Vec<&NodeInfo> = c.nodes.iter().collect();
-        let out = p.pre_score(&cx, &nodes);
-        if out.status.code == Code::Skip {
-            return None;
-        }
-        assert!(out.status.is_success(), "{:?}", out.status);
-        let raw: Vec<i64> = nodes
-            .iter()
-            .map(|n| p.score(&cx, out.state.as_deref(), n).expect("score"))
-            .collect();
-        let mut norm = raw.clone();
-        p.normalize(&cx, out.state.as_deref(), &nodes, &mut norm);
-        Some((raw, norm))
-    }
-
-    /// Runs `f` with the incoming pod added to the cluster (its keys in the topology index) and
-    /// outside it (keys the index may lack: counted pod by pod); both must agree.
-    fn both_ways<T: PartialEq + std::fmt::Debug>(
-        c: &Cluster,
-        incoming: Pod,
-        f: impl Fn(&Cluster, &PodInfo) -> T,
-    ) -> T {
-        let mut with = c.clone();
-        let id = with.add_pod(PodInfo::new_v135(incoming.clone(), 0, usize::MAX));
-        let indexed = f(&with, &with.pods[id]);
-        let standalone = f(c, &PodInfo::new_v135(incoming, 0, usize::MAX));
-        assert_eq!(indexed, standalone, "index and scan paths differ");
-        indexed
     }
 
     const OK: (Code, &str) = (Code::Success, "");

@@ -596,6 +596,49 @@ pub(crate) mod testkit {
     use crate::modern::plugin::{Cx, Plugin, PreFilterOutput, PreScoreOutput};
     use crate::modern::status::Code;
 
+    /// Raw and normalised scores over every node; `None` when PreScore skips.
+    pub(crate) fn score_all(
+        p: &dyn Plugin,
+        c: &Cluster,
+        incoming: &PodInfo,
+    ) -> Option<(Vec<i64>, Vec<i64>)> {
+        let order = c.node_tree_order();
+        let cx = Cx {
+            cluster: c,
+            pod: incoming,
+            order: &order,
+        };
+        let nodes: Vec<&crate::cluster::NodeInfo> = c.nodes.iter().collect();
+        let out = p.pre_score(&cx, &nodes);
+        if out.status.code == Code::Skip {
+            return None;
+        }
+        assert!(out.status.is_success(), "{:?}", out.status);
+        let raw: Vec<i64> = nodes
+            .iter()
+            .map(|n| p.score(&cx, out.state.as_deref(), n).expect("score"))
+            .collect();
+        let mut norm = raw.clone();
+        p.normalize(&cx, out.state.as_deref(), &nodes, &mut norm);
+        Some((raw, norm))
+    }
+
+    /// Runs `f` with the incoming pod added to the cluster (its keys in the topology index)
+    /// and with it outside the cluster (keys the index may lack: counted pod by pod); both
+    /// must agree.
+    pub(crate) fn both_ways<T: PartialEq + std::fmt::Debug>(
+        c: &Cluster,
+        incoming: Pod,
+        f: impl Fn(&Cluster, &PodInfo) -> T,
+    ) -> T {
+        let mut with = c.clone();
+        let id = with.add_pod(PodInfo::new_v135(incoming.clone(), 0, usize::MAX));
+        let indexed = f(&with, &with.pods[id]);
+        let standalone = f(c, &PodInfo::new_v135(incoming, 0, usize::MAX));
+        assert_eq!(indexed, standalone, "index and scan paths differ");
+        indexed
+    }
+
     /// A pod with v1.35's accounting (`PodInfo::new_v135`).
     pub(crate) fn info(p: Pod) -> PodInfo {
         let prio = p.spec.priority.unwrap_or(0);
