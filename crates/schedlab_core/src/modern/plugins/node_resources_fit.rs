@@ -596,6 +596,35 @@ pub(crate) mod testkit {
     use crate::modern::plugin::{Cx, Plugin, PreFilterOutput, PreScoreOutput};
     use crate::modern::status::Code;
 
+    /// PreFilter's status, then (when it succeeded) each node's Filter code and reasons.
+    pub(crate) fn filter_statuses(
+        p: &dyn Plugin,
+        c: &Cluster,
+        pod: Pod,
+    ) -> (crate::modern::status::Status, Vec<(Code, Vec<String>)>) {
+        let info = PodInfo::new_v135(pod, 0, usize::MAX);
+        let order = c.node_tree_order();
+        let cx = Cx {
+            cluster: c,
+            pod: &info,
+            order: &order,
+        };
+        let out = p.pre_filter(&cx);
+        if !out.status.is_success() {
+            return (out.status, vec![]);
+        }
+        let per_node = c
+            .nodes
+            .iter()
+            .map(|n| {
+                let mut reasons = Vec::new();
+                let code = p.filter(&cx, out.state.as_deref(), n, &mut reasons);
+                (code, reasons.iter().map(|r| r.to_string()).collect())
+            })
+            .collect();
+        (out.status, per_node)
+    }
+
     /// Raw and normalised scores over every node; `None` when PreScore skips.
     pub(crate) fn score_all(
         p: &dyn Plugin,

@@ -391,29 +391,12 @@ mod tests {
         c
     }
 
-    /// PreFilter's status, then each node's (code, reasons) when Filter runs.
     fn run(c: &Cluster, p: Pod) -> (Status, Vec<(Code, Vec<String>)>) {
-        let info = PodInfo::new_v135(p, 0, usize::MAX);
-        let order = c.node_tree_order();
-        let cx = Cx {
-            cluster: c,
-            pod: &info,
-            order: &order,
-        };
-        let out = NodeVolumeLimits.pre_filter(&cx);
-        if !out.status.is_success() {
-            return (out.status, vec![]);
-        }
-        let per_node = c
-            .nodes
-            .iter()
-            .map(|n| {
-                let mut reasons = Vec::new();
-                let code = NodeVolumeLimits.filter(&cx, None, n, &mut reasons);
-                (code, reasons.iter().map(|r| r.to_string()).collect())
-            })
-            .collect();
-        (out.status, per_node)
+        crate::modern::plugins::node_resources_fit::testkit::filter_statuses(
+            &NodeVolumeLimits,
+            c,
+            p,
+        )
     }
 
     fn filter(c: &Cluster, p: Pod) -> Vec<(Code, Vec<String>)> {

@@ -352,30 +352,12 @@ mod tests {
         build(None).expect("defaults")
     }
 
-    /// PreFilter's status, then each node's (code, reasons) when Filter runs.
     fn run(c: &Cluster, p: Pod) -> (Status, Vec<(Code, Vec<String>)>) {
-        let pl = plugin();
-        let info = PodInfo::new_v135(p, 0, usize::MAX);
-        let order = c.node_tree_order();
-        let cx = Cx {
-            cluster: c,
-            pod: &info,
-            order: &order,
-        };
-        let out = pl.pre_filter(&cx);
-        if !out.status.is_success() {
-            return (out.status, vec![]);
-        }
-        let per_node = c
-            .nodes
-            .iter()
-            .map(|n| {
-                let mut reasons = Vec::new();
-                let code = pl.filter(&cx, out.state.as_deref(), n, &mut reasons);
-                (code, reasons.iter().map(|r| r.to_string()).collect())
-            })
-            .collect();
-        (out.status, per_node)
+        crate::modern::plugins::node_resources_fit::testkit::filter_statuses(
+            plugin().as_ref(),
+            c,
+            p,
+        )
     }
 
     fn ok() -> (Code, Vec<String>) {

@@ -164,7 +164,7 @@ fn build(_args: Option<&serde_json::Value>) -> Result<Box<dyn Plugin>, Vec<Field
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cluster::{Cluster, PodInfo};
+    use crate::cluster::Cluster;
     use crate::model::volume::{PersistentVolume, StorageClass};
     use crate::model::Pod;
     use crate::modern::status::Status;
@@ -212,27 +212,7 @@ mod tests {
     }
 
     fn run(c: &Cluster, p: Pod) -> (Status, Vec<(Code, Vec<String>)>) {
-        let info = PodInfo::new_v135(p, 0, usize::MAX);
-        let order = c.node_tree_order();
-        let cx = Cx {
-            cluster: c,
-            pod: &info,
-            order: &order,
-        };
-        let out = VolumeZone.pre_filter(&cx);
-        if !out.status.is_success() {
-            return (out.status, vec![]);
-        }
-        let per_node = c
-            .nodes
-            .iter()
-            .map(|n| {
-                let mut reasons = Vec::new();
-                let code = VolumeZone.filter(&cx, out.state.as_deref(), n, &mut reasons);
-                (code, reasons.iter().map(|r| r.to_string()).collect())
-            })
-            .collect();
-        (out.status, per_node)
+        crate::modern::plugins::node_resources_fit::testkit::filter_statuses(&VolumeZone, c, p)
     }
 
     fn ok() -> (Code, Vec<String>) {
