@@ -78,11 +78,21 @@ pub fn explain_preemption(cluster: &Cluster, trace: &CycleTrace) -> Option<Strin
         return Some(format!("Preemption: {pod} may not preempt: {why}."));
     }
     if p.potential == 0 {
-        return Some(format!(
-            "Preemption cannot help: every node failed for a reason that evicting pods does not \
-             fix (node selector, taints, cordon, volumes: {} node(s)).",
-            p.skipped_unresolvable
-        ));
+        return Some(if trace.modern.is_some() {
+            // v1.35: only nodes whose status is Unschedulable are tried.
+            format!(
+                "Preemption cannot help: every node's status is UnschedulableAndUnresolvable \
+                 (node selector or affinity, taints, cordon, volumes, or a request larger than \
+                 the node: {} node(s)).",
+                p.skipped_unresolvable
+            )
+        } else {
+            format!(
+                "Preemption cannot help: every node failed for a reason that evicting pods does \
+                 not fix (node selector, taints, cordon, volumes: {} node(s)).",
+                p.skipped_unresolvable
+            )
+        });
     }
     let Some(chosen) = p.chosen() else {
         return Some(format!(
