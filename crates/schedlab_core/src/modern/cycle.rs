@@ -24,8 +24,7 @@ use crate::trace::{CycleTrace, NodeFilterRecord, NodeScoreRecord, Outcome, Score
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-/// `MaxNodeScore`.
-pub const MAX_NODE_SCORE: i64 = 100;
+pub use super::plugin::MAX_NODE_SCORE;
 
 /// One plugin's status, as the trace keeps it.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -12,6 +12,9 @@ use crate::framework::Reason;
 use std::any::Any;
 use std::collections::BTreeSet;
 
+/// `MaxNodeScore`: a normalised score lies in `0..=MAX_NODE_SCORE`.
+pub const MAX_NODE_SCORE: i64 = 100;
+
 /// What every plugin sees in a cycle.
 pub struct Cx<'a> {
     /// The snapshot.

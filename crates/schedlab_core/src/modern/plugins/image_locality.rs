@@ -32,7 +32,7 @@ const MB: i64 = 1024 * 1024;
 const MIN_THRESHOLD: i64 = 23 * MB;
 /// `maxContainerThreshold`: 1000 MiB per container.
 const MAX_CONTAINER_THRESHOLD: i64 = 1000 * MB;
-const MAX_NODE_SCORE: i64 = 100;
+use crate::modern::plugin::MAX_NODE_SCORE;
 
 /// Whether `normalizedImageName` appends `:latest`: the last `:` is not after the last `/`.
 fn needs_latest(name: &str) -> bool {

@@ -51,7 +51,7 @@ pub const ERR_AFFINITY: &str = "node(s) didn't match pod affinity rules";
 /// `ErrReasonAntiAffinityRulesNotMatch`.
 pub const ERR_ANTI_AFFINITY: &str = "node(s) didn't match pod anti-affinity rules";
 /// `fwk.MaxNodeScore`.
-const MAX_NODE_SCORE: i64 = 100;
+use crate::modern::plugin::MAX_NODE_SCORE;
 
 /// What kube-apiserver does to a new pod's pod (anti-)affinity terms, required and preferred
 /// (`applyMatchLabelKeysAndMismatchLabelKeys`): a term with a non-nil labelSelector gets

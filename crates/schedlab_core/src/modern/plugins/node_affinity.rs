@@ -59,7 +59,7 @@ pub const ERR_REASON_ENFORCED: &str = "node(s) didn't match scheduler-enforced n
 /// `errReasonConflict`.
 pub const ERR_REASON_CONFLICT: &str = "pod affinity terms conflict";
 
-const MAX_NODE_SCORE: i64 = 100;
+use crate::modern::plugin::MAX_NODE_SCORE;
 const NODE_NAME_FIELD: &str = "metadata.name";
 const SELECTOR_OPERATORS: [&str; 6] = ["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"];
 const FIELD_OPERATORS: [&str; 2] = ["In", "NotIn"];

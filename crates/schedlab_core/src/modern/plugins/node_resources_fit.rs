@@ -57,7 +57,7 @@ pub static SPEC: PluginSpec = PluginSpec {
     build,
 };
 
-const MAX_NODE_SCORE: i64 = 100;
+use crate::modern::plugin::MAX_NODE_SCORE;
 /// `MaxCustomPriorityScore`: shape scores are given on 0..10.
 const MAX_CUSTOM_PRIORITY_SCORE: i64 = 10;
 const LEAST_ALLOCATED: &str = "LeastAllocated";

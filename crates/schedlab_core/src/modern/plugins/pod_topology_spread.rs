@@ -61,7 +61,7 @@ pub const ERR_CONSTRAINTS_NOT_MATCH: &str = "node(s) didn't match pod topology s
 pub const ERR_NODE_LABEL_NOT_MATCH: &str =
     "node(s) didn't match pod topology spread constraints (missing required label)";
 /// `fwk.MaxNodeScore`.
-const MAX_NODE_SCORE: i64 = 100;
+use crate::modern::plugin::MAX_NODE_SCORE;
 /// `v1.NodeInclusionPolicyHonor`.
 const HONOR: &str = "Honor";
 

@@ -35,7 +35,7 @@ pub static SPEC: PluginSpec = PluginSpec {
 pub const ERR_REASON_UNTOLERATED: &str = "node(s) had untolerated taint(s)";
 
 /// `MaxNodeScore`.
-const MAX_NODE_SCORE: i64 = 100;
+use crate::modern::plugin::MAX_NODE_SCORE;
 
 /// `helper.DefaultNormalizeScore(maxPriority, reverse, scores)` (reference §4.0): scales the
 /// scores so the highest becomes `max` (multiply first, then Go's truncating division); with
