@@ -122,8 +122,6 @@ pub struct Diagnosis {
     pub pre_filter_msg: Option<String>,
     /// Plugins that rejected the pod somewhere (`UnschedulablePlugins`).
     pub unschedulable_plugins: BTreeSet<&'static str>,
-    /// The nodes that were candidates (after PreFilter narrowing), in scan order.
-    pub candidates: usize,
 }
 
 impl Diagnosis {
@@ -478,7 +476,6 @@ fn run(
             format!("node(s) didn't satisfy plugin(s) [{}]", narrowing.join(" ")),
         ));
     }
-    d.candidates = candidates.len();
     let scoring = !profile.points[Point::Score as usize].is_empty();
     let to_find = if scoring {
         let pct = profile

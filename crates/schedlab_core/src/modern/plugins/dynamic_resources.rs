@@ -159,10 +159,7 @@ mod tests {
     }
 
     fn errors(v: serde_json::Value) -> Vec<String> {
-        match build(Some(&v)) {
-            Ok(_) => Vec::new(),
-            Err(e) => e.iter().map(ToString::to_string).collect(),
-        }
+        crate::modern::plugins::node_resources_fit::testkit::build_errors(build, v)
     }
 
     #[test]

@@ -194,10 +194,7 @@ mod tests {
     }
 
     fn errors(args: serde_json::Value) -> Vec<String> {
-        match build(Some(&args)) {
-            Ok(_) => Vec::new(),
-            Err(e) => e.iter().map(|e| e.to_string()).collect(),
-        }
+        crate::modern::plugins::node_resources_fit::testkit::build_errors(build, args)
     }
 
     #[test]

@@ -596,6 +596,17 @@ pub(crate) mod testkit {
     use crate::modern::plugin::{Cx, Plugin, PreFilterOutput, PreScoreOutput};
     use crate::modern::status::Code;
 
+    /// The error lines a plugin's `build` gives for `args` (none when they are valid).
+    pub(crate) fn build_errors(
+        build: crate::modern::registry::BuildFn,
+        args: serde_json::Value,
+    ) -> Vec<String> {
+        match build(Some(&args)) {
+            Ok(_) => Vec::new(),
+            Err(e) => e.iter().map(ToString::to_string).collect(),
+        }
+    }
+
     /// PreFilter's status, then (when it succeeded) each node's Filter code and reasons.
     pub(crate) fn filter_statuses(
         p: &dyn Plugin,
@@ -785,10 +796,7 @@ mod tests {
     }
 
     fn errors(args: serde_json::Value) -> Vec<String> {
-        match build(Some(&args)) {
-            Ok(_) => Vec::new(),
-            Err(e) => e.iter().map(|e| e.to_string()).collect(),
-        }
+        crate::modern::plugins::node_resources_fit::testkit::build_errors(build, args)
     }
 
     fn sized(name: &str, alloc: serde_json::Value) -> crate::model::Node {

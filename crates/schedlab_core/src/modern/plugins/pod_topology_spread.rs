@@ -1289,10 +1289,7 @@ mod tests {
     }
 
     fn arg_errors(args: Json) -> Vec<String> {
-        match build(Some(&args)) {
-            Ok(_) => Vec::new(),
-            Err(e) => e.iter().map(ToString::to_string).collect(),
-        }
+        crate::modern::plugins::node_resources_fit::testkit::build_errors(build, args)
     }
 
     /// Nodes `name` with a hostname label and, when given, a zone label.
