@@ -118,6 +118,8 @@ pub struct Nominations {
     /// Node id → its nominations (one kept inline: most nodes have at most one, and the
     /// filter reads this for every node).
     by_node: Vec<SmallVec<[Nomination; 1]>>,
+    /// How many nominations `by_node` holds in all (so [`Nominations::is_empty`] is O(1)).
+    count: usize,
 }
 
 impl Nominations {
@@ -138,6 +140,7 @@ impl Nominations {
         for group in &mut self.by_node {
             group.clear();
         }
+        self.count = 0;
         self.by_node.resize_with(nodes, SmallVec::new);
         for (node, pods) in groups {
             self.set(node, pods, &priority);
@@ -150,12 +153,14 @@ impl Nominations {
         let Some(group) = self.by_node.get_mut(node) else {
             return;
         };
+        self.count -= group.len();
         group.clear();
         group.extend(pods.iter().map(|&pod| Nomination {
             pod,
             node,
             priority: priority(pod),
         }));
+        self.count += group.len();
     }
 
     /// The nominations to `node`, in nomination order.
@@ -165,7 +170,7 @@ impl Nominations {
 
     /// Whether nothing is nominated.
     pub fn is_empty(&self) -> bool {
-        self.all().next().is_none()
+        self.count == 0
     }
 
     /// Every nomination, by node id.

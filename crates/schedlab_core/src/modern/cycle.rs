@@ -122,6 +122,9 @@ pub struct Diagnosis {
     pub pre_filter_msg: Option<String>,
     /// Plugins that rejected the pod somewhere (`UnschedulablePlugins`).
     pub unschedulable_plugins: BTreeSet<&'static str>,
+    /// The profile indices already in `unschedulable_plugins` (below 128), so the filter scan
+    /// inserts each name once.
+    noted: u128,
 }
 
 impl Diagnosis {
@@ -129,6 +132,15 @@ impl Diagnosis {
     pub fn push_reasons(&mut self, node: NodeId, code: Code, reasons: Vec<Reason>) {
         self.reasons.extend(reasons);
         self.push(node, code);
+    }
+
+    /// Adds the plugin at profile index `i` to `unschedulable_plugins`.
+    fn note_plugin(&mut self, i: usize, name: &'static str) {
+        let bit = 1u128.checked_shl(i as u32).unwrap_or(0);
+        if bit == 0 || self.noted & bit == 0 {
+            self.unschedulable_plugins.insert(name);
+            self.noted |= bit;
+        }
     }
 
     fn push(&mut self, node: NodeId, code: Code) {
@@ -436,6 +448,7 @@ fn run(
             nominations,
             &mut d.reasons,
             &mut record,
+            detail,
         )?;
         modern.nominated_node = Some((node, code == Code::Success));
         if code == Code::Success {
@@ -513,6 +526,7 @@ fn run(
             nominations,
             &mut d.reasons,
             &mut record,
+            detail,
         )?;
         if detail {
             trace.filter.push(record.clone());
@@ -603,9 +617,10 @@ fn note_rejection(
     node: NodeId,
     code: Code,
 ) {
-    if let Some((f, _)) = record.failures.first() {
-        let i = profile.points[Point::Filter as usize][*f];
-        d.unschedulable_plugins.insert(profile.plugins[i].spec.name);
+    // The filters stop at the first rejection: the last one that ran rejected the node.
+    if let Some(f) = record.ran.checked_sub(1) {
+        let i = profile.points[Point::Filter as usize][f];
+        d.note_plugin(i, profile.plugins[i].spec.name);
     }
     d.push(node, code);
 }
@@ -624,7 +639,26 @@ pub fn filter_with_nominated(
     nominations: &Nominations,
     reasons: &mut Vec<Reason>,
     record: &mut NodeFilterRecord,
+    keep_failures: bool,
 ) -> Result<Code, String> {
+    let run = |states: &CycleStates,
+               node: &NodeInfo,
+               record: &mut NodeFilterRecord,
+               reasons: &mut Vec<Reason>| {
+        run_filters(
+            profile,
+            filters,
+            states,
+            cx,
+            node,
+            reasons,
+            record,
+            keep_failures,
+        )
+    };
+    if nominations.is_empty() {
+        return run(states, node, record, reasons);
+    }
     let priority = cx.pod.priority;
     let mut adding = nominations
         .to(node.id)
@@ -643,17 +677,19 @@ pub fn filter_with_nominated(
                 }
             }
         }
-        let code = run_filters(profile, filters, &copied, cx, &copy, reasons, record)?;
+        let code = run(&copied, &copy, record, reasons)?;
         if code != Code::Success {
             return Ok(code);
         }
         record.ran = 0;
         record.failures.clear();
     }
-    run_filters(profile, filters, states, cx, node, reasons, record)
+    run(states, node, record, reasons)
 }
 
 /// `RunFilterPlugins`: the filters in order, stopping at the first that does not succeed.
+/// `record.failures` gets the rejection only with `keep_failures` (a trace's detail).
+#[allow(clippy::too_many_arguments)]
 fn run_filters(
     profile: &Profile,
     filters: &[(usize, usize)],
@@ -662,6 +698,7 @@ fn run_filters(
     node: &NodeInfo,
     reasons: &mut Vec<Reason>,
     record: &mut NodeFilterRecord,
+    keep_failures: bool,
 ) -> Result<Code, String> {
     for &(f, i) in filters {
         let before = reasons.len();
@@ -671,7 +708,9 @@ fn run_filters(
         match code {
             Code::Success => {}
             Code::Unschedulable | Code::UnschedulableAndUnresolvable | Code::Pending => {
-                record.failures.push((f, reasons[before..].to_vec()));
+                if keep_failures {
+                    record.failures.push((f, reasons[before..].to_vec()));
+                }
                 return Ok(code);
             }
             _ => {
@@ -754,25 +793,20 @@ fn prioritize(
             (s, i, state)
         })
         .collect();
-    // Every plugin's raw score, node after node (a node's data is read by all plugins while
-    // it is in cache; each call is independent of the others, so the order changes nothing).
+    // Every plugin's raw score, plugin after plugin (each call is independent of the others,
+    // so the order changes nothing; a plugin reads its PreScore state once per cycle).
     let (all_raw, scores) = scratch;
     all_raw.clear();
     all_raw.resize(n * running.len(), 0);
-    let mut per_node: Vec<(usize, usize, Option<&dyn PluginState>)> = Vec::new();
     for (r, &(_, i, state)) in running.iter().enumerate() {
-        match profile.plugins[i].plugin.uniform_score(cx, state) {
-            Some(v) => all_raw[r * n..(r + 1) * n].fill(v),
-            None => per_node.push((r, i, state)),
-        }
-    }
-    for (j, node) in nodes.iter().enumerate() {
-        for &(r, i, state) in &per_node {
-            let e = &profile.plugins[i];
-            all_raw[r * n + j] = e
+        let e = &profile.plugins[i];
+        let raw = &mut all_raw[r * n..(r + 1) * n];
+        match e.plugin.uniform_score(cx, state) {
+            Some(v) => raw.fill(v),
+            None => e
                 .plugin
-                .score(cx, state, node)
-                .map_err(|m| format!("running Score plugin {:?}: {m}", e.spec.name))?;
+                .score_nodes(cx, state, nodes, raw)
+                .map_err(|m| format!("running Score plugin {:?}: {m}", e.spec.name))?,
         }
     }
     scores.clear();
@@ -782,14 +816,23 @@ fn prioritize(
         let raw = &all_raw[r * n..(r + 1) * n];
         scores.copy_from_slice(raw);
         e.plugin.normalize(cx, state, nodes, scores);
-        if let Some(bad) = scores.iter().find(|s| !(0..=MAX_NODE_SCORE).contains(*s)) {
+        // The range check and the weighted sum in one pass (out of range: above MaxNodeScore,
+        // or negative, which as unsigned is above it too).
+        let mut in_range = true;
+        for (total, &score) in totals.iter_mut().zip(scores.iter()) {
+            in_range &= (score as u64) <= MAX_NODE_SCORE as u64;
+            *total = total.wrapping_add(score.wrapping_mul(e.weight));
+        }
+        if !in_range {
+            let bad = scores
+                .iter()
+                .find(|s| !(0..=MAX_NODE_SCORE).contains(*s))
+                .copied()
+                .unwrap_or_default();
             return Err(format!(
                 "plugin {:?} returns an invalid score {bad}, it should in the range of [0, {MAX_NODE_SCORE}] after normalizing",
                 e.spec.name
             ));
-        }
-        for k in 0..n {
-            totals[k] = totals[k].wrapping_add(scores[k].wrapping_mul(e.weight));
         }
         if detail {
             modern.scored.push(s);

@@ -192,6 +192,22 @@ pub trait Plugin: AsAny + Send + Sync {
         Ok(0)
     }
 
+    /// [`Plugin::score`] for each of `nodes`, into `out` (as long as `nodes`). An optimisation,
+    /// not an extension point: a plugin may override it to read its PreScore state once and
+    /// score in a tight loop. Must agree with [`Plugin::score`], node by node.
+    fn score_nodes(
+        &self,
+        cx: &Cx,
+        state: Option<&dyn PluginState>,
+        nodes: &[&NodeInfo],
+        out: &mut [i64],
+    ) -> Result<(), String> {
+        for (slot, node) in out.iter_mut().zip(nodes) {
+            *slot = self.score(cx, state, node)?;
+        }
+        Ok(())
+    }
+
     /// An optimisation, not an extension point: `true` when this Filter passes every node this
     /// cycle (a pod naming no node, a cluster without cordoned nodes). The framework then does
     /// not call it per node while no trace is recorded. Must agree with [`Plugin::filter`].

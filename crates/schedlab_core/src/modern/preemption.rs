@@ -278,6 +278,7 @@ fn select_victims_on_node(
             nominations,
             &mut reasons,
             &mut record,
+            false,
         ) {
             Ok(Code::Success) => Ok(()),
             Ok(code) => Err((code, reasons)),

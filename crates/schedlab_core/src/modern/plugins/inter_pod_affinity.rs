@@ -298,9 +298,34 @@ struct KeyCounts {
 #[derive(Clone, Debug)]
 enum Values {
     /// A key of the topology index: by value id. Copied on first write.
-    Dense(usize, Arc<Vec<i64>>),
+    Dense(usize, Arc<DenseCounts>),
     /// Any other key: by value.
     Sparse(Arc<HashMap<String, i64>>),
+}
+
+/// The numbers of one index key, by value id, with whether each is above zero (what Filter
+/// reads: one byte per domain keeps the node scan in cache).
+#[derive(Clone, Debug)]
+struct DenseCounts {
+    counts: Vec<i64>,
+    positive: Vec<bool>,
+}
+
+impl DenseCounts {
+    fn new(values: usize) -> DenseCounts {
+        DenseCounts {
+            counts: vec![0; values],
+            positive: vec![false; values],
+        }
+    }
+
+    /// Adds `delta` at value id `v` (ids past the end change nothing).
+    fn add(&mut self, nonzero: &mut usize, v: usize, delta: i64) {
+        if let Some(x) = self.counts.get_mut(v) {
+            PairCounts::bump(nonzero, x, delta);
+            self.positive[v] = *x > 0;
+        }
+    }
 }
 
 impl PairCounts {
@@ -310,7 +335,7 @@ impl PairCounts {
             return i;
         }
         let values = match index.key_id(key) {
-            Some(id) => Values::Dense(id, Arc::new(vec![0; index.keys[id].values.len()])),
+            Some(id) => Values::Dense(id, Arc::new(DenseCounts::new(index.keys[id].values.len()))),
             None => Values::Sparse(Arc::default()),
         };
         self.keys.push(KeyCounts {
@@ -336,9 +361,7 @@ impl PairCounts {
         if let Values::Dense(_, vals) = &mut self.keys[slot].values {
             let vals = Arc::make_mut(vals);
             for (&v, &n) in counts {
-                if let Some(x) = vals.get_mut(v as usize) {
-                    Self::bump(&mut self.nonzero, x, weight * n);
-                }
+                vals.add(&mut self.nonzero, v as usize, weight * n);
             }
         }
     }
@@ -358,9 +381,7 @@ impl PairCounts {
                 let Some(v) = index.node_value(*id, node.id) else {
                     return false;
                 };
-                if let Some(x) = Arc::make_mut(vals).get_mut(v as usize) {
-                    Self::bump(&mut self.nonzero, x, delta);
-                }
+                Arc::make_mut(vals).add(&mut self.nonzero, v as usize, delta);
                 true
             }
             Values::Sparse(map) => {
@@ -378,17 +399,18 @@ impl PairCounts {
         }
     }
 
-    /// The number at the node's pair; `None` when the node lacks the key.
-    fn get(&self, index: &TopologyIndex, slot: usize, node: &NodeInfo) -> Option<i64> {
+    /// Whether the number at the node's pair is above zero; `None` when the node lacks the
+    /// key. Read from one byte per domain for index keys.
+    fn positive(&self, index: &TopologyIndex, slot: usize, node: &NodeInfo) -> Option<bool> {
         let k = &self.keys[slot];
         match &k.values {
             Values::Dense(id, vals) => {
                 let v = index.node_value(*id, node.id)?;
-                Some(vals.get(v as usize).copied().unwrap_or(0))
+                Some(vals.positive.get(v as usize).copied().unwrap_or(false))
             }
             Values::Sparse(map) => {
                 let v = node.labels().get(&k.key)?;
-                Some(map.get(v).copied().unwrap_or(0))
+                Some(map.get(v).is_some_and(|&n| n > 0))
             }
         }
     }
@@ -467,6 +489,31 @@ struct ScoreState {
     sparse: Vec<(String, HashMap<String, i64>)>,
 }
 
+/// PreScore's state, or the error Score gives without it.
+fn score_state(st: Option<&dyn PluginState>) -> Result<&ScoreState, String> {
+    state::<ScoreState>(st)
+        .ok_or_else(|| "reading \"PreScoreInterPodAffinity\" from cycleState: not found".into())
+}
+
+impl ScoreState {
+    /// The node's raw score: the sums at each of its pairs.
+    fn score(&self, cx: &Cx, node: &NodeInfo) -> i64 {
+        let index = &cx.cluster.topology;
+        let mut score = 0;
+        for (id, sums) in &self.dense {
+            if let Some(v) = index.node_value(*id, node.id) {
+                score += sums.get(v as usize).copied().unwrap_or(0);
+            }
+        }
+        for (key, sums) in &self.sparse {
+            if let Some(v) = node.labels().get(key) {
+                score += sums.get(v).copied().unwrap_or(0);
+            }
+        }
+        score
+    }
+}
+
 impl From<PairCounts> for ScoreState {
     fn from(p: PairCounts) -> ScoreState {
         let mut s = ScoreState {
@@ -475,9 +522,10 @@ impl From<PairCounts> for ScoreState {
         };
         for k in p.keys {
             match k.values {
-                Values::Dense(id, vals) => s
-                    .dense
-                    .push((id, Arc::try_unwrap(vals).unwrap_or_else(|a| (*a).clone()))),
+                Values::Dense(id, vals) => s.dense.push((
+                    id,
+                    Arc::try_unwrap(vals).map_or_else(|a| a.counts.clone(), |d| d.counts),
+                )),
                 Values::Sparse(map) => s
                     .sparse
                     .push((k.key, Arc::try_unwrap(map).unwrap_or_else(|a| (*a).clone()))),
@@ -619,13 +667,13 @@ impl Plugin for InterPodAffinity {
         // first pod of a group.
         let mut pods_exist = true;
         for &slot in &shared.affinity_slots {
-            match s.affinity.get(index, slot, node) {
+            match s.affinity.positive(index, slot, node) {
                 None => {
                     reasons.push(ERR_AFFINITY.into());
                     return Code::UnschedulableAndUnresolvable;
                 }
-                Some(n) if n <= 0 => pods_exist = false,
-                Some(_) => {}
+                Some(false) => pods_exist = false,
+                Some(true) => {}
             }
         }
         let first_of_group = s.affinity.nonzero == 0 && shared.self_match;
@@ -638,18 +686,15 @@ impl Plugin for InterPodAffinity {
             && shared
                 .anti_slots
                 .iter()
-                .any(|&slot| s.anti.get(index, slot, node).is_some_and(|n| n > 0))
+                .any(|&slot| s.anti.positive(index, slot, node) == Some(true))
         {
             reasons.push(ERR_ANTI_AFFINITY.into());
             return Code::Unschedulable;
         }
         // satisfyExistingPodsAntiAffinity: any of the node's pairs.
         if s.existing_anti.nonzero > 0
-            && (0..s.existing_anti.keys.len()).any(|slot| {
-                s.existing_anti
-                    .get(index, slot, node)
-                    .is_some_and(|n| n > 0)
-            })
+            && (0..s.existing_anti.keys.len())
+                .any(|slot| s.existing_anti.positive(index, slot, node) == Some(true))
         {
             reasons.push(ERR_EXISTING_ANTI_AFFINITY.into());
             return Code::Unschedulable;
@@ -731,23 +776,22 @@ impl Plugin for InterPodAffinity {
         PreScoreOutput::with_state(ScoreState::from(scores))
     }
 
+    fn score_nodes(
+        &self,
+        cx: &Cx,
+        st: Option<&dyn PluginState>,
+        nodes: &[&NodeInfo],
+        out: &mut [i64],
+    ) -> Result<(), String> {
+        let s = score_state(st)?;
+        for (slot, node) in out.iter_mut().zip(nodes) {
+            *slot = s.score(cx, node);
+        }
+        Ok(())
+    }
+
     fn score(&self, cx: &Cx, st: Option<&dyn PluginState>, node: &NodeInfo) -> Result<i64, String> {
-        let Some(s) = state::<ScoreState>(st) else {
-            return Err("reading \"PreScoreInterPodAffinity\" from cycleState: not found".into());
-        };
-        let index = &cx.cluster.topology;
-        let mut score = 0;
-        for (id, sums) in &s.dense {
-            if let Some(v) = index.node_value(*id, node.id) {
-                score += sums.get(v as usize).copied().unwrap_or(0);
-            }
-        }
-        for (key, sums) in &s.sparse {
-            if let Some(v) = node.labels().get(key) {
-                score += sums.get(v).copied().unwrap_or(0);
-            }
-        }
-        Ok(score)
+        Ok(score_state(st)?.score(cx, node))
     }
 
     fn normalize(

@@ -116,6 +116,42 @@ impl Plugin for NodeResourcesBalancedAllocation {
         PreScoreOutput::with_state(BalancedPreScore(reqs))
     }
 
+    fn score_nodes(
+        &self,
+        cx: &Cx,
+        st: Option<&dyn PluginState>,
+        nodes: &[&NodeInfo],
+        out: &mut [i64],
+    ) -> Result<(), String> {
+        let owned;
+        let requests = match state::<BalancedPreScore>(st) {
+            Some(s) => &s.0,
+            None => {
+                owned = pod_requests(&self.resources, cx.pod, true);
+                if owned.iter().all(|&r| r == 0) {
+                    out.fill(0);
+                    return Ok(());
+                }
+                &owned
+            }
+        };
+        match (requests.as_slice(), self.resources.as_slice()) {
+            ([cpu, memory], [a, b])
+                if a.kind == ResourceKind::Cpu && b.kind == ResourceKind::Memory =>
+            {
+                for (slot, node) in out.iter_mut().zip(nodes) {
+                    *slot = Self::score_cpu_memory(*cpu, *memory, node);
+                }
+            }
+            _ => {
+                for (slot, node) in out.iter_mut().zip(nodes) {
+                    *slot = self.score_node(requests, node);
+                }
+            }
+        }
+        Ok(())
+    }
+
     fn score(&self, cx: &Cx, st: Option<&dyn PluginState>, node: &NodeInfo) -> Result<i64, String> {
         Ok(match state::<BalancedPreScore>(st) {
             Some(s) => self.score_node(&s.0, node),

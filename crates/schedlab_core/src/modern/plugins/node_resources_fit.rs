@@ -259,6 +259,35 @@ fn broken_linear(shape: &[(i64, i64)], p: i64) -> i64 {
     shape.last().map_or(0, |&(_, s)| s)
 }
 
+/// [`Strategy::score`] for `LeastAllocated` over cpu and memory (weights `cpu_weight`,
+/// `memory_weight`), with the same operations in the same order.
+#[inline(always)]
+fn least_allocated_cpu_memory(
+    cpu: i64,
+    memory: i64,
+    cpu_weight: i64,
+    memory_weight: i64,
+    node: &NodeInfo,
+) -> i64 {
+    let alloc = node.allocatable();
+    let least = |alloc: i64, req: i64| {
+        if req > alloc {
+            0
+        } else {
+            (alloc - req) * MAX_NODE_SCORE / alloc
+        }
+    };
+    let (c, m) = (alloc.milli_cpu, alloc.memory);
+    let cpu_score = || least(c, node.nonzero_cpu + cpu) * cpu_weight;
+    let memory_score = || least(m, node.nonzero_memory + memory) * memory_weight;
+    match (c == 0, m == 0) {
+        (false, false) => (cpu_score() + memory_score()) / (cpu_weight + memory_weight),
+        (false, true) => cpu_score() / cpu_weight,
+        (true, false) => memory_score() / memory_weight,
+        (true, true) => 0,
+    }
+}
+
 impl Strategy {
     fn score(&self, resources: &[ScoredResource], requests: &[i64], node: &NodeInfo) -> i64 {
         let mut node_score = 0i64;
@@ -405,6 +434,49 @@ impl Plugin for NodeResourcesFit {
 
     fn pre_score(&self, cx: &Cx, _nodes: &[&NodeInfo]) -> PreScoreOutput {
         PreScoreOutput::with_state(FitPreScore(pod_requests(&self.resources, cx.pod, false)))
+    }
+
+    fn score_nodes(
+        &self,
+        cx: &Cx,
+        st: Option<&dyn PluginState>,
+        nodes: &[&NodeInfo],
+        out: &mut [i64],
+    ) -> Result<(), String> {
+        let owned;
+        let requests = match state::<FitPreScore>(st) {
+            Some(s) => &s.0,
+            None => {
+                owned = pod_requests(&self.resources, cx.pod, false);
+                &owned
+            }
+        };
+        match (
+            &self.strategy,
+            requests.as_slice(),
+            self.resources.as_slice(),
+        ) {
+            (Strategy::LeastAllocated, &[cpu, memory], [c, m])
+                if c.kind == ResourceKind::Cpu && m.kind == ResourceKind::Memory =>
+            {
+                if (c.weight, m.weight) == (1, 1) {
+                    // The defaults, with the weights as constants.
+                    for (slot, node) in out.iter_mut().zip(nodes) {
+                        *slot = least_allocated_cpu_memory(cpu, memory, 1, 1, node);
+                    }
+                } else {
+                    for (slot, node) in out.iter_mut().zip(nodes) {
+                        *slot = least_allocated_cpu_memory(cpu, memory, c.weight, m.weight, node);
+                    }
+                }
+            }
+            _ => {
+                for (slot, node) in out.iter_mut().zip(nodes) {
+                    *slot = self.strategy.score(&self.resources, requests, node);
+                }
+            }
+        }
+        Ok(())
     }
 
     fn score(&self, cx: &Cx, st: Option<&dyn PluginState>, node: &NodeInfo) -> Result<i64, String> {
@@ -658,6 +730,11 @@ pub(crate) mod testkit {
             .iter()
             .map(|n| p.score(&cx, out.state.as_deref(), n).expect("score"))
             .collect();
+        // The framework scores through `score_nodes`: it must agree with `score`.
+        let mut batch = vec![-1; nodes.len()];
+        p.score_nodes(&cx, out.state.as_deref(), &nodes, &mut batch)
+            .expect("score_nodes");
+        assert_eq!(batch, raw, "{}: score_nodes disagrees with score", p.name());
         let mut norm = raw.clone();
         p.normalize(&cx, out.state.as_deref(), &nodes, &mut norm);
         Some((raw, norm))
@@ -1022,16 +1099,22 @@ mod tests {
             vec![
                 sized("cpu-only", json!({"cpu": "2", "pods": 10})),
                 sized("nothing", json!({"pods": 10})),
+                sized("memory-only", json!({"memory": "12000", "pods": 10})),
             ],
             vec![],
         );
         let p = info(requesting(json!({"cpu": "1", "memory": "3000"})));
         // cpu-only: memory alloc 0 is left out; cpu (2000-1000)*100/2000 = 50 over weight 1.
         // nothing: no resource counts → 0.
+        // memory-only: (12000-3000)*100/12000 = 75 over weight 1.
         assert_eq!(
             run_score(&*build(None).expect("default"), &c, &p).map(|s| s.0),
-            Some(vec![50, 0])
+            Some(vec![50, 0, 75])
         );
+        // Weights cpu 3, memory 2: cpu-only 50*3/3 = 50; memory-only 75*2/2 = 75.
+        let w = fit(json!({"scoringStrategy": {"type": "LeastAllocated",
+            "resources": [{"name": "cpu", "weight": 3}, {"name": "memory", "weight": 2}]}}));
+        assert_eq!(run_score(&*w, &c, &p).map(|s| s.0), Some(vec![50, 0, 75]));
     }
 
     #[test]
