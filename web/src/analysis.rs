@@ -132,6 +132,12 @@ pub struct ModernView {
     pub skipped_scores: Vec<String>,
     /// Every PostFilter plugin that ran, with its status.
     pub post_filter: Vec<StatusRow>,
+    /// For a scheduled pod: Reserve and Permit (at `assume`).
+    pub reserve: Vec<StatusRow>,
+    pub permit: Vec<StatusRow>,
+    /// For a scheduled pod: PreBind and Bind (at `bind`).
+    pub pre_bind: Vec<StatusRow>,
+    pub bind: Vec<StatusRow>,
 }
 
 /// One plugin's status at an extension point.
@@ -336,6 +342,10 @@ pub fn inspect_cycle(
                 Vec::new()
             },
             post_filter: status_rows(&m.post_filter),
+            reserve: status_rows(&m.reserve),
+            permit: status_rows(&m.permit),
+            pre_bind: status_rows(&m.pre_bind),
+            bind: status_rows(&m.bind),
         }
     });
 
@@ -595,9 +605,26 @@ mod tests {
         );
         assert_eq!(m.post_filter[0].message, "no new claims to deallocate");
         assert!(m.post_filter[1].message.starts_with("preemption: "));
+        // No node chosen: nothing is reserved or bound.
+        assert!(m.reserve.is_empty() && m.pre_bind.is_empty() && m.bind.is_empty());
         // web-1 is scored by the plugins that ran only; their weights head the columns.
         let c = cycle(&s, 1);
-        let m = c.modern.expect("a v1.35 cycle");
+        let m = c.modern.clone().expect("a v1.35 cycle");
+        // The default profile's Reserve and PreBind plugins are VolumeBinding, then
+        // DynamicResources; no Permit plugin; DefaultBinder binds (reference §1.3).
+        let rows = |r: &[StatusRow]| {
+            r.iter()
+                .map(|p| (p.plugin.clone(), p.code))
+                .collect::<Vec<_>>()
+        };
+        let both = vec![
+            ("VolumeBinding".to_string(), "Success"),
+            ("DynamicResources".to_string(), "Success"),
+        ];
+        assert_eq!(rows(&m.reserve), both);
+        assert!(m.permit.is_empty());
+        assert_eq!(rows(&m.pre_bind), both);
+        assert_eq!(rows(&m.bind), [("DefaultBinder".to_string(), "Success")]);
         assert_eq!(c.scores.columns.len(), c.scores.weights.len());
         assert!(c.scores.columns.contains(&"TaintToleration".to_string()));
         assert!(!c.scores.columns.contains(&"PodTopologySpread".to_string()));

@@ -1,7 +1,7 @@
 //! `assume` and `bind`: the pod counts on its node in the cache at once; the binding completes
 //! as a later step (after `bindLatency`), when the `Scheduled` event is emitted.
 
-use super::plugin_statuses::ExtPoints;
+use super::plugin_statuses::{ExtPoints, PluginStatuses};
 use crate::analysis::CycleView;
 use leptos::prelude::*;
 
@@ -27,6 +27,19 @@ pub fn AssumeBind(
             .join(", ");
         view! { <p class="note">"Volumes bound at assume: "{list}</p> }
     });
+    let modern = cycle.modern.clone();
+    let at_assume = modern.clone().map(|m| {
+        view! {
+            <PluginStatuses point="Reserve" sub="reserve the node's resources for the pod" rows=m.reserve test_id="reserve"/>
+            <PluginStatuses point="Permit" sub="approve, deny or hold the binding" rows=m.permit test_id="permit"/>
+        }
+    });
+    let at_bind = modern.map(|m| {
+        view! {
+            <PluginStatuses point="PreBind" sub="prepare the binding (volumes, claims)" rows=m.pre_bind test_id="pre-bind"/>
+            <PluginStatuses point="Bind" sub="the first plugin that does not Skip binds the pod" rows=m.bind test_id="bind-plugins"/>
+        }
+    });
     view! {
         <section class="step" data-testid="assume">
             <h3>
@@ -39,6 +52,7 @@ pub fn AssumeBind(
                 ": the next cycles already see its requests there."
             </p>
             {volumes}
+            {at_assume}
         </section>
         {bound.then(|| view! {
         <section class="step" data-testid="bind">
@@ -51,6 +65,7 @@ pub fn AssumeBind(
                 "Normal · Scheduled · "
                 <span class="mono">{format!("Successfully assigned {pod} to {node}")}</span>
             </p>
+            {at_bind}
         </section>
         })}
     }

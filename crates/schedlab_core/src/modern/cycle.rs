@@ -11,7 +11,7 @@
 //! - Ties are broken by the seeded uniform choice (v1.34's `selectHost`; v1.35.7's heap order
 //!   is an unintended artefact, upstream PR #141024).
 
-use super::plugin::{Cx, PluginState};
+use super::plugin::{Cx, Plugin, PluginState};
 use super::profile::Profile;
 use super::registry::Point;
 use super::status::{Code, Status};
@@ -63,6 +63,14 @@ pub struct ModernTrace {
     pub scored: Vec<usize>,
     /// Every PostFilter plugin that ran, with its status.
     pub post_filter: Vec<PluginStatus>,
+    /// For a scheduled pod: the Reserve plugins, with their statuses.
+    pub reserve: Vec<PluginStatus>,
+    /// For a scheduled pod: the Permit plugins, with their statuses.
+    pub permit: Vec<PluginStatus>,
+    /// For a scheduled pod: the PreBind plugins the binding cycle runs, with their statuses.
+    pub pre_bind: Vec<PluginStatus>,
+    /// For a scheduled pod: the Bind plugins that ran (up to the first that did not Skip).
+    pub bind: Vec<PluginStatus>,
 }
 
 /// Each plugin's state this cycle (upstream's `CycleState`), by profile plugin index.
@@ -300,6 +308,13 @@ pub fn schedule_pod(
         &mut modern,
         &mut result,
     );
+    let outcome = outcome.and_then(|()| match (trace.outcome, trace.node) {
+        (Outcome::Scheduled, Some(node)) => {
+            let node = &cluster.nodes[node];
+            reserve_to_bind(profile, &cx, &result.states, node, detail, &mut modern)
+        }
+        _ => Ok(()),
+    });
     if let Err(msg) = outcome {
         trace.outcome = Outcome::Error;
         trace.node = None;
@@ -309,6 +324,62 @@ pub fn schedule_pod(
     trace.modern = detail.then(|| Box::new(modern));
     result.trace = trace;
     result
+}
+
+/// Reserve and Permit for the chosen node, then the binding cycle's PreBind and Bind, each
+/// plugin's status recorded. The in-tree plugins' work at these points is the simulation's
+/// assume and bind steps, and none of them fails there, so a status other than Success (or
+/// Skip, or Permit's Wait) is reported as an error of the cycle (upstream would Unreserve
+/// and retry the pod).
+fn reserve_to_bind(
+    profile: &Profile,
+    cx: &Cx,
+    states: &CycleStates,
+    node: &NodeInfo,
+    detail: bool,
+    modern: &mut ModernTrace,
+) -> Result<(), String> {
+    type Run = fn(&dyn Plugin, &Cx, Option<&dyn PluginState>, &NodeInfo) -> Status;
+    let points: [(Point, &str, Run); 4] = [
+        (Point::Reserve, "Reserve", |p, cx, s, n| p.reserve(cx, s, n)),
+        (Point::Permit, "Permit", |p, cx, s, n| p.permit(cx, s, n)),
+        (Point::PreBind, "PreBind", |p, cx, s, n| p.pre_bind(cx, s, n)),
+        (Point::Bind, "Bind", |p, cx, s, n| p.bind(cx, s, n)),
+    ];
+    for (point, label, run) in points {
+        for &i in &profile.points[point as usize] {
+            let e = &profile.plugins[i];
+            let status = run(&*e.plugin, cx, states.get(i), node);
+            let code = status.code;
+            if detail {
+                let record = PluginStatus {
+                    plugin: e.spec.name,
+                    code,
+                    message: status.message(),
+                };
+                match point {
+                    Point::Reserve => modern.reserve.push(record),
+                    Point::Permit => modern.permit.push(record),
+                    Point::PreBind => modern.pre_bind.push(record),
+                    _ => modern.bind.push(record),
+                }
+            }
+            let fine = code == Code::Success
+                || code == Code::Skip
+                || (point == Point::Permit && code == Code::Wait);
+            if !fine {
+                return Err(format!(
+                    "running {label} plugin {:?}: {}",
+                    e.spec.name,
+                    status.message()
+                ));
+            }
+            if point == Point::Bind && code == Code::Success {
+                break;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The filters at a profile's Filter point that run this cycle: (filter index, plugin index).

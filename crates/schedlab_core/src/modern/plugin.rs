@@ -192,6 +192,30 @@ pub trait Plugin: AsAny + Send + Sync {
         Ok(0)
     }
 
+    /// Reserve, for the chosen `node` (after assume). The in-tree plugins' reservations
+    /// (VolumeBinding's `AssumePodVolumes`) are made by the simulation's assume step, so the
+    /// default is Success.
+    fn reserve(&self, _cx: &Cx, _state: Option<&dyn PluginState>, _node: &NodeInfo) -> Status {
+        Status::success()
+    }
+
+    /// Permit, for the chosen `node`: Success, or `Wait` (no in-tree plugin waits).
+    fn permit(&self, _cx: &Cx, _state: Option<&dyn PluginState>, _node: &NodeInfo) -> Status {
+        Status::success()
+    }
+
+    /// PreBind, in the binding cycle. VolumeBinding's `BindPodVolumes` is the simulation's
+    /// bind step; the default is Success.
+    fn pre_bind(&self, _cx: &Cx, _state: Option<&dyn PluginState>, _node: &NodeInfo) -> Status {
+        Status::success()
+    }
+
+    /// Bind: Success when this plugin binds the pod (DefaultBinder's `Binding`, made by the
+    /// simulation's bind step), `Skip` to leave it to the next Bind plugin.
+    fn bind(&self, _cx: &Cx, _state: Option<&dyn PluginState>, _node: &NodeInfo) -> Status {
+        Status::success()
+    }
+
     /// [`Plugin::score`] for each of `nodes`, into `out` (as long as `nodes`). An optimisation,
     /// not an extension point: a plugin may override it to read its PreScore state once and
     /// score in a tight loop. Must agree with [`Plugin::score`], node by node.
