@@ -343,7 +343,9 @@ fn reserve_to_bind(
     let points: [(Point, &str, Run); 4] = [
         (Point::Reserve, "Reserve", |p, cx, s, n| p.reserve(cx, s, n)),
         (Point::Permit, "Permit", |p, cx, s, n| p.permit(cx, s, n)),
-        (Point::PreBind, "PreBind", |p, cx, s, n| p.pre_bind(cx, s, n)),
+        (Point::PreBind, "PreBind", |p, cx, s, n| {
+            p.pre_bind(cx, s, n)
+        }),
         (Point::Bind, "Bind", |p, cx, s, n| p.bind(cx, s, n)),
     ];
     for (point, label, run) in points {
