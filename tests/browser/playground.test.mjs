@@ -253,7 +253,8 @@ describe('schedlab playground', () => {
     assert.equal(await page.locator('[data-testid="stale-note"]').count(), 0);
     await tab(page, 'pods');
     assert.match(await podsEditor(page).inputValue(), /disktype: ssd/);
-    const saved = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('editor')));
+    // The tab's saved work (sessionStorage) is forgotten too.
+    const saved = await page.evaluate(() => Object.keys(sessionStorage).filter((k) => k.includes('editor')));
     assert.deepEqual(saved, []);
     assertNoProblems();
   });

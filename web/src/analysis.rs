@@ -501,8 +501,9 @@ pub struct ScoreRow {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gallery::example_named;
     use crate::session::Session;
-    use crate::state::{example_named, load, EditorFile};
+    use crate::state::{load, EditorFile};
     use schedlab_core::scenario::SchedulerVersion;
 
     /// A gallery example run to its end, as the page runs it.
@@ -687,7 +688,7 @@ mod tests {
             .iter()
             .map(|f| f.example_text(classic).to_string())
             .collect();
-        texts[EditorFile::Config.index()] = crate::state::DEFAULT_CONFIG_V1.to_string();
+        texts[EditorFile::Config.index()] = crate::gallery::DEFAULT_CONFIG_V1.to_string();
         let scenario = load(&texts).expect("loads without the Policy");
         assert_eq!(scenario.scheduler, SchedulerVersion::V1_35);
         assert!(scenario.policy.is_none());

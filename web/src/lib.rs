@@ -6,12 +6,15 @@
 //! event log show the run at the current position. `main.rs` only mounts [`App`]; [`state`]
 //! holds the signals and actions; [`session`] owns the simulation and builds the frames;
 //! [`analysis`] turns a cycle's trace into the inspector's tables; `components` holds one
-//! component per file. The app does no I/O besides `localStorage` and never fetches anything.
+//! component per file; [`link`] puts a scenario into the URL fragment and reads it back. The
+//! app does no I/O besides `sessionStorage` and the address bar, and never fetches anything.
 
 pub mod analysis;
 pub mod bundle;
 mod components;
 pub mod forms;
+pub mod gallery;
+pub mod link;
 pub mod session;
 pub mod state;
 
@@ -22,6 +25,7 @@ use components::event_log::EventLog;
 use components::header::Header;
 use components::help::Help;
 use components::inspector::Inspector;
+use components::link_banner::LinkBanner;
 use components::queue_view::QueueView;
 use components::warnings::Warnings;
 use leptos::prelude::*;
@@ -33,8 +37,10 @@ pub fn App() -> impl IntoView {
     let state = Playground::new();
     provide_context(state);
     install_shortcuts(state);
+    state.watch_address_bar();
     view! {
         <Header/>
+        <LinkBanner/>
         <Controls/>
         <main class="layout">
             <section class="inputs" aria-label="Inputs">

@@ -6,11 +6,19 @@
 //! the same position as before (the end, unless the user had stepped back). Only when a load
 //! has taken longer than [`SLOW_RUN_MS`] do edits wait for a pause in typing of
 //! [`DEBOUNCE_MS`]. A failed load keeps the last valid session on screen and only replaces the
-//! errors. Editor texts are saved in `localStorage`, so a reload never loses work.
+//! errors. Editor texts are saved per tab (`sessionStorage`, under a slot of their own in an
+//! iframe), so a reload never loses work and two tabs or frames never overwrite each other.
+//!
+//! The address bar follows the page: its fragment is a link to the scenario on screen, at the
+//! cycle and phase on screen ([`crate::link`]), kept up to date with `history.replaceState`
+//! (no new history entries) a moment after each change. A link opened in a tab that holds
+//! other edited work is not applied until the user chooses ([`Playground::link_conflict`]).
 //!
 //! Views read signals and call actions; they never run the scheduler themselves.
 
 use crate::analysis::{self, Inspection, Phase};
+use crate::gallery::{default_config, example_named, Example, DEFAULT_CONFIG};
+use crate::link::{self, LinkError, Opened, Shared, View};
 use crate::session::{Frame, Session, SessionInfo};
 use leptos::prelude::*;
 use schedlab_core::input::{looks_like_json, read_source, Inputs};
@@ -19,184 +27,24 @@ use schedlab_core::{Diagnostic, Scenario, Source};
 use std::sync::Arc;
 use std::time::Duration;
 
-/// An example scenario of the gallery: its name, a one-line summary and its texts.
-pub struct Example {
-    /// Folder name under `assets/scenarios/`.
-    pub name: &'static str,
-    /// What it shows.
-    pub summary: &'static str,
-    /// Nodes, pods (and any other objects), policy.
-    pub texts: [&'static str; 3],
-    /// The scheduler configuration: `None` for [`DEFAULT_CONFIG`] (v1.17's defaults); a
-    /// `kubescheduler.config.k8s.io/v1` configuration runs the example under v1.35.
-    pub config: Option<&'static str>,
-}
+/// Saved per tab: the example the editors started from.
+const EXAMPLE_KEY: &str = "example";
+/// Saved per tab: the seed, when a link brought another than [`SEED`].
+const SEED_KEY: &str = "seed";
+/// Saved per tab: the fingerprint of the last fragment this page wrote into the address bar
+/// (a reload that finds it there restores the tab's work rather than "opening a link").
+const LINKED_KEY: &str = "linked";
 
-/// A Policy that keeps the DefaultProvider (for examples that need no policy).
-const DEFAULT_POLICY: &str = "{\n  \"kind\": \"Policy\",\n  \"apiVersion\": \"v1\"\n}\n";
-
-/// The scheduler configuration of the v1.17 examples: v1.17's defaults, spelled out.
-pub const DEFAULT_CONFIG: &str = include_str!("../../assets/scenarios/config.yaml");
-
-/// v1.35's default configuration (a `kubescheduler.config.k8s.io/v1` document with one
-/// `default-scheduler` profile, its defaults in comments).
-pub const DEFAULT_CONFIG_V1: &str = include_str!("../../assets/scenarios/config-v1.yaml");
-
-/// The default configuration text of a scheduler (what switching to it puts in the editor).
-pub fn default_config(scheduler: SchedulerVersion) -> &'static str {
-    match scheduler {
-        SchedulerVersion::V1_17 => DEFAULT_CONFIG,
-        SchedulerVersion::V1_35 => DEFAULT_CONFIG_V1,
-    }
-}
-
-/// What the scheduler switch calls each scheduler.
-pub fn scheduler_label(scheduler: SchedulerVersion) -> &'static str {
-    match scheduler {
-        SchedulerVersion::V1_17 => "kube-scheduler v1.17 (Policy)",
-        SchedulerVersion::V1_35 => "v1.35 (profiles and plugins)",
-    }
-}
-
-/// The gallery; the first is what every new visitor starts with.
-pub const GALLERY: [Example; 11] = [
-    Example {
-        name: "classic",
-        summary:
-            "the classic policy on five nodes: resources, a selector, a taint, a cordon, host ports",
-        texts: [
-            include_str!("../../assets/scenarios/classic/nodes.yaml"),
-            include_str!("../../assets/scenarios/classic/pods.yaml"),
-            include_str!("../../assets/scenarios/classic/policy.json"),
-        ],
-        config: None,
-    },
-    Example {
-        name: "anti-affinity",
-        summary: "a replica set kept apart by required pod anti-affinity",
-        texts: [
-            include_str!("../../assets/scenarios/anti-affinity/nodes.yaml"),
-            include_str!("../../assets/scenarios/anti-affinity/pods.yaml"),
-            include_str!("../../assets/scenarios/anti-affinity/policy.json"),
-        ],
-        config: None,
-    },
-    Example {
-        name: "follow-the-cache",
-        summary: "a web tier that follows its cache with required pod affinity",
-        texts: [
-            include_str!("../../assets/scenarios/follow-the-cache/nodes.yaml"),
-            include_str!("../../assets/scenarios/follow-the-cache/pods.yaml"),
-            include_str!("../../assets/scenarios/follow-the-cache/policy.json"),
-        ],
-        config: None,
-    },
-    Example {
-        name: "zone-spread",
-        summary: "spreading across three zones with topologySpreadConstraints",
-        texts: [
-            include_str!("../../assets/scenarios/zone-spread/nodes.yaml"),
-            include_str!("../../assets/scenarios/zone-spread/pods.yaml"),
-            include_str!("../../assets/scenarios/zone-spread/policy.json"),
-        ],
-        config: None,
-    },
-    Example {
-        name: "volume-zone",
-        summary: "a pod that waits for the zone of its volume",
-        texts: [
-            include_str!("../../assets/scenarios/volume-zone/nodes.yaml"),
-            concat!(
-                include_str!("../../assets/scenarios/volume-zone/pods.yaml"),
-                "\n---\n",
-                include_str!("../../assets/scenarios/volume-zone/storage.yaml")
-            ),
-            DEFAULT_POLICY,
-        ],
-        config: None,
-    },
-    Example {
-        name: "batch-displaced",
-        summary: "a critical service preempts a low-priority batch job",
-        texts: [
-            include_str!("../../assets/scenarios/batch-displaced/nodes.yaml"),
-            include_str!("../../assets/scenarios/batch-displaced/pods.yaml"),
-            include_str!("../../assets/scenarios/batch-displaced/policy.json"),
-        ],
-        config: None,
-    },
-    Example {
-        name: "pdb-steers",
-        summary: "a PodDisruptionBudget steers preemption to another node",
-        texts: [
-            include_str!("../../assets/scenarios/pdb-steers/nodes.yaml"),
-            include_str!("../../assets/scenarios/pdb-steers/pods.yaml"),
-            include_str!("../../assets/scenarios/pdb-steers/policy.json"),
-        ],
-        config: None,
-    },
-    Example {
-        name: "taints-first-v135",
-        summary: "kube-scheduler v1.35 on the classic cluster: taints are checked before resources",
-        texts: [
-            include_str!("../../assets/scenarios/taints-first-v135/nodes.yaml"),
-            include_str!("../../assets/scenarios/taints-first-v135/pods.yaml"),
-            DEFAULT_POLICY,
-        ],
-        config: Some(include_str!("../../assets/scenarios/taints-first-v135/config.yaml")),
-    },
-    Example {
-        name: "zone-spread-v135",
-        summary: "v1.35 with no Policy: PodTopologySpread filters, and its system defaults spread a Service",
-        texts: [
-            include_str!("../../assets/scenarios/zone-spread-v135/nodes.yaml"),
-            include_str!("../../assets/scenarios/zone-spread-v135/pods.yaml"),
-            DEFAULT_POLICY,
-        ],
-        config: Some(include_str!("../../assets/scenarios/zone-spread-v135/config.yaml")),
-    },
-    Example {
-        name: "preemption-v135",
-        summary: "v1.35's PostFilter: DynamicResources, then DefaultPreemption with a PodDisruptionBudget",
-        texts: [
-            include_str!("../../assets/scenarios/preemption-v135/nodes.yaml"),
-            include_str!("../../assets/scenarios/preemption-v135/pods.yaml"),
-            DEFAULT_POLICY,
-        ],
-        config: Some(include_str!("../../assets/scenarios/preemption-v135/config.yaml")),
-    },
-    Example {
-        name: "big-cluster",
-        summary:
-            "1000 nodes and 10 000 pods: the heat-map, preemption at scale, a node joining at 2m",
-        texts: [
-            include_str!("../../assets/scenarios/big-cluster/nodes.json"),
-            include_str!("../../assets/scenarios/big-cluster/pods.json"),
-            DEFAULT_POLICY,
-        ],
-        config: None,
-    },
-];
-
-const EXAMPLE_KEY: &str = "schedlab.v1.example";
-
-/// The gallery entry with this name (the first when unknown).
-pub fn example_named(name: &str) -> &'static Example {
-    GALLERY
-        .iter()
-        .find(|e| e.name == name)
-        .unwrap_or(&GALLERY[0])
-}
-/// The seed of the tie-break between equally scored nodes.
+/// The seed of the tie-break between equally scored nodes, unless a link names another.
 pub const SEED: u64 = 0;
+
+/// The pause after the last change before the address bar is brought up to date.
+const ADDRESS_SYNC_MS: u64 = 300;
 
 /// A run slower than this makes edits wait for a pause in typing.
 pub const SLOW_RUN_MS: f64 = 40.0;
 /// The pause in typing that a slow scenario waits for.
 pub const DEBOUNCE_MS: u64 = 250;
-
-const STORAGE_PREFIX: &str = "schedlab.v1.editor.";
-const VALID_PREFIX: &str = "schedlab.v1.valid.";
 
 /// One of the three input files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -296,12 +144,12 @@ impl EditorFile {
     }
 
     fn storage_key(self) -> String {
-        format!("{STORAGE_PREFIX}{}", self.stem())
+        format!("editor.{}", self.stem())
     }
 
     /// Where the text of the last inputs that loaded is kept.
     fn valid_key(self) -> String {
-        format!("{VALID_PREFIX}{}", self.stem())
+        format!("valid.{}", self.stem())
     }
 }
 
@@ -346,11 +194,70 @@ pub enum Inspected {
     PodOnly(usize, Option<String>),
 }
 
+/// A message about a link: why it could not be opened, or what was wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkMessage {
+    /// The link could not be opened (else it opened, with problems).
+    pub error: bool,
+    /// What to tell the user.
+    pub text: String,
+}
+
+impl LinkMessage {
+    fn could_not_open(e: &LinkError, showing: &str) -> LinkMessage {
+        LinkMessage {
+            error: true,
+            text: format!("This link could not be opened: {e}. Showing {showing} instead."),
+        }
+    }
+
+    fn of_problems(problems: Vec<String>) -> Option<LinkMessage> {
+        (!problems.is_empty()).then(|| LinkMessage {
+            error: false,
+            text: format!("Opened the link, but {}.", problems.join("; ")),
+        })
+    }
+}
+
+/// What Copy link found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkUrl {
+    /// The address of the page with the scenario in its fragment.
+    Url(String),
+    /// The link would be longer than a link may be ([`link::MAX_LINK`]): its length.
+    TooBig(usize),
+}
+
+/// What the last Copy link did (said under the header until closed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkCopy {
+    /// The link is on the clipboard; its length.
+    Copied(usize),
+    /// The page may not use the clipboard: the link, shown to copy by hand.
+    Manual(String),
+    /// Too long for a link (its length).
+    TooBig(usize),
+}
+
 /// The shared state, provided as context by [`crate::App`].
 #[derive(Clone, Copy)]
 pub struct Playground {
     texts: [RwSignal<String>; 4],
     example: RwSignal<&'static Example>,
+    /// The seed of the run ([`SEED`] unless a link named another).
+    pub seed: RwSignal<u64>,
+    /// A link opened while this tab held other edited work: the page asks which to keep, and
+    /// shows the work until then.
+    pub link_conflict: RwSignal<Option<Arc<Opened>>>,
+    /// Why a link could not be opened, or what was wrong with it.
+    pub link_message: RwSignal<Option<LinkMessage>>,
+    /// What the last Copy link did.
+    pub link_copy: RwSignal<Option<LinkCopy>>,
+    /// Where a link asked to open the run, applied when its run is loaded.
+    pending_view: StoredValue<Option<View>>,
+    /// The scenario part of the link to the page (computed when read).
+    scenario_link: Memo<String>,
+    address_timer: StoredValue<Option<TimeoutHandle>>,
     /// The current errors (empty when the inputs load).
     pub errors: RwSignal<Vec<Diagnostic>>,
     session: StoredValue<Option<Session>, LocalStorage>,
@@ -401,13 +308,48 @@ pub struct Playground {
 }
 
 impl Playground {
-    /// Loads the saved texts (or the example) and runs them.
+    /// Loads the tab's saved texts (or the example), or the link in the address bar, and runs
+    /// them.
     pub fn new() -> Playground {
-        let example = example_named(&storage::load(EXAMPLE_KEY).unwrap_or_default());
-        let texts = EditorFile::ALL.map(|f| {
-            RwSignal::new(
-                storage::load(&f.storage_key()).unwrap_or_else(|| f.example_text(example).into()),
-            )
+        storage::adopt_legacy();
+        let saved = Saved::load();
+        let edited = saved.is_edited();
+        let fragment = address::fragment();
+        let mut start = saved.shared.clone();
+        let mut view = None;
+        let mut message = None;
+        let mut conflict = None;
+        if storage::load(LINKED_KEY).is_some_and(|f| f == link::fingerprint(&fragment)) {
+            // The fragment this tab wrote itself (a reload): the saved work is newer.
+            view = Some(link::decode_view(&fragment));
+        } else {
+            match link::decode(&fragment) {
+                Ok(None) => {}
+                Err(e) => message = Some(LinkMessage::could_not_open(&e, &saved.showing())),
+                Ok(Some(opened)) => {
+                    if edited && opened.shared != saved.shared {
+                        conflict = Some(Arc::new(opened));
+                    } else {
+                        save_shared(&opened.shared, opened.shared == saved.shared);
+                        message = LinkMessage::of_problems(
+                            opened.warnings.iter().map(|w| w.to_string()).collect(),
+                        );
+                        view = Some(opened.view);
+                        start = opened.shared;
+                    }
+                }
+            }
+        }
+        let example = example_named(&start.example);
+        let texts = start.texts.map(RwSignal::new);
+        let example_signal = RwSignal::new(example);
+        let seed = RwSignal::new(start.seed);
+        let scenario_link = Memo::new(move |_| {
+            link::encode_scenario(&Shared {
+                example: example_signal.get().name.to_string(),
+                texts: texts.map(|t| t.get()),
+                seed: seed.get(),
+            })
         });
         let session: StoredValue<Option<Session>, LocalStorage> = StoredValue::new_local(None);
         let info: RwSignal<Option<Arc<SessionInfo>>> = RwSignal::new(None);
@@ -463,7 +405,14 @@ impl Playground {
             Memo::new(move |_| config_text.with(|t| crate::forms::config::scheduler_of(t)));
         let state = Playground {
             texts,
-            example: RwSignal::new(example),
+            example: example_signal,
+            seed,
+            link_conflict: RwSignal::new(conflict),
+            link_message: RwSignal::new(message),
+            link_copy: RwSignal::new(None),
+            pending_view: StoredValue::new(view),
+            scenario_link,
+            address_timer: StoredValue::new(None),
             errors: RwSignal::new(Vec::new()),
             session,
             parsed: StoredValue::new_local(vec![None, None, None, None]),
@@ -499,6 +448,7 @@ impl Playground {
                 .map(|f| storage::load(&f.valid_key()))
                 .collect();
             if let Some(Ok(scenario)) = valid.map(|texts| load(&texts)) {
+                state.pending_view.set_value(view);
                 state.start(scenario, usize::MAX);
             }
         }
@@ -612,7 +562,11 @@ impl Playground {
         self.pause();
         let example = example_named(name);
         storage::save(EXAMPLE_KEY, example.name);
+        storage::remove(SEED_KEY);
         self.example.set(example);
+        self.seed.set(SEED);
+        self.phase.set(None);
+        self.pending_view.set_value(None);
         for f in EditorFile::ALL {
             storage::remove(&f.storage_key());
             storage::remove(&f.valid_key());
@@ -722,6 +676,8 @@ impl Playground {
             Err(errors) => {
                 self.loading.set(None);
                 self.errors.set(errors);
+                // A link's view needs a run; one that does not load has none.
+                self.pending_view.set_value(None);
             }
         }
         self.last_run_ms.set_value(now_ms() - started);
@@ -760,7 +716,7 @@ impl Playground {
     fn start(&self, scenario: Scenario, position: usize) {
         let generation = self.load_generation.get_value() + 1;
         self.load_generation.set_value(generation);
-        let session = Session::new(&scenario, SEED);
+        let session = Session::new(&scenario, self.seed.get_untracked());
         self.continue_loading(session, generation, position);
     }
 
@@ -793,7 +749,345 @@ impl Playground {
         self.phase.set(None);
         self.info.set(Some(info));
         self.frame.set(Some(frame));
+        if let Some(view) = self.pending_view.get_value() {
+            self.pending_view.set_value(None);
+            self.apply_view(view);
+        }
         self.loads.update(|n| *n += 1);
+    }
+
+    // ---- links and the address bar ---------------------------------------------------------
+
+    /// What the tab holds now, as a link shares it.
+    fn shared_untracked(&self) -> Shared {
+        Shared {
+            example: self.example.get_untracked().name.to_string(),
+            texts: self.texts.map(|t| t.get_untracked()),
+            seed: self.seed.get_untracked(),
+        }
+    }
+
+    fn is_edited_untracked(&self) -> bool {
+        let example = self.example.get_untracked();
+        EditorFile::ALL
+            .iter()
+            .any(|f| self.texts[f.index()].with_untracked(|t| t != f.example_text(example)))
+    }
+
+    /// What a message says the page shows when a link fails.
+    fn showing(&self) -> String {
+        if self.is_edited_untracked() {
+            "the edited work in this tab".to_string()
+        } else {
+            format!("the {} example", self.example.get_untracked().name)
+        }
+    }
+
+    /// Where the page stands, as a link says it: the inspected cycle, the phase being walked,
+    /// and the position when it is not the one those imply. Nothing at the end of the run.
+    pub fn current_view(&self) -> View {
+        let Some((position, end)) = self
+            .frame
+            .with_untracked(|f| f.as_ref().map(|f| (f.position, f.end)))
+        else {
+            return View::default();
+        };
+        let unless_implied =
+            |implied: Option<usize>| (implied != Some(position)).then_some(position);
+        match (self.phase.get_untracked(), self.target.get_untracked()) {
+            (Some(phase), InspectTarget::Cycle(c)) => View {
+                cycle: Some(c),
+                phase: Some(phase),
+                step: unless_implied(self.phase_position(c, phase)),
+            },
+            (_, target) => {
+                if target == InspectTarget::Latest && position >= end {
+                    return View::default();
+                }
+                match self.inspected.get_untracked() {
+                    Some(Inspected::Cycle(c)) => View {
+                        cycle: Some(c),
+                        phase: None,
+                        step: unless_implied(self.position_after_cycle(c)),
+                    },
+                    _ => View {
+                        cycle: None,
+                        phase: None,
+                        step: Some(position),
+                    },
+                }
+            }
+        }
+    }
+
+    /// The position at which phase stepping shows `phase` of `cycle` (see
+    /// [`Playground::step_phase`]): before the cycle's step until `selectHost`, after it for
+    /// `assume` and `preempt`, one step later for `bind`.
+    fn phase_position(&self, cycle: usize, phase: Phase) -> Option<usize> {
+        self.session.with_value(|s| {
+            let s = s.as_ref()?;
+            let at = *s.info.cycle_steps.get(cycle)?;
+            Some(match phase {
+                Phase::QueuePop | Phase::Filter | Phase::Score | Phase::SelectHost => at,
+                Phase::Assume | Phase::Preempt => at + 1,
+                Phase::Bind => (at + 2).min(s.info.end),
+            })
+        })
+    }
+
+    fn position_after_cycle(&self, cycle: usize) -> Option<usize> {
+        self.session
+            .with_value(|s| s.as_ref().and_then(|s| s.position_after_cycle(cycle)))
+    }
+
+    /// Opens the loaded run where a link asked. What does not fit this run (a cycle past its
+    /// end, a phase the cycle does not have) is said in the link message.
+    fn apply_view(&self, view: View) {
+        let facts = self
+            .session
+            .with_value(|s| s.as_ref().map(|s| (s.info.cycle_steps.len(), s.info.end)));
+        let Some((cycles, end)) = facts else {
+            return;
+        };
+        let mut problems = Vec::new();
+        let mut step = view.step;
+        if let Some(p) = step.filter(|&p| p > end) {
+            problems.push(format!(
+                "\"step={p}\" is past the end of this run (step {end}), so it opens at its end"
+            ));
+            step = Some(end);
+        }
+        self.pause();
+        match view.cycle {
+            Some(c) if c >= cycles => {
+                let s = if cycles == 1 { "" } else { "s" };
+                problems.push(format!(
+                    "this run has {cycles} cycle{s}, not {}, so it opens at its end",
+                    c + 1
+                ));
+                self.phase.set(None);
+                self.target.set(InspectTarget::Latest);
+                self.move_to(|s| s.info.end);
+            }
+            Some(c) => {
+                let mut phase = view.phase;
+                if let Some(p) = phase {
+                    let scheduled = self.session.with_value(|s| {
+                        s.as_ref()
+                            .and_then(|s| s.cycle(c))
+                            .is_some_and(|t| t.node.is_some())
+                    });
+                    if !Phase::of(scheduled).contains(&p) {
+                        let why = if scheduled {
+                            "its pod was placed"
+                        } else {
+                            "no node fit its pod"
+                        };
+                        problems.push(format!(
+                            "cycle {} has no {} phase ({why}), so the whole cycle is shown",
+                            c + 1,
+                            p.function()
+                        ));
+                        phase = None;
+                    }
+                }
+                let implied = match phase {
+                    Some(p) => self.phase_position(c, p),
+                    None => self.position_after_cycle(c),
+                };
+                let position = step.or(implied).unwrap_or(end);
+                self.move_to(|_| position);
+                self.target.set(InspectTarget::Cycle(c));
+                self.phase.set(phase);
+            }
+            None => {
+                if let Some(p) = step {
+                    self.move_to(|_| p);
+                }
+                self.phase.set(None);
+                self.target.set(InspectTarget::Latest);
+            }
+        }
+        if !problems.is_empty() {
+            self.link_message.update(|m| match m {
+                Some(m) if !m.error => {
+                    m.text = format!("{}; {}.", m.text.trim_end_matches('.'), problems.join("; "))
+                }
+                _ => *m = LinkMessage::of_problems(problems),
+            });
+        }
+    }
+
+    /// Opens a view now when the run is loaded, else when it is.
+    fn show_view(&self, view: View) {
+        let loaded = self.session.with_value(|s| s.is_some())
+            && self.loading.get_untracked().is_none()
+            && !self.deferred.get_value();
+        if loaded {
+            self.apply_view(view);
+        } else {
+            self.pending_view.set_value(Some(view));
+        }
+    }
+
+    /// Replaces the tab's work with a link's scenario (saved as the tab's work), then runs it
+    /// and opens it where the link says.
+    fn open_shared(&self, opened: &Opened) {
+        self.cancel_pending();
+        self.pause();
+        save_shared(&opened.shared, false);
+        self.example.set(example_named(&opened.shared.example));
+        self.seed.set(opened.shared.seed);
+        for f in EditorFile::ALL {
+            self.texts[f.index()].set(opened.shared.texts[f.index()].clone());
+        }
+        self.selection.set(Selection::None);
+        self.target.set(InspectTarget::Latest);
+        self.phase.set(None);
+        self.undo.set(None);
+        self.session.set_value(None);
+        self.pending_view.set_value(Some(opened.view));
+        self.link_message.set(LinkMessage::of_problems(
+            opened.warnings.iter().map(|w| w.to_string()).collect(),
+        ));
+        self.rerun(true);
+    }
+
+    /// The user chose the link over the tab's work.
+    pub fn open_link(&self) {
+        if let Some(opened) = self.link_conflict.get_untracked() {
+            self.link_conflict.set(None);
+            self.open_shared(&opened);
+        }
+    }
+
+    /// The user chose to keep the tab's work: the address bar links to it again.
+    pub fn keep_work(&self) {
+        self.link_conflict.set(None);
+        self.sync_address_bar();
+    }
+
+    /// The fragment that links to what is on screen, or the length of the whole link when
+    /// that is longer than a link may be ([`link::MAX_LINK`]).
+    fn fragment(&self) -> Result<String, usize> {
+        let mut fragment = self.scenario_link.get_untracked();
+        fragment.push_str(&link::view_params(&self.current_view()));
+        let len = address::base().len() + 1 + fragment.len();
+        if len <= link::MAX_LINK {
+            Ok(fragment)
+        } else {
+            Err(len)
+        }
+    }
+
+    /// Whether the address bar may be rewritten now: not while a link waits for the user's
+    /// answer (a reload must ask again), nor while a run loads (its view is not on screen).
+    fn may_sync_address_bar(&self) -> bool {
+        self.link_conflict.with_untracked(|c| c.is_none())
+            && self.pending_view.with_value(|v| v.is_none())
+            && self.loading.get_untracked().is_none()
+    }
+
+    /// Writes the link to what is on screen into the address bar (no history entry). A
+    /// scenario too big for a link leaves the address without a fragment.
+    fn sync_address_bar(&self) {
+        if !self.may_sync_address_bar() {
+            return;
+        }
+        let fragment = self.fragment().unwrap_or_default();
+        address::set_fragment(&fragment);
+        storage::save(LINKED_KEY, &link::fingerprint(&fragment));
+    }
+
+    fn schedule_address_sync(&self) {
+        if let Some(t) = self.address_timer.get_value() {
+            t.clear();
+        }
+        let this = *self;
+        let handle = set_timeout_with_handle(
+            move || {
+                this.address_timer.set_value(None);
+                this.sync_address_bar();
+            },
+            Duration::from_millis(ADDRESS_SYNC_MS),
+        );
+        self.address_timer.set_value(handle.ok());
+    }
+
+    /// Copy link: the address of the page with the scenario and the view in its fragment (the
+    /// address bar is brought up to date at once).
+    pub fn link_url(&self) -> LinkUrl {
+        if let Some(t) = self.address_timer.get_value() {
+            t.clear();
+            self.address_timer.set_value(None);
+        }
+        match self.fragment() {
+            Ok(fragment) => {
+                if self.may_sync_address_bar() {
+                    address::set_fragment(&fragment);
+                    storage::save(LINKED_KEY, &link::fingerprint(&fragment));
+                }
+                LinkUrl::Url(format!("{}#{fragment}", address::base()))
+            }
+            Err(len) => LinkUrl::TooBig(len),
+        }
+    }
+
+    /// A fragment typed or pasted into the address bar (or reached with Back): open it as a
+    /// link, asking first when the tab holds other edited work.
+    fn follow_address_bar(&self) {
+        let fragment = address::fragment();
+        if storage::load(LINKED_KEY).is_some_and(|f| f == link::fingerprint(&fragment)) {
+            return;
+        }
+        let decoded = link::decode(&fragment);
+        if !matches!(decoded, Ok(None)) {
+            // A new link supersedes one still waiting for an answer.
+            self.link_conflict.set(None);
+        }
+        match decoded {
+            // An in-page anchor: put the link back once it has scrolled.
+            Ok(None) => self.schedule_address_sync(),
+            Err(e) => self
+                .link_message
+                .set(Some(LinkMessage::could_not_open(&e, &self.showing()))),
+            Ok(Some(opened)) => {
+                if opened.shared == self.shared_untracked() {
+                    self.link_message.set(LinkMessage::of_problems(
+                        opened.warnings.iter().map(|w| w.to_string()).collect(),
+                    ));
+                    self.show_view(opened.view);
+                } else if self.is_edited_untracked() {
+                    self.link_conflict.set(Some(Arc::new(opened)));
+                } else {
+                    self.open_shared(&opened);
+                }
+            }
+        }
+    }
+
+    /// Keeps the address bar on the scenario and the position on screen (a moment after the
+    /// last change, with `history.replaceState`), and follows links typed into it. Called once
+    /// by [`crate::App`].
+    pub fn watch_address_bar(&self) {
+        let this = *self;
+        Effect::new(move |_| {
+            for t in &this.texts {
+                t.track();
+            }
+            this.seed.track();
+            this.example.track();
+            this.frame.track();
+            this.target.track();
+            this.phase.track();
+            this.inspected.track();
+            this.link_conflict.track();
+            this.schedule_address_sync();
+        });
+        let handle =
+            window_event_listener_untyped("hashchange", move |_| this.follow_address_bar());
+        // The listener lives as long as the page.
+        std::mem::forget(handle);
     }
 
     // ---- the controls ---------------------------------------------------------------------
@@ -1057,26 +1351,213 @@ fn now_ms() -> f64 {
         .unwrap_or_default()
 }
 
-/// `localStorage`, best effort: a browser that refuses storage (private mode, quota) only loses
-/// persistence, never the page.
-mod storage {
-    fn local() -> Option<web_sys::Storage> {
-        web_sys::window()?.local_storage().ok().flatten()
+/// Saves a link's inputs as the tab's work. `same_as_saved`: they are the texts already
+/// saved, so the last valid inputs saved with them still apply.
+fn save_shared(shared: &Shared, same_as_saved: bool) {
+    let example = example_named(&shared.example);
+    storage::save(EXAMPLE_KEY, example.name);
+    if shared.seed == SEED {
+        storage::remove(SEED_KEY);
+    } else {
+        storage::save(SEED_KEY, &shared.seed.to_string());
     }
-
-    pub fn load(key: &str) -> Option<String> {
-        local()?.get_item(key).ok().flatten()
+    for f in EditorFile::ALL {
+        let text = &shared.texts[f.index()];
+        if text == f.example_text(example) {
+            storage::remove(&f.storage_key());
+        } else {
+            storage::save(&f.storage_key(), text);
+        }
+        if !same_as_saved {
+            storage::remove(&f.valid_key());
+        }
     }
+}
 
-    pub fn save(key: &str, value: &str) {
-        if let Some(s) = local() {
-            let _ = s.set_item(key, value);
+/// The work saved in this tab.
+struct Saved {
+    shared: Shared,
+}
+
+impl Saved {
+    fn load() -> Saved {
+        let example = example_named(&storage::load(EXAMPLE_KEY).unwrap_or_default());
+        Saved {
+            shared: Shared {
+                example: example.name.to_string(),
+                texts: EditorFile::ALL.map(|f| {
+                    storage::load(&f.storage_key())
+                        .unwrap_or_else(|| f.example_text(example).into())
+                }),
+                seed: storage::load(SEED_KEY)
+                    .and_then(|s| s.parse().ok())
+                    .unwrap_or(SEED),
+            },
         }
     }
 
-    pub fn remove(key: &str) {
-        if let Some(s) = local() {
-            let _ = s.remove_item(key);
+    /// Whether the texts differ from their example's.
+    fn is_edited(&self) -> bool {
+        let example = example_named(&self.shared.example);
+        EditorFile::ALL
+            .iter()
+            .any(|f| self.shared.texts[f.index()] != f.example_text(example))
+    }
+
+    /// What a message says the page shows when a link fails.
+    fn showing(&self) -> String {
+        if self.is_edited() {
+            "the edited work in this tab".to_string()
+        } else {
+            format!("the {} example", self.shared.example)
+        }
+    }
+}
+
+/// The tab's saved work, best effort: a browser that refuses storage (private mode, quota) only
+/// loses persistence, never the page.
+///
+/// Kept in `sessionStorage`, which belongs to one tab (a duplicated tab gets a copy), so two
+/// tabs never overwrite each other's work, and a reload keeps it. The frames of one tab share
+/// its `sessionStorage`, so a page in a frame keeps its work under a slot named after the
+/// frame's place in the page (`frame-1`: the second frame; `frame-0.2`: the third frame inside
+/// the first), which stays the same when the frame or the whole page reloads. Keys:
+/// `schedlab.v2.<slot>.<name>`, the slot being `tab` in a top-level page.
+mod storage {
+    const PREFIX: &str = "schedlab.v2";
+    /// The names earlier versions used in `localStorage` (shared by every tab).
+    const LEGACY: &str = "schedlab.v1.";
+    /// Deeper nesting than this is not told apart.
+    const MAX_DEPTH: usize = 16;
+
+    thread_local! {
+        static SLOT: String = find_slot();
+    }
+
+    fn session() -> Option<web_sys::Storage> {
+        web_sys::window()?.session_storage().ok().flatten()
+    }
+
+    fn key(name: &str) -> String {
+        SLOT.with(|slot| format!("{PREFIX}.{slot}.{name}"))
+    }
+
+    /// `tab` for a top-level page; in a frame, `frame-` and the index of each frame on the way
+    /// down from the top (readable across origins: `parent`, `length` and `parent[i]` are).
+    fn find_slot() -> String {
+        let Some(mut here) = web_sys::window() else {
+            return "tab".into();
+        };
+        let mut path = Vec::new();
+        for _ in 0..MAX_DEPTH {
+            let Some(parent) = here.parent().ok().flatten() else {
+                break;
+            };
+            if js_sys::Object::is(parent.as_ref(), here.as_ref()) {
+                break;
+            }
+            let index = (0..parent.length()).find(|&i| {
+                js_sys::Reflect::get_u32(parent.as_ref(), i)
+                    .is_ok_and(|frame| js_sys::Object::is(&frame, here.as_ref()))
+            });
+            path.push(index.map_or_else(|| "x".to_string(), |i| i.to_string()));
+            here = parent;
+        }
+        if path.is_empty() {
+            return "tab".into();
+        }
+        path.reverse();
+        format!("frame-{}", path.join("."))
+    }
+
+    pub fn load(name: &str) -> Option<String> {
+        session()?.get_item(&key(name)).ok().flatten()
+    }
+
+    pub fn save(name: &str, value: &str) {
+        if let Some(s) = session() {
+            let _ = s.set_item(&key(name), value);
+        }
+    }
+
+    pub fn remove(name: &str) {
+        if let Some(s) = session() {
+            let _ = s.remove_item(&key(name));
+        }
+    }
+
+    /// Work saved by an earlier version in `localStorage` moves into the first tab that opens
+    /// with no work of its own (and leaves `localStorage`, so no other tab takes it again).
+    pub fn adopt_legacy() {
+        let Some(local) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) else {
+            return;
+        };
+        let Some(session) = session() else {
+            return;
+        };
+        let names = ["example"].into_iter().map(String::from).chain(
+            ["nodes", "pods", "policy", "config"]
+                .into_iter()
+                .flat_map(|stem| [format!("editor.{stem}"), format!("valid.{stem}")]),
+        );
+        let names: Vec<String> = names.collect();
+        let has_own = names
+            .iter()
+            .any(|n| session.get_item(&key(n)).ok().flatten().is_some());
+        if has_own {
+            return;
+        }
+        for name in &names {
+            let legacy = format!("{LEGACY}{name}");
+            if let Some(value) = local.get_item(&legacy).ok().flatten() {
+                if session.set_item(&key(name), &value).is_ok() {
+                    let _ = local.remove_item(&legacy);
+                }
+            }
+        }
+    }
+}
+
+/// The address bar: the fragment, and rewriting it without a new history entry.
+mod address {
+    use wasm_bindgen::JsValue;
+
+    /// The fragment, without its `#` (empty when there is none).
+    pub fn fragment() -> String {
+        let hash = web_sys::window()
+            .and_then(|w| w.location().hash().ok())
+            .unwrap_or_default();
+        hash.strip_prefix('#').unwrap_or(&hash).to_string()
+    }
+
+    /// The address without its fragment.
+    pub fn base() -> String {
+        let href = web_sys::window()
+            .and_then(|w| w.location().href().ok())
+            .unwrap_or_default();
+        match href.split_once('#') {
+            Some((base, _)) => base.to_string(),
+            None => href,
+        }
+    }
+
+    /// Replaces the fragment (none when empty), keeping `history.state` and adding no
+    /// history entry.
+    pub fn set_fragment(fragment: &str) {
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        if fragment == self::fragment() {
+            return;
+        }
+        let url = if fragment.is_empty() {
+            base()
+        } else {
+            format!("{}#{fragment}", base())
+        };
+        if let Ok(history) = window.history() {
+            let state = history.state().unwrap_or(JsValue::NULL);
+            let _ = history.replace_state_with_url(&state, "", Some(&url));
         }
     }
 }

@@ -1,8 +1,10 @@
-//! The top bar: the name, the scenario and its size, import and export, whether the results
-//! are current, and the reset button.
+//! The top bar: the name, the scenario and its size, import, export and Copy link, whether the
+//! results are current, and the reset button.
 
 use super::import_export::ImportExport;
-use crate::state::{EditorFile, Playground, GALLERY, SEED};
+use super::share_link::ShareLink;
+use crate::gallery::GALLERY;
+use crate::state::{EditorFile, Playground};
 use leptos::prelude::*;
 
 /// The top bar.
@@ -12,9 +14,10 @@ pub fn Header() -> impl IntoView {
     let stats = move || {
         state.info.get().map(|a| {
             format!(
-                "{} nodes · {} pods · seed {SEED}",
+                "{} nodes · {} pods · seed {}",
                 a.node_count,
-                a.pods.len()
+                a.pods.len(),
+                state.seed.get()
             )
         })
     };
@@ -41,6 +44,22 @@ pub fn Header() -> impl IntoView {
                     ran()
                 ),
             )
+        }
+    };
+    // When the inputs have errors, the status links to the first editor that has them: it
+    // shows that editor's tab and scrolls to it without touching the address bar (whose
+    // fragment is the link to the scenario).
+    let to_first_error = move |ev: leptos::ev::MouseEvent| {
+        let Some(file) = state
+            .errors
+            .with_untracked(|e| e.first().map(EditorFile::of_diagnostic))
+        else {
+            return;
+        };
+        ev.prevent_default();
+        state.tab.set(file);
+        if let Some(el) = document().get_element_by_id(&format!("editor-{}", file.stem())) {
+            el.scroll_into_view();
         }
     };
     view! {
@@ -92,10 +111,12 @@ pub fn Header() -> impl IntoView {
                 }
                 data-testid="status"
                 aria-live="polite"
+                on:click=to_first_error
             >
                 {move || status().1}
             </a>
             <ImportExport/>
+            <ShareLink/>
             {move || state.notice.get().map(|n| view! {
                 <div class="notice" data-testid="notice" role="status">
                     <span>{n}</span>

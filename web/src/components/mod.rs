@@ -18,6 +18,7 @@ pub mod heat_map;
 pub mod help;
 pub mod import_export;
 pub mod inspector;
+pub mod link_banner;
 pub mod node_card;
 pub mod node_fields;
 pub mod node_form;
@@ -38,6 +39,7 @@ pub mod schedule_one;
 pub mod scheduler_switch;
 pub mod search_box;
 pub mod select_host;
+pub mod share_link;
 pub mod warnings;
 
 use leptos::prelude::*;

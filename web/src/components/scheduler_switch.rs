@@ -1,7 +1,8 @@
 //! Which kube-scheduler runs: the switch at the top of the Config tab, and the note the Policy
 //! tab shows while v1.35 runs (v1.35 reads no Policy).
 
-use crate::state::{scheduler_label, Playground};
+use crate::gallery::scheduler_label;
+use crate::state::Playground;
 use leptos::prelude::*;
 use schedlab_core::scenario::SchedulerVersion;
 

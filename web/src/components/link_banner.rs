@@ -1,0 +1,59 @@
+//! Under the header: the question a link asks when the tab holds other edited work, why a
+//! link could not be opened (or what was wrong with it), and what Copy link did.
+
+use super::share_link::CopyNote;
+use crate::state::Playground;
+use leptos::prelude::*;
+
+/// The banners (nothing when there is nothing to say).
+#[component]
+pub fn LinkBanner() -> impl IntoView {
+    let state = expect_context::<Playground>();
+    let conflict = move || {
+        state.link_conflict.get().is_some().then(|| {
+            view! {
+                <div class="link-banner conflict" role="alert" data-testid="link-conflict">
+                    <span>
+                        <strong>"You opened a link, but this tab holds edited work that differs from it."</strong>
+                        " Your work stays on screen until you choose: restore your work (the link is dropped), or open the link (it replaces your work in this tab)."
+                    </span>
+                    <span class="link-banner-actions">
+                        <button class="button" data-testid="link-keep" on:click=move |_| state.keep_work()>
+                            "Restore my work"
+                        </button>
+                        <button class="button primary" data-testid="link-open" on:click=move |_| state.open_link()>
+                            "Open the link"
+                        </button>
+                    </span>
+                </div>
+            }
+        })
+    };
+    let message = move || {
+        state.link_message.get().map(|m| {
+            view! {
+                <div
+                    class=if m.error { "link-banner error" } else { "link-banner warn" }
+                    role="alert"
+                    data-testid="link-message"
+                    data-error=m.error.to_string()
+                >
+                    <span>{m.text}</span>
+                    <button
+                        class="link"
+                        aria-label="Dismiss"
+                        data-testid="link-message-dismiss"
+                        on:click=move |_| state.link_message.set(None)
+                    >
+                        "×"
+                    </button>
+                </div>
+            }
+        })
+    };
+    view! {
+        {conflict}
+        {message}
+        <CopyNote/>
+    }
+}
