@@ -14,6 +14,7 @@ pub mod bundle;
 mod components;
 pub mod forms;
 pub mod gallery;
+pub mod lesson;
 pub mod link;
 pub mod session;
 pub mod state;
