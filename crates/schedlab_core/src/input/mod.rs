@@ -488,11 +488,40 @@ fn typed<T: DeserializeOwned>(
             errors.push(Diagnostic::new(
                 file,
                 join(path, &inner),
-                e.into_inner().to_string(),
+                plain_type_names(&e.into_inner().to_string()),
             ));
             None
         }
     }
+}
+
+/// serde's Rust type names in an error message (`expected i32`) said as what the field accepts.
+pub(crate) fn plain_type_names(message: &str) -> String {
+    const NAMES: [(&str, &str); 8] = [
+        ("i32", "a 32-bit integer (-2147483648 to 2147483647)"),
+        ("u32", "a whole number from 0 to 4294967295"),
+        (
+            "i64",
+            "a 64-bit integer (-9223372036854775808 to 9223372036854775807)",
+        ),
+        ("u64", "a whole number from 0 to 18446744073709551615"),
+        ("u16", "a whole number from 0 to 65535"),
+        ("i16", "a 16-bit integer (-32768 to 32767)"),
+        ("u8", "a whole number from 0 to 255"),
+        ("f64", "a number"),
+    ];
+    let mut out = message.to_string();
+    for (rust, plain) in NAMES {
+        let expected = format!("expected {rust}");
+        if let Some(i) = out.find(&expected) {
+            let end = i + expected.len();
+            // Only the whole word (`expected i32`, not `expected i32s`).
+            if !out[end..].starts_with(|c: char| c.is_ascii_alphanumeric()) {
+                out.replace_range(i..end, &format!("expected {plain}"));
+            }
+        }
+    }
+    out
 }
 
 /// (kind, expected apiVersions).

@@ -429,6 +429,47 @@ fn err_cases() -> Vec<ErrCase> {
             )],
         },
         ErrCase {
+            name: "a quantity too large to count names itself as written and the limit",
+            files: &[(
+                "pods.yaml",
+                "kind: Pod\napiVersion: v1\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    resources: {requests: {cpu: \"99999999999999999999\", memory: 1e19}}\n",
+            )],
+            // cpu counts millicores: 99999999999999999999 cores are 10^23 m > 2^63-1. The map
+            // stops at its first error, so memory (10^19 > 2^63-1 bytes) is not reached.
+            want: &[(
+                "pods.yaml",
+                "spec.containers[0].resources.requests.cpu",
+                "quantity \"99999999999999999999\" is too large for cpu: at most 9223372036854775807m can be counted",
+                None,
+            )],
+        },
+        ErrCase {
+            name: "too large a memory quantity, written as a YAML number",
+            files: &[(
+                "n.yaml",
+                "kind: Node\napiVersion: v1\nmetadata: {name: n}\nstatus:\n  allocatable: {memory: 10000000000000000000}\n",
+            )],
+            want: &[(
+                "n.yaml",
+                "status.allocatable.memory",
+                "quantity \"10000000000000000000\" is too large for memory: at most 9223372036854775807 can be counted",
+                None,
+            )],
+        },
+        ErrCase {
+            name: "a priority outside int32 says what the field accepts",
+            files: &[(
+                "pods.yaml",
+                "kind: Pod\napiVersion: v1\nmetadata: {name: p}\nspec:\n  priority: 3000000000\n  containers: [{name: c}]\n",
+            )],
+            want: &[(
+                "pods.yaml",
+                "spec.priority",
+                "invalid value: integer `3000000000`, expected a 32-bit integer (-2147483648 to 2147483647)",
+                None,
+            )],
+        },
+        ErrCase {
             name: "labels must be a map",
             files: &[(
                 "n.yaml",
@@ -850,4 +891,16 @@ fn storage_kinds_are_read_with_located_errors() {
         shown[0].starts_with("pdb.yaml: status.disruptionsAllowed: invalid type"),
         "{shown:?}"
     );
+}
+
+#[test]
+fn plain_type_names_replace_whole_rust_type_names_only() {
+    use super::plain_type_names;
+    assert_eq!(
+        plain_type_names("invalid type: string \"x\", expected u16"),
+        "invalid type: string \"x\", expected a whole number from 0 to 65535"
+    );
+    // Not a type name on its own: left as it is.
+    assert_eq!(plain_type_names("expected i32s"), "expected i32s");
+    assert_eq!(plain_type_names("expected a map"), "expected a map");
 }

@@ -194,8 +194,7 @@ struct AmountSeed<'a>(&'a str);
 impl<'de> DeserializeSeed<'de> for AmountSeed<'_> {
     type Value = i64;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<i64, D::Error> {
-        let q = d.deserialize_any(QuantityVisitor)?;
-        let text = || format!("{q:?}");
+        let (q, text) = d.deserialize_any(QuantityVisitor)?;
         if q.is_negative() {
             return Err(de::Error::custom(format!(
                 "negative quantity for {}: must be greater than or equal to 0",
@@ -207,32 +206,50 @@ impl<'de> DeserializeSeed<'de> for AmountSeed<'_> {
         } else {
             q.value()
         };
-        v.ok_or_else(|| de::Error::custom(QuantityError::TooLarge(text())))
+        v.ok_or_else(|| {
+            // Counted in millicores for cpu, in units (bytes, pods, devices) otherwise.
+            let unit = if self.0 == CPU { "m" } else { "" };
+            de::Error::custom(format!(
+                "quantity {text:?} is too large for {}: at most {}{unit} can be counted",
+                self.0,
+                i64::MAX
+            ))
+        })
     }
 }
 
-/// Deserializes a quantity from a string or a number.
-pub struct QuantityVisitor;
+/// Deserializes a quantity from a string or a number, with the text it was read from (for
+/// error messages).
+struct QuantityVisitor;
+
+impl QuantityVisitor {
+    fn parse<E: de::Error>(text: String) -> Result<(Quantity, String), E> {
+        match Quantity::parse(&text) {
+            Ok(q) => Ok((q, text)),
+            Err(e) => Err(E::custom(e)),
+        }
+    }
+}
 
 impl Visitor<'_> for QuantityVisitor {
-    type Value = Quantity;
+    type Value = (Quantity, String);
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a quantity such as \"500m\", \"2Gi\" or 4")
     }
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Quantity, E> {
-        Quantity::parse(v).map_err(E::custom)
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Self::parse(v.to_string())
     }
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Quantity, E> {
-        Quantity::parse(&v.to_string()).map_err(E::custom)
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
+        Self::parse(v.to_string())
     }
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Quantity, E> {
-        Quantity::parse(&v.to_string()).map_err(E::custom)
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
+        Self::parse(v.to_string())
     }
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Quantity, E> {
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
         if !v.is_finite() {
             return Err(E::custom(format!("invalid quantity {v}")));
         }
-        Quantity::parse(&v.to_string()).map_err(E::custom)
+        Self::parse(v.to_string())
     }
 }
 
