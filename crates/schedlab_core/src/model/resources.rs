@@ -184,6 +184,45 @@ pub fn format_amount(resource: &str, amount: i64) -> String {
     }
 }
 
+/// Formats `used / total` of a named resource for people, both in one unit: bytes in the
+/// largest binary unit the total reaches (`0.63 / 5.24Gi`, not `640Mi / 5497568Ki`), cpu in
+/// cores, or in millicores when the total is under one core (`250m / 500m`), other resources
+/// as plain counts.
+pub fn format_usage(resource: &str, used: i64, total: i64) -> String {
+    /// `v / unit` with the decimals that matter: none when exact, two below 10, else one.
+    fn scaled(v: i64, unit: i64) -> String {
+        if v % unit == 0 {
+            return (v / unit).to_string();
+        }
+        let x = v as f64 / unit as f64;
+        let s = if x.abs() < 10.0 {
+            format!("{x:.2}")
+        } else {
+            format!("{x:.1}")
+        };
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+    match resource {
+        CPU if total.abs() < 1000 => format!("{used}m / {total}m"),
+        CPU => format!("{} / {}", scaled(used, 1000), scaled(total, 1000)),
+        r if r == MEMORY || r == EPHEMERAL_STORAGE || r.starts_with("hugepages-") => {
+            const UNITS: [(&str, i64); 4] = [
+                ("Ti", 1 << 40),
+                ("Gi", 1 << 30),
+                ("Mi", 1 << 20),
+                ("Ki", 1 << 10),
+            ];
+            match UNITS.iter().find(|(_, size)| total.abs() >= *size) {
+                Some(&(name, size)) => {
+                    format!("{} / {}{name}", scaled(used, size), scaled(total, size))
+                }
+                None => format!("{used} / {total}"),
+            }
+        }
+        _ => format!("{used} / {total}"),
+    }
+}
+
 /// A `requests`/`limits`/`allocatable` map, parsed. Negative amounts are rejected.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(transparent)]
@@ -276,6 +315,31 @@ impl<'de> Deserialize<'de> for ResourceList {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn usage_is_in_one_unit() {
+        let mi = 1i64 << 20;
+        let gi = 1i64 << 30;
+        // 5497568Ki = 5629509632 bytes = 5.2429... Gi; 700Mi = 0.68359375Gi.
+        assert_eq!(
+            format_usage(MEMORY, 700 * mi, 5_497_568 << 10),
+            "0.68 / 5.24Gi"
+        );
+        assert_eq!(format_usage(MEMORY, 2 * gi, 8 * gi), "2 / 8Gi");
+        assert_eq!(format_usage(MEMORY, 0, 16 * gi), "0 / 16Gi");
+        // 1536Mi of 100Gi: 1.5Gi; 37.5Gi keeps one decimal above 10.
+        assert_eq!(format_usage(MEMORY, 1536 * mi, 100 * gi), "1.5 / 100Gi");
+        assert_eq!(
+            format_usage(MEMORY, 37 * gi + 512 * mi, 64 * gi),
+            "37.5 / 64Gi"
+        );
+        assert_eq!(format_usage(MEMORY, 100, 512), "100 / 512");
+        assert_eq!(format_usage(CPU, 1500, 4000), "1.5 / 4");
+        assert_eq!(format_usage(CPU, 130, 2000), "0.13 / 2");
+        assert_eq!(format_usage(CPU, 12_345, 64_000), "12.3 / 64");
+        assert_eq!(format_usage(CPU, 250, 500), "250m / 500m");
+        assert_eq!(format_usage(PODS, 3, 110), "3 / 110");
+    }
     use super::*;
 
     #[test]
