@@ -5,7 +5,7 @@
 //! whole units), so an invalid value fails at its exact path. Scalar resources keep a sorted list,
 //! so iteration order never depends on hashing.
 
-use super::quantity::{format_bytes, format_milli_cpu, Quantity, QuantityError};
+use super::quantity::{format_bytes, format_milli_cpu, Quantity};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 use std::fmt;
