@@ -897,3 +897,28 @@ fn odd_but_valid_documents() {
         assert_survives(name, &[file(name, text)]);
     }
 }
+
+#[test]
+fn a_name_of_70_000_characters_renders_in_the_text_report() {
+    // Issue 16: a 65 536-character name overflowed the formatter's width (a panic).
+    let name = "p".repeat(70_000);
+    let files = [
+        list(vec![node_doc(
+            "n1",
+            json!({"cpu": "4", "memory": "8Gi", "pods": "110"}),
+        )]),
+        file(
+            "pods.json",
+            json!({"kind": "Pod", "apiVersion": "v1", "metadata": {"name": name},
+                   "spec": {"containers": [{"name": "c"}]}})
+            .to_string(),
+        ),
+    ];
+    assert_survives("a 70 000-character pod name", &files);
+    let s = load(&files).expect("loads");
+    let text = text_report(&s.run(0, false));
+    // The column stops at 64 characters: the header is not padded to the name's length.
+    let header = text.lines().nth(1).expect("header");
+    assert_eq!(header, format!("POD{}  PHASE     NODE", " ".repeat(61)));
+    assert!(text.contains(&format!("default/{name}  Bound     n1")));
+}

@@ -10,6 +10,7 @@ static ALLOCATOR: bench::CountingAllocator = bench::CountingAllocator;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use schedlab_core::queue::Millis;
+use schedlab_core::report::terminal_safe;
 use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::simulation::{Limits, Simulation};
 use schedlab_core::trace::explain::explain;
@@ -135,21 +136,37 @@ fn parse_until(text: &str) -> Result<Millis, String> {
 fn read_files(files: &[String]) -> Result<Vec<(String, String)>, Vec<String>> {
     let mut out = Vec::new();
     let mut errors = Vec::new();
+    // Read at most one byte past the limit, so standard input or a device such as /dev/zero
+    // never fills memory before the limit is checked.
+    let limit = schedlab_core::input::MAX_FILE_BYTES as u64;
+    let too_large = |len: u64| {
+        std::io::Error::other(format!(
+            "file is too large ({} MiB; the limit is {} MiB)",
+            len >> 20,
+            limit >> 20
+        ))
+    };
+    let read_bounded = |from: &mut dyn Read, bytes: &mut Vec<u8>| {
+        from.take(limit + 1).read_to_end(bytes)?;
+        if bytes.len() as u64 > limit {
+            return Err(std::io::Error::other(format!(
+                "more than {} MiB (the limit)",
+                limit >> 20
+            )));
+        }
+        Ok(())
+    };
     for f in files {
         let mut bytes = Vec::new();
         let res = if f == "-" {
-            std::io::stdin().read_to_end(&mut bytes).map(|_| ())
+            read_bounded(&mut std::io::stdin(), &mut bytes)
         } else {
             std::fs::File::open(f).and_then(|mut h| {
                 let len = h.metadata().map(|m| m.len()).unwrap_or(0);
-                if len > schedlab_core::input::MAX_FILE_BYTES as u64 {
-                    return Err(std::io::Error::other(format!(
-                        "file is too large ({} MiB; the limit is {} MiB)",
-                        len >> 20,
-                        schedlab_core::input::MAX_FILE_BYTES >> 20
-                    )));
+                if len > limit {
+                    return Err(too_large(len));
                 }
-                h.read_to_end(&mut bytes).map(|_| ())
+                read_bounded(&mut h, &mut bytes)
             })
         };
         let name = if f == "-" {
@@ -174,14 +191,14 @@ fn read_files(files: &[String]) -> Result<Vec<(String, String)>, Vec<String>> {
 
 fn print_errors(errors: &[Diagnostic]) {
     for e in errors {
-        eprintln!("error: {e}");
+        eprintln!("error: {}", terminal_safe(&e.to_string()));
     }
 }
 
 fn load(files: &[String], scheduler: Option<SchedulerVersion>) -> Result<Scenario, ExitCode> {
     let texts = read_files(files).map_err(|errs| {
         for e in errs {
-            eprintln!("error: {e}");
+            eprintln!("error: {}", terminal_safe(&e.to_string()));
         }
         ExitCode::from(1)
     })?;
@@ -194,7 +211,7 @@ fn load(files: &[String], scheduler: Option<SchedulerVersion>) -> Result<Scenari
         ExitCode::from(1)
     })?;
     for w in &scenario.warnings {
-        eprintln!("warning: {w}");
+        eprintln!("warning: {}", terminal_safe(&w.to_string()));
     }
     Ok(scenario)
 }
@@ -227,7 +244,10 @@ fn main() -> ExitCode {
                 Output::JsonCompact => {
                     println!("{}", schedlab_core::report::json_report(&run, !summary));
                 }
-                Output::Text => print!("{}", schedlab_core::report::text_report(&run)),
+                Output::Text => print!(
+                    "{}",
+                    terminal_safe(&schedlab_core::report::text_report(&run))
+                ),
             }
             ExitCode::SUCCESS
         }
@@ -276,17 +296,26 @@ fn main() -> ExitCode {
                 Some(i) => {
                     // Explain against the cluster as that cycle saw it.
                     let cluster = sim.cluster_before_cycle(i).unwrap_or(run.cluster.clone());
-                    print!("{}", explain(&cluster, &run.cycles[i]))
+                    print!(
+                        "{}",
+                        terminal_safe(&explain(&cluster, &run.cycles[i]).to_string())
+                    )
                 }
                 None => match run.node_of(id) {
                     Some(n) => println!(
-                        "{} was already bound to {} in the input; it was not scheduled.",
-                        run.cluster.pods[id].full_name,
-                        run.cluster.nodes[n].name()
+                        "{}",
+                        terminal_safe(&format!(
+                            "{} was already bound to {} in the input; it was not scheduled.",
+                            run.cluster.pods[id].full_name,
+                            run.cluster.nodes[n].name()
+                        ))
                     ),
                     None => println!(
-                        "{} was not queued: its schedulerName is not {:?}.",
-                        run.cluster.pods[id].full_name, scenario.config.scheduler_name
+                        "{}",
+                        terminal_safe(&format!(
+                            "{} was not queued: its schedulerName is not {:?}.",
+                            run.cluster.pods[id].full_name, scenario.config.scheduler_name
+                        ))
                     ),
                 },
             }
@@ -307,7 +336,7 @@ fn translate(output: TranslateOutput, file: &str) -> ExitCode {
         Ok(t) => t,
         Err(errs) => {
             for e in errs {
-                eprintln!("error: {e}");
+                eprintln!("error: {}", terminal_safe(&e.to_string()));
             }
             return ExitCode::from(1);
         }
@@ -324,7 +353,7 @@ fn translate(output: TranslateOutput, file: &str) -> ExitCode {
         }
     };
     for w in &inputs.warnings {
-        eprintln!("warning: {w}");
+        eprintln!("warning: {}", terminal_safe(&w.to_string()));
     }
     let (policy, origin) = match inputs.policies.as_slice() {
         [one] => one,

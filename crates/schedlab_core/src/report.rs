@@ -215,6 +215,36 @@ pub fn queue_json(c: &crate::cluster::Cluster, queue: &[crate::queue::QueuedPodV
     Value::Array(pods)
 }
 
+/// `text` made safe for a terminal: every control character but newline and tab (ESC, BEL,
+/// carriage return, DEL, the C1 controls) written as a `\u{..}` escape, so names from the
+/// input cannot set the window title, clear the screen or colour the output.
+pub fn terminal_safe(text: &str) -> std::borrow::Cow<'_, str> {
+    let unsafe_char = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.chars().any(unsafe_char) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if unsafe_char(c) {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Column widths of the text report stop growing here: a longer name overflows its column
+/// (as in `kubectl get`) instead of padding every line to its length.
+const MAX_COLUMN: usize = 64;
+
+/// `cell` padded with spaces to `width` characters (never truncated).
+fn pad(out: &mut String, cell: &str, width: usize) {
+    out.push_str(cell);
+    let len = cell.chars().count();
+    out.extend(std::iter::repeat_n(' ', width.saturating_sub(len)));
+}
+
 /// A readable summary: placements, then the events and timeline changes as `kubectl get
 /// events` lists them, then one line per cycle.
 pub fn text_report(run: &Run) -> String {
@@ -224,12 +254,13 @@ pub fn text_report(run: &Run) -> String {
     order.sort_by_key(|&id| c.pods[id].input_index);
     let width = order
         .iter()
-        .map(|&id| c.pods[id].full_name.len())
+        .map(|&id| c.pods[id].full_name.chars().count())
         .max()
         .unwrap_or(3)
-        .max(3);
+        .clamp(3, MAX_COLUMN);
     let _ = writeln!(out, "PLACEMENTS");
-    let _ = writeln!(out, "{:<width$}  {:<8}  NODE", "POD", "PHASE");
+    pad(&mut out, "POD", width);
+    let _ = writeln!(out, "  {:<8}  NODE", "PHASE");
     for &id in &order {
         let phase = run.phase(id);
         let node = match (phase, run.pod_states.get(id).map(|s| &s.phase)) {
@@ -239,12 +270,8 @@ pub fn text_report(run: &Run) -> String {
             (_, Some(PodPhase::Assumed(n))) => format!("({} assumed, binding)", c.nodes[*n].name()),
             _ => "-".to_string(),
         };
-        let _ = writeln!(
-            out,
-            "{:<width$}  {:<8}  {node}",
-            c.pods[id].full_name,
-            phase.as_str()
-        );
+        pad(&mut out, &c.pods[id].full_name, width);
+        let _ = writeln!(out, "  {:<8}  {node}", phase.as_str());
     }
 
     // Events and timeline changes in step order: a change, then the events of later steps.
@@ -305,7 +332,7 @@ pub fn text_report(run: &Run) -> String {
     let mut widths = headers.map(str::len);
     for r in &rows {
         for (w, cell) in widths.iter_mut().zip(r.iter()) {
-            *w = (*w).max(cell.len());
+            *w = (*w).max(cell.chars().count().min(MAX_COLUMN));
         }
     }
     let line = |cells: [&str; 6], out: &mut String| {
@@ -314,7 +341,8 @@ pub fn text_report(run: &Run) -> String {
             if i == 5 {
                 l.push_str(cell);
             } else {
-                let _ = write!(l, "{cell:<w$}   ", w = widths[i]);
+                pad(&mut l, cell, widths[i]);
+                l.push_str("   ");
             }
         }
         let _ = writeln!(out, "{}", l.trim_end());
@@ -393,4 +421,28 @@ pub fn text_report(run: &Run) -> String {
     };
     let _ = writeln!(out, "END  t={}: {why}", run.end_time);
     out
+}
+
+#[cfg(test)]
+mod text_tests {
+    use super::*;
+
+    #[test]
+    fn terminal_safe_escapes_controls_but_newlines_and_tabs() {
+        assert_eq!(terminal_safe("a\tb\nc"), "a\tb\nc");
+        assert_eq!(
+            terminal_safe("evil\u{1b}]0;x\u{7}\u{9b}\r"),
+            "evil\\u{1b}]0;x\\u{7}\\u{9b}\\u{d}"
+        );
+    }
+
+    #[test]
+    fn pad_counts_characters_and_never_truncates() {
+        let mut s = String::new();
+        pad(&mut s, "né", 4);
+        assert_eq!(s, "né  ");
+        let mut s = String::new();
+        pad(&mut s, "abcdef", 3);
+        assert_eq!(s, "abcdef");
+    }
 }

@@ -47,7 +47,13 @@ pub fn parse_duration(v: &Value) -> Result<Millis, String> {
         Value::String(s) => format!("{s:?}"),
         other => other.to_string(),
     };
-    if !ms.is_finite() || ms < 0.0 {
+    if ms.is_nan() {
+        return Err(format!(
+            "invalid duration {}: not a number (use seconds, or e.g. \"90s\", \"1m30s\", \"500ms\")",
+            shown()
+        ));
+    }
+    if ms < 0.0 {
         return Err(format!(
             "invalid duration {}: must not be negative",
             shown()
@@ -74,7 +80,12 @@ fn parse_go_duration(s: &str) -> Result<f64, String> {
         return Err(bad());
     }
     if let Ok(secs) = text.parse::<f64>() {
-        return Ok(secs * 1000.0);
+        // "NaN" and "inf" parse as numbers but are no durations.
+        return if secs.is_finite() {
+            Ok(secs * 1000.0)
+        } else {
+            Err(bad())
+        };
     }
     let mut total = 0.0;
     let mut rest = text;
@@ -414,6 +425,15 @@ mod tests {
         assert!(ms(json!("0.0001s")).unwrap_err().contains("millisecond"));
         assert!(ms(json!("9999h")).unwrap_err().contains("year"));
         assert!(ms(json!(true)).unwrap_err().contains("a boolean"));
+        // Parsed as floats, but not durations: said so, not "negative".
+        for text in ["NaN", "inf", "-inf"] {
+            assert_eq!(
+                ms(json!(text)),
+                Err(format!(
+                    "invalid duration {text:?} (use seconds, or e.g. \"90s\", \"1m30s\", \"500ms\")"
+                ))
+            );
+        }
     }
 
     fn errors(v: Value) -> Vec<String> {
