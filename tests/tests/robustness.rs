@@ -922,3 +922,27 @@ fn a_name_of_70_000_characters_renders_in_the_text_report() {
     assert_eq!(header, format!("POD{}  PHASE     NODE", " ".repeat(61)));
     assert!(text.contains(&format!("default/{name}  Bound     n1")));
 }
+
+#[test]
+fn thousands_of_errors_are_each_located_on_their_line() {
+    // Issue 16: each error used to be located by walking the file again (3000 errors in a
+    // 200 KB file: minutes). Item i starts on line 4 + 6i; its cpu is on line 9 + 6i.
+    const N: usize = 3000;
+    let mut yaml = String::from("kind: List\napiVersion: v1\nitems:\n");
+    for i in 0..N {
+        yaml.push_str(&format!(
+            "- kind: Pod\n  apiVersion: v1\n  metadata: {{name: p{i}}}\n  spec:\n    containers:\n    - {{name: c, resources: {{requests: {{cpu: 12x}}}}}}\n"
+        ));
+    }
+    let errs = load(&[file("pods.yaml", yaml)])
+        .err()
+        .expect("every pod is invalid");
+    assert_eq!(errs.len(), N);
+    for (i, e) in errs.iter().enumerate() {
+        assert_eq!(
+            e.path,
+            format!("items[{i}].spec.containers[0].resources.requests.cpu")
+        );
+        assert_eq!(e.line, Some(9 + 6 * i), "{e}");
+    }
+}

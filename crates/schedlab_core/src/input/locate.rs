@@ -3,106 +3,180 @@
 //! by walking `saphyr-parser`'s positioned events; it is only run for files that have errors.
 
 use saphyr_parser::{Event, Parser, Span};
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write as _;
 
 type Events<'a> = Parser<'a, saphyr_parser::StrInput<'a>>;
 
 /// The 1-based line of the value at `path` (as `Diagnostic::path` spells it), if found.
 pub fn line_of(text: &str, path: &str) -> Option<usize> {
-    let (document, rest) = match path.strip_prefix("document ") {
-        Some(p) => {
-            let (n, rest) = p.split_once(": ").unwrap_or((p, ""));
-            (n.parse::<usize>().ok()?, rest)
-        }
-        None => (1, path),
-    };
-    let mut events = Parser::new_from_str(text);
-    let mut seen = 0;
-    loop {
-        let (event, _) = events.next()?.ok()?;
-        match event {
-            Event::StreamEnd => return None,
-            Event::DocumentStart(_) => {
-                let first = events.next()?.ok()?;
-                if matches!(&first.0, Event::Scalar(s, ..) if s.is_empty()) {
-                    continue;
-                }
-                seen += 1;
-                let target = (seen == document).then_some(rest);
-                let found = node(&mut events, first, target, 0);
-                if seen == document {
-                    return found;
+    lines_of(text, &[path])[0]
+}
+
+/// The 1-based line of the value at each of `paths`, in one pass over the text however many
+/// paths there are. A path is `document N: ` (for any document but the first) followed by
+/// keys and indices as `Diagnostic::path` spells them (`items[3].spec.containers[0]`); the
+/// line of a mapping's value is its key's line.
+pub fn lines_of(text: &str, paths: &[&str]) -> Vec<Option<usize>> {
+    let mut found = vec![None; paths.len()];
+    // (document, path within it) → the indices of `paths` that ask for it.
+    let mut wanted: HashMap<(usize, &str), Vec<usize>> = HashMap::new();
+    // Every prefix of a wanted path that ends before a `.` or `[`: the walk tracks the path
+    // only below these.
+    let mut prefixes: HashSet<(usize, &str)> = HashSet::new();
+    for (i, path) in paths.iter().enumerate() {
+        let (document, rest) = match path.strip_prefix("document ") {
+            Some(p) => {
+                let (n, rest) = p.split_once(": ").unwrap_or((p, ""));
+                match n.parse::<usize>() {
+                    Ok(n) => (n, rest),
+                    Err(_) => continue,
                 }
             }
-            _ => {}
+            None => (1, *path),
+        };
+        wanted.entry((document, rest)).or_default().push(i);
+        prefixes.insert((document, ""));
+        for (at, c) in rest.char_indices() {
+            if c == '.' || c == '[' {
+                prefixes.insert((document, &rest[..at]));
+            }
         }
+        prefixes.insert((document, rest));
     }
-}
-
-/// What remains of the path after a key or index, or `None` if this branch is off the path.
-fn descend<'p>(rest: &'p str, step: &str) -> Option<&'p str> {
-    let after = rest.strip_prefix(step)?;
-    if after.is_empty() || after.starts_with('[') {
-        Some(after)
-    } else {
-        after.strip_prefix('.')
-    }
-}
-
-/// Consumes one node (scalar, sequence or mapping) and returns the line of the target, when
-/// `target` is on this node's path (`Some("")` is the node itself).
-fn node(
-    events: &mut Events,
-    first: (Event, Span),
-    target: Option<&str>,
-    depth: usize,
-) -> Option<usize> {
-    let (event, span) = first;
-    let mut found = (target == Some("")).then_some(span.start.line());
-    if depth > 256 {
+    if wanted.is_empty() {
         return found;
     }
-    match event {
-        Event::SequenceStart(..) => {
-            let mut index = 0usize;
-            loop {
-                let item = events.next()?.ok()?;
-                if item.0 == Event::SequenceEnd {
-                    break;
+    let mut walk = Walk {
+        events: Parser::new_from_str(text),
+        document: 0,
+        wanted: &wanted,
+        prefixes: &prefixes,
+        found: &mut found,
+        left: paths.len(),
+    };
+    let _ = walk.stream();
+    found
+}
+
+/// One pass over the events, recording the lines of the wanted paths.
+struct Walk<'a, 'w> {
+    events: Events<'a>,
+    document: usize,
+    wanted: &'w HashMap<(usize, &'w str), Vec<usize>>,
+    prefixes: &'w HashSet<(usize, &'w str)>,
+    found: &'w mut Vec<Option<usize>>,
+    /// Paths not found yet (the walk stops at zero).
+    left: usize,
+}
+
+impl<'a> Walk<'a, '_> {
+    fn next(&mut self) -> Option<(Event<'a>, Span)> {
+        self.events.next()?.ok()
+    }
+
+    fn stream(&mut self) -> Option<()> {
+        loop {
+            let (event, _) = self.next()?;
+            match event {
+                Event::StreamEnd => return Some(()),
+                Event::DocumentStart(_) => {
+                    let first = self.next()?;
+                    if matches!(&first.0, Event::Scalar(s, ..) if s.is_empty()) {
+                        continue;
+                    }
+                    self.document += 1;
+                    let mut path = String::new();
+                    self.node(first, Some(&mut path), None, 0)?;
+                    if self.left == 0 {
+                        return Some(());
+                    }
                 }
-                let sub = target.and_then(|r| descend(r, &format!("[{index}]")));
-                if let Some(line) = node(events, item, sub, depth + 1) {
-                    found.get_or_insert(line);
-                }
-                index += 1;
+                _ => {}
             }
         }
-        Event::MappingStart(..) => loop {
-            let key = events.next()?.ok()?;
-            if key.0 == Event::MappingEnd {
-                break;
-            }
-            let key_line = key.1.start.line();
-            let key_text = match &key.0 {
-                Event::Scalar(s, ..) => Some(s.to_string()),
-                _ => None,
-            };
-            node(events, key, None, depth + 1);
-            let value = events.next()?.ok()?;
-            let sub = match (target, &key_text) {
-                (Some(r), Some(k)) => descend(r, k),
-                _ => None,
-            };
-            if sub == Some("") {
-                // The value itself is the target: its key's line reads best.
-                found.get_or_insert(key_line);
-                node(events, value, None, depth + 1);
-            } else if let Some(line) = node(events, value, sub, depth + 1) {
-                found.get_or_insert(line);
-            }
-        },
-        _ => {}
     }
-    found
+
+    /// Records `line` for the paths asking for `path`.
+    fn record(&mut self, path: &str, line: usize) {
+        if let Some(indices) = self.wanted.get(&(self.document, path)) {
+            for &i in indices {
+                if self.found[i].is_none() {
+                    self.found[i] = Some(line);
+                    self.left -= 1;
+                }
+            }
+        }
+    }
+
+    /// Consumes one node. `path` is its path while it is a prefix of a wanted path (`None`
+    /// below that: the node is only skipped); `key_line` is its key's line for a mapping
+    /// value.
+    fn node(
+        &mut self,
+        first: (Event<'a>, Span),
+        path: Option<&mut String>,
+        key_line: Option<usize>,
+        depth: usize,
+    ) -> Option<()> {
+        let (event, span) = first;
+        let mut path = path.filter(|p| self.prefixes.contains(&(self.document, p.as_str())));
+        if let Some(p) = path.as_deref() {
+            let line = key_line.unwrap_or(span.start.line());
+            self.record(p, line);
+        }
+        if depth > 256 {
+            path = None;
+        }
+        match event {
+            Event::SequenceStart(..) => {
+                let mut index = 0usize;
+                loop {
+                    let item = self.next()?;
+                    if item.0 == Event::SequenceEnd {
+                        break;
+                    }
+                    match path.as_deref_mut() {
+                        Some(p) => {
+                            let len = p.len();
+                            let _ = write!(p, "[{index}]");
+                            self.node(item, Some(p), None, depth + 1)?;
+                            p.truncate(len);
+                        }
+                        None => self.node(item, None, None, depth + 1)?,
+                    }
+                    index += 1;
+                }
+            }
+            Event::MappingStart(..) => loop {
+                let key = self.next()?;
+                if key.0 == Event::MappingEnd {
+                    break;
+                }
+                let key_line = key.1.start.line();
+                let key_text = match &key.0 {
+                    Event::Scalar(s, ..) => Some(s.to_string()),
+                    _ => None,
+                };
+                self.node(key, None, None, depth + 1)?;
+                let value = self.next()?;
+                match (path.as_deref_mut(), key_text) {
+                    (Some(p), Some(k)) => {
+                        let len = p.len();
+                        if !p.is_empty() {
+                            p.push('.');
+                        }
+                        p.push_str(&k);
+                        self.node(value, Some(p), Some(key_line), depth + 1)?;
+                        p.truncate(len);
+                    }
+                    _ => self.node(value, None, None, depth + 1)?,
+                }
+            },
+            _ => {}
+        }
+        Some(())
+    }
 }
 
 #[cfg(test)]
@@ -133,5 +207,34 @@ mod tests {
         assert_eq!(line_of(json, "status.allocatable.cpu"), Some(4));
         let docs = "kind: Pod\nmetadata: {name: a}\n---\nkind: Pod\nmetadata:\n  name: b\nspec:\n  priority: high\n";
         assert_eq!(line_of(docs, "document 2: spec.priority"), Some(8));
+    }
+
+    #[test]
+    fn finds_many_paths_in_one_pass() {
+        use super::lines_of;
+        let yaml = "kind: PodList\nitems:\n- metadata:\n    name: a\n- metadata:\n    name: b\n  spec:\n    containers:\n    - name: c\n      resources:\n        requests:\n          cpu: 12x\n          nvidia.com/gpu: x\n---\nkind: Pod\nspec:\n  priority: high\n";
+        assert_eq!(
+            lines_of(
+                yaml,
+                &[
+                    "items[1].spec.containers[0].resources.requests.nvidia.com/gpu",
+                    "items[0].metadata.name",
+                    "items[7]",
+                    "document 2: spec.priority",
+                    "items[1].spec.containers[0].resources.requests.cpu",
+                    "items[0].metadata.name",
+                    "",
+                ]
+            ),
+            [
+                Some(13),
+                Some(4),
+                None,
+                Some(17),
+                Some(12),
+                Some(4),
+                Some(1)
+            ]
+        );
     }
 }

@@ -204,15 +204,28 @@ impl Inputs {
 }
 
 /// Fills in the line of every diagnostic that has a path but no line yet.
+/// One pass per file, however many diagnostics it has.
 pub fn locate_lines(diagnostics: &mut [Diagnostic], sources: &[Source]) {
-    for d in diagnostics
-        .iter_mut()
-        .filter(|d| d.line.is_none() && !d.path.is_empty())
-    {
-        if let Some(src) = sources.iter().find(|s| s.name == d.file) {
-            if src.text.len() <= MAX_FILE_BYTES && flow_depth(src.text) <= MAX_NESTING {
-                d.line = locate::line_of(src.text.trim_start_matches('\u{feff}'), &d.path);
-            }
+    for src in sources {
+        let targets: Vec<usize> = (0..diagnostics.len())
+            .filter(|&i| {
+                let d = &diagnostics[i];
+                d.line.is_none() && !d.path.is_empty() && d.file == src.name
+            })
+            .collect();
+        if targets.is_empty()
+            || src.text.len() > MAX_FILE_BYTES
+            || flow_depth(src.text) > MAX_NESTING
+        {
+            continue;
+        }
+        let paths: Vec<&str> = targets
+            .iter()
+            .map(|&i| diagnostics[i].path.as_str())
+            .collect();
+        let lines = locate::lines_of(src.text.trim_start_matches('\u{feff}'), &paths);
+        for (i, line) in targets.into_iter().zip(lines) {
+            diagnostics[i].line = line;
         }
     }
 }
