@@ -7,6 +7,7 @@
 //! `items[3].spec.containers[0].resources.requests.cpu`. Kinds the scheduler does not read are
 //! skipped with a warning; a known kind that is malformed is an error.
 
+mod aliases;
 pub mod locate;
 pub mod timeline;
 
@@ -331,6 +332,15 @@ fn split_documents(src: &Source, errors: &mut Vec<Diagnostic>) -> Vec<Doc> {
 }
 
 fn split_yaml(name: &str, text: &str, errors: &mut Vec<Diagnostic>) -> Vec<Doc> {
+    if let Err((line, message)) = aliases::check(text) {
+        errors.push(Diagnostic {
+            file: name.to_string(),
+            path: String::new(),
+            line: Some(line),
+            message,
+        });
+        return Vec::new();
+    }
     let mut docs = Vec::new();
     let mut index = 0usize;
     for de in serde_yaml_ng::Deserializer::from_str(text) {
