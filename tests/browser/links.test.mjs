@@ -176,7 +176,8 @@ describe('links, per-tab work and hosting anywhere', () => {
   it('copies a link to an edited run and opens it, at the same phase, in a fresh browser', async () => {
     const ctx = await context({ permissions: ['clipboard-read', 'clipboard-write'] });
     const page = await tab(ctx);
-    await page.goto(base);
+    // The classic example at the end of its run (a first visit would open the first lesson).
+    await page.goto(`${base}#example=classic`);
     await ready(page);
     await podsText(page);
     await page.locator('[data-testid="editor-pods"] textarea').fill(HDD_PODS);
@@ -431,11 +432,11 @@ describe('links, per-tab work and hosting anywhere', () => {
   it('asks before a link replaces edited work, and never drops either silently', async () => {
     const ctx = await context();
     const page = await tab(ctx);
-    await page.goto(base);
+    await page.goto(`${base}#example=classic`);
     await ready(page);
     await podsText(page);
     await page.locator('[data-testid="editor-pods"] textarea').fill(HDD_PODS);
-    await waitHash(page, 'scenario=');
+    await waitHash(page, /^#scenario=[^&]*$/);
     const work = page.url();
     // A link pasted into the address bar of this tab.
     await page.goto(`${base}#example=anti-affinity&cycle=3`);
@@ -526,13 +527,15 @@ describe('links, per-tab work and hosting anywhere', () => {
     try {
       const ctx = await context({ permissions: ['clipboard-read', 'clipboard-write'] });
       const page = await tab(ctx);
-      // The folder without its slash is redirected to it, as static hosts do.
+      // The folder without its slash is redirected to it, as static hosts do. A first visit:
+      // the first lesson, on the classic example.
       await page.goto(at.slice(0, -1));
       await page.waitForSelector('[data-testid="node-card"][data-node="node-a1"]');
       assert.equal(await scenarioName(page), 'classic');
+      await page.waitForSelector('[data-testid="lesson-panel"][data-lesson="schedule-one"][data-stop="1"]');
       await page.click('[data-testid="copy-link"]');
       await page.waitForSelector('[data-testid="link-panel"][data-outcome="copied"]');
-      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), `${at}#example=classic`);
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), `${at}#lesson=schedule-one&stop=1`);
       const linked = await tab(ctx);
       await linked.goto(`${at}#example=anti-affinity&cycle=3`);
       await linked.waitForSelector('[data-testid="inspected-pod"]:text-is("web-2")');

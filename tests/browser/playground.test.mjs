@@ -120,10 +120,13 @@ describe('schedlab playground', () => {
   const assertNoProblems = () => assert.deepEqual(problems, [], 'the page reported errors');
 
   it('loads the example and shows every placement', async () => {
-    await page.goto(base);
+    // A first visit opens the first lesson (lessons.test.mjs); a link to the example opens it
+    // as it is, at the end of its run.
+    await page.goto(`${base}#example=classic`);
     await page.waitForSelector('[data-testid="node-card"]');
     assert.equal((await page.textContent('[data-testid="scenario-name"]')).trim(), 'classic');
-    // The page opens at the end of the run: every pod where kube-scheduler put it.
+    assert.equal(await page.locator('[data-testid="lesson-panel"]').count(), 0);
+    // The example opens at the end of the run: every pod where kube-scheduler put it.
     assert.equal(await chip(page, 'node-a1', 'db-0').getAttribute('data-kind'), 'bound');
     await showPods(page);
     assert.equal(await page.locator('[data-testid="pod-row"]').count(), 8);
@@ -622,7 +625,7 @@ describe('schedlab playground', () => {
     // Switching a plugin off removes its column.
     await configEditor().locator('[data-testid="v1-plugin-toggle"][data-name="ImageLocality"]').uncheck();
     await page.waitForFunction(
-      () => ![...document.querySelectorAll('[data-testid="score-table"] th.prio')].some((th) => th.title === 'ImageLocality'),
+      () => ![...document.querySelectorAll('[data-testid="score-table"] th.prio')].some((th) => th.dataset.name === 'ImageLocality'),
     );
     await configEditor().locator('[data-testid="editor-view-text"]').click();
     const text = await configEditor().locator('textarea').inputValue();

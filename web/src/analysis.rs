@@ -189,10 +189,89 @@ pub struct CandidateRow {
     pub victims: Vec<(String, i32)>,
     /// Victims that would violate a PodDisruptionBudget.
     pub pdb_violations: usize,
+    /// The budgets that cover some of the victims, and which of them the victims violate.
+    pub pdbs: Vec<PdbHit>,
     /// Chosen.
     pub chosen: bool,
     /// The best candidate the deciding criterion ruled out.
     pub runner_up: bool,
+}
+
+/// A PodDisruptionBudget that covers victims of a preemption candidate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PdbHit {
+    /// The budget's name (`namespace/name` outside `default`).
+    pub name: String,
+    /// Its `status.disruptionsAllowed`.
+    pub disruptions_allowed: i64,
+    /// The candidate's victims it covers.
+    pub victims: Vec<String>,
+    /// Whether evicting them violates it (see [`pdb_hits`]).
+    pub violated: bool,
+}
+
+/// The budgets covering `victims`, and which of them the victims violate.
+///
+/// v1.17 (`filterPodsWithPDBViolation`, no budget accounting): a victim violates every
+/// covering budget that allows no disruption. v1.35 counts each budget down over the node's
+/// lower-priority pods in importance order (pods in its `disruptedPods` not counted): a budget
+/// certainly makes a victim violate when it covers more victims than it allows. When the core
+/// counted violations that this leaves unexplained (the budget was used up by pods the reprieve
+/// kept), every budget that covers a victim is named. The count itself is always the core's.
+pub fn pdb_hits(
+    cluster: &Cluster,
+    victims: &[usize],
+    v135: bool,
+    violations: usize,
+) -> Vec<PdbHit> {
+    let mut hits: Vec<PdbHit> = Vec::new();
+    for b in &cluster.pdbs {
+        let covered: Vec<usize> = victims
+            .iter()
+            .copied()
+            .filter(|&v| {
+                let info = &cluster.pods[v];
+                b.covers(&info.namespace, info.labels())
+            })
+            .collect();
+        if covered.is_empty() {
+            continue;
+        }
+        let allowed = b.status.disruptions_allowed;
+        let violated = if v135 {
+            let counted = covered
+                .iter()
+                .filter(|&&v| {
+                    !b.status
+                        .disrupted_pods
+                        .contains_key(&cluster.pods[v].pod.metadata.name)
+                })
+                .count();
+            i64::try_from(counted).unwrap_or(i64::MAX) > allowed
+        } else {
+            allowed <= 0
+        };
+        let namespace = b.metadata.namespace_or_default();
+        hits.push(PdbHit {
+            name: if namespace == "default" {
+                b.metadata.name.clone()
+            } else {
+                format!("{namespace}/{}", b.metadata.name)
+            },
+            disruptions_allowed: allowed,
+            victims: covered
+                .iter()
+                .map(|&v| crate::session::short_name(&cluster.pods[v].full_name).to_string())
+                .collect(),
+            violated,
+        });
+    }
+    if violations > 0 && !hits.iter().any(|h| h.violated) {
+        for h in &mut hits {
+            h.violated = true;
+        }
+    }
+    hits
 }
 
 /// The inspection of cycle `cycle` from its detailed trace and the cluster it saw.
@@ -309,6 +388,7 @@ pub fn inspect_cycle(
                         .map(|&v| (short(v), cluster.pods[v].priority))
                         .collect(),
                     pdb_violations: c.pdb_violations,
+                    pdbs: pdb_hits(cluster, &c.victims, modern.is_some(), c.pdb_violations),
                     chosen: chosen == Some(i),
                     runner_up: runner_up == Some(i),
                 })
@@ -677,6 +757,47 @@ mod tests {
         assert_eq!(m.nominated, Some(("node-b".to_string(), true)));
         assert_eq!(c.filter.rows.len(), 1);
         assert_eq!(c.scores.scoring, Scoring::OneFeasibleNode);
+    }
+
+    #[test]
+    fn preemption_names_the_budget_its_victims_would_violate() {
+        // pdb-steers (v1.17): evicting postgres-0 on node-a violates the postgres budget, which
+        // allows no disruption; reports-0 on node-b is covered by none.
+        let s = session("pdb-steers");
+        let c = cycle(&s, 0);
+        let p = c.preemption.expect("preemption ran");
+        let a = p
+            .candidates
+            .iter()
+            .find(|c| c.node == "node-a")
+            .expect("node-a");
+        assert_eq!(a.pdb_violations, 1);
+        assert_eq!(
+            a.pdbs,
+            [PdbHit {
+                name: "postgres".into(),
+                disruptions_allowed: 0,
+                victims: vec!["postgres-0".into()],
+                violated: true,
+            }]
+        );
+        let b = p
+            .candidates
+            .iter()
+            .find(|c| c.node == "node-b")
+            .expect("node-b");
+        assert!(b.chosen && b.pdbs.is_empty());
+        // The same under v1.35: one covered victim, none allowed.
+        let s = session("preemption-v135");
+        let c = cycle(&s, 0);
+        let p = c.preemption.expect("preemption ran");
+        let a = p
+            .candidates
+            .iter()
+            .find(|c| c.node == "node-a")
+            .expect("node-a");
+        assert_eq!(a.pdbs.len(), 1);
+        assert!(a.pdbs[0].violated && a.pdbs[0].name == "postgres");
     }
 
     #[test]

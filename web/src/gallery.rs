@@ -43,7 +43,7 @@ pub fn scheduler_label(scheduler: SchedulerVersion) -> &'static str {
 }
 
 /// The gallery; the first is what every new visitor starts with.
-pub const GALLERY: [Example; 11] = [
+pub const GALLERY: [Example; 15] = [
     Example {
         name: "classic",
         summary:
@@ -116,6 +116,50 @@ pub const GALLERY: [Example; 11] = [
             include_str!("../../assets/scenarios/pdb-steers/nodes.yaml"),
             include_str!("../../assets/scenarios/pdb-steers/pods.yaml"),
             include_str!("../../assets/scenarios/pdb-steers/policy.json"),
+        ],
+        config: None,
+    },
+    Example {
+        name: "most-requested",
+        summary: "LeastRequested against MostRequested: spreading pods out, or packing the fullest node",
+        texts: [
+            include_str!("../../assets/scenarios/most-requested/nodes.yaml"),
+            include_str!("../../assets/scenarios/most-requested/pods.yaml"),
+            include_str!("../../assets/scenarios/most-requested/policy.json"),
+        ],
+        config: None,
+    },
+    Example {
+        name: "node-affinity",
+        summary: "a nodeSelector, required node affinity, and preferred terms weighed by NodeAffinityPriority",
+        texts: [
+            include_str!("../../assets/scenarios/node-affinity/nodes.yaml"),
+            include_str!("../../assets/scenarios/node-affinity/pods.yaml"),
+            include_str!("../../assets/scenarios/node-affinity/policy.json"),
+        ],
+        config: None,
+    },
+    Example {
+        name: "port-clash",
+        summary: "host ports: one pod per node may take TCP 443, and UDP 443 is another port",
+        texts: [
+            include_str!("../../assets/scenarios/port-clash/nodes.yaml"),
+            include_str!("../../assets/scenarios/port-clash/pods.yaml"),
+            include_str!("../../assets/scenarios/port-clash/policy.json"),
+        ],
+        config: None,
+    },
+    Example {
+        name: "backoff-node-added",
+        summary: "a pod backs off and waits in unschedulableQ until a node with room joins",
+        texts: [
+            include_str!("../../assets/scenarios/backoff-node-added/nodes.yaml"),
+            concat!(
+                include_str!("../../assets/scenarios/backoff-node-added/pods.yaml"),
+                "\n---\n",
+                include_str!("../../assets/scenarios/backoff-node-added/timeline.yaml")
+            ),
+            DEFAULT_POLICY,
         ],
         config: None,
     },

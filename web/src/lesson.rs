@@ -19,6 +19,7 @@ use serde::{Deserialize, Deserializer};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::OnceLock;
 
 /// A Policy that keeps the DefaultProvider (for scenarios that need no policy), as the gallery
 /// writes it.
@@ -207,6 +208,77 @@ pub const LESSONS: [LessonSource; 11] = [
 /// The compiled-in lesson with this name.
 pub fn lesson_named(name: &str) -> Option<&'static LessonSource> {
     LESSONS.iter().find(|l| l.name == name)
+}
+
+/// Every lesson of [`LESSONS`], read once (`None` for one that does not read; the tests make
+/// sure none is).
+fn read_all() -> &'static [Option<Lesson>] {
+    static READ: OnceLock<Vec<Option<Lesson>>> = OnceLock::new();
+    READ.get_or_init(|| LESSONS.iter().map(|l| l.lesson().ok()).collect())
+}
+
+/// A lesson open at one of its stops: what the page's lesson panel shows and a
+/// `#lesson=NAME&stop=K` link names. Made only by [`LessonAt::new`], so the lesson reads and the
+/// stop exists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LessonAt {
+    index: usize,
+    stop: usize,
+}
+
+impl LessonAt {
+    /// Lesson `index` of [`LESSONS`] at stop `stop` (from 0), when both exist.
+    pub fn new(index: usize, stop: usize) -> Option<LessonAt> {
+        let lesson = read_all().get(index)?.as_ref()?;
+        (stop < lesson.stops.len()).then_some(LessonAt { index, stop })
+    }
+
+    /// The lesson named `name` at stop `stop` (from 0), when both exist.
+    pub fn named(name: &str, stop: usize) -> Option<LessonAt> {
+        LessonAt::new(LESSONS.iter().position(|l| l.name == name)?, stop)
+    }
+
+    /// The position in [`LESSONS`].
+    pub fn index(self) -> usize {
+        self.index
+    }
+
+    /// The stop, from 0.
+    pub fn stop_index(self) -> usize {
+        self.stop
+    }
+
+    /// The compiled-in lesson.
+    pub fn source(self) -> &'static LessonSource {
+        &LESSONS[self.index]
+    }
+
+    /// The lesson, read.
+    pub fn lesson(self) -> &'static Lesson {
+        read_all()[self.index]
+            .as_ref()
+            .expect("LessonAt::new checked that the lesson reads")
+    }
+
+    /// The stop.
+    pub fn stop(self) -> &'static Stop {
+        &self.lesson().stops[self.stop]
+    }
+
+    /// Whether this is the lesson's last stop.
+    pub fn is_last_stop(self) -> bool {
+        self.stop + 1 == self.lesson().stops.len()
+    }
+
+    /// Another stop of the same lesson (`None` when it has no such stop).
+    pub fn at_stop(self, stop: usize) -> Option<LessonAt> {
+        LessonAt::new(self.index, stop)
+    }
+
+    /// The first stop of the next lesson in [`LESSONS`] (`None` after the last).
+    pub fn next_lesson(self) -> Option<LessonAt> {
+        LessonAt::new(self.index + 1, 0)
+    }
 }
 
 /// One lesson, as `lesson.yaml` says it.
@@ -748,6 +820,49 @@ mod tests {
              assets/lessons/<lesson>/expect.json)",
             failures.join("\n")
         );
+    }
+
+    #[test]
+    fn every_lesson_runs_a_gallery_example_as_it_is() {
+        // The page opens a lesson as it opens a gallery pick: the example of the lesson's
+        // scenario, whose texts must be the lesson's, so an unedited lesson is an unedited example.
+        for src in &LESSONS {
+            let example = crate::gallery::GALLERY
+                .iter()
+                .find(|e| e.name == src.scenario)
+                .unwrap_or_else(|| panic!("{}: no gallery example {}", src.name, src.scenario));
+            for f in crate::state::EditorFile::ALL {
+                assert_eq!(
+                    src.editor_texts()[f.index()],
+                    f.example_text(example),
+                    "{}: the {} editor",
+                    src.name,
+                    f.stem()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_lesson_is_opened_only_at_a_stop_it_has() {
+        let first = LessonAt::named("schedule-one", 0).expect("the first lesson");
+        assert_eq!(first.index(), 0);
+        assert_eq!(first.source().name, "schedule-one");
+        assert_eq!(first.stop().cycle, 1);
+        assert_eq!(first.stop().phase, Phase::QueuePop);
+        assert!(!first.is_last_stop());
+        let last = first.at_stop(5).expect("six stops");
+        assert!(last.is_last_stop());
+        assert_eq!(first.at_stop(6), None);
+        assert_eq!(LessonAt::named("schedule-one", 6), None);
+        assert_eq!(LessonAt::named("no-such-lesson", 0), None);
+        assert_eq!(
+            last.next_lesson().map(|l| l.source().name),
+            Some(LESSONS[1].name)
+        );
+        let final_lesson = LessonAt::new(LESSONS.len() - 1, 0).expect("the last lesson");
+        assert_eq!(final_lesson.next_lesson(), None);
+        assert_eq!(LessonAt::new(LESSONS.len(), 0), None);
     }
 
     const MINIMAL: &str = "title: t\nstory: |\n  one\n  two\nscenario: classic\nstops:\n";

@@ -3,17 +3,19 @@
 //! Four editors (nodes, pods, policy, scheduler configuration) feed one scenario; every valid
 //! edit reruns it. The controls step through the run cycle by cycle or phase by phase, under
 //! kube-scheduler's own function names; the cluster view, the queue, the inspector and the
-//! event log show the run at the current position. `main.rs` only mounts [`App`]; [`state`]
-//! holds the signals and actions; [`session`] owns the simulation and builds the frames;
-//! [`analysis`] turns a cycle's trace into the inspector's tables; `components` holds one
-//! component per file; [`link`] puts a scenario into the URL fragment and reads it back. The
-//! app does no I/O besides `sessionStorage` and the address bar, and never fetches anything.
+//! event log show the run at the current position; the lesson panel walks a guided lesson
+//! ([`lesson`]) stop by stop. `main.rs` only mounts [`App`]; [`state`] holds the signals and
+//! actions; [`session`] owns the simulation and builds the frames; [`analysis`] turns a cycle's
+//! trace into the inspector's tables; `components` holds one component per file; [`link`] puts
+//! a scenario into the URL fragment and reads it back. The app does no I/O besides
+//! `sessionStorage` and the address bar, and never fetches anything.
 
 pub mod analysis;
 pub mod bundle;
 mod components;
 pub mod forms;
 pub mod gallery;
+pub mod glossary;
 pub mod lesson;
 pub mod link;
 pub mod session;
@@ -26,6 +28,7 @@ use components::event_log::EventLog;
 use components::header::Header;
 use components::help::Help;
 use components::inspector::Inspector;
+use components::lesson_panel::LessonPanel;
 use components::link_banner::LinkBanner;
 use components::queue_view::QueueView;
 use components::warnings::Warnings;
@@ -44,8 +47,11 @@ pub fn App() -> impl IntoView {
         <LinkBanner/>
         <Controls/>
         <main class="layout">
-            <section class="inputs" aria-label="Inputs">
-                <Editors/>
+            <section class="inputs" aria-label="Lesson and inputs">
+                <LessonPanel/>
+                <div class="inputs-editors">
+                    <Editors/>
+                </div>
             </section>
             <section class="world" aria-label="Cluster and queue">
                 <Warnings/>
@@ -108,6 +114,14 @@ fn install_shortcuts(state: Playground) {
             }
             "-" => {
                 state.set_speed(state.speed.get_untracked().saturating_sub(1));
+                true
+            }
+            "[" if state.lesson.get_untracked().is_some() => {
+                state.previous_stop();
+                true
+            }
+            "]" if state.lesson.get_untracked().is_some() => {
+                state.next_stop();
                 true
             }
             "?" => {

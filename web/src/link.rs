@@ -1,7 +1,11 @@
 //! Links: a whole scenario in the URL fragment, so that sharing a run needs no server.
 //!
-//! Two forms, both after the `#` (which browsers never send to a server):
+//! Three forms, all after the `#` (which browsers never send to a server):
 //!
+//! - `lesson=host-ports&stop=2`: a guided lesson ([`crate::lesson`]) at one of its stops
+//!   (counted from 1; the first when `stop` is left out), on its scenario as it is, with the
+//!   seed [`SEED`]. The stop says where the run opens, unless view parameters follow (the page
+//!   writes them when the user stepped away from the stop);
 //! - `example=pdb-steers&cycle=3&phase=findNodesThatFit`: a gallery example by name, when
 //!   every editor holds that example's text (an optional `seed=7` changes the seed);
 //! - `scenario=<base64url(zlib(JSON))>&cycle=3`: anything else. The JSON holds the format
@@ -10,7 +14,7 @@
 //!   the example's text travels as a fingerprint of it (a link stays short when one editor
 //!   changed, and says so when the example has changed since).
 //!
-//! The view travels in plain parameters beside either form: `cycle` (counted from 1, as the
+//! The view travels in plain parameters beside any form: `cycle` (counted from 1, as the
 //! controls count), `phase` (the function name: `scheduleOne` … `bind`, or `preempt`) and
 //! `step` (the position in the run, when it is not the one the cycle and phase imply).
 //! Unknown parameters are ignored, so later additions to the fragment do not break old pages.
@@ -23,6 +27,7 @@
 
 use crate::analysis::Phase;
 use crate::gallery::{Example, GALLERY};
+use crate::lesson::{LessonAt, Stop, LESSONS};
 use crate::state::{EditorFile, SEED};
 use base64::alphabet;
 use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
@@ -44,7 +49,7 @@ pub const CHAT_LIMIT: usize = 2000;
 pub const FORMAT: u64 = 1;
 /// The largest `step` a link may name (runs stop long before it).
 const MAX_STEP: u64 = u32::MAX as u64;
-/// Parameters read from a fragment; any after these are ignored (a link has at most five).
+/// Parameters read from a fragment; any after these are ignored (a link has at most six).
 const MAX_PARAMS: usize = 64;
 
 /// base64url without padding; padding is accepted when decoding.
@@ -86,6 +91,16 @@ impl Shared {
             seed: SEED,
         }
     }
+
+    /// A lesson's scenario as it is (the gallery example of the same name), with seed [`SEED`].
+    pub fn of_lesson(at: LessonAt) -> Shared {
+        let src = at.source();
+        Shared {
+            example: src.scenario.to_string(),
+            texts: src.editor_texts().map(String::from),
+            seed: SEED,
+        }
+    }
 }
 
 /// Where a link opens the run.
@@ -99,11 +114,22 @@ pub struct View {
     pub step: Option<usize>,
 }
 
+/// The place in the run a lesson's stop shows: its cycle, at its phase.
+pub fn stop_view(stop: &Stop) -> View {
+    View {
+        cycle: Some(stop.index()),
+        phase: Some(stop.phase),
+        step: None,
+    }
+}
+
 /// A link, read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Opened {
     /// The inputs.
     pub shared: Shared,
+    /// The lesson a `lesson=` link opens, at its stop.
+    pub lesson: Option<LessonAt>,
     /// Where to open the run.
     pub view: View,
     /// What was wrong with it without stopping it from opening.
@@ -115,9 +141,9 @@ pub struct Opened {
 pub enum LinkError {
     /// The fragment is longer than [`MAX_FRAGMENT`].
     TooLong(usize),
-    /// Parameters, but neither `scenario` nor `example`.
+    /// Parameters, but none of `scenario`, `example` and `lesson`.
     NoScenario,
-    /// Both `scenario` and `example`.
+    /// More than one of `scenario`, `example` and `lesson`.
     Ambiguous,
     /// The scenario is not base64url.
     Base64,
@@ -131,6 +157,8 @@ pub enum LinkError {
     Newer(u64),
     /// An example this page does not have.
     UnknownExample(String),
+    /// A lesson this page does not have.
+    UnknownLesson(String),
     /// A scheduler this page does not have.
     UnknownScheduler(String),
     /// An editor the link gives no text for.
@@ -146,8 +174,12 @@ impl fmt::Display for LinkError {
                 f,
                 "it is {n} characters long, more than the {MAX_FRAGMENT} this page reads"
             ),
-            LinkError::NoScenario => f.write_str("it names neither a scenario nor an example"),
-            LinkError::Ambiguous => f.write_str("it names both a scenario and an example"),
+            LinkError::NoScenario => {
+                f.write_str("it names neither a scenario nor an example nor a lesson")
+            }
+            LinkError::Ambiguous => {
+                f.write_str("it names more than one of a scenario, an example and a lesson")
+            }
             LinkError::Base64 => f.write_str(
                 "its scenario is not valid base64url text (was the link cut or changed on the way?)",
             ),
@@ -167,6 +199,11 @@ impl fmt::Display for LinkError {
             LinkError::UnknownExample(name) => write!(
                 f,
                 "it names an example \"{}\" that this page does not have",
+                shown(name)
+            ),
+            LinkError::UnknownLesson(name) => write!(
+                f,
+                "it names a lesson \"{}\" that this page does not have",
                 shown(name)
             ),
             LinkError::UnknownScheduler(s) => write!(
@@ -197,6 +234,15 @@ pub enum Warning {
     UnknownPhase(String),
     /// A phase without a cycle.
     PhaseWithoutCycle,
+    /// `stop` is not a stop number (1, 2, 3, …).
+    BadStop(String),
+    /// `stop` is past the lesson's last stop.
+    StopPastEnd {
+        /// The stop the link names (from 1).
+        stop: u64,
+        /// How many stops the lesson has.
+        stops: usize,
+    },
     /// An editor taken from an example whose text has changed since the link was made.
     ExampleChanged {
         /// The example.
@@ -238,6 +284,15 @@ impl fmt::Display for Warning {
                 PHASES.map(|p| p.function()).join(", ")
             ),
             Warning::PhaseWithoutCycle => f.write_str("a phase without a cycle is ignored"),
+            Warning::BadStop(v) => write!(
+                f,
+                "\"stop={}\" is not a stop number (1, 2, 3, …), so the lesson opens at its first stop",
+                shown(v)
+            ),
+            Warning::StopPastEnd { stop, stops } => write!(
+                f,
+                "this lesson has {stops} stops, not {stop}, so it opens at its last stop"
+            ),
             Warning::ExampleChanged { example, editor } => write!(
                 f,
                 "the {editor} editor came from the \"{example}\" example, which has changed since the link was made: it holds today's version"
@@ -275,6 +330,16 @@ struct Version {
 pub fn encode(shared: &Shared, view: &View) -> String {
     let mut out = encode_scenario(shared);
     out.push_str(&view_params(view));
+    out
+}
+
+/// The fragment that opens a lesson at its stop: `lesson=NAME&stop=K`, then `view`'s
+/// parameters when the page stands somewhere else than the stop.
+pub fn encode_lesson(at: LessonAt, view: Option<&View>) -> String {
+    let mut out = format!("lesson={}&stop={}", at.source().name, at.stop_index() + 1);
+    if let Some(view) = view {
+        out.push_str(&view_params(view));
+    }
     out
 }
 
@@ -353,11 +418,16 @@ pub fn decode(fragment: &str) -> Result<Option<Opened>, LinkError> {
     let params = params(fragment);
     let get = |key: &str| params.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
     let mut warnings = Vec::new();
-    let shared = match (get("scenario"), get("example")) {
-        (Some(_), Some(_)) => return Err(LinkError::Ambiguous),
-        (None, None) => return Err(LinkError::NoScenario),
-        (Some(packed), None) => unpack(packed, &mut warnings)?,
-        (None, Some(name)) => {
+    let mut lesson = None;
+    let shared = match (get("scenario"), get("example"), get("lesson")) {
+        (None, None, None) => return Err(LinkError::NoScenario),
+        (Some(packed), None, None) => unpack(packed, &mut warnings)?,
+        (None, None, Some(name)) => {
+            let at = read_lesson(name, get("stop"), &mut warnings)?;
+            lesson = Some(at);
+            Shared::of_lesson(at)
+        }
+        (None, Some(name), None) => {
             let example =
                 gallery(name).ok_or_else(|| LinkError::UnknownExample(name.to_string()))?;
             let mut shared = Shared::of_example(example);
@@ -369,22 +439,72 @@ pub fn decode(fragment: &str) -> Result<Option<Opened>, LinkError> {
             }
             shared
         }
+        _ => return Err(LinkError::Ambiguous),
     };
-    let view = read_view(&params, &mut warnings);
+    let view = match lesson {
+        Some(at) if !has_view(&params) => stop_view(at.stop()),
+        _ => read_view(&params, &mut warnings),
+    };
     Ok(Some(Opened {
         shared,
+        lesson,
         view,
         warnings,
     }))
 }
 
-/// Only the view of a fragment (problems ignored): for a fragment this page wrote itself.
+/// `lesson=NAME` and its `stop=K` (from 1; the first when absent or unreadable, the last when
+/// past the end).
+fn read_lesson(
+    name: &str,
+    stop: Option<&str>,
+    warnings: &mut Vec<Warning>,
+) -> Result<LessonAt, LinkError> {
+    let unknown = || LinkError::UnknownLesson(name.to_string());
+    let index = LESSONS
+        .iter()
+        .position(|l| l.name == name)
+        .ok_or_else(unknown)?;
+    let first = LessonAt::new(index, 0).ok_or_else(unknown)?;
+    let stops = first.lesson().stops.len();
+    let Some(stop) = stop else {
+        return Ok(first);
+    };
+    Ok(match parse_number(stop) {
+        Some(k) if k >= 1 && k <= stops as u64 => first.at_stop(k as usize - 1).unwrap_or(first),
+        Some(k) if k > stops as u64 => {
+            warnings.push(Warning::StopPastEnd { stop: k, stops });
+            first.at_stop(stops - 1).unwrap_or(first)
+        }
+        _ => {
+            warnings.push(Warning::BadStop(stop.to_string()));
+            first
+        }
+    })
+}
+
+/// Whether the fragment says where the run stands (`cycle`, `phase` or `step`).
+fn has_view(params: &[(&str, &str)]) -> bool {
+    params
+        .iter()
+        .any(|(k, _)| matches!(*k, "cycle" | "phase" | "step"))
+}
+
+/// Only the view of a fragment (problems ignored): for a fragment this page wrote itself. A
+/// lesson's fragment without view parameters stands at its stop.
 pub fn decode_view(fragment: &str) -> View {
     let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
     if fragment.len() > MAX_FRAGMENT {
         return View::default();
     }
-    read_view(&params(fragment), &mut Vec::new())
+    let params = params(fragment);
+    let get = |key: &str| params.iter().find(|(k, _)| *k == key).map(|(_, v)| *v);
+    if let Some(name) = get("lesson").filter(|_| !has_view(&params)) {
+        if let Ok(at) = read_lesson(name, get("stop"), &mut Vec::new()) {
+            return stop_view(at.stop());
+        }
+    }
+    read_view(&params, &mut Vec::new())
 }
 
 /// A short fingerprint of a text: 64-bit FNV-1a, in hex. Tells whether a text changed; it is
@@ -688,6 +808,137 @@ mod tests {
         assert_eq!(decode(&crowded), Err(LinkError::NoScenario));
         let fits = format!("{}example=classic", "x=1&".repeat(63));
         assert_eq!(opened(&fits).shared, classic());
+    }
+
+    #[test]
+    fn a_lesson_link_opens_its_scenario_at_the_stop() {
+        // host-ports, stop 2: cycle 2 (ingress-1) at findNodesThatFit, on port-clash as it is.
+        let back = opened("#lesson=host-ports&stop=2");
+        let at = back.lesson.expect("a lesson");
+        assert_eq!(at.source().name, "host-ports");
+        assert_eq!(at.stop_index(), 1);
+        assert_eq!(back.shared.example, "port-clash");
+        assert_eq!(
+            back.shared.texts[0],
+            include_str!("../../assets/scenarios/port-clash/nodes.yaml")
+        );
+        assert_eq!(back.shared.seed, SEED);
+        assert_eq!(
+            back.view,
+            View {
+                cycle: Some(1),
+                phase: Some(Phase::Filter),
+                step: None
+            }
+        );
+        assert_eq!(back.warnings, []);
+        // No stop: the first. A lesson is written back the same way.
+        let first = opened("lesson=schedule-one");
+        assert_eq!(first.lesson.map(|l| l.stop_index()), Some(0));
+        assert_eq!(first.view, stop_view(first.lesson.unwrap().stop()));
+        assert_eq!(first.shared, classic());
+        assert_eq!(
+            encode_lesson(at, None),
+            "lesson=host-ports&stop=2",
+            "the stop, counted from 1"
+        );
+        assert_eq!(opened(&encode_lesson(at, None)), back);
+        // Stepped away from the stop: the view follows, and wins over the stop.
+        let away = View {
+            cycle: Some(3),
+            phase: None,
+            step: Some(9),
+        };
+        let fragment = encode_lesson(at, Some(&away));
+        assert_eq!(fragment, "lesson=host-ports&stop=2&cycle=4&step=9");
+        let back = opened(&fragment);
+        assert_eq!(back.lesson, Some(at));
+        assert_eq!(back.view, away);
+        assert_eq!(decode_view(&fragment), away);
+        // A page's own lesson fragment without a view stands at the stop.
+        assert_eq!(
+            decode_view("#lesson=host-ports&stop=2"),
+            stop_view(at.stop())
+        );
+        // Lessons run with seed 0: a seed parameter is not read.
+        assert_eq!(opened("lesson=host-ports&seed=9").shared.seed, SEED);
+    }
+
+    #[test]
+    fn a_bad_lesson_link_says_what_is_wrong() {
+        assert_eq!(
+            decode("#lesson=no-such-lesson&stop=2"),
+            Err(LinkError::UnknownLesson("no-such-lesson".into()))
+        );
+        assert_eq!(
+            decode("#lesson=no-such-lesson").unwrap_err().to_string(),
+            "it names a lesson \"no-such-lesson\" that this page does not have"
+        );
+        let long = format!("#lesson={}", "y".repeat(5000));
+        assert_eq!(
+            decode(&long).unwrap_err().to_string(),
+            format!(
+                "it names a lesson \"{}…\" that this page does not have",
+                "y".repeat(40)
+            )
+        );
+        for both in [
+            "lesson=host-ports&example=classic",
+            "scenario=abc&lesson=host-ports",
+        ] {
+            assert_eq!(decode(both), Err(LinkError::Ambiguous), "{both}");
+        }
+        assert_eq!(
+            LinkError::Ambiguous.to_string(),
+            "it names more than one of a scenario, an example and a lesson"
+        );
+        assert_eq!(
+            decode("stop=2").unwrap_err().to_string(),
+            "it names neither a scenario nor an example nor a lesson"
+        );
+        // A bad stop costs only the stop: the lesson opens at its first stop.
+        for bad in ["0", "-1", "two", "", "1e1", "99999999999999999999999"] {
+            let back = opened(&format!("lesson=host-ports&stop={bad}"));
+            assert_eq!(back.lesson.map(|l| l.stop_index()), Some(0), "stop={bad}");
+            assert_eq!(back.warnings, [Warning::BadStop(bad.into())], "stop={bad}");
+        }
+        assert_eq!(
+            Warning::BadStop("two".into()).to_string(),
+            "\"stop=two\" is not a stop number (1, 2, 3, …), so the lesson opens at its first stop"
+        );
+        // Past the end: the last stop (host-ports has five).
+        let back = opened("lesson=host-ports&stop=7");
+        assert_eq!(back.lesson.map(|l| l.stop_index()), Some(4));
+        assert_eq!(back.warnings, [Warning::StopPastEnd { stop: 7, stops: 5 }]);
+        assert_eq!(
+            back.warnings[0].to_string(),
+            "this lesson has 5 stops, not 7, so it opens at its last stop"
+        );
+        assert_eq!(back.view, stop_view(back.lesson.unwrap().stop()));
+        // The fragment's bound applies to lessons too.
+        let huge = format!("lesson=host-ports&stop={}", "1".repeat(MAX_FRAGMENT));
+        assert!(matches!(decode(&huge), Err(LinkError::TooLong(_))));
+        assert_eq!(decode_view(&huge), View::default());
+    }
+
+    #[test]
+    fn every_lesson_link_opens_every_stop() {
+        for (index, src) in LESSONS.iter().enumerate() {
+            let mut stop = 0;
+            while let Some(at) = LessonAt::new(index, stop) {
+                let back = opened(&encode_lesson(at, None));
+                assert_eq!(back.lesson, Some(at), "{} stop {}", src.name, stop + 1);
+                assert_eq!(back.view, stop_view(at.stop()));
+                assert_eq!(back.warnings, []);
+                // Unedited, it is the gallery example of the lesson's scenario.
+                assert_eq!(
+                    encode_scenario(&back.shared),
+                    format!("example={}", src.scenario)
+                );
+                stop += 1;
+            }
+            assert!((3..=6).contains(&stop), "{}: {stop} stops", src.name);
+        }
     }
 
     #[test]

@@ -9,9 +9,12 @@
 
 use schedlab_core::cluster::{Cluster, NodeId, PodId};
 use schedlab_core::model::resources::format_amount;
+use schedlab_core::model::selector::LabelSelector;
 use schedlab_core::queue::{Millis, SubQueue};
 use schedlab_core::scenario::SchedulerVersion;
-use schedlab_core::simulation::{Limits, PodPhase, Simulation, Snapshot, StepKind, StopReason};
+use schedlab_core::simulation::{
+    Limits, PodPhase, PodState, Simulation, Snapshot, StepKind, StopReason,
+};
 use schedlab_core::trace::CycleTrace;
 use schedlab_core::{Diagnostic, Scenario};
 use std::cell::RefCell;
@@ -117,6 +120,24 @@ pub struct Frame {
     pub queue: QueueView,
     /// Events emitted so far.
     pub events_done: usize,
+    /// The PodDisruptionBudgets, in input order, with the pods each covers at this position.
+    pub pdbs: Vec<PdbView>,
+}
+
+/// A PodDisruptionBudget at one position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PdbView {
+    /// Its name (`namespace/name` outside `default`).
+    pub name: String,
+    /// Its selector as kubectl prints one (`app=postgres`); empty when it has none, and then
+    /// it covers no pod.
+    pub selector: String,
+    /// `status.disruptionsAllowed`, as the input gives it (the disruption controller's
+    /// number; the scheduler only reads it).
+    pub disruptions_allowed: i64,
+    /// The pods it covers at this position, by pod id: created, not deleted, in its namespace
+    /// and matching its selector.
+    pub pods: Vec<PodId>,
 }
 
 /// Requested against allocatable.
@@ -171,6 +192,8 @@ pub struct Chip {
     pub pod: PodId,
     /// How it is there.
     pub kind: ChipKind,
+    /// Covered by a PodDisruptionBudget.
+    pub budgeted: bool,
 }
 
 /// How a pod is on a node.
@@ -515,6 +538,13 @@ impl Session {
         let states = sim.pod_states();
         let last_cycle = self.last_cycle_at(position);
 
+        let pdbs = pdb_views(cluster, states);
+        let mut budgeted = vec![false; cluster.pods.len()];
+        for p in pdbs.iter().flat_map(|b| &b.pods) {
+            budgeted[*p] = true;
+        }
+        let budgeted = |p: PodId| budgeted.get(p).copied().unwrap_or(false);
+
         let mut nodes: Vec<NodeCard> = cluster
             .nodes
             .iter()
@@ -565,6 +595,7 @@ impl Session {
                                 Some((PodPhase::Assumed(_), _)) => ChipKind::Assumed,
                                 _ => ChipKind::Bound,
                             },
+                            budgeted: budgeted(p),
                         })
                         .collect(),
                 }
@@ -596,6 +627,7 @@ impl Session {
                     nodes[n].chips.push(Chip {
                         pod: p,
                         kind: ChipKind::Nominated,
+                        budgeted: budgeted(p),
                     });
                 }
             }
@@ -647,6 +679,7 @@ impl Session {
             pods,
             queue,
             events_done: sim.events_done(),
+            pdbs,
         }
     }
 
@@ -679,6 +712,65 @@ impl Session {
                 .unwrap_or_default(),
         })
     }
+}
+
+/// The PodDisruptionBudgets with the pods each covers now: the pods that exist (created by
+/// now, not deleted) and that [`PodDisruptionBudget::covers`] (its namespace, a non-empty
+/// selector that matches).
+///
+/// [`PodDisruptionBudget::covers`]: schedlab_core::model::PodDisruptionBudget::covers
+fn pdb_views(cluster: &Cluster, states: &[PodState]) -> Vec<PdbView> {
+    cluster
+        .pdbs
+        .iter()
+        .map(|b| {
+            let namespace = b.metadata.namespace_or_default();
+            let name = if namespace == "default" {
+                b.metadata.name.clone()
+            } else {
+                format!("{namespace}/{}", b.metadata.name)
+            };
+            let pods = cluster
+                .pods
+                .iter()
+                .enumerate()
+                .filter(|(p, _)| states.get(*p).is_some_and(|s| s.phase != PodPhase::Deleted))
+                .filter(|(_, info)| b.covers(&info.namespace, info.labels()))
+                .map(|(p, _)| p)
+                .collect();
+            PdbView {
+                name,
+                selector: b
+                    .spec
+                    .selector
+                    .as_ref()
+                    .map(selector_text)
+                    .unwrap_or_default(),
+                disruptions_allowed: b.status.disruptions_allowed,
+                pods,
+            }
+        })
+        .collect()
+}
+
+/// A label selector as kubectl prints one: `app=web,tier in (a,b),!legacy`.
+pub fn selector_text(s: &LabelSelector) -> String {
+    let mut parts: Vec<String> = s
+        .match_labels
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    for r in &s.match_expressions {
+        let values = r.values.join(",");
+        parts.push(match r.operator.as_str() {
+            "In" => format!("{} in ({values})", r.key),
+            "NotIn" => format!("{} notin ({values})", r.key),
+            "Exists" => r.key.clone(),
+            "DoesNotExist" => format!("!{}", r.key),
+            op => format!("{} {op} ({values})", r.key),
+        });
+    }
+    parts.join(",")
 }
 
 /// Labels nearly every node has; the cards leave them out.
@@ -719,5 +811,90 @@ pub fn requests_summary(r: &schedlab_core::model::Resources) -> String {
         "no requests".into()
     } else {
         parts.join(" · ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gallery::example_named;
+    use crate::state::{load, EditorFile};
+
+    /// `pdb-steers` with `extra` appended to its Pods editor, run to its end.
+    fn pdb_steers(extra: &str) -> Session {
+        let example = example_named("pdb-steers");
+        let mut texts: Vec<String> = EditorFile::ALL
+            .iter()
+            .map(|f| f.example_text(example).to_string())
+            .collect();
+        texts[EditorFile::Pods.index()].push_str(extra);
+        let scenario = load(&texts).unwrap_or_else(|e| panic!("{e:?}"));
+        let mut s = Session::new(&scenario, 0);
+        while !s.run_some(64) {}
+        s
+    }
+
+    fn covered(s: &Session, f: &Frame, pdb: &str) -> Vec<String> {
+        let b = f.pdbs.iter().find(|b| b.name == pdb).expect(pdb);
+        b.pods
+            .iter()
+            .map(|&p| s.info.pods[p].short.clone())
+            .collect()
+    }
+
+    #[test]
+    fn frames_list_each_budget_with_the_pods_it_covers_now() {
+        // A second budget, over reports (one disruption allowed): checkout preempts reports-0
+        // at t = 0 (it is terminating for 30 s), then it is gone.
+        let mut s = pdb_steers(
+            "\n---\napiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: reports, namespace: default}\nspec:\n  selector:\n    matchLabels: {app: reports}\n    matchExpressions: [{key: tier, operator: NotIn, values: [gold, silver]}, {key: legacy, operator: DoesNotExist}]\nstatus: {disruptionsAllowed: 1}\n",
+        );
+        s.go_to(0);
+        let f = s.frame();
+        assert_eq!(f.pdbs.len(), 2);
+        let postgres = &f.pdbs[0];
+        assert_eq!(
+            (
+                postgres.name.as_str(),
+                postgres.selector.as_str(),
+                postgres.disruptions_allowed
+            ),
+            ("postgres", "app=postgres", 0)
+        );
+        assert_eq!(covered(&s, &f, "postgres"), ["postgres-0"]);
+        assert_eq!(
+            f.pdbs[1].selector,
+            "app=reports,tier notin (gold,silver),!legacy"
+        );
+        assert_eq!(covered(&s, &f, "reports"), ["reports-0"]);
+        // The chips of covered pods say so.
+        let chip = |info: &SessionInfo, f: &Frame, node: &str, pod: &str| {
+            let n = f.nodes.iter().find(|n| n.name == node).expect(node);
+            n.chips
+                .iter()
+                .find(|c| info.pods[c.pod].short == pod)
+                .map(|c| c.budgeted)
+        };
+        assert_eq!(chip(&s.info, &f, "node-a", "postgres-0"), Some(true));
+        // After the first cycle reports-0 is terminating: still there, still covered.
+        s.go_to(s.position_after_cycle(0).expect("a cycle"));
+        let f = s.frame();
+        assert_eq!(
+            f.pods[s
+                .info
+                .pods
+                .iter()
+                .position(|p| p.short == "reports-0")
+                .unwrap()]
+            .phase,
+            "Terminating"
+        );
+        assert_eq!(covered(&s, &f, "reports"), ["reports-0"]);
+        // At the end it is gone, and so is it from its budget; checkout has no app=reports.
+        s.go_to(s.info.end);
+        let f = s.frame();
+        assert!(covered(&s, &f, "reports").is_empty());
+        assert_eq!(covered(&s, &f, "postgres"), ["postgres-0"]);
+        assert_eq!(chip(&s.info, &f, "node-b", "checkout"), Some(false));
     }
 }

@@ -14,10 +14,16 @@
 //! (no new history entries) a moment after each change. A link opened in a tab that holds
 //! other edited work is not applied until the user chooses ([`Playground::link_conflict`]).
 //!
+//! A guided lesson ([`crate::lesson`]) is its gallery scenario plus a stop: opening one loads the
+//! scenario as a gallery pick does and stands the run at the stop's cycle and phase (the same
+//! [`View`] a link opens), and the address bar then holds `#lesson=NAME&stop=K`. A first visit
+//! (nothing saved in the tab, no link) opens the first lesson's first stop.
+//!
 //! Views read signals and call actions; they never run the scheduler themselves.
 
 use crate::analysis::{self, Inspection, Phase};
 use crate::gallery::{default_config, example_named, Example, DEFAULT_CONFIG};
+use crate::lesson::LessonAt;
 use crate::link::{self, LinkError, Opened, Shared, View};
 use crate::session::{Frame, Session, SessionInfo};
 use leptos::prelude::*;
@@ -34,6 +40,9 @@ const SEED_KEY: &str = "seed";
 /// Saved per tab: the fingerprint of the last fragment this page wrote into the address bar
 /// (a reload that finds it there restores the tab's work rather than "opening a link").
 const LINKED_KEY: &str = "linked";
+/// Saved per tab: the lesson open in the panel (its name), and its stop (from 1).
+const LESSON_KEY: &str = "lesson";
+const LESSON_STOP_KEY: &str = "lesson.stop";
 
 /// The seed of the tie-break between equally scored nodes, unless a link names another.
 pub const SEED: u64 = 0;
@@ -305,6 +314,19 @@ pub struct Playground {
     pub in_cycle_pod: Memo<Option<usize>>,
     /// The scheduler the Config editor's text is for (v1.35 for a v1 configuration).
     pub scheduler: Memo<SchedulerVersion>,
+    /// The lesson open in the lesson panel, at its stop (`None`: no lesson).
+    pub lesson: RwSignal<Option<LessonAt>>,
+    /// The lesson panel lists the lessons ("Back to lessons").
+    pub lesson_list: RwSignal<bool>,
+    /// The open lesson's scenario was edited (or its seed changed): its stops no longer
+    /// describe the run on screen.
+    pub lesson_edited: Memo<bool>,
+    /// The run stands where the open lesson's stop puts it (its cycle, at its phase).
+    pub at_stop: Memo<bool>,
+    /// Counts the times a lesson's stop was brought on screen (the panel scrolls to it).
+    pub stop_shown: RwSignal<u64>,
+    /// The view being applied is a lesson's stop.
+    stop_pending: StoredValue<bool>,
 }
 
 impl Playground {
@@ -312,6 +334,7 @@ impl Playground {
     /// them.
     pub fn new() -> Playground {
         storage::adopt_legacy();
+        let first_visit = storage::is_empty();
         let saved = Saved::load();
         let edited = saved.is_edited();
         let fragment = address::fragment();
@@ -319,12 +342,22 @@ impl Playground {
         let mut view = None;
         let mut message = None;
         let mut conflict = None;
+        let mut lesson = saved_lesson();
         if storage::load(LINKED_KEY).is_some_and(|f| f == link::fingerprint(&fragment)) {
             // The fragment this tab wrote itself (a reload): the saved work is newer.
             view = Some(link::decode_view(&fragment));
         } else {
             match link::decode(&fragment) {
-                Ok(None) => {}
+                Ok(None) => {
+                    // A first visit opens the first lesson at its first stop.
+                    if let Some(at) = LessonAt::new(0, 0).filter(|_| first_visit) {
+                        let shared = Shared::of_lesson(at);
+                        save_shared(&shared, false);
+                        view = Some(link::stop_view(at.stop()));
+                        start = shared;
+                        lesson = Some(at);
+                    }
+                }
                 Err(e) => message = Some(LinkMessage::could_not_open(&e, &saved.showing())),
                 Ok(Some(opened)) => {
                     if edited && opened.shared != saved.shared {
@@ -335,6 +368,7 @@ impl Playground {
                             opened.warnings.iter().map(|w| w.to_string()).collect(),
                         );
                         view = Some(opened.view);
+                        lesson = opened.lesson;
                         start = opened.shared;
                     }
                 }
@@ -403,6 +437,25 @@ impl Playground {
         let config_text = texts[EditorFile::Config.index()];
         let scheduler =
             Memo::new(move |_| config_text.with(|t| crate::forms::config::scheduler_of(t)));
+        save_lesson(lesson);
+        let lesson = RwSignal::new(lesson);
+        let lesson_edited = Memo::new(move |_| {
+            let Some(at) = lesson.get() else {
+                return false;
+            };
+            seed.get() != SEED
+                || texts
+                    .iter()
+                    .zip(at.source().editor_texts())
+                    .any(|(t, want)| t.with(|t| t != want))
+        });
+        let at_stop = Memo::new(move |_| {
+            lesson.get().is_some_and(|at| {
+                let stop = at.stop();
+                phase.get() == Some(stop.phase)
+                    && target.get() == InspectTarget::Cycle(stop.index())
+            })
+        });
         let state = Playground {
             texts,
             example: example_signal,
@@ -439,6 +492,12 @@ impl Playground {
             selected_pod,
             in_cycle_pod,
             scheduler,
+            lesson,
+            lesson_list: RwSignal::new(false),
+            lesson_edited,
+            at_stop,
+            stop_shown: RwSignal::new(0),
+            stop_pending: StoredValue::new(view.is_some() && lesson.get_untracked().is_some()),
         };
         state.recompute();
         if state.errors.with_untracked(|e| !e.is_empty()) {
@@ -551,13 +610,28 @@ impl Playground {
         }
     }
 
-    /// Puts the example back in every editor and forgets the saved texts.
+    /// Puts the example back in every editor and forgets the saved texts. In a lesson, its
+    /// scenario comes back and the run stands at its stop again.
     pub fn reset(&self) {
-        self.load_example(self.example.get_untracked().name);
+        match self.lesson.get_untracked() {
+            Some(at) if at.source().scenario == self.example.get_untracked().name => {
+                self.restart_lesson(at)
+            }
+            _ => self.load_example(self.example.get_untracked().name),
+        }
     }
 
-    /// Opens a gallery example in every editor (the edited texts are replaced).
+    /// Opens a gallery example in every editor (the edited texts are replaced), and leaves the
+    /// lesson, if one is open.
     pub fn load_example(&self, name: &str) {
+        self.set_lesson(None);
+        self.lesson_list.set(false);
+        self.open_example(name, None);
+    }
+
+    /// Puts a gallery example in every editor and forgets the saved texts, then runs it and
+    /// opens it at `view` (at its end when `None`).
+    fn open_example(&self, name: &str, view: Option<View>) {
         self.cancel_pending();
         self.pause();
         let example = example_named(name);
@@ -566,7 +640,7 @@ impl Playground {
         self.example.set(example);
         self.seed.set(SEED);
         self.phase.set(None);
-        self.pending_view.set_value(None);
+        self.pending_view.set_value(view);
         for f in EditorFile::ALL {
             storage::remove(&f.storage_key());
             storage::remove(&f.valid_key());
@@ -678,6 +752,7 @@ impl Playground {
                 self.errors.set(errors);
                 // A link's view needs a run; one that does not load has none.
                 self.pending_view.set_value(None);
+                self.stop_pending.set_value(false);
             }
         }
         self.last_run_ms.set_value(now_ms() - started);
@@ -916,6 +991,10 @@ impl Playground {
                 _ => *m = LinkMessage::of_problems(problems),
             });
         }
+        if self.stop_pending.get_value() {
+            self.stop_pending.set_value(false);
+            self.stop_shown.update(|n| *n += 1);
+        }
     }
 
     /// Opens a view now when the run is loaded, else when it is.
@@ -946,6 +1025,9 @@ impl Playground {
         self.phase.set(None);
         self.undo.set(None);
         self.session.set_value(None);
+        self.lesson_list.set(false);
+        self.set_lesson(opened.lesson);
+        self.stop_pending.set_value(opened.lesson.is_some());
         self.pending_view.set_value(Some(opened.view));
         self.link_message.set(LinkMessage::of_problems(
             opened.warnings.iter().map(|w| w.to_string()).collect(),
@@ -970,8 +1052,29 @@ impl Playground {
     /// The fragment that links to what is on screen, or the length of the whole link when
     /// that is longer than a link may be ([`link::MAX_LINK`]).
     fn fragment(&self) -> Result<String, usize> {
-        let mut fragment = self.scenario_link.get_untracked();
-        fragment.push_str(&link::view_params(&self.current_view()));
+        let lesson = self
+            .lesson
+            .get_untracked()
+            .filter(|_| !self.lesson_edited.get_untracked());
+        let fragment = match lesson {
+            // A lesson as it is: its name and stop, and where the run stands when that is not
+            // the stop (at the end of the run: its last step, so the link says so).
+            Some(at) => {
+                let view = (!self.at_stop.get_untracked()).then(|| {
+                    let mut view = self.current_view();
+                    if view == View::default() {
+                        view.step = self.frame.with_untracked(|f| f.as_ref().map(|f| f.end));
+                    }
+                    view
+                });
+                link::encode_lesson(at, view.as_ref())
+            }
+            None => {
+                let mut fragment = self.scenario_link.get_untracked();
+                fragment.push_str(&link::view_params(&self.current_view()));
+                fragment
+            }
+        };
         let len = address::base().len() + 1 + fragment.len();
         if len <= link::MAX_LINK {
             Ok(fragment)
@@ -1056,6 +1159,9 @@ impl Playground {
                     self.link_message.set(LinkMessage::of_problems(
                         opened.warnings.iter().map(|w| w.to_string()).collect(),
                     ));
+                    self.lesson_list.set(false);
+                    self.set_lesson(opened.lesson);
+                    self.stop_pending.set_value(opened.lesson.is_some());
                     self.show_view(opened.view);
                 } else if self.is_edited_untracked() {
                     self.link_conflict.set(Some(Arc::new(opened)));
@@ -1082,12 +1188,111 @@ impl Playground {
             this.phase.track();
             this.inspected.track();
             this.link_conflict.track();
+            this.lesson.track();
             this.schedule_address_sync();
         });
         let handle =
             window_event_listener_untyped("hashchange", move |_| this.follow_address_bar());
         // The listener lives as long as the page.
         std::mem::forget(handle);
+    }
+
+    // ---- lessons ---------------------------------------------------------------------------
+
+    /// Opens or leaves a lesson (saved with the tab's work).
+    fn set_lesson(&self, at: Option<LessonAt>) {
+        save_lesson(at);
+        self.lesson.set(at);
+    }
+
+    /// Opens a lesson at one of its stops: its scenario in every editor, as a gallery pick
+    /// puts an example there (the caller asks first when that replaces edited texts), and
+    /// the run at the stop's cycle and phase.
+    pub fn open_lesson(&self, at: LessonAt) {
+        self.lesson_list.set(false);
+        if self.shared_untracked() == Shared::of_lesson(at) {
+            // Its scenario is on screen already: only move.
+            self.set_lesson(Some(at));
+            self.show_stop(at);
+        } else {
+            self.restart_lesson(at);
+        }
+    }
+
+    /// Puts a lesson's scenario back in every editor (the saved texts are forgotten), runs it
+    /// and stands at the stop.
+    fn restart_lesson(&self, at: LessonAt) {
+        self.lesson_list.set(false);
+        self.set_lesson(Some(at));
+        self.stop_pending.set_value(true);
+        self.open_example(at.source().scenario, Some(link::stop_view(at.stop())));
+    }
+
+    /// The scenario was edited during a lesson: put the lesson's back, at the stop the panel
+    /// shows (the caller asks first, as for a gallery pick).
+    pub fn reload_lesson(&self) {
+        if let Some(at) = self.lesson.get_untracked() {
+            self.restart_lesson(at);
+        }
+    }
+
+    /// Brings the run to a lesson's stop (when the run is the lesson's).
+    fn show_stop(&self, at: LessonAt) {
+        self.stop_pending.set_value(true);
+        self.show_view(link::stop_view(at.stop()));
+    }
+
+    /// Goes to another stop of the open lesson (`stop` from 0). Nothing happens while its
+    /// scenario is edited: the stops would point at the wrong cycles.
+    pub fn go_to_stop(&self, stop: usize) {
+        if self.lesson_edited.get_untracked() {
+            return;
+        }
+        if let Some(at) = self.lesson.get_untracked().and_then(|l| l.at_stop(stop)) {
+            self.set_lesson(Some(at));
+            self.show_stop(at);
+        }
+    }
+
+    /// The open lesson's next stop; after its last, the next lesson (or, after the last
+    /// lesson, the list of lessons).
+    pub fn next_stop(&self) {
+        let Some(at) = self.lesson.get_untracked() else {
+            return;
+        };
+        if self.lesson_edited.get_untracked() {
+            return;
+        }
+        if !at.is_last_stop() {
+            self.go_to_stop(at.stop_index() + 1);
+        } else if let Some(next) = at.next_lesson() {
+            self.open_lesson(next);
+        } else {
+            self.show_lesson_list();
+        }
+    }
+
+    /// The open lesson's previous stop.
+    pub fn previous_stop(&self) {
+        if let Some(stop) = self
+            .lesson
+            .get_untracked()
+            .and_then(|at| at.stop_index().checked_sub(1))
+        {
+            self.go_to_stop(stop);
+        }
+    }
+
+    /// Closes the lesson panel: the page stays on the scenario, as a scenario of its own.
+    pub fn close_lesson(&self) {
+        self.lesson_list.set(false);
+        self.set_lesson(None);
+    }
+
+    /// Leaves the lesson and lists the lessons in the panel.
+    pub fn show_lesson_list(&self) {
+        self.set_lesson(None);
+        self.lesson_list.set(true);
     }
 
     // ---- the controls ---------------------------------------------------------------------
@@ -1374,6 +1579,29 @@ fn save_shared(shared: &Shared, same_as_saved: bool) {
     }
 }
 
+/// Saves the open lesson and its stop as the tab's (or forgets them).
+fn save_lesson(at: Option<LessonAt>) {
+    match at {
+        Some(at) => {
+            storage::save(LESSON_KEY, at.source().name);
+            storage::save(LESSON_STOP_KEY, &(at.stop_index() + 1).to_string());
+        }
+        None => {
+            storage::remove(LESSON_KEY);
+            storage::remove(LESSON_STOP_KEY);
+        }
+    }
+}
+
+/// The lesson this tab had open, at its stop.
+fn saved_lesson() -> Option<LessonAt> {
+    let name = storage::load(LESSON_KEY)?;
+    let stop = storage::load(LESSON_STOP_KEY)
+        .and_then(|s| s.parse::<usize>().ok())
+        .unwrap_or(1);
+    LessonAt::named(&name, stop.saturating_sub(1))
+}
+
 /// The work saved in this tab.
 struct Saved {
     shared: Shared,
@@ -1484,6 +1712,21 @@ mod storage {
         if let Some(s) = session() {
             let _ = s.remove_item(&key(name));
         }
+    }
+
+    /// Whether this tab (or frame) has saved nothing at all: a first visit.
+    pub fn is_empty() -> bool {
+        let Some(s) = session() else {
+            return true;
+        };
+        let prefix = key("");
+        let n = s.length().unwrap_or(0);
+        !(0..n).any(|i| {
+            s.key(i)
+                .ok()
+                .flatten()
+                .is_some_and(|k| k.starts_with(&prefix))
+        })
     }
 
     /// Work saved by an earlier version in `localStorage` moves into the first tab that opens

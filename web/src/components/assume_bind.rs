@@ -2,6 +2,7 @@
 //! as a later step (after `bindLatency`), when the `Scheduled` event is emitted.
 
 use super::plugin_statuses::{ExtPoints, PluginStatuses};
+use super::term::Term;
 use crate::analysis::CycleView;
 use leptos::prelude::*;
 
@@ -43,7 +44,7 @@ pub fn AssumeBind(
     view! {
         <section class="step" data-testid="assume">
             <h3>
-                <code>"assume"</code>
+                <Term name="assume" code=true/>
                 {is_modern.then(|| view! { <ExtPoints points=&["Reserve", "Permit"]/> })}
                 <span class="step-sub">"count the pod on its node in the cache before the binding completes"</span>
             </h3>
@@ -57,7 +58,7 @@ pub fn AssumeBind(
         {bound.then(|| view! {
         <section class="step" data-testid="bind">
             <h3>
-                <code>"bind"</code>
+                <Term name="bind" code=true/>
                 {is_modern.then(|| view! { <ExtPoints points=&["PreBind", "Bind"]/> })}
                 <span class="step-sub">"write the binding to the API server (asynchronously)"</span>
             </h3>

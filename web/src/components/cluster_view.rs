@@ -1,8 +1,10 @@
 //! The cluster view: a card per node with its bars and pods, or, past
-//! [`HEAT_MAP_THRESHOLD`] nodes, a heat-map with the selected node's card beneath it.
+//! [`HEAT_MAP_THRESHOLD`] nodes, a heat-map with the selected node's card beneath it; then the
+//! PodDisruptionBudgets, when the scenario has any.
 
 use super::heat_map::HeatMap;
 use super::node_card::NodeCard;
+use super::pdb_view::{PdbHover, PdbList};
 use super::placements::Placements;
 use super::PriorityLegend;
 use crate::state::{Playground, Selection};
@@ -15,6 +17,7 @@ pub const HEAT_MAP_THRESHOLD: usize = 200;
 #[component]
 pub fn ClusterView() -> impl IntoView {
     let state = expect_context::<Playground>();
+    provide_context(PdbHover::new(state));
     let count = Memo::new(move |_| {
         state
             .frame
@@ -85,6 +88,7 @@ pub fn ClusterView() -> impl IntoView {
                 }}
             </Show>
             </Show>
+            <PdbList/>
         </section>
     }
 }

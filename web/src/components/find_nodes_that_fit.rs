@@ -8,6 +8,7 @@
 
 use super::camel_breaks;
 use super::plugin_statuses::{code_class, ExtPoints, PluginStatuses};
+use super::term::Term;
 use crate::analysis::{FilterCell, FilterTable, ModernView};
 use leptos::prelude::*;
 
@@ -31,7 +32,10 @@ pub fn FindNodesThatFit(
     } = table;
     let header = columns
         .iter()
-        .map(|c| view! { <th scope="col" class="pred" title=c.clone()>{camel_breaks(c)}</th> })
+        .map(|c| {
+            let label = camel_breaks(c);
+            view! { <th scope="col" class="pred" data-name=c.clone()><Term name=c.clone()>{label}</Term></th> }
+        })
         .collect_view();
     let total_rows = rows.len();
     let show_all = RwSignal::new(false);
@@ -49,7 +53,7 @@ pub fn FindNodesThatFit(
             let last = row.cells.len().saturating_sub(1);
             let ends_with_failure = matches!(row.cells.last(), Some(FilterCell::Fail { .. }));
             let code = row.code;
-            let code_tag = move || code.map(|c| view! { <span class=format!("{} cell-code", code_class(c)) data-testid="node-code">{c}</span> });
+            let code_tag = move || code.map(|c| view! { <Term name=c><span class=format!("{} cell-code", code_class(c)) data-testid="node-code">{c}</span></Term> });
             let cells = row
                 .cells
                 .into_iter()
@@ -147,28 +151,32 @@ pub fn FindNodesThatFit(
         }
     });
     let nominated = modern.and_then(|m| m.nominated).map(|(node, passed)| {
-        let text = if passed {
-            format!("The pod's nominated node {node} is tried first and passes: it is the result, with no scan of the other nodes and no scoring.")
+        let rest = if passed {
+            " is tried first and passes: it is the result, with no scan of the other nodes and no scoring."
         } else {
-            format!("The pod's nominated node {node} is tried first and is rejected: every node is scanned as usual.")
+            " is tried first and is rejected: every node is scanned as usual."
         };
-        view! { <p class="note nominated-first" data-testid="nominated-first">{text}</p> }
+        view! {
+            <p class="note nominated-first" data-testid="nominated-first">
+                "The pod's "<Term name="nominatedNodeName">"nominated node"</Term>" "{node}{rest}
+            </p>
+        }
     });
     view! {
         <section class="step" data-testid="find-nodes-that-fit">
             <h3>
-                <code>"findNodesThatFit"</code>
+                <Term name="findNodesThatFit" code=true/>
                 {is_modern.then(|| view! { <ExtPoints points=&["PreFilter", "Filter"]/> })}
                 <span class="step-sub">{sub}</span>
             </h3>
             {pre}
             {nominated}
-            {is_modern.then(|| view! { <h4 class="ext-title"><code>"Filter"</code><span class="step-sub">"the profile's Filter plugins, in order"</span></h4> })}
+            {is_modern.then(|| view! { <h4 class="ext-title"><Term name="Filter" code=true/><span class="step-sub">"the profile's Filter plugins, in order"</span></h4> })}
             <p class="meta">
-                {scanned.then(|| view! { <span><code>"numFeasibleNodesToFind"</code>" = "<b data-testid="num-to-find">{num_to_find}</b></span> })}
+                {scanned.then(|| view! { <span><Term name="numFeasibleNodesToFind" code=true/>" = "<b data-testid="num-to-find">{num_to_find}</b></span> })}
                 <span>"evaluated "<b>{evaluated}</b>" of "{num_all_nodes}</span>
                 <span>"feasible "<b>{feasible}</b></span>
-                {scanned.then(|| view! { <span>"start index "<b>{start_index}</b></span> })}
+                {scanned.then(|| view! { <span><Term name="start index"/>" "<b>{start_index}</b></span> })}
             </p>
             <div class="table-scroll" class:hidden=total_rows == 0 && !scanned>
                 <table class="matrix filter-table" data-testid="filter-table">
@@ -190,8 +198,12 @@ pub fn FindNodesThatFit(
             {(not_evaluated > 0).then(|| view! {
                 <p class="note" data-testid="not-evaluated">
                     {format!(
-                        "{not_evaluated} of {num_all_nodes} nodes were not evaluated: the search stopped once {num_to_find} feasible nodes were found (numFeasibleNodesToFind, from percentageOfNodesToScore). The next cycle starts where this one stopped."
+                        "{not_evaluated} of {num_all_nodes} nodes were not evaluated: the search stopped once {num_to_find} feasible nodes were found ("
                     )}
+                    <Term name="numFeasibleNodesToFind"/>
+                    ", from "
+                    <Term name="percentageOfNodesToScore"/>
+                    "). The next cycle starts where this one stopped."
                 </p>
             })}
         </section>

@@ -1,9 +1,11 @@
-//! The top bar: the name, the scenario and its size, import, export and Copy link, whether the
-//! results are current, and the reset button.
+//! The top bar: the name, the scenario and its size, the gallery and the lessons, import,
+//! export and Copy link, whether the results are current, and the reset button.
 
 use super::import_export::ImportExport;
+use super::lesson_panel::may_replace_work;
 use super::share_link::ShareLink;
 use crate::gallery::GALLERY;
+use crate::lesson::{LessonAt, LESSONS};
 use crate::state::{EditorFile, Playground};
 use leptos::prelude::*;
 
@@ -98,6 +100,39 @@ pub fn Header() -> impl IntoView {
                     {GALLERY
                         .iter()
                         .map(|e| view! { <option value=e.name title=e.summary>{e.name}</option> })
+                        .collect_view()}
+                </select>
+                <select
+                    class="lessons-pick"
+                    data-testid="lessons"
+                    aria-label="Lessons"
+                    title="Open a guided lesson: its scenario, walked stop by stop (replaces the editors' texts)"
+                    prop:value=""
+                    on:change=move |ev| {
+                        let name = event_target_value(&ev);
+                        // The menu always reads "Lessons"; the open lesson is in its panel.
+                        event_target::<web_sys::HtmlSelectElement>(&ev).set_value("");
+                        if let Some(at) = LessonAt::named(&name, 0) {
+                            if may_replace_work(state) {
+                                state.open_lesson(at);
+                            }
+                        }
+                    }
+                >
+                    <option value="" hidden>"Lessons"</option>
+                    {(0..LESSONS.len())
+                        .filter_map(|i| LessonAt::new(i, 0))
+                        .map(|at| {
+                            let title = at.lesson().title.clone();
+                            let current = move || {
+                                state.lesson.get().is_some_and(|l| l.index() == at.index())
+                            };
+                            view! {
+                                <option value=at.source().name>
+                                    {move || format!("{}{}. {title}", if current() { "▸ " } else { "" }, at.index() + 1)}
+                                </option>
+                            }
+                        })
                         .collect_view()}
                 </select>
                 <span class="scenario-stats">{stats}</span>

@@ -6,7 +6,7 @@ use crate::session::{ChipKind, Frame};
 use crate::state::{Playground, Selection};
 use leptos::html;
 use leptos::prelude::*;
-use schedlab_core::model::resources::format_amount;
+use schedlab_core::model::resources::format_usage;
 use wasm_bindgen::JsCast;
 
 /// Gap between cells, in CSS pixels.
@@ -65,12 +65,10 @@ pub fn HeatMap() -> impl IntoView {
         state.frame.with_untracked(|f| {
             let n = f.as_ref()?.nodes.get(i)?;
             Some(format!(
-                "{} · cpu {} / {} · mem {} / {} · pods {} / {}{}",
+                "{} · cpu {} · mem {} · pods {} / {}{}",
                 n.name,
-                format_amount("cpu", n.cpu.used),
-                format_amount("cpu", n.cpu.total),
-                format_amount("memory", n.memory.used),
-                format_amount("memory", n.memory.total),
+                format_usage("cpu", n.cpu.used, n.cpu.total),
+                format_usage("memory", n.memory.used, n.memory.total),
                 n.pods.used,
                 n.pods.total,
                 if n.cordoned { " · cordoned" } else { "" }

@@ -4,7 +4,7 @@ use crate::state::Playground;
 use leptos::prelude::*;
 
 /// The shortcuts, as (keys, what they do).
-pub const SHORTCUTS: [(&str, &str); 9] = [
+pub const SHORTCUTS: [(&str, &str); 10] = [
     ("→  or  n", "step one scheduling cycle"),
     (".", "step one phase inside the cycle"),
     ("←  or  b", "step back one cycle"),
@@ -12,6 +12,7 @@ pub const SHORTCUTS: [(&str, &str); 9] = [
     ("Home", "back to the start (t = 0)"),
     ("End", "go to the end of the run"),
     ("+  /  −", "run faster / slower"),
+    ("[  /  ]", "previous / next stop of the lesson"),
     ("?", "show or hide this help"),
     ("Esc", "close this help"),
 ];

@@ -113,6 +113,7 @@ fn PlacementRow(row: Row) -> impl IntoView {
         (None, Some(n)) => format!("(nominated: {n})"),
         (None, None) => "—".into(),
     };
+    let node_title = node.clone();
     view! {
         <tr
             class="pod-row"
@@ -129,7 +130,7 @@ fn PlacementRow(row: Row) -> impl IntoView {
                 }
             }
         >
-            <td class="pod-name">
+            <td class="pod-name" title=row.short.clone()>
                 <span class=format!("dot {}", priority_class(row.priority))></span>{row.short.clone()}
                 <span class="requests-under">{row.requests.clone()}</span>
             </td>
@@ -137,7 +138,7 @@ fn PlacementRow(row: Row) -> impl IntoView {
             <td data-testid="pod-phase">
                 <span class=phase_class>{row.phase}</span>
             </td>
-            <td class="node" data-testid="pod-node">{node}</td>
+            <td class="node" data-testid="pod-node" title=node_title>{node}</td>
             <td class="num muted cycle">{row.cycle.map(|c| (c + 1).to_string()).unwrap_or_else(|| "—".into())}</td>
         </tr>
     }

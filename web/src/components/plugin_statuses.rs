@@ -1,6 +1,7 @@
 //! The v1.35 pieces the inspector's phases share: the extension points a phase runs, and one
 //! extension point's plugins with their statuses.
 
+use super::term::Term;
 use crate::analysis::StatusRow;
 use leptos::prelude::*;
 
@@ -8,10 +9,10 @@ use leptos::prelude::*;
 #[component]
 pub fn ExtPoints(points: &'static [&'static str]) -> impl IntoView {
     view! {
-        <span class="ext-points" data-testid="ext-points" title="v1.35 extension points run in this phase">
+        <span class="ext-points" data-testid="ext-points" aria-label="v1.35 extension points run in this phase">
             {points
                 .iter()
-                .map(|p| view! { <code class="ext-point">{*p}</code> })
+                .map(|p| view! { <Term name=*p><code class="ext-point">{*p}</code></Term> })
                 .collect_view()}
         </span>
     }
@@ -49,8 +50,8 @@ pub fn PluginStatuses(
             let has_message = !r.message.is_empty();
             view! {
                 <li class:has-message=has_message data-plugin=plugin data-code=r.code>
-                    <span class="mono status-plugin">{r.plugin}</span>
-                    <span class=code_class(r.code)>{r.code}</span>
+                    <span class="mono status-plugin"><Term name=r.plugin.clone()>{r.plugin}</Term></span>
+                    <Term name=r.code><span class=code_class(r.code)>{r.code}</span></Term>
                     {has_message.then(|| view! { <span class="mono status-message">{r.message}</span> })}
                 </li>
             }
@@ -58,7 +59,7 @@ pub fn PluginStatuses(
         .collect_view();
     view! {
         <div class="ext-block" data-testid=test_id>
-            <h4><code>{point}</code><span class="step-sub">{sub}</span></h4>
+            <h4><Term name=point code=true/><span class="step-sub">{sub}</span></h4>
             {if empty {
                 view! { <p class="note">"No plugin ran here."</p> }.into_any()
             } else {

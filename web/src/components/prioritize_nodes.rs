@@ -9,6 +9,7 @@
 
 use super::camel_breaks;
 use super::plugin_statuses::{ExtPoints, PluginStatuses};
+use super::term::Term;
 use crate::analysis::{ModernView, ScoreTable, Scoring};
 use leptos::prelude::*;
 
@@ -49,7 +50,7 @@ pub fn PrioritizeNodes(
                 test_id="pre-score"
             />
             {skipped}
-            <h4 class="ext-title"><code>"Score"</code><span class="step-sub">"then NormalizeScore, times the plugin's weight"</span></h4>
+            <h4 class="ext-title"><Term name="Score" code=true/><span class="step-sub">"then NormalizeScore, times the plugin's weight"</span></h4>
         }
     });
     let content = match scoring {
@@ -67,9 +68,10 @@ pub fn PrioritizeNodes(
                 .enumerate()
                 .map(|(i, c)| {
                     let w = weights.get(i).copied().unwrap_or(1);
+                    let label = camel_breaks(c);
                     view! {
-                        <th scope="col" class="prio" title=c.clone()>
-                            {camel_breaks(c)}
+                        <th scope="col" class="prio" data-name=c.clone()>
+                            <Term name=c.clone()>{label}</Term>
                             <span class="weight">{format!("weight {w}")}</span>
                         </th>
                     }
@@ -138,7 +140,7 @@ pub fn PrioritizeNodes(
     view! {
         <section class="step" data-testid="prioritize-nodes">
             <h3>
-                <code>"prioritizeNodes"</code>
+                <Term name="prioritizeNodes" code=true/>
                 {is_modern.then(|| view! { <ExtPoints points=&["PreScore", "Score", "NormalizeScore"]/> })}
                 <span class="step-sub">{if is_modern {
                     "score every feasible node with each Score plugin, times its weight"

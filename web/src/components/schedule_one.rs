@@ -1,6 +1,7 @@
 //! `scheduleOne`: the pod, the outcome and, for a pod that did not fit, the exact
 //! `FailedScheduling` message with the explanation of each node's refusal.
 
+use super::term::Term;
 use super::with_code;
 use crate::analysis::{Inspection, Phase};
 use leptos::prelude::*;
@@ -52,15 +53,15 @@ pub fn ScheduleOne(
     view! {
         <section class="step" data-testid="schedule-one">
             <h3>
-                <code>"scheduleOne"</code>
+                <Term name="scheduleOne" code=true/>
                 <span class="step-sub">"take the next pod from the queue and find it a node"</span>
             </h3>
             <dl class="facts">
                 <div><dt>"Pod"</dt><dd class="mono">{pod}</dd></div>
-                <div><dt>"Priority"</dt><dd class="mono">{priority}</dd></div>
+                <div><dt><Term name="priority">"Priority"</Term></dt><dd class="mono">{priority}</dd></div>
                 <div><dt>"Requests"</dt><dd class="mono">{requests}</dd></div>
                 <div><dt>"Cycle"</dt><dd class="mono">{cycle_text}</dd></div>
-                {profile.map(|p| view! { <div><dt>"Profile"</dt><dd class="mono" data-testid="profile">{p}</dd></div> })}
+                {profile.map(|p| view! { <div><dt><Term name="profile">"Profile"</Term></dt><dd class="mono" data-testid="profile">{p}</dd></div> })}
                 <div><dt>"Outcome"</dt><dd><span class=outcome_class data-testid="outcome">{outcome}</span></dd></div>
                 <div><dt>"Node"</dt><dd class="mono" data-testid="inspected-node">{node.unwrap_or_else(|| "—".into())}</dd></div>
             </dl>
@@ -76,7 +77,7 @@ pub fn ScheduleOne(
                 });
                 view! {
                     <div class="fit-error" data-testid="fit-error">
-                        <span class="event">"Warning · FailedScheduling"</span>
+                        <span class="event">"Warning · "<Term name="FitError">"FailedScheduling"</Term></span>
                         <p class="mono">{c.message.clone().unwrap_or_default()}</p>
                     </div>
                     <div class="why" data-testid="explanation">

@@ -1,5 +1,6 @@
 //! `selectHost`: the nodes that share the best total, and the one the seeded tie-break picked.
 
+use super::term::Term;
 use crate::analysis::{CycleView, Scoring};
 use crate::state::SEED;
 use leptos::prelude::*;
@@ -36,7 +37,9 @@ pub fn SelectHost(cycle: CycleView) -> impl IntoView {
                 <p class="tie-set" data-testid="tie-set">
                     "Best total "
                     <b>{cycle.best_total.unwrap_or_default()}</b>
-                    " · tie set "
+                    " · "
+                    <Term name="tie set"/>
+                    " "
                     {chips}
                 </p>
                 <p>{how}" "<b class="chosen mono" data-testid="chosen-node">{chosen}</b></p>
@@ -47,7 +50,7 @@ pub fn SelectHost(cycle: CycleView) -> impl IntoView {
     view! {
         <section class="step" data-testid="select-host">
             <h3>
-                <code>"selectHost"</code>
+                <Term name="selectHost" code=true/>
                 <span class="step-sub">"take the highest total; break ties at random (seeded)"</span>
             </h3>
             {content}
