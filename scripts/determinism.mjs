@@ -1,5 +1,6 @@
-// Native and wasm give the same report, byte for byte (CLI contract, --seed), and the stepping
-// API gives the same run as a continuous one.
+// Native and wasm give the same report, byte for byte (CLI contract, --seed), the stepping
+// API gives the same run as a continuous one, and the embedders' API (Simulator) gives the
+// same report and the same explanations as the CLI.
 // For every golden scenario and gallery example: the JSON report of `schedlab run` (native,
 // compact) and of `schedlab_wasm.run` (wasm32 under Node) must be identical strings.
 // Build first: scripts/determinism.sh.
@@ -51,6 +52,28 @@ for (const dir of dirs) {
       }
     });
     session.free();
+    // The embedders' API (schedlab_wasm.Simulator): its report is the same JSON, and its
+    // explanation's text is `schedlab explain`'s, byte for byte.
+    const sim = wasm.Simulator.fromFiles(files, { seed });
+    sim.run();
+    const report = sim.report();
+    if (JSON.stringify(report) !== JSON.stringify(JSON.parse(native))) {
+      failures++;
+      console.error(`SIMULATOR REPORT DIFFERS: ${dir} seed ${seed}`);
+    }
+    const small = files.every((f) => f.text.length < 1 << 20);
+    const pods = new Set([report.cycles[0]?.pod, report.cycles.at(-1)?.pod, report.pods[0]?.name]);
+    for (const pod of small && seed === 0 ? pods : []) {
+      if (!pod) continue;
+      const cli = execFileSync(join(root, 'target/release/schedlab'),
+        ['explain', '--pod', pod, '--seed', String(seed), ...names.map((n) => join(dir, n))],
+        { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 1 << 30 });
+      if (sim.explain(pod).text !== cli) {
+        failures++;
+        console.error(`EXPLAIN DIFFERS: ${dir} ${pod}`);
+      }
+    }
+    sim.free();
   }
 }
 console.log(`${dirs.length} scenarios x 2 seeds: ${failures === 0 ? 'identical' : `${failures} different`}`);

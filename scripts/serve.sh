@@ -4,5 +4,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 setup_rust
 setup_web_tools
 cd "$ROOT"
-say "building and serving the playground on http://127.0.0.1:8080"
+# The JavaScript API first: web/index.html copies it into the site (api/, api-example.html),
+# so every rebuild of `trunk serve` keeps it. Rerun scripts/build-api.sh after changing it.
+bash scripts/build-api.sh
+say "building and serving the playground on http://127.0.0.1:8080 (the API example: /api-example.html)"
 exec trunk serve --release

@@ -34,7 +34,9 @@ setup_web_tools() {
     say "installing trunk $TRUNK_VERSION (about 10 minutes, once)"
     cargo install "trunk@$TRUNK_VERSION" --locked
   fi
-  if ! wasm-bindgen --version 2>/dev/null | grep -q "$WASM_BINDGEN_VERSION"; then
+  # wasm-bindgen-cli also brings wasm-bindgen-test-runner (the API's tests run under Node).
+  if ! wasm-bindgen --version 2>/dev/null | grep -q "$WASM_BINDGEN_VERSION" \
+    || ! wasm-bindgen-test-runner --version 2>/dev/null | grep -q "$WASM_BINDGEN_VERSION"; then
     say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 3 minutes, once)"
     cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
   fi

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every check and test: formatting, clippy (native and wasm32), the Rust tests, the
-# release web build, and the headless-Chromium browser test. Installs what is missing first.
+# JavaScript API's tests under Node, the release web build with the API, and the
+# headless-Chromium browser tests. Installs what is missing first.
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 setup_rust
 setup_web_tools
@@ -15,11 +16,16 @@ cargo clippy --workspace --all-targets -- -D warnings
 
 say "cargo clippy (wasm32-unknown-unknown)"
 cargo clippy -p schedlab_core -p schedlab_wasm -p schedlab_web --target wasm32-unknown-unknown -- -D warnings
+cargo clippy -p schedlab_wasm --target wasm32-unknown-unknown --tests -- -D warnings
 
 say "cargo test"
 cargo test --workspace --exclude schedlab_web
 # The playground's pure parts (form documents, import/export bundles), natively.
 cargo test -p schedlab_web --lib
+
+say "the JavaScript API under Node (wasm-bindgen-test)"
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  cargo test -p schedlab_wasm --target wasm32-unknown-unknown
 
 say "native = wasm, byte for byte"
 cargo build --release -p schedlab_cli
@@ -27,7 +33,8 @@ cargo build --release --target wasm32-unknown-unknown -p schedlab_wasm
 wasm-bindgen --target nodejs --out-dir target/wasm-bench target/wasm32-unknown-unknown/release/schedlab_wasm.wasm
 node scripts/determinism.mjs
 
-say "trunk build --release"
+say "the JavaScript API (dist/api/), then trunk build --release"
+bash scripts/build-api.sh
 trunk build --release
 
 say "browser test (headless Chromium)"

@@ -1,6 +1,15 @@
 //! `schedlab_wasm`: the JavaScript-facing API, a thin adapter over `schedlab_core`.
 //!
 //! Inputs in, one call into the core, a JSON string out. No scheduling logic lives here.
+//!
+//! [`Simulator`] (in `api`) is the API for embedders: JavaScript objects in and out, errors
+//! as `Error`s with details, TypeScript declarations from [`types`]. `run`, [`Session`] and
+//! [`BenchWorkload`] serve the playground's scripts (determinism, benchmarks).
+
+mod api;
+pub mod types;
+
+pub use api::{input_error, limits, Embedded, Simulator};
 
 use schedlab_core::simulation::{Limits, Simulation, StopReason};
 use schedlab_core::{report, workloads, Scenario, Source};

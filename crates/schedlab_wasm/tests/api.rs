@@ -1,0 +1,313 @@
+//! The JavaScript API (`Simulator`) under Node, through wasm-bindgen-test:
+//!
+//! ```sh
+//! CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+//!   cargo test -p schedlab_wasm --target wasm32-unknown-unknown
+//! ```
+//!
+//! Expected outcomes come from the gallery's `preemption-v135` scenario, worked out by hand in
+//! the comments of its `pods.yaml`; whole reports are compared with the core's own
+//! `report::json_report` for the same scenario and seed.
+#![cfg(target_arch = "wasm32")]
+
+use js_sys::{Array, Object, Reflect, JSON};
+use schedlab_core::simulation::Limits;
+use schedlab_core::{report, Scenario, Source};
+use schedlab_wasm::Simulator;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::wasm_bindgen_test;
+
+const FILES: [(&str, &str); 3] = [
+    (
+        "nodes.yaml",
+        include_str!("../../../assets/scenarios/preemption-v135/nodes.yaml"),
+    ),
+    (
+        "pods.yaml",
+        include_str!("../../../assets/scenarios/preemption-v135/pods.yaml"),
+    ),
+    (
+        "config.yaml",
+        include_str!("../../../assets/scenarios/preemption-v135/config.yaml"),
+    ),
+];
+
+const FIT_ERROR: &str = "0/2 nodes are available: 2 Insufficient cpu.";
+const BACKFILL: &str = "0/2 nodes are available: 2 Insufficient cpu. no new claims to deallocate, preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.";
+
+/// `[{name, text}, ...]`.
+fn as_array(files: &[(&str, &str)]) -> JsValue {
+    let array = Array::new();
+    for (name, text) in files {
+        let o = Object::new();
+        Reflect::set(&o, &"name".into(), &(*name).into()).unwrap();
+        Reflect::set(&o, &"text".into(), &(*text).into()).unwrap();
+        array.push(&o);
+    }
+    array.into()
+}
+
+/// `{"nodes.yaml": "...", ...}`.
+fn as_object(files: &[(&str, &str)]) -> JsValue {
+    let o = Object::new();
+    for (name, text) in files {
+        Reflect::set(&o, &(*name).into(), &(*text).into()).unwrap();
+    }
+    o.into()
+}
+
+fn options(json: &str) -> Option<JsValue> {
+    Some(JSON::parse(json).unwrap())
+}
+
+fn load(seed: u64) -> Simulator {
+    Simulator::from_files(as_array(&FILES), options(&format!("{{\"seed\": {seed}}}")))
+        .unwrap_or_else(|e| panic!("loads: {}", stringify(&e)))
+}
+
+fn get(v: &JsValue, path: &str) -> JsValue {
+    path.split('.')
+        .fold(v.clone(), |v, key| match key.parse::<u32>() {
+            Ok(i) => Reflect::get_u32(&v, i).unwrap(),
+            Err(_) => Reflect::get(&v, &key.into()).unwrap(),
+        })
+}
+
+fn string(v: &JsValue, path: &str) -> Option<String> {
+    get(v, path).as_string()
+}
+
+fn stringify(v: &JsValue) -> String {
+    JSON::stringify(v).unwrap().into()
+}
+
+/// The core's report for the same scenario, as JavaScript prints it.
+fn native_report(seed: u64, max_cycles: Option<usize>) -> String {
+    let sources: Vec<Source> = FILES
+        .iter()
+        .map(|(name, text)| Source { name, text })
+        .collect();
+    let s = Scenario::load(&sources).unwrap();
+    let run = s.run_with(
+        seed,
+        true,
+        Limits {
+            until: None,
+            max_cycles,
+        },
+    );
+    let json = report::json_report(&run, true).to_string();
+    stringify(&JSON::parse(&json).unwrap())
+}
+
+#[wasm_bindgen_test]
+fn from_files_takes_an_array_or_an_object() {
+    let a = load(0);
+    let b = Simulator::from_files(as_object(&FILES), None).unwrap();
+    assert_eq!(stringify(&a.report().into()), stringify(&b.report().into()));
+    assert_eq!(
+        a.scheduler().js_value().as_string().as_deref(),
+        Some("v1.35")
+    );
+    // The scheduler asked for: the v1 configuration cannot run under v1.17.
+    let err = Simulator::from_files(as_object(&FILES), options(r#"{"scheduler": "v1.17"}"#))
+        .err()
+        .expect("a v1 configuration under v1.17 is an error");
+    assert!(err.is_instance_of::<js_sys::Error>());
+    assert_eq!(
+        string(&err, "errors.0.file").as_deref(),
+        Some("config.yaml")
+    );
+}
+
+#[wasm_bindgen_test]
+fn from_files_throws_an_error_naming_file_path_and_line() {
+    let pods = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\nspec:\n  containers:\n    - name: c\n      resources:\n        requests:\n          cpu: 12x\n";
+    let err = Simulator::from_files(as_array(&[("pods.yaml", pods)]), None)
+        .err()
+        .expect("an invalid quantity is an error");
+    assert!(err.is_instance_of::<js_sys::Error>(), "{}", stringify(&err));
+    let error: &js_sys::Error = err.unchecked_ref();
+    let message: String = error.message().into();
+    assert!(
+        message.starts_with("pods.yaml: spec.containers[0].resources.requests.cpu: "),
+        "{message}"
+    );
+    assert_eq!(string(&err, "errors.0.file").as_deref(), Some("pods.yaml"));
+    assert_eq!(
+        string(&err, "errors.0.path").as_deref(),
+        Some("spec.containers[0].resources.requests.cpu")
+    );
+    assert!(string(&err, "errors.0.message").unwrap().contains("12x"));
+    assert_eq!(get(&err, "errors.0.line").as_f64(), Some(10.0));
+    assert_eq!(get(&err, "errors.length").as_f64(), Some(1.0));
+
+    // Options are checked too, and every problem is listed.
+    let err = Simulator::from_files(
+        as_array(&FILES),
+        options(r#"{"seed": -1, "scheduler": "v2"}"#),
+    )
+    .err()
+    .expect("bad options are an error");
+    assert!(err.is_instance_of::<js_sys::Error>());
+    assert_eq!(string(&err, "errors.0.path").as_deref(), Some("seed"));
+    assert_eq!(string(&err, "errors.1.path").as_deref(), Some("scheduler"));
+    // Files that are not files.
+    let err = Simulator::from_files(JsValue::from(42), None)
+        .err()
+        .unwrap();
+    assert!(err.is_instance_of::<js_sys::Error>());
+}
+
+#[wasm_bindgen_test]
+fn step_returns_each_cycle_then_null() {
+    let mut sim = load(0);
+    let first = sim.step();
+    assert_eq!(string(&first, "pod").as_deref(), Some("default/checkout"));
+    assert_eq!(string(&first, "outcome").as_deref(), Some("Unschedulable"));
+    assert_eq!(string(&first, "message").as_deref(), Some(FIT_ERROR));
+    assert_eq!(string(&first, "preemption.node").as_deref(), Some("node-b"));
+    assert_eq!(
+        string(&first, "preemption.victims.0").as_deref(),
+        Some("default/reports-0")
+    );
+    assert_eq!(sim.cycles_run(), 1);
+    let second = sim.step();
+    assert_eq!(string(&second, "pod").as_deref(), Some("default/backfill"));
+    assert_eq!(string(&second, "message").as_deref(), Some(BACKFILL));
+    let third = sim.step();
+    assert_eq!(string(&third, "outcome").as_deref(), Some("Scheduled"));
+    assert_eq!(string(&third, "node").as_deref(), Some("node-b"));
+    assert_eq!(get(&third, "time").as_f64(), Some(30.0));
+    assert!(get(&third, "message").is_null());
+    // Each cycle is the report's cycle, tables included.
+    let native: JsValue = JSON::parse(&native_report(0, None)).unwrap();
+    assert_eq!(stringify(&third), stringify(&get(&native, "cycles.2")));
+    let fourth = sim.step();
+    assert_eq!(string(&fourth, "pod").as_deref(), Some("default/backfill"));
+    assert!(sim.step().is_null());
+    assert!(sim.step().is_null());
+    assert!(sim.finished());
+    assert_eq!(sim.cycles_run(), 4);
+}
+
+#[wasm_bindgen_test]
+fn run_returns_why_it_stopped() {
+    let mut sim = load(0);
+    let stop = sim.run(options(r#"{"maxCycles": 1}"#)).unwrap();
+    assert_eq!(stop.js_value().as_string().as_deref(), Some("MaxCycles"));
+    assert_eq!(sim.cycles_run(), 1);
+    let stop = sim.run(options(r#"{"until": 10}"#)).unwrap();
+    assert_eq!(stop.js_value().as_string().as_deref(), Some("Until"));
+    assert_eq!(sim.cycles_run(), 2);
+    let stop = sim.run(None).unwrap();
+    assert_eq!(stop.js_value().as_string().as_deref(), Some("Quiescent"));
+    assert_eq!(sim.time(), 30.0);
+    assert!(sim.run(options(r#"{"maxCycles": 1.5}"#)).is_err());
+}
+
+#[wasm_bindgen_test]
+fn report_is_the_native_json_report() {
+    for seed in [0, 7] {
+        let mut sim = load(seed);
+        sim.run(None).unwrap();
+        assert_eq!(stringify(&sim.report().into()), native_report(seed, None));
+    }
+    // The history so far: after two steps, what `--max-cycles 2` reports.
+    let mut sim = load(0);
+    sim.step();
+    sim.step();
+    assert_eq!(stringify(&sim.report().into()), native_report(0, Some(2)));
+    // A seed above 2^53 as a bigint.
+    let big = JSON::parse("{}").unwrap();
+    Reflect::set(&big, &"seed".into(), &js_sys::BigInt::from(u64::MAX).into()).unwrap();
+    let mut sim = Simulator::from_files(as_array(&FILES), Some(big)).unwrap();
+    sim.run(None).unwrap();
+    assert_eq!(
+        stringify(&sim.report().into()),
+        native_report(u64::MAX, None)
+    );
+}
+
+#[wasm_bindgen_test]
+fn explain_says_what_schedlab_explain_says() {
+    let mut sim = load(0);
+    sim.run(None).unwrap();
+    let checkout: JsValue = sim.explain("checkout").unwrap().into();
+    assert_eq!(
+        string(&checkout, "pod").as_deref(),
+        Some("default/checkout")
+    );
+    assert_eq!(get(&checkout, "cycle").as_f64(), Some(2.0));
+    assert_eq!(string(&checkout, "outcome").as_deref(), Some("Scheduled"));
+    let text = string(&checkout, "text").unwrap();
+    assert!(
+        text.starts_with("default/checkout was scheduled to node-b"),
+        "{text}"
+    );
+    let backfill: JsValue = sim.explain("default/backfill").unwrap().into();
+    assert_eq!(get(&backfill, "cycle").as_f64(), Some(3.0));
+    assert_eq!(
+        string(&backfill, "summary"),
+        Some(format!("default/backfill is Pending: {BACKFILL}"))
+    );
+    assert_eq!(get(&backfill, "nodes.length").as_f64(), Some(2.0));
+    assert!(string(&backfill, "nodes.0.reasons.0")
+        .unwrap()
+        .contains("cpu"));
+    // A pod bound in the input had no cycle.
+    let reports: JsValue = sim.explain("reports-0").unwrap().into();
+    assert!(get(&reports, "cycle").is_null());
+    let err = sim.explain("nobody").expect_err("an unknown pod");
+    assert!(err.is_instance_of::<js_sys::Error>());
+    assert_eq!(
+        err.unchecked_ref::<js_sys::Error>().message(),
+        "no pod \"nobody\" in the inputs"
+    );
+    assert_eq!(get(&err, "errors.length").as_f64(), Some(0.0));
+}
+
+#[wasm_bindgen_test]
+fn queue_lists_the_sub_queues() {
+    let mut sim = load(0);
+    // Before any cycle: both pending pods in activeQ, the critical one first.
+    let q: JsValue = sim.queue().into();
+    assert_eq!(
+        string(&q, "activeQ.0.pod").as_deref(),
+        Some("default/checkout")
+    );
+    assert_eq!(string(&q, "activeQ.0.queue").as_deref(), Some("activeQ"));
+    assert_eq!(get(&q, "activeQ.0.priority").as_f64(), Some(1_000_000.0));
+    assert_eq!(
+        string(&q, "activeQ.1.pod").as_deref(),
+        Some("default/backfill")
+    );
+    assert_eq!(get(&q, "podBackoffQ.length").as_f64(), Some(0.0));
+    assert_eq!(get(&q, "unschedulableQ.length").as_f64(), Some(0.0));
+    assert_eq!(get(&q, "time").as_f64(), Some(0.0));
+    // After checkout's failed cycle it waits, nominated to node-b; backfill is next.
+    sim.step();
+    let q: JsValue = sim.queue().into();
+    assert_eq!(get(&q, "activeQ.length").as_f64(), Some(1.0));
+    assert_eq!(
+        string(&q, "activeQ.0.pod").as_deref(),
+        Some("default/backfill")
+    );
+    let waiting = [get(&q, "podBackoffQ"), get(&q, "unschedulableQ")]
+        .iter()
+        .flat_map(|l| l.unchecked_ref::<Array>().iter().collect::<Vec<_>>())
+        .find(|p| string(p, "pod").as_deref() == Some("default/checkout"))
+        .expect("checkout waits");
+    assert_eq!(string(&waiting, "nominatedNode").as_deref(), Some("node-b"));
+    assert_eq!(get(&waiting, "attempts").as_f64(), Some(1.0));
+    // The nodes at that moment: reports-0 still on node-b, terminating.
+    let nodes: JsValue = sim.nodes();
+    assert_eq!(string(&nodes, "1.name").as_deref(), Some("node-b"));
+    let on_b = stringify(&get(&nodes, "1.pods"));
+    assert!(on_b.contains("default/reports-0"), "{on_b}");
+    sim.run(None).unwrap();
+    let nodes: JsValue = sim.nodes();
+    let on_b = stringify(&get(&nodes, "1.pods"));
+    assert!(on_b.contains("default/checkout"), "{on_b}");
+    assert!(!on_b.contains("default/reports-0"), "{on_b}");
+}

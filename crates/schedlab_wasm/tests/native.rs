@@ -1,0 +1,191 @@
+//! The embedders' API in plain Rust ([`Embedded`]), natively: its report is the CLI's for the
+//! same scenario, after a whole run and after each step; and the TypeScript types
+//! (`schedlab_wasm::types`) describe every report, cycle and queue exactly: each golden
+//! scenario's JSON read through them (unknown keys refused) writes back unchanged.
+#![cfg(not(target_arch = "wasm32"))]
+
+use schedlab_core::scenario::SchedulerVersion;
+use schedlab_core::simulation::Limits;
+use schedlab_core::{report, Scenario, Source};
+use schedlab_wasm::types::{
+    Cycle, Explanation, Queue, Report, ScenarioFile, SchedulerName, SimulatorOptions,
+};
+use schedlab_wasm::Embedded;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Every scenario folder (golden and gallery) with its input files, skipping those over 1 MB
+/// (`big-cluster`: `scripts/determinism.mjs` runs it in release).
+fn scenarios() -> Vec<(String, Vec<ScenarioFile>)> {
+    let mut out = Vec::new();
+    for parent in ["tests/scenarios", "assets/scenarios"] {
+        let mut dirs: Vec<PathBuf> = std::fs::read_dir(root().join(parent))
+            .expect("scenario folder")
+            .map(|e| e.expect("entry").path())
+            .filter(|p| p.is_dir())
+            .collect();
+        dirs.sort();
+        for dir in dirs {
+            let mut names: Vec<PathBuf> = std::fs::read_dir(&dir)
+                .expect("scenario")
+                .map(|e| e.expect("entry").path())
+                .filter(|p| {
+                    let n = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                    p.is_file() && !n.starts_with("expect") && !n.starts_with("README")
+                })
+                .collect();
+            names.sort();
+            let files: Vec<ScenarioFile> = names
+                .iter()
+                .map(|p| ScenarioFile {
+                    name: p.file_name().unwrap().to_string_lossy().into_owned(),
+                    text: std::fs::read_to_string(p).expect("text"),
+                })
+                .collect();
+            if files.iter().map(|f| f.text.len()).sum::<usize>() > 1 << 20 {
+                continue;
+            }
+            out.push((dir.display().to_string(), files));
+        }
+    }
+    out
+}
+
+fn scenario(files: &[ScenarioFile], scheduler: Option<SchedulerVersion>) -> Option<Scenario> {
+    let sources: Vec<Source> = files
+        .iter()
+        .map(|f| Source {
+            name: &f.name,
+            text: &f.text,
+        })
+        .collect();
+    Scenario::load_with(&sources, scheduler).ok()
+}
+
+/// `value` read as `T` (no unknown keys) and written back is `value` again.
+fn round_trip<T: Serialize + DeserializeOwned>(what: &str, value: &Value) {
+    let typed: T = serde_json::from_value(value.clone())
+        .unwrap_or_else(|e| panic!("{what}: the declared type does not fit: {e}\n{value:#}"));
+    let back = serde_json::to_value(&typed).expect("serialise");
+    assert_eq!(
+        &back, value,
+        "{what}: the declared type loses or changes something"
+    );
+}
+
+#[test]
+fn reports_and_queues_are_the_cli_json_and_fit_the_declared_types() {
+    let mut checked = 0;
+    for (dir, files) in scenarios() {
+        for requested in [None, Some(SchedulerName::V1_35)] {
+            let version = requested.map(|_| SchedulerVersion::V1_35);
+            let Some(s) = scenario(&files, version) else {
+                continue; // e.g. a legacy Policy under v1.35: an input error, tested elsewhere
+            };
+            for summary in [false, true] {
+                let what = format!("{dir} ({requested:?}, summary {summary})");
+                let options = SimulatorOptions {
+                    seed: Some(7),
+                    scheduler: requested,
+                    summary: Some(summary),
+                };
+                let mut api = Embedded::load(&files, &options).expect("loads");
+                // Step by step: after k cycles the history is `--max-cycles k`.
+                let mut k = 0;
+                while let Some(cycle) = api.step() {
+                    k += 1;
+                    round_trip::<Cycle>(&what, &cycle);
+                    round_trip::<Queue>(&what, &api.queue());
+                    if k <= 12 {
+                        let limits = Limits {
+                            until: None,
+                            max_cycles: Some(k),
+                        };
+                        let cli = report::json_report(&s.run_with(7, !summary, limits), !summary);
+                        assert_eq!(
+                            api.report().to_string(),
+                            cli.to_string(),
+                            "{what}: after {k} steps"
+                        );
+                    }
+                }
+                let whole = report::json_report(&s.run(7, !summary), !summary);
+                assert_eq!(api.report().to_string(), whole.to_string(), "{what}");
+                round_trip::<Report>(&what, &api.report());
+                round_trip::<Queue>(&what, &api.queue());
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} runs checked");
+}
+
+#[test]
+fn run_goes_to_the_end_and_explains_every_pod() {
+    for (dir, files) in scenarios() {
+        let mut api = Embedded::load(&files, &SimulatorOptions::default()).expect("loads");
+        let stop = api.run(Limits::default());
+        assert_eq!(stop.as_str(), "Quiescent", "{dir}");
+        assert!(api.finished());
+        let report = api.report();
+        for pod in report["pods"].as_array().unwrap() {
+            let name = pod["name"].as_str().unwrap();
+            let e = api.explain(name).expect("a pod of the report");
+            let v = serde_json::to_value(&e).unwrap();
+            round_trip::<Explanation>(&dir, &v);
+            assert_eq!(e.pod, name);
+            assert!(e.text.starts_with(&e.summary), "{dir}: {}", e.text);
+            if let Some(i) = e.cycle {
+                assert_eq!(report["cycles"][i]["pod"], name, "{dir}");
+            }
+        }
+        assert_eq!(
+            api.explain("no-such-pod").unwrap_err(),
+            "no pod \"no-such-pod\" in the inputs"
+        );
+    }
+}
+
+#[test]
+fn limits_stop_where_the_cli_stops() {
+    let files = scenarios()
+        .into_iter()
+        .find(|(d, _)| d.ends_with("backoff-node-added"))
+        .expect("gallery scenario")
+        .1;
+    let s = scenario(&files, None).unwrap();
+    let mut api = Embedded::load(&files, &SimulatorOptions::default()).unwrap();
+    let options = schedlab_wasm::types::RunOptions {
+        until: Some(60.0),
+        max_cycles: None,
+    };
+    let limits = schedlab_wasm::limits(&options);
+    assert_eq!(api.run(limits).as_str(), "Until");
+    let cli = report::json_report(&s.run_with(0, true, limits), true);
+    assert_eq!(api.report(), cli);
+    // A pod waiting for its next turn is explained as such, mid-run.
+    let e = api.explain("train-0").unwrap();
+    assert_eq!(e.cycle, Some(1), "{}", e.text);
+}
+
+#[test]
+fn input_errors_keep_their_file_path_and_line() {
+    let files = vec![ScenarioFile {
+        name: "pods.yaml".into(),
+        text: "apiVersion: v1\nkind: Pod\nmetadata:\n  name: a\nspec:\n  containers:\n    - name: c\n      resources:\n        requests:\n          cpu: 12x\n".into(),
+    }];
+    let Err(errors) = Embedded::load(&files, &SimulatorOptions::default()) else {
+        panic!("an invalid quantity loads");
+    };
+    let e = schedlab_wasm::input_error(&errors[0]);
+    assert_eq!(e.file, "pods.yaml");
+    assert_eq!(e.path, "spec.containers[0].resources.requests.cpu");
+    assert!(e.message.contains("12x"), "{}", e.message);
+    assert_eq!(e.line, Some(10));
+}
