@@ -1,7 +1,9 @@
 //! Scenario files in and out of the editors: the export bundle (every editor in one YAML file)
 //! and the sorting of imported documents into the editors by kind. Pure text functions.
 
+use crate::forms::config::scheduler_of;
 use crate::state::EditorFile;
+use schedlab_core::scenario::SchedulerVersion;
 
 /// The line that opens an editor's section in an export.
 fn marker(file: EditorFile) -> String {
@@ -9,13 +11,22 @@ fn marker(file: EditorFile) -> String {
 }
 
 /// One multi-document YAML file holding every editor's text, each under a marker line (a JSON
-/// Policy is a valid YAML document as it is). `schedlab run` reads it as it is.
+/// Policy is a valid YAML document as it is). `schedlab run` reads it as it is. Under a v1
+/// configuration (kube-scheduler v1.35) the Policy editor is left out, as the page leaves it
+/// out of the run: v1.35 reads no Policy, and `schedlab run` refuses the mix.
 pub fn export(texts: &[(EditorFile, String)]) -> String {
     let mut out = String::from(
         "# A schedlab scenario, exported from the playground. Import it there, or run it with\n# `schedlab run <this file>`.\n",
     );
-    for (i, (file, text)) in texts.iter().enumerate() {
-        if i > 0 {
+    let modern = texts.iter().any(|(file, text)| {
+        *file == EditorFile::Config && scheduler_of(text) == SchedulerVersion::V1_35
+    });
+    let mut first = true;
+    for (file, text) in texts {
+        if modern && *file == EditorFile::Policy {
+            continue;
+        }
+        if !std::mem::take(&mut first) {
             out.push_str("---\n");
         }
         out.push_str(&marker(*file));
@@ -273,5 +284,35 @@ mod tests {
             classify("\"kind\": \"KubeSchedulerConfiguration\""),
             EditorFile::Config
         );
+    }
+
+    /// What the page exports, `schedlab run` reads as the page does: for every gallery
+    /// example, the report of the exported file equals the report of the editors' texts.
+    #[test]
+    fn every_gallery_export_runs_as_the_page_runs_it() {
+        use crate::gallery::GALLERY;
+        use schedlab_core::report::json_report;
+        use schedlab_core::{Scenario, Source};
+        for example in &GALLERY {
+            let texts: Vec<(EditorFile, String)> = EditorFile::ALL
+                .iter()
+                .map(|&f| (f, f.example_text(example).to_string()))
+                .collect();
+            let page =
+                crate::state::load(&texts.iter().map(|(_, t)| t.clone()).collect::<Vec<_>>())
+                    .unwrap_or_else(|e| panic!("{}: {e:?}", example.name));
+            let bundle = export(&texts);
+            let exported = Scenario::load(&[Source {
+                name: "bundle.yaml",
+                text: &bundle,
+            }])
+            .unwrap_or_else(|e| panic!("{}: the export does not load: {e:?}", example.name));
+            assert_eq!(
+                json_report(&exported.run(0, true), true),
+                json_report(&page.run(0, true), true),
+                "{}",
+                example.name
+            );
+        }
     }
 }
