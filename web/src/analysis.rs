@@ -818,10 +818,15 @@ mod tests {
             std::mem::replace(&mut texts[EditorFile::Policy.index()], "{\"kind\": ".into());
         assert!(load(&texts).is_ok());
         texts[EditorFile::Policy.index()] = policy;
-        // A Policy typed into the Pods editor is still a mix the core refuses.
+        // A Policy typed into the Pods editor is refused, and told where a Policy goes.
         texts[EditorFile::Pods.index()]
             .push_str("\n---\n{\"kind\": \"Policy\", \"apiVersion\": \"v1\"}\n");
-        let errors = load(&texts).err().expect("the mix is refused");
-        assert!(errors[0].message.contains("cannot be mixed"), "{errors:?}");
+        let errors = load(&texts).err().expect("refused");
+        assert!(
+            errors[0]
+                .message
+                .starts_with("this is a Policy: it belongs in the Policy editor"),
+            "{errors:?}"
+        );
     }
 }

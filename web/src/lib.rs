@@ -18,6 +18,7 @@ pub mod gallery;
 pub mod glossary;
 pub mod lesson;
 pub mod link;
+pub mod misplaced;
 pub mod session;
 pub mod state;
 

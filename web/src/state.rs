@@ -1530,6 +1530,7 @@ fn assemble(
     names: &[String],
     sources: &[Source],
 ) -> Result<Scenario, Vec<Diagnostic>> {
+    crate::misplaced::check(&mut inputs, names, &mut errors);
     if !inputs.modern_configs.is_empty() {
         let policy_file = &names[EditorFile::Policy.index()];
         inputs.policies.retain(|(_, o)| o.file != *policy_file);
