@@ -135,11 +135,12 @@ pub fn Header() -> impl IntoView {
                         })
                         .collect_view()}
                 </select>
-                <span class="scenario-stats">{stats}</span>
+                <span class="scenario-stats" title=stats>{stats}</span>
             </div>
             // When the inputs have errors, the status links to the first editor that has them.
             <a
                 class=move || status().0
+                title=move || status().1
                 data-scheduler=ran
                 href=move || {
                     state.errors().first().map(|d| format!("#editor-{}", EditorFile::of_diagnostic(d).stem()))
