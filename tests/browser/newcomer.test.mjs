@@ -109,6 +109,19 @@ describe('what a new user trips over', () => {
     assert.ok(before < 60, `the header is ${before}px tall: two rows`);
   });
 
+  it('a node card shows an AKS zone label and its beta twin once', async () => {
+    await fresh();
+    await tab(page, 'nodes');
+    await editor(page, 'nodes').fill(
+      'apiVersion: v1\nkind: Node\nmetadata:\n  name: aks-1\n  labels:\n' +
+        '    failure-domain.beta.kubernetes.io/zone: "0"\n    topology.kubernetes.io/zone: "0"\n' +
+        'status: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}\n',
+    );
+    await page.waitForSelector('[data-testid="node-card"]:has-text("aks-1")');
+    const chips = await page.locator('[data-testid="node-card"] .labels li').allTextContents();
+    assert.deepEqual(chips.filter((c) => c.includes('zone')), ['zone=0']);
+  });
+
   it('reports no page errors', () => {
     assert.deepEqual(env.problems, []);
   });

@@ -96,9 +96,8 @@ pub fn NodeCard(index: usize) -> impl IntoView {
                 <Bar label="pods" usage=n.pods resource="pods"/>
                 {(!n.labels.is_empty()).then(|| view! {
                     <ul class="labels">
-                        {n.labels.iter().map(|(k, v)| {
-                            let short_key = k.rsplit('/').next().unwrap_or(k).to_string();
-                            view! { <li title=format!("{k}={v}")>{format!("{short_key}={v}")}</li> }
+                        {shown_labels(&n.labels).into_iter().map(|(text, title)| {
+                            view! { <li title=title>{text}</li> }
                         }).collect_view()}
                     </ul>
                 })}
@@ -135,5 +134,76 @@ fn Bar(label: &'static str, usage: Usage, resource: &'static str) -> impl IntoVi
             <span class="bar"><span class=format!("fill {level}") style=width></span></span>
             <span class="bar-text">{text}</span>
         </div>
+    }
+}
+
+/// The node's labels as the card shows them: (text, tooltip). A key is cut to its last
+/// segment (`zone=eu-1a`) when that is unambiguous. Labels that say the same thing under two
+/// prefixes (`failure-domain.beta.kubernetes.io/zone` and `topology.kubernetes.io/zone`, both
+/// `0` on AKS nodes) are shown once, with both keys in the tooltip; when the same short key
+/// has different values, the full keys are shown.
+pub fn shown_labels(labels: &[(String, String)]) -> Vec<(String, String)> {
+    let short = |k: &str| k.rsplit('/').next().unwrap_or(k).to_string();
+    let mut out: Vec<(String, String)> = Vec::new();
+    // Short key → (value, index in `out`) of the first label shown under it.
+    let mut seen: std::collections::HashMap<String, Vec<(String, usize)>> = Default::default();
+    for (k, v) in labels {
+        let s = short(k);
+        let same_short: Vec<(String, usize)> = seen.get(&s).cloned().unwrap_or_default();
+        if let Some(&(_, i)) = same_short.iter().find(|(value, _)| value == v) {
+            // The same fact under another prefix: one chip, both keys in the tooltip.
+            out[i].1.push_str(&format!("\n{k}={v}"));
+            continue;
+        }
+        let text = if same_short.is_empty() {
+            format!("{s}={v}")
+        } else {
+            format!("{k}={v}")
+        };
+        seen.entry(s).or_default().push((v.clone(), out.len()));
+        out.push((text, format!("{k}={v}")));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::shown_labels;
+
+    fn labels(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn a_beta_label_and_its_ga_twin_show_once() {
+        let aks = labels(&[
+            ("failure-domain.beta.kubernetes.io/zone", "0"),
+            ("topology.kubernetes.io/zone", "0"),
+            ("agentpool", "nodepool1"),
+        ]);
+        assert_eq!(
+            shown_labels(&aks),
+            [
+                (
+                    "zone=0".to_string(),
+                    "failure-domain.beta.kubernetes.io/zone=0\ntopology.kubernetes.io/zone=0"
+                        .to_string()
+                ),
+                (
+                    "agentpool=nodepool1".to_string(),
+                    "agentpool=nodepool1".to_string()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn the_same_short_key_with_another_value_shows_its_full_key() {
+        let l = labels(&[("example.com/zone", "a"), ("other.io/zone", "b")]);
+        let texts: Vec<String> = shown_labels(&l).into_iter().map(|(t, _)| t).collect();
+        assert_eq!(texts, ["zone=a", "other.io/zone=b"]);
     }
 }
