@@ -122,6 +122,23 @@ describe('what a new user trips over', () => {
     assert.deepEqual(chips.filter((c) => c.includes('zone')), ['zone=0']);
   });
 
+  it('junk in the saved state does not claim a last valid result', async () => {
+    await fresh();
+    // This tab's saved Pods text is junk, and no valid inputs were ever kept.
+    await page.evaluate(() => {
+      for (const key of Object.keys(sessionStorage)) {
+        if (key.includes('.valid.')) sessionStorage.removeItem(key);
+      }
+      sessionStorage.setItem('schedlab.v2.tab.editor.pods', 'kind: Pod\nmetadata: {name: [junk\n');
+      history.replaceState(null, '', location.pathname);
+    });
+    await page.reload();
+    await page.waitForSelector('[data-testid="status"].stale');
+    const status = await page.textContent('[data-testid="status"]');
+    assert.match(status, /nothing has run yet/);
+    assert.doesNotMatch(status, /last valid result/);
+  });
+
   it('reports no page errors', () => {
     assert.deepEqual(env.problems, []);
   });

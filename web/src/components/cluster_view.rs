@@ -58,7 +58,11 @@ pub fn ClusterView() -> impl IntoView {
             </header>
             <Show when=move || state.is_stale()>
                 <p class="stale-note" data-testid="stale-note">
-                    "The inputs have errors: this is the last valid result."
+                    {move || if state.info.with(Option::is_some) {
+                        "The inputs have errors: this is the last valid result."
+                    } else {
+                        "The inputs have errors, and no valid version of them has run yet: fix them to see the cluster."
+                    }}
                 </p>
             </Show>
             <Show when=move || pods_tab.get()>

@@ -39,13 +39,16 @@ pub fn Header() -> impl IntoView {
             )
         } else {
             let s = if n == 1 { "" } else { "s" };
-            (
-                "status stale",
+            let text = if state.info.with(Option::is_some) {
                 format!(
                     "{n} error{s} · showing the last valid result (kube-scheduler {})",
                     ran()
-                ),
-            )
+                )
+            } else {
+                // Nothing ever loaded (junk restored from a saved state, a bad link's texts).
+                format!("{n} error{s} · nothing has run yet: fix the inputs to run them")
+            };
+            ("status stale", text)
         }
     };
     // When the inputs have errors, the status links to the first editor that has them: it
