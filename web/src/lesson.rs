@@ -14,6 +14,8 @@
 //! page can open a lesson without fetching anything. Pure data and pure functions: no signals.
 
 use crate::analysis::{CycleView, Phase, Scoring};
+use crate::gallery::{example_named, Example};
+use crate::state::EditorFile;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
@@ -21,37 +23,27 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::OnceLock;
 
-/// A Policy that keeps the DefaultProvider (for scenarios that need no policy), as the gallery
-/// writes it.
-const DEFAULT_POLICY: &str = "{\n  \"kind\": \"Policy\",\n  \"apiVersion\": \"v1\"\n}\n";
-
-/// The scheduler configuration of the v1.17 scenarios: v1.17's defaults, spelled out.
-const V117_CONFIG: &str = include_str!("../../assets/scenarios/config.yaml");
-
-/// A lesson as compiled in: its `lesson.yaml` and the texts of the scenario it runs.
+/// A lesson as compiled in: its `lesson.yaml` and the gallery example it runs.
 pub struct LessonSource {
     /// Folder name under `assets/lessons/`.
     pub name: &'static str,
-    /// Folder name under `assets/scenarios/` (what `lesson.yaml` must name as `scenario`).
+    /// Folder name under `assets/scenarios/`: the gallery example whose texts the lesson runs
+    /// (what `lesson.yaml` must name as `scenario`).
     pub scenario: &'static str,
     /// The text of `lesson.yaml`.
     pub yaml: &'static str,
-    /// Nodes, pods (and any other objects: storage, a timeline), policy.
-    pub texts: [&'static str; 3],
-    /// The scheduler configuration: `None` for v1.17's defaults; a
-    /// `kubescheduler.config.k8s.io/v1` configuration runs the lesson under v1.35.
-    pub config: Option<&'static str>,
 }
 
 impl LessonSource {
+    /// The gallery example the lesson runs (the first example when the name is unknown; a
+    /// test checks that every lesson's is there).
+    pub fn example(&self) -> &'static Example {
+        example_named(self.scenario)
+    }
+
     /// The four editor texts (nodes, pods, policy, configuration), in the editors' order.
     pub fn editor_texts(&self) -> [&'static str; 4] {
-        [
-            self.texts[0],
-            self.texts[1],
-            self.texts[2],
-            self.config.unwrap_or(V117_CONFIG),
-        ]
+        EditorFile::ALL.map(|f| f.example_text(self.example()))
     }
 
     /// The lesson, read and checked; its `scenario` must be the folder whose texts it holds.
@@ -76,132 +68,56 @@ pub const LESSONS: [LessonSource; 11] = [
         name: "schedule-one",
         scenario: "classic",
         yaml: include_str!("../../assets/lessons/schedule-one/lesson.yaml"),
-        texts: [
-            include_str!("../../assets/scenarios/classic/nodes.yaml"),
-            include_str!("../../assets/scenarios/classic/pods.yaml"),
-            include_str!("../../assets/scenarios/classic/policy.json"),
-        ],
-        config: None,
     },
     LessonSource {
         name: "least-vs-most-requested",
         scenario: "most-requested",
         yaml: include_str!("../../assets/lessons/least-vs-most-requested/lesson.yaml"),
-        texts: [
-            include_str!("../../assets/scenarios/most-requested/nodes.yaml"),
-            include_str!("../../assets/scenarios/most-requested/pods.yaml"),
-            include_str!("../../assets/scenarios/most-requested/policy.json"),
-        ],
-        config: None,
     },
     LessonSource {
         name: "node-affinity",
         scenario: "node-affinity",
         yaml: include_str!("../../assets/lessons/node-affinity/lesson.yaml"),
-        texts: [
-            include_str!("../../assets/scenarios/node-affinity/nodes.yaml"),
-            include_str!("../../assets/scenarios/node-affinity/pods.yaml"),
-            include_str!("../../assets/scenarios/node-affinity/policy.json"),
-        ],
-        config: None,
     },
     LessonSource {
         name: "taints-tolerations",
         scenario: "taints-first-v135",
         yaml: include_str!("../../assets/lessons/taints-tolerations/lesson.yaml"),
-        texts: [
-            include_str!("../../assets/scenarios/taints-first-v135/nodes.yaml"),
-            include_str!("../../assets/scenarios/taints-first-v135/pods.yaml"),
-            DEFAULT_POLICY,
-        ],
-        config: Some(include_str!(
-            "../../assets/scenarios/taints-first-v135/config.yaml"
-        )),
     },
     LessonSource {
         name: "host-ports",
         scenario: "port-clash",
         yaml: include_str!("../../assets/lessons/host-ports/lesson.yaml"),
-        texts: [
-            include_str!("../../assets/scenarios/port-clash/nodes.yaml"),
-            include_str!("../../assets/scenarios/port-clash/pods.yaml"),
-            include_str!("../../assets/scenarios/port-clash/policy.json"),
-        ],
-        config: None,
     },
     LessonSource {
         name: "pod-affinity",
         scenario: "follow-the-cache",
         yaml: include_str!("../../assets/lessons/pod-affinity/lesson.yaml"),
-        texts: [
-            include_str!("../../assets/scenarios/follow-the-cache/nodes.yaml"),
-            include_str!("../../assets/scenarios/follow-the-cache/pods.yaml"),
-            include_str!("../../assets/scenarios/follow-the-cache/policy.json"),
-        ],
-        config: None,
     },
     LessonSource {
         name: "pod-anti-affinity",
         scenario: "anti-affinity",
         yaml: include_str!("../../assets/lessons/pod-anti-affinity/lesson.yaml"),
-        texts: [
-            include_str!("../../assets/scenarios/anti-affinity/nodes.yaml"),
-            include_str!("../../assets/scenarios/anti-affinity/pods.yaml"),
-            include_str!("../../assets/scenarios/anti-affinity/policy.json"),
-        ],
-        config: None,
     },
     LessonSource {
         name: "topology-spread",
         scenario: "zone-spread",
         yaml: include_str!("../../assets/lessons/topology-spread/lesson.yaml"),
-        texts: [
-            include_str!("../../assets/scenarios/zone-spread/nodes.yaml"),
-            include_str!("../../assets/scenarios/zone-spread/pods.yaml"),
-            include_str!("../../assets/scenarios/zone-spread/policy.json"),
-        ],
-        config: None,
     },
     LessonSource {
         name: "volume-zones",
         scenario: "volume-zone",
         yaml: include_str!("../../assets/lessons/volume-zones/lesson.yaml"),
-        texts: [
-            include_str!("../../assets/scenarios/volume-zone/nodes.yaml"),
-            concat!(
-                include_str!("../../assets/scenarios/volume-zone/pods.yaml"),
-                "\n---\n",
-                include_str!("../../assets/scenarios/volume-zone/storage.yaml")
-            ),
-            DEFAULT_POLICY,
-        ],
-        config: None,
     },
     LessonSource {
         name: "preemption-pdb",
         scenario: "pdb-steers",
         yaml: include_str!("../../assets/lessons/preemption-pdb/lesson.yaml"),
-        texts: [
-            include_str!("../../assets/scenarios/pdb-steers/nodes.yaml"),
-            include_str!("../../assets/scenarios/pdb-steers/pods.yaml"),
-            include_str!("../../assets/scenarios/pdb-steers/policy.json"),
-        ],
-        config: None,
     },
     LessonSource {
         name: "backoff-node-added",
         scenario: "backoff-node-added",
         yaml: include_str!("../../assets/lessons/backoff-node-added/lesson.yaml"),
-        texts: [
-            include_str!("../../assets/scenarios/backoff-node-added/nodes.yaml"),
-            concat!(
-                include_str!("../../assets/scenarios/backoff-node-added/pods.yaml"),
-                "\n---\n",
-                include_str!("../../assets/scenarios/backoff-node-added/timeline.yaml")
-            ),
-            DEFAULT_POLICY,
-        ],
-        config: None,
     },
 ];
 
@@ -824,22 +740,19 @@ mod tests {
 
     #[test]
     fn every_lesson_runs_a_gallery_example_as_it_is() {
-        // The page opens a lesson as it opens a gallery pick: the example of the lesson's
-        // scenario, whose texts must be the lesson's, so an unedited lesson is an unedited example.
+        // The page opens a lesson as it opens a gallery pick: the example named by the
+        // lesson's scenario (example_named would fall back to the first one), so an unedited
+        // lesson is an unedited example.
         for src in &LESSONS {
-            let example = crate::gallery::GALLERY
-                .iter()
-                .find(|e| e.name == src.scenario)
-                .unwrap_or_else(|| panic!("{}: no gallery example {}", src.name, src.scenario));
-            for f in crate::state::EditorFile::ALL {
-                assert_eq!(
-                    src.editor_texts()[f.index()],
-                    f.example_text(example),
-                    "{}: the {} editor",
-                    src.name,
-                    f.stem()
-                );
-            }
+            assert!(
+                crate::gallery::GALLERY
+                    .iter()
+                    .any(|e| e.name == src.scenario),
+                "{}: no gallery example {}",
+                src.name,
+                src.scenario
+            );
+            assert_eq!(src.example().name, src.scenario);
         }
     }
 
@@ -931,8 +844,6 @@ mod tests {
             name: "w",
             scenario: "anti-affinity",
             yaml: LESSONS[0].yaml,
-            texts: LESSONS[0].texts,
-            config: None,
         };
         let e = wrong.lesson().expect_err("an error").to_string();
         assert_eq!(
