@@ -11,62 +11,13 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { DIST, open as openSite, ROOT, SHOTS } from './support.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const DIST = process.env.SCHEDLAB_DIST ?? path.join(ROOT, 'dist');
-const SHOTS = process.env.SCHEDLAB_SCREENSHOTS ?? '/tmp';
 const SCENARIOS = path.join(ROOT, 'assets/scenarios');
 const read = (file) => fs.readFileSync(path.join(SCENARIOS, file), 'utf8');
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.svg': 'image/svg+xml',
-  '.yaml': 'text/yaml; charset=utf-8',
-  '.json': 'application/json',
-  '.ts': 'text/plain; charset=utf-8',
-};
-
-/** A static server for `dir` on 127.0.0.1 and a free port; `pages` adds texts by path. */
-function serve(dir, pages = {}) {
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://localhost');
-    if (pages[url.pathname]) {
-      const type = TYPES[path.extname(url.pathname)] ?? TYPES['.html'];
-      res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
-      res.end(pages[url.pathname]);
-      return;
-    }
-    let file = path.normalize(path.join(dir, decodeURIComponent(url.pathname)));
-    if (!file.startsWith(dir)) {
-      res.writeHead(403).end();
-      return;
-    }
-    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
-    fs.readFile(file, (err, body) => {
-      if (err) {
-        res.writeHead(404).end('not found');
-        return;
-      }
-      res.writeHead(200, {
-        'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-        'cache-control': 'no-store',
-      });
-      res.end(body);
-    });
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => resolve(server));
-  });
-}
 
 // preemption-v135, by hand (its pods.yaml): checkout fails and preempts reports-0 on node-b;
 // backfill fails with both PostFilter messages; at t=30 checkout lands on node-b.
@@ -97,43 +48,13 @@ const EMBED = `<!doctype html><meta charset="utf-8"><title>embed</title><link re
 <div id="invalid"><schedlab-scenario src="invalid.json"></schedlab-scenario></div>
 <script type="module" src="api/schedlab-scenario.js"></script>`;
 
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
-
 describe('the JavaScript API and <schedlab-scenario>', () => {
-  let server;
-  let browser;
+  let env;
   let base;
-  const problems = [];
 
   /** A new page whose errors count (`expected`: URLs allowed to fail). */
-  const open = async (expected = []) => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
-      // A failed fetch the test asks for is also logged as a console error.
-      if (m.type() === 'error' && !(expected.length && m.text().includes('404'))) {
-        problems.push(`console.error: ${m.text()}`);
-      }
-    });
-    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
-    page.on('response', (r) => {
-      if (r.status() >= 400 && !expected.some((u) => r.url().endsWith(u))) {
-        problems.push(`HTTP ${r.status()}: ${r.url()}`);
-      }
-    });
-    return page;
-  };
-  const assertNoProblems = () => assert.deepEqual(problems.splice(0), [], 'the page reported errors');
+  const open = (expected = []) => env.newPage({ width: 1280, height: 900 }, { expected });
+  const assertNoProblems = () => assert.deepEqual(env.problems.splice(0), [], 'the page reported errors');
 
   before(async () => {
     for (const file of ['api-example.html', 'api/schedlab.js', 'api/schedlab.d.ts', 'api/schedlab-scenario.js']) {
@@ -163,19 +84,19 @@ describe('the JavaScript API and <schedlab-scenario>', () => {
       '# ==== schedlab: config ====',
       read('preemption-v135/config.yaml'),
     ].join('\n');
-    server = await serve(DIST, {
-      '/embed.html': EMBED,
-      '/files.json': files,
-      '/invalid.json': invalid,
-      '/exported.yaml': exported,
+    env = await openSite({
+      pages: {
+        '/embed.html': EMBED,
+        '/files.json': files,
+        '/invalid.json': invalid,
+        '/exported.yaml': exported,
+      },
     });
-    base = `http://127.0.0.1:${server.address().port}/`;
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ARGS });
+    base = env.base;
   });
 
   after(async () => {
-    await browser?.close();
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+    await env?.close();
   });
 
   it('runs a scenario in ten lines on the example page', async () => {

@@ -11,50 +11,8 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const DIST = process.env.SCHEDLAB_DIST ?? path.join(ROOT, 'dist');
-const SHOTS = process.env.SCHEDLAB_SCREENSHOTS ?? '/tmp';
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.svg': 'image/svg+xml',
-};
-
-/** A static server for dist/ on 127.0.0.1 and a free port. */
-function serve(dir) {
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://localhost');
-    let file = path.normalize(path.join(dir, decodeURIComponent(url.pathname)));
-    if (!file.startsWith(dir)) {
-      res.writeHead(403).end();
-      return;
-    }
-    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
-    fs.readFile(file, (err, body) => {
-      if (err) {
-        res.writeHead(404).end('not found');
-        return;
-      }
-      res.writeHead(200, {
-        'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-        'cache-control': 'no-store',
-      });
-      res.end(body);
-    });
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => resolve(server));
-  });
-}
+import { open, SHOTS } from './support.mjs';
 
 /** The term named `name` inside `scope` (a selector). */
 const term = (page, scope, name) => page.locator(`${scope} [data-testid="term"][data-term="${name}"]`).first();
@@ -63,55 +21,26 @@ const openTip = (page) => page.locator('[data-testid="term-tip"]:popover-open');
 const scrollY = (page) => page.evaluate(() => window.scrollY);
 
 describe('glossary terms and disruption budgets', () => {
-  let server;
-  let browser;
+  let env;
   let context;
   let page;
   let base;
-  const problems = [];
 
   before(async () => {
-    assert.ok(
-      fs.existsSync(path.join(DIST, 'index.html')),
-      `${DIST}/index.html is missing: run \`trunk build\` first`,
-    );
-    server = await serve(DIST);
-    base = `http://127.0.0.1:${server.address().port}/`;
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--disable-dev-shm-usage',
-      ],
-    });
-    context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    page = await context.newPage();
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console.error: ${m.text()}`);
-    });
-    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
-    page.on('response', (r) => {
-      if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
-    });
+    env = await open();
+    base = env.base;
+    context = await env.context();
+    page = await env.tab(context);
     // pdb-steers, on its first cycle: checkout's FitError and its preemption.
     await page.goto(`${base}#example=pdb-steers&cycle=1`);
     await page.waitForSelector('[data-testid="preempt-table"]');
   });
 
   after(async () => {
-    await browser?.close();
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+    await env?.close();
   });
 
-  const assertNoProblems = () => assert.deepEqual(problems, [], 'the page reported errors');
+  const assertNoProblems = () => assert.deepEqual(env.problems, [], 'the page reported errors');
 
   it('explains a phase heading on hover, with a kubernetes.io link, and closes on Escape', async () => {
     const heading = term(page, '[data-testid="preempt"] h3', 'preempt');
@@ -247,11 +176,7 @@ describe('glossary terms and disruption budgets', () => {
   });
 
   it('names v1.35 extension points, plugins, status codes and unschedulablePods as terms', async () => {
-    const v135 = await context.newPage();
-    v135.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    v135.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console.error: ${m.text()}`);
-    });
+    const v135 = await env.tab(context, { requests: false });
     // taints-first-v135, its last cycle: batch-huge fits nowhere.
     await v135.goto(`${base}#example=taints-first-v135&cycle=8`);
     await v135.waitForSelector('[data-testid="post-filter"]');

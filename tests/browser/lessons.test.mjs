@@ -10,50 +10,9 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const DIST = process.env.SCHEDLAB_DIST ?? path.join(ROOT, 'dist');
-const SHOTS = process.env.SCHEDLAB_SCREENSHOTS ?? '/tmp';
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.svg': 'image/svg+xml',
-};
-
-/** A static server for dist/ on 127.0.0.1 and a free port. */
-function serve(dir) {
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://localhost');
-    let file = path.normalize(path.join(dir, decodeURIComponent(url.pathname)));
-    if (!file.startsWith(dir)) {
-      res.writeHead(403).end();
-      return;
-    }
-    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
-    fs.readFile(file, (err, body) => {
-      if (err) {
-        res.writeHead(404).end('not found');
-        return;
-      }
-      res.writeHead(200, {
-        'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-        'cache-control': 'no-store',
-      });
-      res.end(body);
-    });
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => resolve(server));
-  });
-}
+import { open, ROOT, SHOTS } from './support.mjs';
 
 /** The lessons' names in the order the page lists them (`LESSONS` in web/src/lesson.rs). */
 function lessonOrder() {
@@ -96,17 +55,6 @@ function readLesson(name) {
 
 const LESSONS = lessonOrder().map(readLesson);
 
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
-
 const squash = (text) => text.replace(/\s+/g, ' ').trim();
 const panel = (page) => page.locator('[data-testid="lesson-panel"]');
 const scenarioName = async (page) => (await page.textContent('[data-testid="scenario-name"]')).trim();
@@ -143,49 +91,30 @@ async function atStop(page, lesson, k) {
 }
 
 describe('guided lessons', () => {
-  let server;
-  let browser;
+  let env;
   let base;
-  const problems = [];
 
   /** A new tab in `context`, whose page errors, console errors and failed requests count. */
-  const tab = async (context) => {
-    const page = await context.newPage();
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console.error: ${m.text()}`);
-    });
-    page.on('requestfailed', (r) => {
+  const tab = (context) =>
+    env.tab(context, {
       // Reloading or leaving a page cancels its icon's request if it is still on its way.
-      const cancelledIcon = r.failure()?.errorText === 'net::ERR_ABORTED' && r.resourceType() === 'other';
-      if (!cancelledIcon) problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`);
+      ignoreFailed: (r) => r.failure()?.errorText === 'net::ERR_ABORTED' && r.resourceType() === 'other',
     });
-    page.on('response', (r) => {
-      if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
-    });
-    return page;
-  };
-  const context = (options = {}) => browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
-  const assertNoProblems = () => assert.deepEqual(problems.splice(0), [], 'the page reported errors');
+  const context = (options) => env.context(options);
+  const assertNoProblems = () => assert.deepEqual(env.problems.splice(0), [], 'the page reported errors');
 
   before(async () => {
-    assert.ok(
-      fs.existsSync(path.join(DIST, 'index.html')),
-      `${DIST}/index.html is missing: run \`trunk build --release\` first`,
-    );
     assert.ok(LESSONS.length >= 8, `${LESSONS.length} lessons`);
     for (const l of LESSONS) {
       assert.ok(l.title && l.scenario, l.name);
       assert.ok(l.stops.length >= 3 && l.stops.every((s) => s.cycle && s.phase && s.text), `${l.name}: ${JSON.stringify(l.stops)}`);
     }
-    server = await serve(DIST);
-    base = `http://127.0.0.1:${server.address().port}/`;
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ARGS });
+    env = await open();
+    base = env.base;
   });
 
   after(async () => {
-    await browser?.close();
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+    await env?.close();
   });
 
   it('opens a first visit on the first lesson, at its first stop', async () => {

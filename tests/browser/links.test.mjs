@@ -10,73 +10,13 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { DIST, open, ROOT, serve, SHOTS } from './support.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const DIST = process.env.SCHEDLAB_DIST ?? path.join(ROOT, 'dist');
-const SHOTS = process.env.SCHEDLAB_SCREENSHOTS ?? '/tmp';
 const SCENARIOS = path.join(ROOT, 'assets/scenarios');
 const read = (file) => fs.readFileSync(path.join(SCENARIOS, file), 'utf8');
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.svg': 'image/svg+xml',
-};
-
-/**
- * A static server for `dir` on 127.0.0.1 and a free port, under `prefix` (`/` or a sub-folder
- * such as `/docs/schedlab/`; the folder without its slash is redirected, as static hosts do).
- * `pages` adds generated pages by path. Every request path is recorded in `server.seen`.
- */
-function serve(dir, { prefix = '/', pages = {} } = {}) {
-  const seen = [];
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://localhost');
-    seen.push(req.url);
-    if (pages[url.pathname]) {
-      res.writeHead(200, { 'content-type': TYPES['.html'], 'cache-control': 'no-store' });
-      res.end(pages[url.pathname]);
-      return;
-    }
-    if (prefix !== '/' && url.pathname === prefix.slice(0, -1)) {
-      res.writeHead(301, { location: prefix }).end();
-      return;
-    }
-    if (!url.pathname.startsWith(prefix)) {
-      res.writeHead(404).end('not found');
-      return;
-    }
-    let file = path.normalize(path.join(dir, decodeURIComponent(url.pathname.slice(prefix.length))));
-    if (!file.startsWith(dir)) {
-      res.writeHead(403).end();
-      return;
-    }
-    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
-    fs.readFile(file, (err, body) => {
-      if (err) {
-        res.writeHead(404).end('not found');
-        return;
-      }
-      res.writeHead(200, {
-        'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-        'cache-control': 'no-store',
-      });
-      res.end(body);
-    });
-  });
-  server.seen = seen;
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => resolve(server));
-  });
-}
 
 /** 64-bit FNV-1a of a text's UTF-8 bytes, in hex (the link's fingerprint of an unchanged text). */
 function fnv1a(text) {
@@ -99,17 +39,6 @@ const CLASSIC = {
 };
 // db-0 asks for disktype=ssd; only node-b1 has disktype=hdd (see playground.test.mjs).
 const HDD_PODS = CLASSIC.pods.replace('disktype: ssd', 'disktype: hdd');
-
-const ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
 
 const nodeOf = (page, pod) =>
   page.locator(`[data-testid="pod-row"][data-pod="${pod}"] [data-testid="pod-node"]`);
@@ -134,43 +63,24 @@ const waitHash = (page, test) =>
   );
 
 describe('links, per-tab work and hosting anywhere', () => {
-  let server;
-  let browser;
+  let env;
   let base;
-  const problems = [];
 
   /** A new tab in `context`, whose page errors, console errors and failed requests count. */
-  const tab = async (context) => {
-    const page = await context.newPage();
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console.error: ${m.text()}`);
-    });
-    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
-    page.on('response', (r) => {
-      if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
-    });
-    return page;
-  };
-  const context = (options = {}) => browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
-  const assertNoProblems = () => assert.deepEqual(problems.splice(0), [], 'the page reported errors');
+  const tab = (context) => env.tab(context);
+  const context = (options) => env.context(options);
+  const assertNoProblems = () => assert.deepEqual(env.problems.splice(0), [], 'the page reported errors');
 
   before(async () => {
-    assert.ok(
-      fs.existsSync(path.join(DIST, 'index.html')),
-      `${DIST}/index.html is missing: run \`trunk build --release\` first`,
-    );
     const frames = `<!doctype html><title>two frames</title><link rel="icon" href="data:,">
       <iframe name="a" src="/" width="900" height="600"></iframe>
       <iframe name="b" src="/" width="900" height="600"></iframe>`;
-    server = await serve(DIST, { pages: { '/frames.html': frames } });
-    base = `http://127.0.0.1:${server.address().port}/`;
-    browser = await chromium.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ARGS });
+    env = await open({ pages: { '/frames.html': frames } });
+    base = env.base;
   });
 
   after(async () => {
-    await browser?.close();
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+    await env?.close();
   });
 
   it('copies a link to an edited run and opens it, at the same phase, in a fresh browser', async () => {
@@ -211,7 +121,7 @@ describe('links, per-tab work and hosting anywhere', () => {
     await page.screenshot({ path: path.join(SHOTS, 'schedlab-link-copied.png') });
     // Only the page's own files were asked for: the scenario never reached the server.
     const files = new Set(fs.readdirSync(DIST).map((f) => `/${f}`).concat(['/']));
-    assert.deepEqual(server.seen.filter((u) => !files.has(u)), []);
+    assert.deepEqual(env.server.seen.filter((u) => !files.has(u)), []);
 
     const fresh = await context();
     const other = await tab(fresh);

@@ -8,53 +8,9 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const DIST = process.env.SCHEDLAB_DIST ?? path.join(ROOT, 'dist');
-const SHOTS = process.env.SCHEDLAB_SCREENSHOTS ?? '/tmp';
-
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-};
-
-/** A static server for dist/ on 127.0.0.1 and a free port. */
-function serve(dir) {
-  const server = http.createServer((req, res) => {
-    const url = new URL(req.url, 'http://localhost');
-    let file = path.normalize(path.join(dir, decodeURIComponent(url.pathname)));
-    if (!file.startsWith(dir)) {
-      res.writeHead(403).end();
-      return;
-    }
-    if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
-    fs.readFile(file, (err, body) => {
-      if (err) {
-        res.writeHead(404).end('not found');
-        return;
-      }
-      res.writeHead(200, {
-        'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-        'cache-control': 'no-store',
-      });
-      res.end(body);
-    });
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => resolve(server));
-  });
-}
+import { open, SHOTS } from './support.mjs';
 
 const row = (page, pod) => page.locator(`[data-testid="pod-row"][data-pod="${pod}"]`);
 const chip = (page, node, pod) =>
@@ -73,51 +29,21 @@ const podsEditor = (page) => page.locator('[data-testid="editor-pods"] textarea'
 const podsErrors = (page) => page.locator('[data-testid="editor-pods"] [data-testid="diagnostic"]');
 
 describe('schedlab playground', () => {
-  let server;
-  let browser;
+  let env;
   let page;
   let base;
-  const problems = [];
 
   before(async () => {
-    assert.ok(
-      fs.existsSync(path.join(DIST, 'index.html')),
-      `${DIST}/index.html is missing: run \`trunk build\` first`,
-    );
-    server = await serve(DIST);
-    base = `http://127.0.0.1:${server.address().port}/`;
-    browser = await chromium.launch({
-      executablePath: '/usr/bin/chromium',
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--disable-dev-shm-usage',
-      ],
-    });
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
-    page = await context.newPage();
-    page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console.error: ${m.text()}`);
-    });
-    page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
-    page.on('response', (r) => {
-      if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
-    });
+    env = await open();
+    base = env.base;
+    page = await env.tab(await env.context());
   });
 
   after(async () => {
-    await browser?.close();
-    await new Promise((resolve) => (server ? server.close(resolve) : resolve()));
+    await env?.close();
   });
 
-  const assertNoProblems = () => assert.deepEqual(problems, [], 'the page reported errors');
+  const assertNoProblems = () => assert.deepEqual(env.problems, [], 'the page reported errors');
 
   it('loads the example and shows every placement', async () => {
     // A first visit opens the first lesson (lessons.test.mjs); a link to the example opens it
