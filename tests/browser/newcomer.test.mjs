@@ -139,6 +139,21 @@ describe('what a new user trips over', () => {
     assert.doesNotMatch(status, /last valid result/);
   });
 
+  it('the phase walk names the cycle it walks, and its hint agrees', async () => {
+    if (page) await page.close();
+    page = await env.newPage();
+    await page.goto(`${env.base}#example=classic&cycle=1&phase=scheduleOne`);
+    await page.waitForSelector('[data-testid="phase-hint"]');
+    const position = await page.textContent('[data-testid="position"]');
+    // Cycle 1 is being walked: no cycle has run yet, but the line names cycle 1, not "cycle 0".
+    assert.match(position, /walking cycle 1: scheduleOne \(of 8\)/);
+    assert.doesNotMatch(position, /cycle 0 of/);
+    assert.match(await page.textContent('[data-testid="phase-hint"]'), /Press Phase ▸ \(\.\) for findNodesThatFit/);
+    const hint = await page.textContent('.controls');
+    assert.match(hint, /Phase ▸ \(\.\) walks on through this cycle/);
+    assert.doesNotMatch(hint, /next: scheduleOne/);
+  });
+
   it('reports no page errors', () => {
     assert.deepEqual(env.problems, []);
   });

@@ -21,20 +21,31 @@ pub fn Controls() -> impl IntoView {
             let cycles = state
                 .info
                 .with(|i| i.as_ref().map_or(0, |i| i.cycle_steps.len()));
-            let walking = match (state.phase.get(), state.target.get()) {
-                (Some(p), crate::state::InspectTarget::Cycle(c)) => {
-                    format!(" · walking cycle {}: {}", c + 1, p.function())
-                }
-                _ => String::new(),
-            };
-            format!(
-                "t = {} · cycle {} of {} · step {} of {}{walking}",
-                f.now, f.cycles_done, cycles, f.position, f.end
-            )
+            match (state.phase.get(), state.target.get()) {
+                // Walking a cycle: that cycle is the one named (not the cycles done before it,
+                // which would say "cycle 0" while walking cycle 1).
+                (Some(p), crate::state::InspectTarget::Cycle(c)) => format!(
+                    "t = {} · walking cycle {}: {} (of {cycles}) · step {} of {}",
+                    f.now,
+                    c + 1,
+                    p.function(),
+                    f.position,
+                    f.end
+                ),
+                _ => format!(
+                    "t = {} · cycle {} of {} · step {} of {}",
+                    f.now, f.cycles_done, cycles, f.position, f.end
+                ),
+            }
         })
     };
     let next = move || {
         frame.with(|f| match f {
+            // While a cycle is walked, the hint is the walk's: the inspector names the next
+            // phase; Step finishes the cycle.
+            Some(_) if state.phase.get().is_some() => {
+                "Phase ▸ (.) walks on through this cycle · Step ▶ (→) runs it at once".to_string()
+            }
             Some(f) if f.position < f.end => {
                 format!("next: {}", f.next.clone().unwrap_or_default())
             }
