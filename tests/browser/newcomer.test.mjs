@@ -154,6 +154,22 @@ describe('what a new user trips over', () => {
     assert.doesNotMatch(hint, /next: scheduleOne/);
   });
 
+  it('on a phone the controls stay in view and the score table shows its totals', async () => {
+    if (page) await page.close();
+    page = await env.newPage({ width: 390, height: 844 });
+    await page.goto(`${env.base}#example=classic&cycle=2&phase=prioritizeNodes`);
+    await page.waitForSelector('[data-testid="score-table"]');
+    await page.locator('[data-testid="score-table"]').scrollIntoViewIfNeeded();
+    const total = await page.locator('[data-testid="score-table"] th.total').boundingBox();
+    assert.ok(total.x + total.width <= 390, `the total column is at x=${total.x}, off screen`);
+    const controls = await page.locator('[data-testid="controls"]').boundingBox();
+    assert.ok(controls.y <= 1 && controls.y >= -1, `the controls scrolled away (y=${controls.y})`);
+    await page.click('[data-testid="control-step"]');
+    await page.waitForTimeout(300);
+    const after = await page.locator('[data-testid="controls"]').boundingBox();
+    assert.ok(after.y <= 1 && after.y >= -1, `a step scrolled the controls away (y=${after.y})`);
+  });
+
   it('reports no page errors', () => {
     assert.deepEqual(env.problems, []);
   });
