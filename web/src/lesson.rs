@@ -272,27 +272,8 @@ pub struct Check {
     pub preemption: Option<PreemptionCheck>,
 }
 
-/// A cycle's outcome.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-pub enum Outcome {
-    /// A node was chosen.
-    Scheduled,
-    /// No node fits (a FitError).
-    Unschedulable,
-    /// The cycle failed otherwise.
-    Error,
-}
-
-impl Outcome {
-    /// As the report writes it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Outcome::Scheduled => "Scheduled",
-            Outcome::Unschedulable => "Unschedulable",
-            Outcome::Error => "Error",
-        }
-    }
-}
+/// A cycle's outcome, as the core's trace names it.
+pub use schedlab_core::trace::Outcome;
 
 /// Claims about a cycle's preemption.
 #[derive(Clone, Debug, PartialEq, Deserialize)]

@@ -10,8 +10,8 @@ pub mod preemption;
 use crate::cluster::{NodeId, PodId};
 use crate::framework::Reason;
 
-/// How a cycle ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// How a cycle ended (read from its report spelling too, as lessons state it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
 pub enum Outcome {
     /// A node was chosen.
     Scheduled,
