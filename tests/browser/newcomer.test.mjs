@@ -170,6 +170,16 @@ describe('what a new user trips over', () => {
     assert.ok(after.y <= 1 && after.y >= -1, `a step scrolled the controls away (y=${after.y})`);
   });
 
+  it('the configuration editor keeps its heading and Form/Text switch on one line', async () => {
+    await fresh();
+    await tab(page, 'config');
+    const head = page.locator('[data-testid="editor-config"] .editor-head');
+    const box = await head.boundingBox();
+    assert.ok(box.height < 40, `the heading wraps (${box.height}px)`);
+    const toggle = await head.locator('.view-toggle').boundingBox();
+    assert.ok(toggle.x + toggle.width <= box.x + box.width + 1, 'the Form/Text switch is cut off');
+  });
+
   it('reports no page errors', () => {
     assert.deepEqual(env.problems, []);
   });
