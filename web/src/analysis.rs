@@ -31,6 +31,22 @@ pub enum Phase {
 }
 
 impl Phase {
+    /// Every phase, in `scheduleOne`'s order.
+    pub const ALL: [Phase; 7] = [
+        Phase::QueuePop,
+        Phase::Filter,
+        Phase::Score,
+        Phase::SelectHost,
+        Phase::Preempt,
+        Phase::Assume,
+        Phase::Bind,
+    ];
+
+    /// The phase with this upstream function name (exactly).
+    pub fn named(name: &str) -> Option<Phase> {
+        Phase::ALL.into_iter().find(|p| p.function() == name)
+    }
+
     /// The upstream function name.
     pub fn function(self) -> &'static str {
         match self {

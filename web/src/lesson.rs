@@ -306,26 +306,10 @@ impl fmt::Display for LessonError {
 
 impl std::error::Error for LessonError {}
 
-/// Every phase, in `scheduleOne`'s order.
-const PHASES: [Phase; 7] = [
-    Phase::QueuePop,
-    Phase::Filter,
-    Phase::Score,
-    Phase::SelectHost,
-    Phase::Preempt,
-    Phase::Assume,
-    Phase::Bind,
-];
-
-/// The phase with this upstream function name.
-pub fn phase_named(name: &str) -> Option<Phase> {
-    PHASES.into_iter().find(|p| p.function() == name)
-}
-
 fn phase<'de, D: Deserializer<'de>>(d: D) -> Result<Phase, D::Error> {
     let name = String::deserialize(d)?;
-    phase_named(&name).ok_or_else(|| {
-        let known: Vec<&str> = PHASES.iter().map(|p| p.function()).collect();
+    Phase::named(&name).ok_or_else(|| {
+        let known: Vec<&str> = Phase::ALL.iter().map(|p| p.function()).collect();
         D::Error::custom(format!(
             "unknown phase {name:?}, expected one of {}",
             known.join(", ")

@@ -60,17 +60,6 @@ const B64: GeneralPurpose = GeneralPurpose::new(
         .with_decode_padding_mode(DecodePaddingMode::Indifferent),
 );
 
-/// Every phase, as a link names it (the upstream function names).
-const PHASES: [Phase; 7] = [
-    Phase::QueuePop,
-    Phase::Filter,
-    Phase::Score,
-    Phase::SelectHost,
-    Phase::Preempt,
-    Phase::Assume,
-    Phase::Bind,
-];
-
 /// What a link shares: the run's inputs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Shared {
@@ -281,7 +270,7 @@ impl fmt::Display for Warning {
                 f,
                 "\"phase={}\" is not one of {}, so it is ignored",
                 shown(v),
-                PHASES.map(|p| p.function()).join(", ")
+                Phase::ALL.map(|p| p.function()).join(", ")
             ),
             Warning::PhaseWithoutCycle => f.write_str("a phase without a cycle is ignored"),
             Warning::BadStop(v) => write!(
@@ -520,7 +509,7 @@ pub fn fingerprint(text: &str) -> String {
 
 /// The name of a phase in a link.
 pub fn phase_named(name: &str) -> Option<Phase> {
-    PHASES
+    Phase::ALL
         .into_iter()
         .find(|p| p.function().eq_ignore_ascii_case(name))
 }
