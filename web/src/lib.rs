@@ -13,6 +13,7 @@
 pub mod analysis;
 pub mod bundle;
 mod components;
+pub mod embed;
 pub mod forms;
 pub mod gallery;
 pub mod glossary;
@@ -25,6 +26,7 @@ pub mod state;
 use components::cluster_view::ClusterView;
 use components::controls::Controls;
 use components::editors::Editors;
+use components::embed_view::EmbedView;
 use components::event_log::EventLog;
 use components::header::Header;
 use components::help::Help;
@@ -43,6 +45,13 @@ pub fn App() -> impl IntoView {
     provide_context(state);
     install_shortcuts(state);
     state.watch_address_bar();
+    if state.mode.embed {
+        return view! {
+            <EmbedView/>
+            <Help/>
+        }
+        .into_any();
+    }
     view! {
         <Header/>
         <LinkBanner/>
@@ -68,6 +77,7 @@ pub fn App() -> impl IntoView {
         </main>
         <Help/>
     }
+    .into_any()
 }
 
 /// The keyboard shortcuts of [`components::help::SHORTCUTS`]; ignored while typing in a field.
@@ -83,7 +93,8 @@ fn install_shortcuts(state: Playground) {
         if typing || ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
             return;
         }
-        let handled = match ev.key().as_str() {
+        let key = ev.key();
+        let handled = match key.as_str() {
             "ArrowRight" | "n" => {
                 state.pause();
                 state.step_cycle();
@@ -135,7 +146,13 @@ fn install_shortcuts(state: Playground) {
             }
             _ => false,
         };
-        if handled {
+        // In an embed, keys that would scroll never reach the host page: the panes scroll
+        // with the wheel, and the keys step the run.
+        let scrolls = matches!(
+            key.as_str(),
+            "ArrowUp" | "ArrowDown" | "PageUp" | "PageDown"
+        );
+        if handled || (state.mode.embed && scrolls) {
             ev.prevent_default();
         }
     });

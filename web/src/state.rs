@@ -22,6 +22,7 @@
 //! Views read signals and call actions; they never run the scheduler themselves.
 
 use crate::analysis::{self, Inspection, Phase};
+use crate::embed::PageMode;
 use crate::gallery::{default_config, example_named, Example, DEFAULT_CONFIG};
 use crate::lesson::LessonAt;
 use crate::link::{self, LinkError, Opened, Shared, View};
@@ -327,14 +328,21 @@ pub struct Playground {
     pub stop_shown: RwSignal<u64>,
     /// The view being applied is a lesson's stop.
     stop_pending: StoredValue<bool>,
+    /// The full page, or an embed ([`crate::embed`]): an embed saves nothing.
+    pub mode: PageMode,
 }
 
 impl Playground {
     /// Loads the tab's saved texts (or the example), or the link in the address bar, and runs
     /// them.
     pub fn new() -> Playground {
+        let mode = PageMode::of_page();
+        if mode.embed {
+            // An embed shows what its host page asks for and keeps nothing.
+            storage::disable();
+        }
         storage::adopt_legacy();
-        let first_visit = storage::is_empty();
+        let first_visit = storage::is_empty() && !mode.embed;
         let saved = Saved::load();
         let edited = saved.is_edited();
         let fragment = address::fragment();
@@ -498,6 +506,7 @@ impl Playground {
             at_stop,
             stop_shown: RwSignal::new(0),
             stop_pending: StoredValue::new(view.is_some() && lesson.get_untracked().is_some()),
+            mode,
         };
         state.recompute();
         if state.errors.with_untracked(|e| !e.is_empty()) {
@@ -829,6 +838,12 @@ impl Playground {
             self.apply_view(view);
         }
         self.loads.update(|n| *n += 1);
+    }
+
+    /// Calls `f` with the loaded session (the last run that loaded: while the inputs have
+    /// errors, or a newer run is still loading, not the editors' texts), if there is one.
+    pub fn with_session<R>(&self, f: impl FnOnce(&Session) -> R) -> Option<R> {
+        self.session.with_value(|s| s.as_ref().map(f))
     }
 
     // ---- links and the address bar ---------------------------------------------------------
@@ -1172,23 +1187,42 @@ impl Playground {
         }
     }
 
+    /// Subscribes the caller to everything a link to the page says: the texts, the seed, the
+    /// example, the position, the inspected cycle and phase, and the lesson.
+    pub fn track_link(&self) {
+        for t in &self.texts {
+            t.track();
+        }
+        self.seed.track();
+        self.example.track();
+        self.frame.track();
+        self.target.track();
+        self.phase.track();
+        self.inspected.track();
+        self.lesson.track();
+    }
+
+    /// The full playground's address (an embed's own without `?embed`), at what is on screen
+    /// here; without a fragment when the scenario is too big for a link.
+    pub fn full_page_link(&self) -> String {
+        let href = web_sys::window()
+            .and_then(|w| w.location().href().ok())
+            .unwrap_or_default();
+        let page = crate::embed::full_page_address(&href);
+        match self.fragment() {
+            Ok(fragment) if !fragment.is_empty() => format!("{page}#{fragment}"),
+            _ => page,
+        }
+    }
+
     /// Keeps the address bar on the scenario and the position on screen (a moment after the
     /// last change, with `history.replaceState`), and follows links typed into it. Called once
     /// by [`crate::App`].
     pub fn watch_address_bar(&self) {
         let this = *self;
         Effect::new(move |_| {
-            for t in &this.texts {
-                t.track();
-            }
-            this.seed.track();
-            this.example.track();
-            this.frame.track();
-            this.target.track();
-            this.phase.track();
-            this.inspected.track();
+            this.track_link();
             this.link_conflict.track();
-            this.lesson.track();
             this.schedule_address_sync();
         });
         let handle =
@@ -1661,9 +1695,19 @@ mod storage {
 
     thread_local! {
         static SLOT: String = find_slot();
+        /// Nothing is read or written (an embed).
+        static OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    }
+
+    /// From now on nothing is read or written: the page keeps no work (an embed).
+    pub fn disable() {
+        OFF.with(|off| off.set(true));
     }
 
     fn session() -> Option<web_sys::Storage> {
+        if OFF.with(std::cell::Cell::get) {
+            return None;
+        }
         web_sys::window()?.session_storage().ok().flatten()
     }
 

@@ -17,13 +17,18 @@ use leptos::prelude::*;
 pub fn Inspector() -> impl IntoView {
     let state = expect_context::<Playground>();
     // Walking a cycle phase by phase: keep the current phase in sight.
+    let embed = state.mode.embed;
     Effect::new(move |_| {
         if state.phase.get().is_some() {
-            request_animation_frame(|| {
+            request_animation_frame(move || {
                 if let Ok(Some(el)) = document().query_selector(".phase-block.current") {
-                    let options = web_sys::ScrollIntoViewOptions::new();
-                    options.set_block(web_sys::ScrollLogicalPosition::Nearest);
-                    el.scroll_into_view_with_scroll_into_view_options(&options);
+                    if embed {
+                        scroll_pane_to(&el);
+                    } else {
+                        let options = web_sys::ScrollIntoViewOptions::new();
+                        options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+                        el.scroll_into_view_with_scroll_into_view_options(&options);
+                    }
                 }
             });
         }
@@ -110,5 +115,20 @@ pub fn Inspector() -> impl IntoView {
             </header>
             {body}
         </section>
+    }
+}
+
+/// Brings `el` into sight inside its embed pane only: `scrollIntoView` would scroll the host
+/// page around the frame too.
+fn scroll_pane_to(el: &web_sys::Element) {
+    let Ok(Some(pane)) = el.closest(".embed-pane") else {
+        return;
+    };
+    let top = el.get_bounding_client_rect().top() - pane.get_bounding_client_rect().top();
+    let height = el.get_bounding_client_rect().height();
+    let view = f64::from(pane.client_height());
+    if top < 0.0 || top + height > view {
+        let target = f64::from(pane.scroll_top()) + top - 8.0;
+        pane.set_scroll_top(target.max(0.0) as i32);
     }
 }

@@ -8,6 +8,7 @@ pub mod config_form_v1;
 pub mod controls;
 pub mod editor;
 pub mod editors;
+pub mod embed_view;
 pub mod event_log;
 pub mod find_nodes_that_fit;
 pub mod form_doc;
