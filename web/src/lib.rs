@@ -17,10 +17,12 @@ pub mod embed;
 pub mod forms;
 pub mod gallery;
 pub mod glossary;
+pub mod history;
 pub mod lesson;
 pub mod link;
 pub mod misplaced;
 pub mod session;
+pub mod stash;
 pub mod state;
 
 use components::cluster_view::ClusterView;
@@ -90,7 +92,28 @@ fn install_shortcuts(state: Playground) {
                 matches!(el.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT")
                     || el.has_attribute("contenteditable")
             });
-        if typing || ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+        // Undo and redo of the work, in the editors too (a burst of typing is one change);
+        // a form's single-line field keeps the browser's own undo of its unsaved text.
+        let command = ev.ctrl_key() || ev.meta_key();
+        if command && !ev.alt_key() {
+            let in_field = ev
+                .target()
+                .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+                .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT"));
+            let key = ev.key();
+            let action = match key.as_str() {
+                "z" | "Z" if ev.shift_key() => Some(Playground::redo as fn(&Playground)),
+                "z" | "Z" => Some(Playground::undo as fn(&Playground)),
+                "y" | "Y" if !ev.shift_key() => Some(Playground::redo as fn(&Playground)),
+                _ => None,
+            };
+            if let (Some(action), false) = (action, in_field) {
+                ev.prevent_default();
+                action(&state);
+            }
+            return;
+        }
+        if typing || ev.alt_key() {
             return;
         }
         let key = ev.key();

@@ -1,6 +1,12 @@
-//! Entry point of the playground's wasm binary: installs the panic hook and mounts [`App`].
+//! Entry point of the playground's wasm binary: installs the panic hook, reads the tab's saved
+//! texts kept in IndexedDB, and mounts [`App`](schedlab_web::App).
 
 fn main() {
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(schedlab_web::App);
+    wasm_bindgen_futures::spawn_local(async {
+        schedlab_web::state::preload_saved_work().await;
+        leptos::mount::mount_to_body(schedlab_web::App);
+        // Entries of the saved-work store that no tab used for a month go, after the page is up.
+        schedlab_web::stash::tidy().await;
+    });
 }

@@ -24,6 +24,7 @@
 use crate::analysis::{self, Inspection, Phase};
 use crate::embed::PageMode;
 use crate::gallery::{default_config, example_named, Example, DEFAULT_CONFIG};
+use crate::history::{Change, History, WorkState};
 use crate::lesson::LessonAt;
 use crate::link::{self, LinkError, Opened, Shared, View};
 use crate::session::{Frame, Session, SessionInfo};
@@ -270,6 +271,9 @@ pub struct Playground {
     address_timer: StoredValue<Option<TimeoutHandle>>,
     /// The current errors (empty when the inputs load).
     pub errors: RwSignal<Vec<Diagnostic>>,
+    /// Why the tab's work is not saved (a refused save, a saved text that could not be read
+    /// back), while it is not.
+    pub save_problem: RwSignal<Option<String>>,
     session: StoredValue<Option<Session>, LocalStorage>,
     /// Each editor's last text and what it read to: an edit rereads only its own file.
     parsed: StoredValue<Vec<Option<ParsedFile>>, LocalStorage>,
@@ -293,8 +297,17 @@ pub struct Playground {
     pub tab: RwSignal<EditorFile>,
     /// A message for the user (import results), dismissable.
     pub notice: RwSignal<Option<String>>,
-    /// The texts the last import replaced.
-    pub undo: RwSignal<Option<Vec<(EditorFile, String)>>>,
+    /// The notice offers Undo of the change that made this version of the work (only while
+    /// the work is still at that version: [`Playground::version`]).
+    pub undo: RwSignal<Option<u64>>,
+    /// Counts the changes to the work (texts, example, seed), undo and redo included.
+    pub version: RwSignal<u64>,
+    /// The states that Undo and Redo go to.
+    history: StoredValue<History, LocalStorage>,
+    /// Whether Undo (Ctrl+Z) has a state to go back to.
+    pub can_undo: RwSignal<bool>,
+    /// Whether Redo (Ctrl+Shift+Z) has an undone state to go forward to.
+    pub can_redo: RwSignal<bool>,
     /// Completed loads (tests and the benchmark wait for it to change).
     pub loads: RwSignal<u64>,
     /// Cycles simulated so far while a big scenario loads (`None` when idle).
@@ -341,6 +354,8 @@ impl Playground {
             // An embed shows what its host page asks for and keeps nothing.
             storage::disable();
         }
+        let save_problem = RwSignal::new(None);
+        storage::report_to(save_problem);
         storage::adopt_legacy();
         let first_visit = storage::is_empty() && !mode.embed;
         let saved = Saved::load();
@@ -475,6 +490,7 @@ impl Playground {
             scenario_link,
             address_timer: StoredValue::new(None),
             errors: RwSignal::new(Vec::new()),
+            save_problem,
             session,
             parsed: StoredValue::new_local(vec![None, None, None, None]),
             info,
@@ -490,6 +506,10 @@ impl Playground {
             loads: RwSignal::new(0),
             notice: RwSignal::new(None),
             undo: RwSignal::new(None),
+            version: RwSignal::new(0),
+            history: StoredValue::new_local(History::default()),
+            can_undo: RwSignal::new(false),
+            can_redo: RwSignal::new(false),
             load_generation: StoredValue::new(0),
             last_run_ms: StoredValue::new(0.0),
             deferred: StoredValue::new(false),
@@ -533,6 +553,7 @@ impl Playground {
 
     /// The user typed in an editor: save, reload, rerun.
     pub fn edit(&self, file: EditorFile, text: String) {
+        self.remember(Change::Typing(file.index()));
         storage::save(&file.storage_key(), &text);
         self.texts[file.index()].set(text);
         self.cancel_pending();
@@ -553,30 +574,116 @@ impl Playground {
 
     /// A finished edit (a form field): save and rerun at once.
     pub fn commit(&self, file: EditorFile, text: String) {
+        self.remember(Change::Other);
         storage::save(&file.storage_key(), &text);
         self.texts[file.index()].set(text);
         self.cancel_pending();
         self.rerun(false);
     }
 
-    /// Replaces the texts of some editors (an import), keeping the old ones for
-    /// [`Playground::undo_import`], then reruns.
+    /// Replaces the texts of some editors (an import), then reruns. The notice that tells of
+    /// it offers Undo.
     pub fn import(&self, texts: Vec<(EditorFile, String)>) {
-        let old = texts
-            .iter()
-            .map(|(f, _)| (*f, self.texts[f.index()].get_untracked()))
-            .collect();
-        self.undo.set(Some(old));
         self.replace_texts(texts);
+        self.undo.set(Some(self.version.get_untracked()));
     }
 
-    /// Puts back the texts an import (or a scheduler switch) replaced.
+    /// The notice's Undo: undoes the change it told of, and only while the work is as that
+    /// change left it.
     pub fn undo_import(&self) {
-        if let Some(old) = self.undo.get_untracked() {
+        if self.undo.get_untracked() == Some(self.version.get_untracked()) {
             self.undo.set(None);
-            self.replace_texts(old);
-            self.notify("Undone: the previous texts are back.".into());
+            self.undo();
         }
+    }
+
+    // ---- undo and redo ---------------------------------------------------------------------
+
+    /// The work as it is now.
+    fn work_state(&self) -> WorkState {
+        WorkState {
+            example: self.example.get_untracked().name,
+            texts: self
+                .texts
+                .map(|t| t.with_untracked(|t| Arc::from(t.as_str()))),
+            seed: self.seed.get_untracked(),
+        }
+    }
+
+    /// A change is about to replace the work: keep it for Undo.
+    fn remember(&self, change: Change) {
+        let this = *self;
+        self.history
+            .update_value(|h| h.record(|| this.work_state(), change, now_ms()));
+        self.changed();
+    }
+
+    /// The work changed: a new version, and Undo and Redo as the history now allows.
+    fn changed(&self) {
+        self.version.update(|v| *v += 1);
+        let (undo, redo) = self.history.with_value(|h| (h.can_undo(), h.can_redo()));
+        self.can_undo.set(undo);
+        self.can_redo.set(redo);
+    }
+
+    /// Ctrl+Z: back to the state before the last change.
+    pub fn undo(&self) {
+        let current = self.work_state();
+        let mut to = None;
+        self.history.update_value(|h| {
+            let mut now = current;
+            // A change that changed nothing (Reset of an unedited example) is skipped.
+            while let Some(previous) = h.undo(now.clone()) {
+                if previous != now {
+                    to = Some(previous);
+                    break;
+                }
+                now = previous;
+            }
+        });
+        match to {
+            Some(state) => {
+                self.restore(state);
+                self.notify("Undone (Ctrl+Shift+Z redoes it).".into());
+            }
+            None => self.notify("Nothing to undo.".into()),
+        }
+    }
+
+    /// Ctrl+Shift+Z: forward to the state the last Undo left.
+    pub fn redo(&self) {
+        let current = self.work_state();
+        let mut to = None;
+        self.history.update_value(|h| to = h.redo(current));
+        match to {
+            Some(state) => {
+                self.restore(state);
+                self.notify("Redone.".into());
+            }
+            None => self.notify("Nothing to redo.".into()),
+        }
+    }
+
+    /// Puts a state of the work back in the editors (saved as the tab's), then reruns.
+    fn restore(&self, state: WorkState) {
+        self.cancel_pending();
+        self.pause();
+        self.undo.set(None);
+        let shared = Shared {
+            example: state.example.to_string(),
+            texts: state.texts.map(|t| t.to_string()),
+            seed: state.seed,
+        };
+        save_shared(&shared, false);
+        self.example.set(example_named(&shared.example));
+        self.seed.set(shared.seed);
+        for (signal, text) in self.texts.iter().zip(shared.texts) {
+            if signal.with_untracked(|t| *t != text) {
+                signal.set(text);
+            }
+        }
+        self.changed();
+        self.rerun(true);
     }
 
     /// Switches the scheduler: the Config editor gets that scheduler's default configuration
@@ -604,6 +711,7 @@ impl Playground {
 
     /// Replaces the texts of some editors at once, then reruns.
     pub fn replace_texts(&self, texts: Vec<(EditorFile, String)>) {
+        self.remember(Change::Other);
         self.cancel_pending();
         for (file, text) in texts {
             storage::save(&file.storage_key(), &text);
@@ -641,8 +749,12 @@ impl Playground {
     /// Puts a gallery example in every editor and forgets the saved texts, then runs it and
     /// opens it at `view` (at its end when `None`).
     fn open_example(&self, name: &str, view: Option<View>) {
+        self.remember(Change::Other);
         self.cancel_pending();
         self.pause();
+        // A notice told of the work this replaces.
+        self.notice.set(None);
+        self.undo.set(None);
         let example = example_named(name);
         storage::save(EXAMPLE_KEY, example.name);
         storage::remove(SEED_KEY);
@@ -1027,6 +1139,7 @@ impl Playground {
     /// Replaces the tab's work with a link's scenario (saved as the tab's work), then runs it
     /// and opens it where the link says.
     fn open_shared(&self, opened: &Opened) {
+        self.remember(Change::Other);
         self.cancel_pending();
         self.pause();
         save_shared(&opened.shared, false);
@@ -1583,6 +1696,30 @@ impl Default for Playground {
     }
 }
 
+/// Reads the tab's saved texts that are kept in IndexedDB ([`crate::stash`]), so that
+/// [`Playground::new`] finds them; called before the page is mounted (an embed has none).
+pub async fn preload_saved_work() {
+    if PageMode::of_page().embed {
+        return;
+    }
+    let keys = storage::stashed_keys();
+    if keys.is_empty() {
+        return;
+    }
+    let problem = match crate::stash::preload(keys.clone()).await {
+        Err(why) => Some(why),
+        Ok(()) => keys
+            .iter()
+            .any(|k| crate::stash::get(k).is_none())
+            .then(|| "part of it is no longer in the browser's storage".to_string()),
+    };
+    if let Some(why) = problem {
+        storage::failed_to_read(format!(
+            "Your saved work could not be read back in full ({why}): the editors without it show their example."
+        ));
+    }
+}
+
 /// Milliseconds from the page's time origin (0 where there is no `performance`).
 fn now_ms() -> f64 {
     web_sys::window()
@@ -1678,7 +1815,11 @@ impl Saved {
 }
 
 /// The tab's saved work, best effort: a browser that refuses storage (private mode, quota) only
-/// loses persistence, never the page.
+/// loses persistence, never the page, and the page says so ([`Playground::save_problem`]).
+///
+/// Texts over [`crate::stash::INLINE_MAX`], and texts `sessionStorage` refuses, are kept in
+/// IndexedDB ([`crate::stash`]); `sessionStorage` then holds their key under the name plus
+/// `.stashed`.
 ///
 /// Kept in `sessionStorage`, which belongs to one tab (a duplicated tab gets a copy), so two
 /// tabs never overwrite each other's work, and a reload keeps it. The frames of one tab share
@@ -1687,6 +1828,10 @@ impl Saved {
 /// the first), which stays the same when the frame or the whole page reloads. Keys:
 /// `schedlab.v2.<slot>.<name>`, the slot being `tab` in a top-level page.
 mod storage {
+    use leptos::prelude::*;
+    use std::cell::{Cell, RefCell};
+    use std::collections::{HashMap, HashSet};
+
     const PREFIX: &str = "schedlab.v2";
     /// The names earlier versions used in `localStorage` (shared by every tab).
     const LEGACY: &str = "schedlab.v1.";
@@ -1743,20 +1888,147 @@ mod storage {
         format!("frame-{}", path.join("."))
     }
 
-    pub fn load(name: &str) -> Option<String> {
-        session()?.get_item(&key(name)).ok().flatten()
+    /// Where a text kept in IndexedDB is named ([`crate::stash`]): the key's own name plus this.
+    const STASHED: &str = ".stashed";
+
+    thread_local! {
+        /// Per name, the newest save: a slower IndexedDB write that an earlier save started
+        /// must not point the name at its older text.
+        static SAVES: RefCell<HashMap<String, u64>> = RefCell::new(HashMap::new());
+        /// The names whose last save failed, and why the last one did.
+        static FAILED: RefCell<(HashSet<String>, String)> = RefCell::new(Default::default());
+        /// Where the page shows a failed save.
+        static PROBLEM: Cell<Option<RwSignal<Option<String>>>> = const { Cell::new(None) };
     }
 
-    pub fn save(name: &str, value: &str) {
-        if let Some(s) = session() {
-            let _ = s.set_item(&key(name), value);
+    /// Shows failed saves (and their end) in `signal`.
+    pub fn report_to(signal: RwSignal<Option<String>>) {
+        PROBLEM.with(|p| p.set(Some(signal)));
+        show_problem();
+    }
+
+    fn show_problem() {
+        let text = FAILED.with(|f| {
+            let f = f.borrow();
+            (!f.0.is_empty()).then(|| f.1.clone())
+        });
+        if let Some(signal) = PROBLEM.with(Cell::get) {
+            if signal.get_untracked() != text {
+                signal.set(text);
+            }
         }
+    }
+
+    fn saved(name: &str) {
+        let changed = FAILED.with(|f| {
+            let mut f = f.borrow_mut();
+            // Saving anything again ends a failed read too.
+            f.0.remove(name) | f.0.remove("")
+        });
+        if changed {
+            show_problem();
+        }
+    }
+
+    fn failed(name: &str, why: String) {
+        FAILED.with(|f| {
+            let mut f = f.borrow_mut();
+            f.0.insert(name.to_string());
+            f.1 = why;
+        });
+        show_problem();
+    }
+
+    /// Records a problem reading the saved work back (shown as a failed save is, until the
+    /// work is saved again).
+    pub fn failed_to_read(message: String) {
+        failed("", message);
+    }
+
+    pub fn load(name: &str) -> Option<String> {
+        let s = session()?;
+        if let Some(stashed) = s
+            .get_item(&format!("{}{STASHED}", key(name)))
+            .ok()
+            .flatten()
+        {
+            return crate::stash::get(&stashed);
+        }
+        s.get_item(&key(name)).ok().flatten()
+    }
+
+    /// Saves a text: in `sessionStorage` when it is small and fits, else in IndexedDB (a
+    /// failure is shown on the page, and the text stays on screen).
+    pub fn save(name: &str, value: &str) {
+        let Some(s) = session() else {
+            return;
+        };
+        let generation = SAVES.with(|g| {
+            let mut g = g.borrow_mut();
+            let n = g.entry(name.to_string()).or_default();
+            *n += 1;
+            *n
+        });
+        let own = key(name);
+        let pointer = format!("{own}{STASHED}");
+        if value.len() <= crate::stash::INLINE_MAX && s.set_item(&own, value).is_ok() {
+            let _ = s.remove_item(&pointer);
+            saved(name);
+            return;
+        }
+        // Too big for sessionStorage, or refused by it: IndexedDB.
+        let stash_key = crate::stash::key_of(value);
+        let name = name.to_string();
+        let value = value.to_string();
+        wasm_bindgen_futures::spawn_local(async move {
+            let stored = crate::stash::put(stash_key.clone(), value).await;
+            let newest = SAVES.with(|g| g.borrow().get(&name).copied()) == Some(generation);
+            if !newest {
+                return;
+            }
+            match stored.and_then(|()| {
+                s.set_item(&pointer, &stash_key)
+                    .map_err(|e| crate::stash::describe(&e))
+            }) {
+                Ok(()) => {
+                    let _ = s.remove_item(&own);
+                    saved(&name);
+                }
+                Err(why) => failed(
+                    &name,
+                    format!(
+                        "Your latest changes could not be saved in this tab ({why}). They stay on screen: use Export to keep a copy before you reload or close the tab."
+                    ),
+                ),
+            }
+        });
     }
 
     pub fn remove(name: &str) {
+        SAVES.with(|g| {
+            if let Some(n) = g.borrow_mut().get_mut(name) {
+                *n += 1;
+            }
+        });
         if let Some(s) = session() {
             let _ = s.remove_item(&key(name));
+            let _ = s.remove_item(&format!("{}{STASHED}", key(name)));
         }
+        saved(name);
+    }
+
+    /// The IndexedDB keys of the texts this tab (or frame) saved there.
+    pub fn stashed_keys() -> Vec<String> {
+        let Some(s) = session() else {
+            return Vec::new();
+        };
+        let prefix = key("");
+        let n = s.length().unwrap_or(0);
+        (0..n)
+            .filter_map(|i| s.key(i).ok().flatten())
+            .filter(|k| k.starts_with(&prefix) && k.ends_with(STASHED))
+            .filter_map(|k| s.get_item(&k).ok().flatten())
+            .collect()
     }
 
     /// Whether this tab (or frame) has saved nothing at all: a first visit.

@@ -159,12 +159,34 @@ pub fn Header() -> impl IntoView {
             {move || state.notice.get().map(|n| view! {
                 <div class="notice" data-testid="notice" role="status">
                     <span>{n}</span>
-                    {move || state.undo.get().is_some().then(|| view! {
+                    {move || (state.undo.get() == Some(state.version.get())).then(|| view! {
                         <button class="link" data-testid="undo-import" on:click=move |_| state.undo_import()>"Undo"</button>
                     })}
                     <button class="link" aria-label="Dismiss" on:click=move |_| { state.notice.set(None); state.undo.set(None); }>"×"</button>
                 </div>
             })}
+            <span class="undo-redo">
+                <button
+                    class="button icon"
+                    data-testid="undo"
+                    title="Undo the last edit, import or example picked (Ctrl+Z)"
+                    aria-label="Undo"
+                    disabled=move || !state.can_undo.get()
+                    on:click=move |_| state.undo()
+                >
+                    "↶"
+                </button>
+                <button
+                    class="button icon"
+                    data-testid="redo"
+                    title="Redo what Undo undid (Ctrl+Shift+Z)"
+                    aria-label="Redo"
+                    disabled=move || !state.can_redo.get()
+                    on:click=move |_| state.redo()
+                >
+                    "↷"
+                </button>
+            </span>
             <button
                 class="button"
                 data-testid="reset"

@@ -4,7 +4,7 @@ use crate::state::Playground;
 use leptos::prelude::*;
 
 /// The shortcuts, as (keys, what they do).
-pub const SHORTCUTS: [(&str, &str); 10] = [
+pub const SHORTCUTS: [(&str, &str); 12] = [
     ("→  or  n", "step one scheduling cycle"),
     (".", "step one phase inside the cycle"),
     ("←  or  b", "step back one cycle"),
@@ -13,6 +13,11 @@ pub const SHORTCUTS: [(&str, &str); 10] = [
     ("End", "go to the end of the run"),
     ("+  /  −", "run faster / slower"),
     ("[  /  ]", "previous / next stop of the lesson"),
+    (
+        "Ctrl+Z",
+        "undo the last edit, import or example picked (in the editors too)",
+    ),
+    ("Ctrl+Shift+Z", "redo"),
     ("?", "show or hide this help"),
     ("Esc", "close this help"),
 ];
@@ -38,7 +43,7 @@ pub fn Help() -> impl IntoView {
                         </tbody>
                     </table>
                     <p class="note">
-                        "Shortcuts work when no editor has the focus. Each cycle is kube-scheduler v1.17's "
+                        "Shortcuts work when no editor has the focus (Undo and Redo work everywhere). Each cycle is kube-scheduler v1.17's "
                         <code>"scheduleOne"</code>
                         ": pop the queue, "<code>"findNodesThatFit"</code>", "<code>"prioritizeNodes"</code>", "
                         <code>"selectHost"</code>", then "<code>"assume"</code>" and "<code>"bind"</code>

@@ -1,4 +1,4 @@
-//! Under the header: the question a link asks when the tab holds other edited work, why a
+//! Under the header: a save the browser refused, the question a link asks when the tab holds other edited work, why a
 //! link could not be opened (or what was wrong with it), and what Copy link did.
 
 use super::share_link::CopyNote;
@@ -51,7 +51,18 @@ pub fn LinkBanner() -> impl IntoView {
             }
         })
     };
+    // A save the browser refused: the work is on screen only.
+    let unsaved = move || {
+        state.save_problem.get().map(|text| {
+            view! {
+                <div class="link-banner error" role="alert" data-testid="save-problem">
+                    <span>{text}</span>
+                </div>
+            }
+        })
+    };
     view! {
+        {unsaved}
         {conflict}
         {message}
         <CopyNote/>
