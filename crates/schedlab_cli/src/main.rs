@@ -53,10 +53,11 @@ enum Command {
         #[arg(long)]
         summary: bool,
         /// Stop before the first step after this virtual time (seconds, or a duration such
-        /// as 90s or 1m30s).
+        /// as 90s or 1m30s). Default: 24h, with a warning when the run reaches it.
         #[arg(long, value_name = "SECONDS", value_parser = parse_until)]
         until: Option<Millis>,
-        /// Stop after this many scheduling cycles.
+        /// Stop after this many scheduling cycles. Default: 200000, with a warning when the
+        /// run reaches it.
         #[arg(long, value_name = "N")]
         max_cycles: Option<usize>,
         /// The scheduler: v1.17 (the legacy Policy; the default) or v1.35 (profiles and
@@ -233,6 +234,9 @@ fn main() -> ExitCode {
                 Err(code) => return code,
             };
             let run = scenario.run_with(seed, !summary, Limits { until, max_cycles });
+            if let Some(w) = &run.warning {
+                eprintln!("warning: {w}");
+            }
             match output {
                 Output::Json => {
                     let report = schedlab_core::report::json_report(&run, !summary);

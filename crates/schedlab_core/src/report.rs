@@ -90,9 +90,19 @@ pub fn json_report(run: &Run, detail: bool) -> Value {
         "cycles": cycles,
         "events": events,
         "timeline": timeline,
-        "end": {"time": run.end_time.as_secs_f64(), "reason": run.stop.as_str()},
+        "end": end_json(run),
         "scheduler": run.scheduler.as_str(),
     })
+}
+
+/// `end`: the time of the last step and why the run stopped, with `warning` when it stopped at
+/// a default bound.
+fn end_json(run: &Run) -> Value {
+    let mut end = json!({"time": run.end_time.as_secs_f64(), "reason": run.stop.as_str()});
+    if let Some(w) = &run.warning {
+        end["warning"] = json!(w);
+    }
+    end
 }
 
 /// One cycle as the contract's report spells it (`filter`, `scores` and `totals` only with
@@ -414,12 +424,16 @@ pub fn text_report(run: &Run) -> String {
         );
     }
     let _ = writeln!(out);
-    let why = match run.stop {
-        StopReason::Quiescent => "nothing more can happen",
-        StopReason::Until => "the next step lies after --until",
-        StopReason::MaxCycles => "--max-cycles reached",
+    let why = match (run.stop, run.warning.is_some()) {
+        (StopReason::Quiescent, _) => "nothing more can happen",
+        (StopReason::Until, false) => "the next step lies after --until",
+        (StopReason::MaxCycles, false) => "--max-cycles reached",
+        (_, true) => "a default bound was reached",
     };
     let _ = writeln!(out, "END  t={}: {why}", run.end_time);
+    if let Some(w) = &run.warning {
+        let _ = writeln!(out, "warning: {w}");
+    }
     out
 }
 

@@ -421,13 +421,17 @@ impl Scenario {
         self.run_with(seed, detail, Limits::default())
     }
 
-    /// Runs the simulation within `limits` (`--until`, `--max-cycles`).
+    /// Runs the simulation within `limits` (`--until`, `--max-cycles`), and within the
+    /// default bounds where they set none ([`Limits::or_defaults`]); a run that stops at a
+    /// default bound says so in [`Run::warning`].
     pub fn run_with(&self, seed: u64, detail: bool, limits: Limits) -> Run {
         let mut sim = Simulation::new(self, seed, detail);
         // Read once at the end: no going back, so no checkpoints.
         sim.set_keep_history(false);
-        let stop = sim.run(limits);
-        sim.to_run(stop)
+        let stop = sim.run(limits.or_defaults());
+        let mut run = sim.to_run(stop);
+        run.warning = limits.default_bound_warning(stop);
+        run
     }
 }
 
@@ -678,6 +682,8 @@ pub struct Run {
     pub end_time: Millis,
     /// Why the run stopped.
     pub stop: StopReason,
+    /// Set when the run stopped at a default bound ([`Limits::or_defaults`]), saying which.
+    pub warning: Option<String>,
 }
 
 impl Run {

@@ -27,6 +27,8 @@ pub struct Embedded {
     summary: bool,
     /// Why the history so far stopped where it is (the report's `end.reason`).
     stop: StopReason,
+    /// Set when the last `run` stopped at a default bound (the report's `end.warning`).
+    warning: Option<String>,
     /// The v1.17 configuration's `schedulerName` (what `schedlab explain` names for a pod
     /// that was never queued).
     scheduler_name: String,
@@ -57,6 +59,7 @@ impl Embedded {
             summary,
             // Before any cycle the history is what `schedlab run --max-cycles 0` reports.
             stop: StopReason::MaxCycles,
+            warning: None,
             scheduler_name: scenario.config.scheduler_name.clone(),
             scheduler: scenario.scheduler,
         })
@@ -69,25 +72,31 @@ impl Embedded {
         match self.sim.step_cycle() {
             Some(i) => {
                 self.stop = StopReason::MaxCycles;
+                self.warning = None;
                 Some(self.cycle_json(i))
             }
             None => {
                 self.stop = StopReason::Quiescent;
+                self.warning = None;
                 None
             }
         }
     }
 
-    /// Runs until nothing can happen any more, or a limit; why it stopped.
+    /// Runs until nothing can happen any more, or a limit (the default bounds where `limits`
+    /// sets none, as `schedlab run`); why it stopped.
     pub fn run(&mut self, limits: Limits) -> StopReason {
-        self.stop = self.sim.run(limits);
+        self.stop = self.sim.run(limits.or_defaults());
+        self.warning = limits.default_bound_warning(self.stop);
         self.stop
     }
 
     /// The contract's report of the history so far: what `schedlab run --output json`
     /// prints (with `--summary` when the simulator was made with `summary`).
     pub fn report(&self) -> Value {
-        report::json_report(&self.sim.to_run(self.stop), !self.summary)
+        let mut run = self.sim.to_run(self.stop);
+        run.warning.clone_from(&self.warning);
+        report::json_report(&run, !self.summary)
     }
 
     /// Cycle `i` of the history, as the report spells it.

@@ -54,7 +54,9 @@ pub struct SimulatorOptions {
     pub summary: Option<bool>,
 }
 
-/// Bounds of `Simulator.run` (`--until`, `--max-cycles`); without them it runs to the end.
+/// Bounds of `Simulator.run` (`--until`, `--max-cycles`); without them it runs to the end, or
+/// to schedlab's default bounds (24 h of virtual time, 200 000 cycles; the report's
+/// `end.warning` then says so).
 #[derive(Tsify, Serialize, Deserialize, Clone, Debug, Default, PartialEq)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RunOptions {
@@ -381,6 +383,10 @@ pub struct RunEnd {
     pub time: f64,
     /// Why.
     pub reason: StopReason,
+    /// Set when the run stopped at a default bound (24 h of virtual time, 200 000 cycles).
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warning: Option<String>,
 }
 
 /// Why a run stopped.

@@ -211,6 +211,40 @@ pub struct Limits {
     pub max_cycles: Option<usize>,
 }
 
+impl Limits {
+    /// The bound on virtual time when none is given: one day. Pods that never fit are retried
+    /// every minute or so for as long as the run goes on, so without a bound a far-off
+    /// timeline change, a huge grace period or a bind latency of a year would run millions
+    /// of cycles.
+    pub const DEFAULT_UNTIL: Millis = Millis(24 * 3600 * 1000);
+    /// The bound on scheduling cycles when none is given (four times the biggest benchmark).
+    pub const DEFAULT_MAX_CYCLES: usize = 200_000;
+
+    /// These limits, with the default bounds where none is given.
+    pub fn or_defaults(self) -> Limits {
+        Limits {
+            until: self.until.or(Some(Limits::DEFAULT_UNTIL)),
+            max_cycles: self.max_cycles.or(Some(Limits::DEFAULT_MAX_CYCLES)),
+        }
+    }
+
+    /// The warning for a run that stopped (`stop`) at a default bound: these limits, as
+    /// asked, did not set it.
+    pub fn default_bound_warning(self, stop: StopReason) -> Option<String> {
+        match stop {
+            StopReason::Until if self.until.is_none() => Some(format!(
+                "the run stopped at schedlab's default bound of {}h of virtual time, with more still to happen (pods being retried, bindings or timeline changes later); pass --until to go further",
+                Limits::DEFAULT_UNTIL.0 / 3_600_000
+            )),
+            StopReason::MaxCycles if self.max_cycles.is_none() => Some(format!(
+                "the run stopped at schedlab's default bound of {} scheduling cycles, with more still to happen; pass --max-cycles to go further",
+                Limits::DEFAULT_MAX_CYCLES
+            )),
+            _ => None,
+        }
+    }
+}
+
 /// A binding in flight.
 #[derive(Clone, Debug)]
 struct Binding {
@@ -782,6 +816,7 @@ impl Simulation {
             timeline: self.setup.timeline.clone(),
             end_time: self.state.now,
             stop,
+            warning: None,
         }
     }
 }

@@ -195,6 +195,54 @@ fn limits_stop_the_run_early() {
 }
 
 #[test]
+fn a_run_stops_at_the_default_bounds_with_a_warning() {
+    // One pod that never fits, retried about once a minute (the unschedulable queue's flush),
+    // and a node that joins after two days: without bounds the run would go on for two days
+    // of retries. The default bound stops it at 24h, and says so.
+    let s = load(&[
+        node("n1", "1", 10),
+        pod("big", "2", 0),
+        timeline(json!({"changes": [{"at": "48h", "addNode": node("n2", "4", 10)}]})),
+    ]);
+    let run = s.run_with(0, false, Limits::default());
+    assert_eq!(run.stop, StopReason::Until);
+    assert!(run.end_time <= Limits::DEFAULT_UNTIL);
+    let warning = run.warning.expect("a warning");
+    assert!(warning.contains("default bound of 24h"), "{warning}");
+    assert!(warning.contains("--until"), "{warning}");
+    // A day of retries: at most one per 60 s flush and a few from the backoff at the start.
+    assert!(
+        run.cycles.len() <= 24 * 60 + 10,
+        "{} cycles",
+        run.cycles.len()
+    );
+
+    // Asked for, the bound is the user's: no warning, and the node joins.
+    let run = s.run_with(
+        0,
+        false,
+        Limits {
+            until: Some(Millis::secs(72 * 3600)),
+            max_cycles: None,
+        },
+    );
+    assert_eq!(run.stop, StopReason::Quiescent);
+    assert_eq!(run.warning, None);
+    let report = crate::report::json_report(&run, false);
+    assert_eq!(report["pods"][0]["node"], "n2");
+    assert_eq!(report["end"].get("warning"), None);
+
+    // The cycle bound, when it comes first, is named.
+    let warning = Limits::default().default_bound_warning(StopReason::MaxCycles);
+    assert!(warning.is_some_and(|w| w.contains("200000 scheduling cycles")));
+    let asked = Limits {
+        until: None,
+        max_cycles: Some(5),
+    };
+    assert_eq!(asked.default_bound_warning(StopReason::MaxCycles), None);
+}
+
+#[test]
 fn equal_priorities_pop_in_input_order_and_higher_priorities_first() {
     // queue-preemption.md A.2: priority first, then the time queued; input order breaks ties.
     let s = load(&[
