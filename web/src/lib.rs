@@ -13,6 +13,7 @@
 pub mod analysis;
 pub mod bundle;
 mod components;
+pub mod crash;
 pub mod embed;
 pub mod forms;
 pub mod gallery;

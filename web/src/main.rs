@@ -2,7 +2,8 @@
 //! texts kept in IndexedDB, and mounts [`App`](schedlab_web::App).
 
 fn main() {
-    console_error_panic_hook::set_once();
+    // A panic logs as before, and shows a bug report holding the scenario.
+    schedlab_web::crash::install();
     wasm_bindgen_futures::spawn_local(async {
         schedlab_web::state::preload_saved_work().await;
         leptos::mount::mount_to_body(schedlab_web::App);

@@ -52,6 +52,10 @@ pub const SEED: u64 = 0;
 /// The pause after the last change before the address bar is brought up to date.
 const ADDRESS_SYNC_MS: u64 = 300;
 
+/// The most text one editor holds that the page reads (a bigger paste is kept, not read: it
+/// would hold the tab for seconds). `schedlab run` reads files of up to 64 MiB.
+pub const PAGE_MAX_TEXT: usize = 16 << 20;
+
 /// A run slower than this makes edits wait for a pause in typing.
 pub const SLOW_RUN_MS: f64 = 40.0;
 /// The pause in typing that a slow scenario waits for.
@@ -849,6 +853,16 @@ impl Playground {
     /// valid session stays on screen.
     fn recompute(&self) {
         let texts: Vec<String> = self.texts.iter().map(|t| t.get_untracked()).collect();
+        crate::crash::remember_inputs(
+            self.texts
+                .map(|t| t.with_untracked(|t| Arc::from(t.as_str()))),
+        );
+        if crate::crash::panic_test_requested() {
+            panic!(
+                "a deliberate panic, asked for by ?{}",
+                crate::crash::PANIC_TEST
+            );
+        }
         let started = now_ms();
         match self.load_cached(&texts) {
             Ok(scenario) => {
@@ -894,7 +908,7 @@ impl Playground {
                     parsed[i] = Some(ParsedFile {
                         name: src.name.to_string(),
                         text: src.text.to_string(),
-                        read: read_source(src),
+                        read: read_within_page_limit(src),
                     });
                 }
                 match parsed[i].as_ref().map(|p| &p.read) {
@@ -1178,7 +1192,8 @@ impl Playground {
     }
 
     /// The fragment that links to what is on screen, or the length of the whole link when
-    /// that is longer than a link may be ([`link::MAX_LINK`]).
+    /// that is longer than a link may be ([`link::MAX_LINK`]); `usize::MAX` when the texts
+    /// alone are more than a link may unpack to ([`link::MAX_SCENARIO`]).
     fn fragment(&self) -> Result<String, usize> {
         let lesson = self
             .lesson
@@ -1196,6 +1211,17 @@ impl Playground {
                     view
                 });
                 link::encode_lesson(at, view.as_ref())
+            }
+            // Texts past what a link may unpack to are not even packed (a big paste would
+            // cost a second of zlib per change for a link nobody can open).
+            None if self
+                .texts
+                .iter()
+                .map(|t| t.with_untracked(String::len))
+                .sum::<usize>()
+                > link::MAX_SCENARIO =>
+            {
+                return Err(usize::MAX);
             }
             None => {
                 let mut fragment = self.scenario_link.get_untracked();
@@ -1644,6 +1670,23 @@ fn sources<'a>(names: &'a [String], texts: &'a [String]) -> Vec<Source<'a>> {
         .collect()
 }
 
+/// [`read_source`], unless the text is over [`PAGE_MAX_TEXT`]: then an error that says so (the
+/// text stays in its editor, saved).
+fn read_within_page_limit(src: &Source) -> Result<Inputs, Vec<Diagnostic>> {
+    if src.text.len() > PAGE_MAX_TEXT {
+        return Err(vec![Diagnostic::new(
+            src.name,
+            "",
+            format!(
+                "this text is {:.1} MB, more than the {} MB the playground reads per editor; it is kept here, but not run (`schedlab run` reads files of up to 64 MiB)",
+                src.text.len() as f64 / 1e6,
+                PAGE_MAX_TEXT >> 20
+            ),
+        )]);
+    }
+    read_source(src)
+}
+
 /// One editor's text as last read.
 struct ParsedFile {
     name: String,
@@ -1658,7 +1701,7 @@ pub fn load(texts: &[String]) -> Result<Scenario, Vec<Diagnostic>> {
     let mut inputs = Inputs::default();
     let mut errors = Vec::new();
     for src in &sources {
-        match read_source(src) {
+        match read_within_page_limit(src) {
             Ok(read) => inputs.append(read),
             Err(e) => errors.extend(e),
         }

@@ -102,9 +102,16 @@ pub fn CopyNote() -> impl IntoView {
                 LinkCopy::TooBig(len) => (
                     "too-big",
                     "Too big for a link",
-                    format!(
-                        "This scenario makes a link of {len} characters, more than the {MAX_LINK} browsers open. Use Export to share it as a file."
-                    ),
+                    if *len == usize::MAX {
+                        format!(
+                            "This scenario is more than {} MB of text, more than a link may carry. Use Export to share it as a file.",
+                            crate::link::MAX_SCENARIO >> 20
+                        )
+                    } else {
+                        format!(
+                            "This scenario makes a link of {len} characters, more than the {MAX_LINK} browsers open. Use Export to share it as a file."
+                        )
+                    },
                 ),
             };
             let field_view = match &copy {

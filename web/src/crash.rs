@@ -1,0 +1,117 @@
+//! What the page does when the engine panics: a bug report the user can copy, holding the
+//! scenario that was running.
+//!
+//! A panic in WebAssembly ends the module: nothing of the app runs afterwards. So the panic
+//! hook itself draws a plain overlay (no Leptos) whose buttons are inline JavaScript: "Copy bug
+//! report" (the message, where it happened, the browser, and the scenario as one exported YAML
+//! file), "Reload" (the tab's work is saved and comes back) and "Dismiss". The scenario is the
+//! inputs of the last run the page started ([`remember_inputs`]), kept in a cell of its own, so
+//! the hook never touches the app's state mid-change.
+//!
+//! For the browser test, `?schedlab-panic-test` in the address makes the first run panic.
+
+use crate::state::EditorFile;
+use std::cell::RefCell;
+use std::sync::Arc;
+use wasm_bindgen::JsCast;
+
+/// The query parameter that makes the first run panic (the browser test of this module).
+pub const PANIC_TEST: &str = "schedlab-panic-test";
+
+thread_local! {
+    static INPUTS: RefCell<Option<[Arc<str>; 4]>> = const { RefCell::new(None) };
+}
+
+/// Keeps the editors' texts of the run about to start (in [`EditorFile::ALL`] order).
+pub fn remember_inputs(texts: [Arc<str>; 4]) {
+    INPUTS.with(|i| {
+        if let Ok(mut i) = i.try_borrow_mut() {
+            *i = Some(texts);
+        }
+    });
+}
+
+/// Whether this page was opened to test the panic report.
+pub fn panic_test_requested() -> bool {
+    web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .is_some_and(|s| {
+            s.trim_start_matches('?')
+                .split('&')
+                .any(|p| p == PANIC_TEST)
+        })
+}
+
+/// Installs the panic hook: the console message (as before), then the overlay.
+pub fn install() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        let message = info.to_string();
+        show_overlay(&bug_report(&message));
+    }));
+}
+
+/// The text the user copies: what happened, where, and the scenario.
+pub fn bug_report(message: &str) -> String {
+    let agent = web_sys::window()
+        .and_then(|w| w.navigator().user_agent().ok())
+        .unwrap_or_default();
+    let scenario = INPUTS
+        .with(|i| {
+            i.try_borrow().ok().and_then(|i| {
+                i.as_ref().map(|texts| {
+                    let texts: Vec<(EditorFile, String)> = EditorFile::ALL
+                        .iter()
+                        .zip(texts.iter())
+                        .map(|(f, t)| (*f, t.to_string()))
+                        .collect();
+                    crate::bundle::export(&texts)
+                })
+            })
+        })
+        .unwrap_or_else(|| "# (no run had started)\n".to_string());
+    format!(
+        "schedlab {} crashed\n\npanic: {message}\nbrowser: {agent}\n\n--- the scenario (import it in the playground, or `schedlab run` it) ---\n{scenario}",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
+/// Draws the overlay with plain DOM calls; its buttons work without the (now stopped) app.
+fn show_overlay(report: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let Some(body) = document.body() else {
+        return;
+    };
+    if document.get_element_by_id("schedlab-crash").is_some() {
+        return;
+    }
+    let Ok(overlay) = document.create_element("div") else {
+        return;
+    };
+    overlay.set_id("schedlab-crash");
+    let _ = overlay.set_attribute("role", "alertdialog");
+    let _ = overlay.set_attribute("aria-label", "schedlab crashed");
+    let _ = overlay.set_attribute("data-testid", "crash");
+    overlay.set_inner_html(
+        r#"<div class="crash-card">
+  <h2>schedlab crashed</h2>
+  <p>The simulation hit a bug and stopped. Your editors' texts are saved in this tab: <strong>Reload</strong> brings them back. Please send us the bug report below; it holds the scenario that was running.</p>
+  <textarea id="schedlab-bug-report" data-testid="bug-report" readonly spellcheck="false"></textarea>
+  <div class="crash-actions">
+    <button type="button" class="button primary" data-testid="copy-bug-report"
+      onclick="const t=document.getElementById('schedlab-bug-report');t.select();(navigator.clipboard?navigator.clipboard.writeText(t.value):Promise.reject()).catch(()=>document.execCommand('copy')).finally(()=>{this.textContent='Copied';});">Copy bug report</button>
+    <button type="button" class="button" data-testid="crash-reload" onclick="location.reload()">Reload</button>
+    <button type="button" class="button" data-testid="crash-dismiss" onclick="document.getElementById('schedlab-crash').remove()">Dismiss</button>
+  </div>
+</div>"#,
+    );
+    let _ = body.append_child(&overlay);
+    if let Some(area) = document
+        .get_element_by_id("schedlab-bug-report")
+        .and_then(|e| e.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
+    {
+        area.set_value(report);
+    }
+}
