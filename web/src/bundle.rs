@@ -1,9 +1,13 @@
-//! Scenario files in and out of the editors: the export bundle (every editor in one YAML file)
-//! and the sorting of imported documents into the editors by kind. Pure text functions.
+//! Scenario files in and out of the editors: the export bundle (every editor in one YAML file),
+//! the sorting of imported documents into the editors by kind, and Add, which appends them to
+//! what the editors hold ([`add`], [`merge`]). Pure text functions.
 
 use crate::forms::config::scheduler_of;
 use crate::state::EditorFile;
+use schedlab_core::input::{looks_like_json, read_source, Inputs};
 use schedlab_core::scenario::SchedulerVersion;
+use schedlab_core::Source;
+use serde_json::Value;
 
 /// The line that opens an editor's section in an export.
 fn marker(file: EditorFile) -> String {
@@ -62,17 +66,22 @@ const KNOWN_KINDS: [&str; 18] = [
 /// What an import found.
 #[derive(Debug, Default, PartialEq)]
 pub struct Imported {
-    /// The new text of each editor that got something.
+    /// The new text of each editor that got something (what Import puts there, replacing
+    /// the editor's text).
     pub texts: Vec<(EditorFile, String)>,
+    /// What each of those editors got, piece by piece: a bundle's section, or a document of
+    /// another file (what Add appends to the editor's text).
+    pub parts: Vec<(EditorFile, Vec<String>)>,
     /// Documents left out: they hold no kind schedlab reads.
     pub skipped: usize,
 }
 
 /// Sorts imported files into editors. An exported bundle goes back section by section; any
 /// other file is split into documents, and each document goes to the editor of its kind:
-/// `Policy`, `KubeSchedulerConfiguration`, nodes (documents holding only `Node`s), and the
-/// other kinds schedlab reads to the pods editor. Documents of no such kind are left out.
-/// Documents for one editor are joined with `---`.
+/// `Policy`, `KubeSchedulerConfiguration`, nodes (documents holding only `Node`s, a
+/// `NodeList` included), and the other kinds schedlab reads to the pods editor. Documents of
+/// no such kind are left out. Documents for one editor make one text as [`merge`] joins them
+/// (YAML documents with `---`).
 pub fn import(files: &[String]) -> Imported {
     let mut skipped = 0;
     let mut parts: Vec<(EditorFile, Vec<String>)> =
@@ -95,18 +104,262 @@ pub fn import(files: &[String]) -> Imported {
             }
         }
     }
+    parts.retain(|(_, docs)| !docs.is_empty());
     let texts = parts
-        .into_iter()
-        .filter(|(_, docs)| !docs.is_empty())
-        .map(|(file, docs)| {
-            let mut joined = docs.join("---\n");
-            if !joined.ends_with('\n') {
-                joined.push('\n');
+        .iter()
+        .map(|(file, docs)| (*file, merge("", docs)))
+        .collect();
+    Imported {
+        texts,
+        parts,
+        skipped,
+    }
+}
+
+/// What Add puts in the editors, and what it says about it.
+#[derive(Debug, Default, PartialEq)]
+pub struct Added {
+    /// The new text of each editor that got something: its text with the imported documents
+    /// after it.
+    pub texts: Vec<(EditorFile, String)>,
+    /// What each of those editors got, in words (`3 nodes`, `2 pods and 1 PriorityClass`).
+    pub added: Vec<(EditorFile, String)>,
+    /// The Policy or Config editors that kept their text: the import held another Policy or
+    /// configuration, and a scenario has one of each.
+    pub kept: Vec<EditorFile>,
+}
+
+impl Added {
+    /// The notice: `Added 3 nodes to Nodes; 2 pods and 1 PriorityClass to Pods.`, then which
+    /// editors kept their Policy or configuration.
+    pub fn summary(&self) -> String {
+        let mut out = String::new();
+        if !self.added.is_empty() {
+            let parts: Vec<String> = self
+                .added
+                .iter()
+                .map(|(f, what)| format!("{what} to {}", f.tab_title()))
+                .collect();
+            out = format!("Added {}.", parts.join("; "));
+        }
+        let kept = match self.kept.as_slice() {
+            [] => None,
+            [EditorFile::Policy] => {
+                Some("The Policy editor kept its Policy: a scenario has one (Import replaces it).")
             }
-            (file, joined)
+            [_] => Some(
+                "The Config editor kept its configuration: a scenario has one (Import replaces it).",
+            ),
+            _ => Some(
+                "The Policy and Config editors kept theirs: a scenario has one of each (Import replaces them).",
+            ),
+        };
+        if let Some(kept) = kept {
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(kept);
+        }
+        out
+    }
+}
+
+/// Add: each editor's text (`current`, by [`EditorFile`]) with what the import found for it
+/// after it ([`merge`]). A scenario holds one Policy and one scheduler configuration: an
+/// imported one goes into its editor only when that holds none yet (nothing but blanks and
+/// comments); else the editor keeps its text (an identical one is no news; another one is
+/// reported in [`Added::kept`]).
+pub fn add(current: &[(EditorFile, String)], imported: &Imported) -> Added {
+    let mut out = Added::default();
+    for (file, docs) in &imported.parts {
+        let existing = current
+            .iter()
+            .find(|(f, _)| f == file)
+            .map_or("", |(_, t)| t.as_str());
+        let single = matches!(file, EditorFile::Policy | EditorFile::Config);
+        if single && has_content(existing) {
+            if merge("", docs).trim() != existing.trim() {
+                out.kept.push(*file);
+            }
+            continue;
+        }
+        out.texts.push((*file, merge(existing, docs)));
+        out.added.push((*file, describe(docs)));
+    }
+    out
+}
+
+/// `existing` with `additions` after it, as one text the core reads. Each addition is a text
+/// of its own: one JSON value, or YAML documents. Texts with nothing in them (blank lines,
+/// comments, `---`) add nothing, and a single text is kept as it is. Nothing is lost on the
+/// way: JSON has no comments, so it can become YAML, but YAML is never made JSON.
+///
+/// - When every text is JSON, the result is JSON: one `List` of every object, in order (the
+///   items of a list are taken out of it, those of a typed list such as `NodeList` given
+///   their kind and apiVersion as the core gives them).
+/// - Otherwise it is YAML: the texts one after the other, separated by `---` lines (each a
+///   document, or several), the JSON ones written as YAML.
+pub fn merge(existing: &str, additions: &[String]) -> String {
+    let texts: Vec<&str> = std::iter::once(existing)
+        .chain(additions.iter().map(String::as_str))
+        .filter(|t| has_content(t))
+        .collect();
+    let with_newline = |t: &str| {
+        let mut t = t.to_string();
+        if !t.ends_with('\n') {
+            t.push('\n');
+        }
+        t
+    };
+    match texts.as_slice() {
+        [] => return existing.to_string(),
+        [one] => return with_newline(one),
+        _ => {}
+    }
+    let json: Vec<Option<Value>> = texts
+        .iter()
+        .map(|t| {
+            looks_like_json(t)
+                .then(|| serde_json::from_str(t).ok())
+                .flatten()
         })
         .collect();
-    Imported { texts, skipped }
+    if json.iter().all(Option::is_some) {
+        let items: Vec<Value> = json.into_iter().flatten().flat_map(list_items).collect();
+        let list = serde_json::json!({"apiVersion": "v1", "kind": "List", "items": items});
+        return with_newline(&serde_json::to_string_pretty(&list).unwrap_or_default());
+    }
+    let mut out = String::new();
+    for (i, (text, value)) in texts.iter().zip(json).enumerate() {
+        if i > 0 {
+            out.push_str("---\n");
+        }
+        let yaml = value.and_then(|v| serde_yaml_ng::to_string(&v).ok());
+        out.push_str(yaml.as_deref().unwrap_or(text).trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// The objects of a JSON value: the items of a list (`List`, or a typed list such as
+/// `NodeList`, whose items without a kind take it and its apiVersion, as the core reads
+/// them), else the value itself.
+fn list_items(value: Value) -> Vec<Value> {
+    let Value::Object(mut map) = value else {
+        return vec![value];
+    };
+    let kind = map.get("kind").and_then(Value::as_str).unwrap_or_default();
+    let is_list = kind == "List" || (kind.ends_with("List") && map.contains_key("items"));
+    if !is_list || !map.get("items").is_some_and(Value::is_array) {
+        return vec![Value::Object(map)];
+    }
+    let item_kind = kind
+        .strip_suffix("List")
+        .filter(|k| !k.is_empty())
+        .map(str::to_string);
+    let api_version = map.get("apiVersion").cloned();
+    let Some(Value::Array(items)) = map.remove("items") else {
+        return Vec::new();
+    };
+    items
+        .into_iter()
+        .map(|mut item| {
+            if let (Value::Object(m), Some(k)) = (&mut item, &item_kind) {
+                if !m.contains_key("kind") {
+                    m.insert("kind".into(), Value::String(k.clone()));
+                    if let (false, Some(api)) = (m.contains_key("apiVersion"), &api_version) {
+                        m.insert("apiVersion".into(), api.clone());
+                    }
+                }
+            }
+            item
+        })
+        .collect()
+}
+
+/// Whether a text holds anything besides blank lines, comments and document markers.
+fn has_content(text: &str) -> bool {
+    text.lines().any(|l| {
+        let l = l.trim();
+        !l.is_empty() && !l.starts_with('#') && l != "---" && l != "..."
+    })
+}
+
+/// What some imported texts hold, in words, as the core reads them: `3 nodes`,
+/// `2 pods and 1 PriorityClass`; `1 document` (or `N documents`) when they do not read.
+fn describe(texts: &[String]) -> String {
+    let mut inputs = Inputs::default();
+    for text in texts {
+        let name = if looks_like_json(text) {
+            "import.json"
+        } else {
+            "import.yaml"
+        };
+        match read_source(&Source { name, text }) {
+            Ok(read) => inputs.append(read),
+            Err(_) => return count(texts.len(), "document", "documents"),
+        }
+    }
+    let counts = [
+        (inputs.nodes.len(), "node", "nodes"),
+        (inputs.pods.len(), "pod", "pods"),
+        (
+            inputs.priority_classes.len(),
+            "PriorityClass",
+            "PriorityClasses",
+        ),
+        (inputs.services.len(), "Service", "Services"),
+        (
+            inputs.replication_controllers.len(),
+            "ReplicationController",
+            "ReplicationControllers",
+        ),
+        (inputs.replica_sets.len(), "ReplicaSet", "ReplicaSets"),
+        (inputs.stateful_sets.len(), "StatefulSet", "StatefulSets"),
+        (
+            inputs.pod_disruption_budgets.len(),
+            "PodDisruptionBudget",
+            "PodDisruptionBudgets",
+        ),
+        (
+            inputs.persistent_volumes.len(),
+            "PersistentVolume",
+            "PersistentVolumes",
+        ),
+        (
+            inputs.persistent_volume_claims.len(),
+            "PersistentVolumeClaim",
+            "PersistentVolumeClaims",
+        ),
+        (
+            inputs.storage_classes.len(),
+            "StorageClass",
+            "StorageClasses",
+        ),
+        (inputs.csi_nodes.len(), "CSINode", "CSINodes"),
+        (inputs.timelines.len(), "Timeline", "Timelines"),
+        (inputs.policies.len(), "Policy", "Policies"),
+        (
+            inputs.configs.len() + inputs.modern_configs.len(),
+            "KubeSchedulerConfiguration",
+            "KubeSchedulerConfigurations",
+        ),
+    ];
+    let parts: Vec<String> = counts
+        .iter()
+        .filter(|(n, _, _)| *n > 0)
+        .map(|&(n, one, many)| count(n, one, many))
+        .collect();
+    match parts.as_slice() {
+        [] => count(texts.len(), "document", "documents"),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+/// `1 node`, `3 nodes`.
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// The sections of an exported bundle, or `None` when the text has no marker.
@@ -199,7 +452,7 @@ fn classify(doc: &str) -> EditorFile {
         EditorFile::Policy
     } else if has("KubeSchedulerConfiguration") {
         EditorFile::Config
-    } else if has("Node")
+    } else if (has("Node") || has("NodeList"))
         && kinds
             .iter()
             .all(|k| k == "Node" || k == "NodeList" || k == "List")
@@ -280,6 +533,11 @@ mod tests {
     fn a_list_of_nodes_and_pods_goes_to_the_pods_editor() {
         let doc = "kind: List\nitems:\n- kind: Node\n- kind: Pod\n";
         assert_eq!(classify(doc), EditorFile::Pods);
+        // A typed list's items need no kind of their own.
+        assert_eq!(
+            classify("kind: NodeList\nitems:\n- metadata: {name: a}\n"),
+            EditorFile::Nodes
+        );
         assert_eq!(
             classify("\"kind\": \"KubeSchedulerConfiguration\""),
             EditorFile::Config
@@ -313,6 +571,255 @@ mod tests {
                 "{}",
                 example.name
             );
+        }
+    }
+    /// The names of the nodes and pods the editors' texts load to, in order.
+    fn loaded(texts: &[(EditorFile, String)]) -> (Vec<String>, Vec<String>) {
+        let texts: Vec<String> = EditorFile::ALL
+            .iter()
+            .map(|f| {
+                texts
+                    .iter()
+                    .find(|(g, _)| g == f)
+                    .map_or_else(String::new, |(_, t)| t.clone())
+            })
+            .collect();
+        let scenario = crate::state::load(&texts).unwrap_or_else(|e| panic!("{e:?}"));
+        let c = &scenario.cluster;
+        (
+            c.nodes.iter().map(|n| n.name().to_string()).collect(),
+            c.pods.iter().map(|p| p.full_name.clone()).collect(),
+        )
+    }
+
+    #[test]
+    fn yaml_is_appended_after_a_document_separator() {
+        let existing = "# two nodes\nkind: Node\nmetadata: {name: a}\n\n";
+        let added = merge(
+            existing,
+            &[
+                "kind: Node\nmetadata: {name: b}\n".into(),
+                "# nothing\n".into(),
+            ],
+        );
+        assert_eq!(
+            added,
+            "# two nodes\nkind: Node\nmetadata: {name: a}\n---\nkind: Node\nmetadata: {name: b}\n"
+        );
+        // Nothing to add, or nothing there yet: the text as it is.
+        assert_eq!(merge(existing, &[]), existing);
+        assert_eq!(merge("# empty\n", &["kind: Pod\n".into()]), "kind: Pod\n");
+        assert_eq!(
+            merge("", &["{\"kind\": \"Pod\"}".into()]),
+            "{\"kind\": \"Pod\"}\n"
+        );
+    }
+
+    #[test]
+    fn json_added_to_yaml_is_written_as_yaml() {
+        let existing = "kind: Node\nmetadata: {name: a}\n";
+        let added = merge(
+            existing,
+            &["{\"apiVersion\": \"v1\", \"kind\": \"Node\", \"metadata\": {\"name\": \"b\"}, \"status\": {\"allocatable\": {\"cpu\": \"4\", \"pods\": 110}}}".into()],
+        );
+        assert_eq!(
+            added,
+            "kind: Node\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Node\nmetadata:\n  name: b\nstatus:\n  allocatable:\n    cpu: '4'\n    pods: 110\n"
+        );
+    }
+
+    #[test]
+    fn yaml_added_to_json_makes_the_editor_yaml() {
+        // YAML may carry comments and anchors, so it is never made JSON: the JSON is.
+        let existing = "{\n  \"kind\": \"Node\",\n  \"metadata\": {\"name\": \"a\"}\n}\n";
+        let added = merge(existing, &["# b\nkind: Node\nmetadata: {name: b}\n".into()]);
+        assert_eq!(
+            added,
+            "kind: Node\nmetadata:\n  name: a\n---\n# b\nkind: Node\nmetadata: {name: b}\n"
+        );
+    }
+
+    #[test]
+    fn json_added_to_json_makes_one_list() {
+        // A typed list's items take its kind and apiVersion, as the core reads them.
+        let existing = "{\"apiVersion\": \"v1\", \"kind\": \"NodeList\", \"items\": [{\"metadata\": {\"name\": \"a\"}}]}";
+        let added = merge(
+            existing,
+            &[
+                "{\"apiVersion\": \"v1\", \"kind\": \"Node\", \"metadata\": {\"name\": \"b\"}}"
+                    .into(),
+            ],
+        );
+        assert_eq!(
+            added,
+            r#"{
+  "apiVersion": "v1",
+  "kind": "List",
+  "items": [
+    {
+      "metadata": {
+        "name": "a"
+      },
+      "kind": "Node",
+      "apiVersion": "v1"
+    },
+    {
+      "apiVersion": "v1",
+      "kind": "Node",
+      "metadata": {
+        "name": "b"
+      }
+    }
+  ]
+}
+"#
+        );
+    }
+
+    /// Every combination of formats loads, with the old objects first, then the new.
+    #[test]
+    fn merged_texts_load_with_every_object_in_order() {
+        let node = |name: &str| {
+            format!("apiVersion: v1\nkind: Node\nmetadata: {{name: {name}, labels: {{kubernetes.io/hostname: {name}}}}}\nstatus: {{allocatable: {{cpu: \"2\", memory: 2Gi, pods: \"10\"}}}}\n")
+        };
+        let node_json = |name: &str| {
+            format!("{{\"apiVersion\": \"v1\", \"kind\": \"Node\", \"metadata\": {{\"name\": \"{name}\"}}, \"status\": {{\"allocatable\": {{\"cpu\": \"2\", \"memory\": \"2Gi\", \"pods\": \"10\"}}}}}}")
+        };
+        let list_json = format!(
+            "{{\"apiVersion\": \"v1\", \"kind\": \"NodeList\", \"items\": [{}]}}",
+            node_json("a").replace("\"apiVersion\": \"v1\", \"kind\": \"Node\", ", "")
+        );
+        let cases: Vec<(String, Vec<String>)> = vec![
+            (node("a"), vec![node("b"), node("c")]),
+            (node("a"), vec![node_json("b"), node("c")]),
+            (node_json("a"), vec![node("b"), node_json("c")]),
+            (list_json.clone(), vec![node_json("b"), node_json("c")]),
+            (list_json, vec![format!("{}---\n{}", node("b"), node("c"))]),
+        ];
+        for (existing, additions) in cases {
+            let text = merge(&existing, &additions);
+            let (nodes, _) = loaded(&[(EditorFile::Nodes, text.clone())]);
+            assert_eq!(nodes, ["a", "b", "c"], "{text}");
+        }
+    }
+
+    #[test]
+    fn two_json_files_for_one_editor_import_as_one_list() {
+        let pod = |name: &str| {
+            format!("{{\"apiVersion\": \"v1\", \"kind\": \"Pod\", \"metadata\": {{\"name\": \"{name}\"}}, \"spec\": {{\"containers\": [{{\"name\": \"c\"}}]}}}}")
+        };
+        let imported = import(&[pod("p"), pod("q")]);
+        assert_eq!(imported.texts.len(), 1);
+        assert!(imported.texts[0].1.contains("\"kind\": \"List\""));
+        let (_, pods) = loaded(&imported.texts);
+        assert_eq!(pods, ["default/p", "default/q"]);
+    }
+
+    #[test]
+    fn add_appends_and_keeps_the_one_policy() {
+        let current = vec![
+            (
+                EditorFile::Nodes,
+                "kind: Node\nmetadata: {name: a}\n".to_string(),
+            ),
+            (
+                EditorFile::Pods,
+                "kind: Pod\nmetadata: {name: p}\n".to_string(),
+            ),
+            (
+                EditorFile::Policy,
+                "{\"kind\": \"Policy\", \"apiVersion\": \"v1\"}\n".to_string(),
+            ),
+            (
+                EditorFile::Config,
+                "kind: KubeSchedulerConfiguration\n".to_string(),
+            ),
+        ];
+        let file = "kind: NodeList\napiVersion: v1\nitems:\n- metadata: {name: b}\n- metadata: {name: c}\n---\nkind: Pod\nmetadata: {name: q}\n---\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 10\n---\nkind: Policy\napiVersion: v1\npredicates: []\n---\nkind: KubeSchedulerConfiguration\n";
+        let added = add(&current, &import(&[file.into()]));
+        assert_eq!(
+            added.texts,
+            vec![
+                (
+                    EditorFile::Nodes,
+                    "kind: Node\nmetadata: {name: a}\n---\nkind: NodeList\napiVersion: v1\nitems:\n- metadata: {name: b}\n- metadata: {name: c}\n".to_string()
+                ),
+                (
+                    EditorFile::Pods,
+                    "kind: Pod\nmetadata: {name: p}\n---\nkind: Pod\nmetadata: {name: q}\n---\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 10\n".to_string()
+                ),
+            ]
+        );
+        // The configuration is the same as the editor's: no news. The Policy is another.
+        assert_eq!(added.kept, [EditorFile::Policy]);
+        assert_eq!(
+            added.summary(),
+            "Added 2 nodes to Nodes; 1 pod and 1 PriorityClass to Pods. The Policy editor kept its Policy: a scenario has one (Import replaces it)."
+        );
+        // Another Policy and another configuration: nothing to add.
+        let other = add(
+            &current,
+            &import(&["kind: Policy\napiVersion: v1\npriorities: []\n---\nkind: KubeSchedulerConfiguration\nschedulerName: other\n".into()]),
+        );
+        assert!(other.texts.is_empty());
+        assert_eq!(other.kept, [EditorFile::Policy, EditorFile::Config]);
+        assert_eq!(
+            other.summary(),
+            "The Policy and Config editors kept theirs: a scenario has one of each (Import replaces them)."
+        );
+        // An empty Policy editor takes the imported Policy.
+        let mut empty = current.clone();
+        empty[2].1 = "# none yet\n".into();
+        let added = add(&empty, &import(&["kind: Policy\napiVersion: v1\n".into()]));
+        assert_eq!(
+            added.texts,
+            [(
+                EditorFile::Policy,
+                "kind: Policy\napiVersion: v1\n".to_string()
+            )]
+        );
+        assert_eq!(added.summary(), "Added 1 Policy to Policy.");
+    }
+
+    /// Add into every gallery example: a YAML file with a node and a JSON file with a pod
+    /// load with the example's objects and the new ones after them.
+    #[test]
+    fn every_gallery_example_takes_more_nodes_and_pods() {
+        use crate::gallery::GALLERY;
+        let node = "apiVersion: v1\nkind: Node\nmetadata:\n  name: added-node\n  labels: {kubernetes.io/hostname: added-node}\nstatus: {allocatable: {cpu: \"1\", memory: 1Gi, pods: \"10\"}}\n";
+        let pod = "{\"apiVersion\": \"v1\", \"kind\": \"Pod\", \"metadata\": {\"name\": \"added-pod\"}, \"spec\": {\"containers\": [{\"name\": \"c\"}]}}";
+        let imported = import(&[node.into(), pod.into()]);
+        for example in GALLERY.iter().filter(|e| e.name != "big-cluster") {
+            let current: Vec<(EditorFile, String)> = EditorFile::ALL
+                .iter()
+                .map(|&f| (f, f.example_text(example).to_string()))
+                .collect();
+            let (nodes, pods) = loaded(&current);
+            let added = add(&current, &imported);
+            assert_eq!(
+                added.summary(),
+                "Added 1 node to Nodes; 1 pod to Pods.",
+                "{}",
+                example.name
+            );
+            let mut texts = current.clone();
+            for (f, t) in added.texts {
+                texts[f.index()].1 = t;
+            }
+            let (more_nodes, more_pods) = loaded(&texts);
+            assert_eq!(more_nodes[..nodes.len()], nodes[..], "{}", example.name);
+            assert_eq!(
+                more_nodes[nodes.len()..],
+                ["added-node"],
+                "{}",
+                example.name
+            );
+            assert!(
+                more_pods.contains(&"default/added-pod".to_string()),
+                "{}",
+                example.name
+            );
+            assert_eq!(more_pods.len(), pods.len() + 1, "{}", example.name);
         }
     }
 }

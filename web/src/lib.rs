@@ -15,6 +15,7 @@ pub mod bundle;
 mod components;
 pub mod crash;
 pub mod embed;
+pub mod export;
 pub mod forms;
 pub mod gallery;
 pub mod glossary;

@@ -11,6 +11,7 @@ use schedlab_core::cluster::{Cluster, NodeId, PodId};
 use schedlab_core::model::resources::format_amount;
 use schedlab_core::model::selector::LabelSelector;
 use schedlab_core::queue::{Millis, SubQueue};
+use schedlab_core::scenario::Run;
 use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::simulation::{
     Limits, PodPhase, PodState, Simulation, Snapshot, StepKind, StopReason,
@@ -22,7 +23,15 @@ use std::sync::Arc;
 
 /// A run longer than this many cycles stops (the status says so); the CLI's `--max-cycles`
 /// is the way to go further.
-pub const MAX_CYCLES: usize = 200_000;
+pub const MAX_CYCLES: usize = Limits::DEFAULT_MAX_CYCLES;
+
+/// The page's bounds on a run: `schedlab run`'s default bounds (24 h of virtual time,
+/// [`MAX_CYCLES`] cycles), so every run, cut short or not, is the one the CLI runs without
+/// `--until` or `--max-cycles`.
+pub const LIMITS: Limits = Limits {
+    until: Some(Limits::DEFAULT_UNTIL),
+    max_cycles: Some(MAX_CYCLES),
+};
 
 /// What does not change while stepping: names, the whole event log, the scrubber's marks.
 pub struct SessionInfo {
@@ -272,6 +281,10 @@ pub type CycleDetail = Arc<(CycleTrace, Cluster)>;
 /// A scenario's simulation and its fixed facts.
 pub struct Session {
     sim: Simulation,
+    /// The scenario it runs, kept for the exports (a fresh run with every table).
+    scenario: Scenario,
+    /// The seed it runs with.
+    seed: u64,
     /// What does not change with the position.
     pub info: Arc<SessionInfo>,
     /// Recently inspected cycles, most recent last.
@@ -305,10 +318,47 @@ impl Session {
         });
         Session {
             sim,
+            scenario: scenario.clone(),
+            seed,
             info,
             details: RefCell::new(Vec::new()),
             trail: Vec::new(),
         }
+    }
+
+    /// The seed of the run.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// The whole run again, from the start to the end, as `schedlab run --seed SEED` runs it
+    /// (within [`LIMITS`]), whatever the position on screen. `detail` records every cycle's
+    /// filter and score tables (the report's `filter`, `scores`, `totals`); the session's
+    /// own run keeps a light log, so this is a second run of the same scenario and seed,
+    /// which gives the same decisions.
+    pub fn export_run(&self, detail: bool) -> Run {
+        // No limits asked: the default bounds, with their warning, as `schedlab run`.
+        self.scenario.run_with(self.seed, detail, Limits::default())
+    }
+
+    /// Exactly what `schedlab run --output json [--seed SEED] [--summary] FILE` prints for
+    /// the scenario (the export of the editors that made this session):
+    /// [`crate::export::report_json`] of a fresh run, with the CLI's default bounds (a run
+    /// cut short by one says so in its `end.warning`).
+    pub fn report_json(&self, summary: bool) -> String {
+        crate::export::report_json(&self.export_run(!summary), !summary)
+    }
+
+    /// Nodes evaluated over every cycle: the rows of a full report's filter tables (what
+    /// makes it big).
+    pub fn evaluated_nodes(&self) -> usize {
+        self.sim.cycles().iter().map(|t| t.evaluated).sum()
+    }
+
+    /// The placements as CSV ([`crate::export::placements_csv`]), from the same run as
+    /// [`Session::report_json`] (without the tables: it does not need them).
+    pub fn placements_csv(&self) -> String {
+        crate::export::placements_csv(&self.export_run(false))
     }
 
     /// Runs up to `cycles` more cycles towards the end of the run. Returns true once the run
@@ -316,10 +366,11 @@ impl Session {
     pub fn run_some(&mut self, cycles: usize) -> bool {
         let cap = (self.sim.cycles_done() + cycles).min(MAX_CYCLES);
         let stop = self.sim.run(Limits {
-            until: None,
+            until: LIMITS.until,
             max_cycles: Some(cap),
         });
-        let over = stop == StopReason::Quiescent || cap >= MAX_CYCLES;
+        // Over unless only this slice's cap stopped it.
+        let over = stop != StopReason::MaxCycles || cap >= MAX_CYCLES;
         if over {
             self.finish(stop);
         }

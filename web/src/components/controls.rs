@@ -56,7 +56,14 @@ pub fn Controls() -> impl IntoView {
                         "end of the run: nothing more can happen · press ⇤ Start (Home) to replay it from t = 0"
                             .to_string()
                     }
-                    _ => "the run stopped at the playground's cycle limit".to_string(),
+                    "Until" => format!(
+                        "the run stopped at the default bound of {}h of virtual time with more still to happen (schedlab run --until goes further)",
+                        schedlab_core::simulation::Limits::DEFAULT_UNTIL.0 / 3_600_000
+                    ),
+                    _ => format!(
+                        "the run stopped at the default bound of {} cycles with more still to happen (schedlab run --max-cycles goes further)",
+                        schedlab_core::simulation::Limits::DEFAULT_MAX_CYCLES
+                    ),
                 }
             }),
             None => String::new(),

@@ -1,72 +1,398 @@
-//! Import and export. Export downloads every editor as one multi-document YAML file; import
-//! reads one or more files, sorts their documents into the editors by kind, and leaves the
-//! editors it has nothing for alone.
+//! Import and export, two split buttons in the top bar.
+//!
+//! - **Import** reads one or more files, sorts their documents into the editors by kind, and
+//!   replaces the texts of the editors it has something for (the others are left alone). Its
+//!   menu (▾) also offers **Add**, which appends the documents to the editors' texts instead
+//!   ([`crate::bundle::add`]). Either can be undone.
+//! - **Export** downloads the scenario: every editor as one multi-document YAML file. Its menu
+//!   also offers the **report** (what `schedlab run --output json` prints for that file) and
+//!   the **placements** as CSV ([`crate::export`]).
 
+use crate::export::{cli_command, BIG_REPORT, BYTES_PER_ROW};
+use crate::session::Session;
 use crate::state::{EditorFile, Playground};
 use leptos::prelude::*;
+use schedlab_core::simulation::StopReason;
 use wasm_bindgen::JsCast;
 
-/// The two buttons.
+/// A menu's width in pixels (`.split-menu` in style.css), and some room.
+const MENU_WIDTH: f64 = 320.0;
+
+/// Which menu is open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Menu {
+    Import,
+    Export,
+}
+
+/// What an import does with the editors' texts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Replace them.
+    Replace,
+    /// Append to them.
+    Add,
+}
+
+/// The two split buttons and their menus.
 #[component]
 pub fn ImportExport() -> impl IntoView {
     let state = expect_context::<Playground>();
-    let export = move |_| {
+    let open = RwSignal::new(None::<Menu>);
+    // A click outside the open menu closes it.
+    let outside = window_event_listener(leptos::ev::mousedown, move |ev| {
+        if open.get_untracked().is_none() {
+            return;
+        }
+        let inside = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| el.closest(".split.open").ok().flatten())
+            .is_some();
+        if !inside {
+            open.set(None);
+        }
+    });
+    on_cleanup(move || outside.remove());
+
+    let export_scenario = move || {
+        open.set(None);
         let texts: Vec<(EditorFile, String)> = EditorFile::ALL
             .iter()
             .map(|&f| (f, state.text(f).get_untracked()))
             .collect();
         let bundle = crate::bundle::export(&texts);
-        let name = format!("schedlab-{}.yaml", state.example().name);
-        download(&name, &bundle);
+        download(&file_name(state, "", "yaml"), &bundle, "application/yaml");
     };
-    let import = move |ev: leptos::ev::Event| {
-        let input: web_sys::HtmlInputElement = event_target(&ev);
-        let Some(files) = input.files() else {
+    let export_report = move || {
+        open.set(None);
+        let Some(checked) = ready(state) else {
             return;
         };
-        let files: Vec<web_sys::File> = (0..files.length()).filter_map(|i| files.get(i)).collect();
-        input.set_value("");
-        leptos::task::spawn_local(async move {
-            let mut texts = Vec::new();
-            for file in files {
-                let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
-                if let Some(t) = text.ok().and_then(|v| v.as_string()) {
-                    texts.push(t);
-                }
-            }
-            let imported = crate::bundle::import(&texts);
-            let left_out = match imported.skipped {
-                0 => String::new(),
-                1 => " (1 document of another kind left out)".to_string(),
-                n => format!(" ({n} documents of other kinds left out)"),
-            };
-            if imported.texts.is_empty() {
-                state.notify(format!(
-                    "Nothing imported: no Node, Pod, Policy or other object schedlab reads{left_out}."
-                ));
-            } else {
-                let names: Vec<&str> = imported.texts.iter().map(|(f, _)| f.tab_title()).collect();
-                state.import(imported.texts);
-                state.notify(format!("Imported into {}{left_out}.", names.join(", ")));
-            }
-        });
+        let summary = state
+            .with_session(|s| s.evaluated_nodes().saturating_mul(BYTES_PER_ROW))
+            .is_some_and(|bytes| bytes > BIG_REPORT && offer_summary(bytes));
+        let Some((text, seed)) = state.with_session(|s| (s.report_json(summary), s.seed())) else {
+            return;
+        };
+        download(
+            &file_name(state, "-report", "json"),
+            &text,
+            "application/json",
+        );
+        let mut notes = checked;
+        if seed != 0 || summary {
+            let command = cli_command(&file_name(state, "", "yaml"), seed, summary);
+            notes.push(format!(
+                "The report is what \u{201c}{command}\u{201d} prints."
+            ));
+        }
+        tell(state, notes);
     };
+    let export_csv = move || {
+        open.set(None);
+        let Some(mut notes) = ready(state) else {
+            return;
+        };
+        let Some((text, stopped)) = state
+            .with_session(|s: &Session| (s.placements_csv(), s.info.stop != StopReason::Quiescent))
+        else {
+            return;
+        };
+        download(&file_name(state, "-placements", "csv"), &text, "text/csv");
+        if stopped {
+            notes.push(
+                "The run stopped at a default bound with more still to happen, as schedlab run stops it: the placements are those at that point."
+                    .to_string(),
+            );
+        }
+        tell(state, notes);
+    };
+    let import = move |mode: Mode| {
+        move |ev: leptos::ev::Event| {
+            open.set(None);
+            let input: web_sys::HtmlInputElement = event_target(&ev);
+            let Some(files) = input.files() else {
+                return;
+            };
+            let files: Vec<web_sys::File> =
+                (0..files.length()).filter_map(|i| files.get(i)).collect();
+            input.set_value("");
+            leptos::task::spawn_local(async move {
+                let mut texts = Vec::new();
+                for file in files {
+                    let text = wasm_bindgen_futures::JsFuture::from(file.text()).await;
+                    if let Some(t) = text.ok().and_then(|v| v.as_string()) {
+                        texts.push(t);
+                    }
+                }
+                apply_import(state, mode, &texts);
+            });
+        }
+    };
+    // Escape closes the menu (and puts the focus back on its toggle); the arrows move between
+    // its items.
+    let keys = move |menu: Menu| {
+        move |ev: leptos::ev::KeyboardEvent| {
+            if open.get_untracked() != Some(menu) {
+                return;
+            }
+            let Some(root) = ev
+                .current_target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            else {
+                return;
+            };
+            match ev.key().as_str() {
+                "Escape" => {
+                    ev.prevent_default();
+                    ev.stop_propagation();
+                    open.set(None);
+                    focus(&root, ".split-toggle", 0);
+                }
+                // An item does its work (the page's shortcut for Space is not for it); a
+                // file item opens its file dialog from the keyboard too.
+                "Enter" | " " => {
+                    let Some(item) = document()
+                        .active_element()
+                        .filter(|a| a.matches("[role=menuitem]").unwrap_or(false))
+                    else {
+                        return;
+                    };
+                    ev.stop_propagation();
+                    let input = item
+                        .query_selector("input")
+                        .ok()
+                        .flatten()
+                        .and_then(|i| i.dyn_into::<web_sys::HtmlElement>().ok());
+                    if let Some(input) = input {
+                        ev.prevent_default();
+                        input.click();
+                    }
+                }
+                "ArrowDown" | "ArrowUp" => {
+                    ev.prevent_default();
+                    ev.stop_propagation();
+                    let items = root.query_selector_all("[role=menuitem]").ok();
+                    let n = items.as_ref().map_or(0, |l| l.length());
+                    if n == 0 {
+                        return;
+                    }
+                    let active = document().active_element();
+                    let at = (0..n).find(|&i| {
+                        items
+                            .as_ref()
+                            .and_then(|l| l.item(i))
+                            .and_then(|e| e.dyn_into::<web_sys::Element>().ok())
+                            .is_some_and(|e| {
+                                active
+                                    .as_ref()
+                                    .is_some_and(|a| e == *a || e.contains(Some(a.as_ref())))
+                            })
+                    });
+                    let next = match (ev.key().as_str(), at) {
+                        ("ArrowDown", Some(i)) => (i + 1) % n,
+                        ("ArrowUp", Some(i)) => (i + n - 1) % n,
+                        ("ArrowDown", None) => 0,
+                        _ => n - 1,
+                    };
+                    focus(&root, "[role=menuitem]", next);
+                }
+                _ => {}
+            }
+        }
+    };
+    // A menu hangs from its button's right edge, unless that is too near the left of the
+    // window (a narrow screen wraps the top bar): then from its left edge.
+    let anchor_left = RwSignal::new(false);
+    let toggle = move |menu: Menu| {
+        move |ev: leptos::ev::MouseEvent| {
+            let right = ev
+                .current_target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .and_then(|b| b.parent_element())
+                .map(|split| split.get_bounding_client_rect().right());
+            anchor_left.set(right.is_some_and(|r| r < MENU_WIDTH));
+            open.update(|o| *o = if *o == Some(menu) { None } else { Some(menu) });
+        }
+    };
+    let is_open = move |menu: Menu| move || open.get() == Some(menu);
     view! {
-        <label class="button file" title="Open YAML or JSON files: nodes, pods, a Policy, a KubeSchedulerConfiguration, or an exported scenario">
-            "Import"
-            <input type="file" accept=".yaml,.yml,.json,.txt" multiple data-testid="import" on:change=import/>
-        </label>
-        <button class="button" data-testid="export" title="Download every editor as one YAML file" on:click=export>
-            "Export"
-        </button>
+        <div class="split" class:open=is_open(Menu::Import) class:anchor-left=move || anchor_left.get() on:keydown=keys(Menu::Import)>
+            <label class="button file split-main" title="Import: open YAML or JSON files (nodes, pods, a Policy, a KubeSchedulerConfiguration, or an exported scenario) and replace the texts of the editors they have objects for">
+                "Import"
+                <input type="file" accept=".yaml,.yml,.json,.txt" multiple data-testid="import" on:change=import(Mode::Replace)/>
+            </label>
+            <button
+                class="button split-toggle"
+                data-testid="import-menu"
+                aria-haspopup="menu"
+                aria-expanded=move || is_open(Menu::Import)().to_string()
+                aria-label="More ways to import"
+                title="More ways to import: replace the editors' texts, or add to them"
+                on:click=toggle(Menu::Import)
+            >
+                "▾"
+            </button>
+            <div class="split-menu" role="menu" aria-label="Import" hidden=move || !is_open(Menu::Import)()>
+                <label class="menu-item file" role="menuitem" tabindex="-1" title="Open files and replace the texts of the editors they have objects for (Undo puts them back)">
+                    <span class="menu-title">"Replace editors…"</span>
+                    <span class="menu-hint">"The files' objects instead of the editors' texts"</span>
+                    <input type="file" accept=".yaml,.yml,.json,.txt" multiple tabindex="-1" data-testid="import-replace" on:change=import(Mode::Replace)/>
+                </label>
+                <label class="menu-item file" role="menuitem" tabindex="-1" title="Open files and append their objects to the editors' texts: more nodes, more pods (Undo takes them out)">
+                    <span class="menu-title">"Add to editors…"</span>
+                    <span class="menu-hint">"The files' objects after the editors' own"</span>
+                    <input type="file" accept=".yaml,.yml,.json,.txt" multiple tabindex="-1" data-testid="import-add" on:change=import(Mode::Add)/>
+                </label>
+            </div>
+        </div>
+        <div class="split" class:open=is_open(Menu::Export) class:anchor-left=move || anchor_left.get() on:keydown=keys(Menu::Export)>
+            <button class="button split-main" data-testid="export" title="Download the scenario: every editor as one YAML file, which Import and `schedlab run` read" on:click=move |_| export_scenario()>
+                "Export"
+            </button>
+            <button
+                class="button split-toggle"
+                data-testid="export-menu"
+                aria-haspopup="menu"
+                aria-expanded=move || is_open(Menu::Export)().to_string()
+                aria-label="More to export"
+                title="More to export: the report of the run, the placements as CSV"
+                on:click=toggle(Menu::Export)
+            >
+                "▾"
+            </button>
+            <div class="split-menu" role="menu" aria-label="Export" hidden=move || !is_open(Menu::Export)()>
+                <button class="menu-item" role="menuitem" tabindex="-1" data-testid="export-scenario" title="Every editor as one multi-document YAML file: Import reads it back, `schedlab run` runs it" on:click=move |_| export_scenario()>
+                    <span class="menu-title">"Scenario (YAML)"</span>
+                    <span class="menu-hint">"Every editor in one file"</span>
+                </button>
+                <button class="menu-item" role="menuitem" tabindex="-1" data-testid="export-report" title="The JSON report of the whole run: exactly what `schedlab run --output json` prints for the scenario file (pods, every cycle with its filter and score tables, events)" on:click=move |_| export_report()>
+                    <span class="menu-title">"Report (JSON)"</span>
+                    <span class="menu-hint">"What "<code>"schedlab run --output json"</code>" prints"</span>
+                </button>
+                <button class="menu-item" role="menuitem" tabindex="-1" data-testid="export-csv" title="One row per pod, in input order, at the end of the run: namespace, pod, phase, node, nominated node, priority, the cycle that placed it and when, attempts, why it is pending" on:click=move |_| export_csv()>
+                    <span class="menu-title">"Placements (CSV)"</span>
+                    <span class="menu-hint">"One row per pod, for a spreadsheet"</span>
+                </button>
+            </div>
+        </div>
     }
 }
 
-/// Offers `text` as a download named `name`.
-fn download(name: &str, text: &str) {
+/// Reads an import into the editors: Replace as [`crate::bundle::import`] sorts it, Add as
+/// [`crate::bundle::add`] appends it; either through [`Playground::import`], so Undo puts
+/// the old texts back.
+fn apply_import(state: Playground, mode: Mode, texts: &[String]) {
+    let imported = crate::bundle::import(texts);
+    let left_out = match imported.skipped {
+        0 => String::new(),
+        1 => " (1 document of another kind left out)".to_string(),
+        n => format!(" ({n} documents of other kinds left out)"),
+    };
+    if imported.texts.is_empty() {
+        state.notify(format!(
+            "Nothing imported: no Node, Pod, Policy or other object schedlab reads{left_out}."
+        ));
+        return;
+    }
+    match mode {
+        Mode::Replace => {
+            let names: Vec<&str> = imported.texts.iter().map(|(f, _)| f.tab_title()).collect();
+            state.import(imported.texts);
+            state.notify(format!("Imported into {}{left_out}.", names.join(", ")));
+        }
+        Mode::Add => {
+            let current: Vec<(EditorFile, String)> = EditorFile::ALL
+                .iter()
+                .map(|&f| (f, state.text(f).get_untracked()))
+                .collect();
+            let added = crate::bundle::add(&current, &imported);
+            let summary = added.summary();
+            if added.texts.is_empty() {
+                state.notify(format!("Nothing added. {summary}").trim().to_string());
+                return;
+            }
+            state.import(added.texts);
+            let left_out = match imported.skipped {
+                0 => String::new(),
+                1 => " 1 document of another kind was left out.".to_string(),
+                n => format!(" {n} documents of other kinds were left out."),
+            };
+            state.notify(format!("{summary}{left_out}"));
+        }
+    }
+}
+
+/// Whether a report or CSV can be made now: `None` (the user is told why) while no run has
+/// loaded or a newer one is loading; else the notes to add to what the download says (the
+/// inputs have errors: the run is of the last ones that loaded).
+fn ready(state: Playground) -> Option<Vec<String>> {
+    if state.loading.get_untracked().is_some() {
+        tell(
+            state,
+            vec!["The run is still loading: export it when it has finished.".into()],
+        );
+        return None;
+    }
+    if state.with_session(|_| ()).is_none() {
+        tell(
+            state,
+            vec!["Nothing to export yet: no run has loaded (fix the inputs first).".into()],
+        );
+        return None;
+    }
+    let mut notes = Vec::new();
+    if state.errors.with_untracked(|e| !e.is_empty()) {
+        notes.push(
+            "The inputs have errors: this is the run of the last inputs that loaded, not of the editors' texts."
+                .to_string(),
+        );
+    }
+    Some(notes)
+}
+
+/// Asks whether to download the summary of a big report instead (true: the summary).
+fn offer_summary(bytes: usize) -> bool {
+    let mb = bytes.div_ceil(1 << 20);
+    window()
+        .confirm_with_message(&format!(
+            "The full report of this run is about {mb} MB: every cycle's filter and score tables.\n\nOK downloads the summary instead (schedlab run --summary: the same report without the tables). Cancel downloads the full report."
+        ))
+        .unwrap_or(false)
+}
+
+/// Shows `notes` under the header, if any (a download has nothing to undo: the Undo of an
+/// earlier import is not offered beside them).
+fn tell(state: Playground, notes: Vec<String>) {
+    if !notes.is_empty() {
+        state.undo.set(None);
+        state.notify(notes.join(" "));
+    }
+}
+
+/// `schedlab-EXAMPLE{suffix}.{ext}`.
+fn file_name(state: Playground, suffix: &str, ext: &str) -> String {
+    format!("schedlab-{}{suffix}.{ext}", state.example().name)
+}
+
+/// Focuses the `index`-th element under `root` that matches `selector`.
+fn focus(root: &web_sys::Element, selector: &str, index: u32) {
+    if let Some(el) = root
+        .query_selector_all(selector)
+        .ok()
+        .and_then(|l| l.item(index))
+        .and_then(|n| n.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = el.focus();
+    }
+}
+
+/// Offers `text` as a download named `name`, of MIME type `kind`.
+fn download(name: &str, text: &str, kind: &str) {
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     let options = web_sys::BlobPropertyBag::new();
-    options.set_type("application/yaml");
+    options.set_type(kind);
     let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) else {
         return;
     };
