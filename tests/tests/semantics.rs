@@ -1,7 +1,7 @@
 //! Small targeted scenarios for edge cases of the reference, each with its expectation worked
 //! out by hand in the comment above it (filters.md / scores.md section cited).
 
-use schedlab_tests::{load_ok, report, File};
+use schedlab_tests::{load, load_ok, report, File};
 use serde_json::{json, Value};
 
 fn run(yaml: &str) -> Value {
@@ -36,20 +36,50 @@ const ONLY_EQUAL: &str =
 
 // ---- filters ----
 
+/// The errors of a text that must not load, each as `file: path: message`.
+fn refused(yaml: &str) -> Vec<String> {
+    match load(&[File {
+        name: "cluster.yaml".into(),
+        text: yaml.into(),
+    }]) {
+        Ok(_) => panic!("should not load:\n{yaml}"),
+        Err(e) => e.iter().map(ToString::to_string).collect(),
+    }
+}
+
 #[test]
 fn empty_key_equal_toleration_tolerates_only_empty_values() {
     // B.7: empty key skips the key check; Equal with empty value matches only empty values.
-    let yaml = format!(
-        "{}{}apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\nspec:\n  tolerations: [{{operator: Equal, value: '', effect: NoSchedule}}]\n  containers: [{{name: c}}]\n",
-        node("empty", "spec:\n  taints: [{key: anything, effect: NoSchedule}]\n"),
-        node("valued", "spec:\n  taints: [{key: anything, value: v, effect: NoSchedule}]\n"),
+    // kube-apiserver refuses an empty key with any operator but Exists (ValidateTolerations),
+    // so such a pod never reaches the scheduler; with Exists it tolerates every value.
+    let nodes = format!(
+        "{}{}",
+        node(
+            "empty",
+            "spec:\n  taints: [{key: anything, effect: NoSchedule}]\n"
+        ),
+        node(
+            "valued",
+            "spec:\n  taints: [{key: anything, value: v, effect: NoSchedule}]\n"
+        ),
     );
-    let r = run(&yaml);
-    assert_eq!(cycle(&r, "default/p")["node"], "empty");
+    let pod = |toleration: &str| {
+        format!(
+            "{nodes}apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\nspec:\n  tolerations: [{toleration}]\n  containers: [{{name: c}}]\n"
+        )
+    };
     assert_eq!(
-        cycle(&r, "default/p")["filter"]["valued"]["PodToleratesNodeTaints"],
-        json!(["node(s) had taints that the pod didn't tolerate"])
+        refused(&pod("{operator: Equal, value: '', effect: NoSchedule}")),
+        [
+            "cluster.yaml: document 3: spec.tolerations[0].operator: Invalid value: \"Equal\": \
+          operator must be Exists when `key` is empty, which means \"match all values and all \
+          keys\""
+        ]
     );
+    let r = run(&pod("{operator: Exists, effect: NoSchedule}"));
+    let c = cycle(&r, "default/p");
+    assert_eq!(c["filter"]["valued"]["PodToleratesNodeTaints"], json!([]));
+    assert_eq!(c["filter"]["empty"]["PodToleratesNodeTaints"], json!([]));
 }
 
 #[test]
@@ -68,7 +98,7 @@ fn unschedulable_is_tolerated_with_the_default_operator() {
 fn the_pod_count_is_checked_before_the_zero_request_shortcut() {
     // B.1: len(pods)+1 > allowedPodNumber comes first, even for a pod requesting nothing.
     let yaml = "apiVersion: v1\nkind: Node\nmetadata: {name: full}\nstatus: {allocatable: {cpu: '4', memory: 4Gi, pods: '0'}}\n---\n\
-apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: []}\n";
+apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c}]}\n";
     let r = run(yaml);
     assert_eq!(
         cycle(&r, "default/p")["message"],
@@ -78,9 +108,10 @@ apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: []}\n";
 
 #[test]
 fn node_affinity_edge_cases() {
-    // B.4: a required NodeSelector with no terms matches nothing; Exists with values and Gt with
-    // two values cannot be built (term skipped); NotIn matches a node without the key; Gt on a
-    // non-numeric node value does not match.
+    // B.4: NotIn matches a node without the key; Gt on a non-numeric node value does not match.
+    // A required NodeSelector with no terms, Exists with values, Gt with two values and In
+    // without values would match nothing, but kube-apiserver refuses them
+    // (ValidateNodeSelector, ValidateNodeSelectorRequirement): they never reach the scheduler.
     let nodes = format!(
         "{}{}",
         node("plain", "  labels: {cores: many}\n"),
@@ -88,31 +119,35 @@ fn node_affinity_edge_cases() {
     );
     let pod = |name: &str, terms: &str| {
         format!(
-            "apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}}}\nspec:\n  containers: [{{name: c}}]\n  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms: {terms}\n---\n"
+            "{nodes}apiVersion: v1\nkind: Pod\nmetadata: {{name: {name}}}\nspec:\n  containers: [{{name: c}}]\n  affinity:\n    nodeAffinity:\n      requiredDuringSchedulingIgnoredDuringExecution:\n        nodeSelectorTerms: {terms}\n"
         )
     };
-    let yaml = format!(
-        "{nodes}{}{}{}{}{}",
-        pod("notin-absent", "[{matchExpressions: [{key: disk, operator: NotIn, values: [ssd]}, {key: cores, operator: Gt, values: ['4']}]}]"),
-        pod("no-terms", "[]"),
-        pod("exists-with-values", "[{matchExpressions: [{key: cores, operator: Exists, values: ['8']}]}]"),
-        pod("gt-two-values", "[{matchExpressions: [{key: cores, operator: Gt, values: ['1', '2']}]}]"),
-        pod("in-empty-values", "[{matchExpressions: [{key: cores, operator: In, values: []}]}]"),
-    );
-    let r = run(&yaml);
+    let r = run(&pod(
+        "notin-absent",
+        "[{matchExpressions: [{key: disk, operator: NotIn, values: [ssd]}, {key: cores, operator: Gt, values: ['4']}]}]",
+    ));
     // disk is absent everywhere (NotIn matches); only `numeric` has an integer > 4.
     assert_eq!(cycle(&r, "default/notin-absent")["node"], "numeric");
-    for p in [
-        "no-terms",
-        "exists-with-values",
-        "gt-two-values",
-        "in-empty-values",
+    let at = "cluster.yaml: document 3: spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms";
+    for (name, terms, error) in [
+        ("no-terms", "[]", format!("{at}: Required value: must have at least one node selector term")),
+        (
+            "exists-with-values",
+            "[{matchExpressions: [{key: cores, operator: Exists, values: ['8']}]}]",
+            format!("{at}[0].matchExpressions[0].values: Forbidden: may not be specified when `operator` is 'Exists' or 'DoesNotExist'"),
+        ),
+        (
+            "gt-two-values",
+            "[{matchExpressions: [{key: cores, operator: Gt, values: ['1', '2']}]}]",
+            format!("{at}[0].matchExpressions[0].values: Required value: must be specified single value when `operator` is 'Lt' or 'Gt'"),
+        ),
+        (
+            "in-empty-values",
+            "[{matchExpressions: [{key: cores, operator: In, values: []}]}]",
+            format!("{at}[0].matchExpressions[0].values: Required value: must be specified when `operator` is 'In' or 'NotIn'"),
+        ),
     ] {
-        assert_eq!(
-            cycle(&r, &format!("default/{p}"))["message"],
-            "0/2 nodes are available: 2 node(s) didn't match node selector.",
-            "{p}"
-        );
+        assert_eq!(refused(&pod(name, terms)), [error], "{name}");
     }
 }
 
@@ -218,10 +253,16 @@ fn explicit_zero_requests_and_empty_pods_are_not_defaulted() {
         "{cpu: '1', memory: 1Gi, pods: '10'}",
         "{cpu: '1', memory: 1Gi, pods: '10'}",
     ) + "apiVersion: v1\nkind: Pod\nmetadata: {name: zero}\nspec:\n  containers: [{name: c, resources: {requests: {cpu: '0', memory: '0'}}}]\n---\n\
-apiVersion: v1\nkind: Pod\nmetadata: {name: empty}\nspec: {containers: []}\n---\n\
 apiVersion: v1\nkind: Pod\nmetadata: {name: defaulted}\nspec: {containers: [{name: c}]}\n";
+    // A pod with no containers would request nothing, but kube-apiserver refuses it.
+    assert_eq!(
+        refused(&format!(
+            "{yaml}---\napiVersion: v1\nkind: Pod\nmetadata: {{name: empty}}\nspec: {{containers: []}}\n"
+        )),
+        ["cluster.yaml: document 6: spec.containers: Required value"]
+    );
     let r = run(&yaml);
-    for p in ["default/zero", "default/empty"] {
+    for p in ["default/zero"] {
         let c = cycle(&r, p);
         for n in ["n1", "n2"] {
             assert_eq!(score(c, n, "LeastRequestedPriority"), 100, "{p} {n}");
@@ -235,15 +276,24 @@ apiVersion: v1\nkind: Pod\nmetadata: {name: defaulted}\nspec: {containers: [{nam
 
 #[test]
 fn node_affinity_priority_skips_zero_weights_and_match_fields() {
-    // scores.md 2.11: weight-0 terms are skipped; only matchExpressions count, so a term with
-    // only matchFields matches nothing. Raw n1 0, n2 3 -> normalised 0 and 100.
-    let yaml = ONLY_EQUAL.replace("EqualPriority", "NodeAffinityPriority")
-        + &format!(
-            "{}{}apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\nspec:\n  containers: [{{name: c}}]\n  affinity:\n    nodeAffinity:\n      preferredDuringSchedulingIgnoredDuringExecution:\n      - {{weight: 0, preference: {{matchExpressions: [{{key: x, operator: In, values: ['1']}}]}}}}\n      - {{weight: 7, preference: {{matchFields: [{{key: metadata.name, operator: In, values: [n1]}}]}}}}\n      - {{weight: 3, preference: {{matchExpressions: [{{key: y, operator: Exists}}]}}}}\n",
-            node("n1", "  labels: {x: '1'}\n"),
-            node("n2", "  labels: {y: any}\n"),
-        );
-    let r = run(&yaml);
+    // scores.md 2.11: weight-0 terms are skipped, but kube-apiserver refuses them (weights are
+    // 1 to 100); only matchExpressions count, so a term with only matchFields matches nothing.
+    // Raw n1 0, n2 3 -> normalised 0 and 100.
+    let yaml = |zero: &str| {
+        ONLY_EQUAL.replace("EqualPriority", "NodeAffinityPriority")
+            + &format!(
+                "{}{}apiVersion: v1\nkind: Pod\nmetadata: {{name: p}}\nspec:\n  containers: [{{name: c}}]\n  affinity:\n    nodeAffinity:\n      preferredDuringSchedulingIgnoredDuringExecution:\n{zero}      - {{weight: 7, preference: {{matchFields: [{{key: metadata.name, operator: In, values: [n1]}}]}}}}\n      - {{weight: 3, preference: {{matchExpressions: [{{key: y, operator: Exists}}]}}}}\n",
+                node("n1", "  labels: {x: '1'}\n"),
+                node("n2", "  labels: {y: any}\n"),
+            )
+    };
+    assert_eq!(
+        refused(&yaml(
+            "      - {weight: 0, preference: {matchExpressions: [{key: x, operator: In, values: ['1']}]}}\n"
+        )),
+        ["cluster.yaml: document 4: spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution[0].weight: Invalid value: 0: must be in the range 1-100"]
+    );
+    let r = run(&yaml(""));
     let c = cycle(&r, "default/p");
     assert_eq!(c["scores"]["n1"]["NodeAffinityPriority"]["raw"], 0);
     assert_eq!(c["scores"]["n2"]["NodeAffinityPriority"]["raw"], 3);

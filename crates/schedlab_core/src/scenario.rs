@@ -293,7 +293,12 @@ impl Scenario {
             .collect();
         cluster.replica_sets = selector_sources(&inputs.replica_sets);
         cluster.stateful_sets = selector_sources(&inputs.stateful_sets);
-        cluster.priority_classes = inputs.priority_classes;
+        warnings.extend(input::validate::global_defaults(&inputs.priority_classes));
+        cluster.priority_classes = inputs
+            .priority_classes
+            .into_iter()
+            .map(|(c, _)| c)
+            .collect();
         cluster.pdbs = inputs.pod_disruption_budgets;
         for (node, origin) in inputs.nodes {
             if cluster.node_index.contains_key(&node.metadata.name) {

@@ -59,6 +59,40 @@ pub fn lines_of(text: &str, paths: &[&str]) -> Vec<Option<usize>> {
     found
 }
 
+/// The path of the value holding the one at `path` (`items[3].spec` for
+/// `items[3].spec.containers`, `metadata.labels` for `metadata.labels["a.b/c"]`, `document 2`
+/// for `document 2: spec`); `None` for a document's root.
+pub fn parent(path: &str) -> Option<&str> {
+    let (prefix, rest) = match path.strip_prefix("document ") {
+        Some(p) => match p.split_once(": ") {
+            Some((_, rest)) => (&path[..path.len() - rest.len() - 2], rest),
+            None => return None,
+        },
+        None => ("", path),
+    };
+    // Where the last segment starts: a `.`, or a `[` outside a quoted key.
+    let mut last = 0;
+    let mut quoted = false;
+    let mut escaped = false;
+    for (i, c) in rest.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            '.' | '[' if !quoted => last = i,
+            _ => {}
+        }
+    }
+    if last == 0 {
+        return if rest.is_empty() || prefix.is_empty() {
+            (!rest.is_empty()).then_some("")
+        } else {
+            Some(prefix)
+        };
+    }
+    Some(&path[..path.len() - rest.len() + last])
+}
+
 /// One pass over the events, recording the lines of the wanted paths.
 struct Walk<'a, 'w> {
     events: Events<'a>,
@@ -162,11 +196,17 @@ impl<'a> Walk<'a, '_> {
                 let value = self.next()?;
                 match (path.as_deref_mut(), key_text) {
                     (Some(p), Some(k)) => {
+                        // A key is spelled `.key` (serde's paths) or `["key"]` (validation's,
+                        // for keys with dots, slashes or spaces): whichever a path asks for.
                         let len = p.len();
                         if !p.is_empty() {
                             p.push('.');
                         }
                         p.push_str(&k);
+                        if !self.prefixes.contains(&(self.document, p.as_str())) {
+                            p.truncate(len);
+                            super::parse::push_key(p, &k);
+                        }
                         self.node(value, Some(p), Some(key_line), depth + 1)?;
                         p.truncate(len);
                     }
@@ -199,6 +239,30 @@ mod tests {
         );
         assert_eq!(line_of(yaml, "items[0].metadata.name"), Some(4));
         assert_eq!(line_of(yaml, "items[7]"), None);
+        // Keys that are not plain may be quoted in brackets.
+        assert_eq!(
+            line_of(
+                yaml,
+                "items[1].spec.containers[0].resources.requests[\"nvidia.com/gpu\"]"
+            ),
+            Some(13)
+        );
+    }
+
+    #[test]
+    fn parents_of_paths() {
+        use super::parent;
+        assert_eq!(parent("items[3].spec.containers"), Some("items[3].spec"));
+        assert_eq!(parent("items[3]"), Some("items"));
+        assert_eq!(
+            parent("metadata.labels[\"a.b/c[1]\"]"),
+            Some("metadata.labels")
+        );
+        assert_eq!(parent("document 2: spec.x"), Some("document 2: spec"));
+        assert_eq!(parent("document 2: spec"), Some("document 2"));
+        assert_eq!(parent("spec"), Some(""));
+        assert_eq!(parent(""), None);
+        assert_eq!(parent("document 2"), None);
     }
 
     #[test]

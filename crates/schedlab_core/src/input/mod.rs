@@ -2,21 +2,25 @@
 //!
 //! A file holds one object, a list (`kind: List` or any `...List` with `items`), or several YAML
 //! documents. JSON or YAML is detected from the content. Every document is first parsed into a
-//! JSON value (nulls dropped, so `"dataSource": null` means "absent"), then dispatched on `kind`
-//! and deserialised with `serde_path_to_error`, which yields paths such as
-//! `items[3].spec.containers[0].resources.requests.cpu`. Kinds the scheduler does not read are
-//! skipped with a warning; a known kind that is malformed is an error.
+//! JSON value in one pass (`parse.rs`: nulls dropped, so `"dataSource": null` means "absent"; a
+//! key given twice in one map is an error), then dispatched on `kind` and deserialised with
+//! `serde_path_to_error`, which yields paths such as
+//! `items[3].spec.containers[0].resources.requests.cpu`, then checked as kube-apiserver's
+//! validation checks it (`validate/`). Kinds the scheduler does not read are skipped with a
+//! warning; a known kind that is malformed is an error.
 
 mod aliases;
 pub mod locate;
+mod parse;
 pub mod timeline;
+pub mod validate;
 
 use crate::model::volume::{CsiNode, PersistentVolume, PersistentVolumeClaim, StorageClass};
 use crate::model::workload::{ReplicationController, SelectorWorkload};
-use crate::model::{Node, Pod, PriorityClass, Service};
+use crate::model::{Node, Pod, PodDisruptionBudget, PriorityClass, Service};
 use crate::policy::config::SchedulerConfiguration;
 use crate::policy::PolicyDocument;
-use serde::de::DeserializeOwned;
+use serde::de::{DeserializeOwned, DeserializeSeed};
 use serde_json::Value;
 use std::fmt;
 
@@ -101,7 +105,7 @@ pub struct Inputs {
     /// StatefulSets.
     pub stateful_sets: Vec<SelectorWorkload>,
     /// PriorityClasses.
-    pub priority_classes: Vec<PriorityClass>,
+    pub priority_classes: Vec<(PriorityClass, Origin)>,
     /// Policies.
     pub policies: Vec<(PolicyDocument, Origin)>,
     /// Scheduler configurations (`v1alpha1`, v1.17 mode).
@@ -118,7 +122,7 @@ pub struct Inputs {
     /// CSINodes.
     pub csi_nodes: Vec<(CsiNode, Origin)>,
     /// PodDisruptionBudgets.
-    pub pod_disruption_budgets: Vec<crate::model::PodDisruptionBudget>,
+    pub pod_disruption_budgets: Vec<PodDisruptionBudget>,
     /// Timelines (schedlab's own kind).
     pub timelines: Vec<(crate::model::timeline::Timeline, Origin)>,
     /// Warnings (skipped kinds, odd apiVersions, ...).
@@ -204,8 +208,9 @@ impl Inputs {
     }
 }
 
-/// Fills in the line of every diagnostic that has a path but no line yet.
-/// One pass per file, however many diagnostics it has.
+/// Fills in the line of every diagnostic that has a path but no line yet. One pass per file,
+/// however many diagnostics it has; a path that is not in the file (a required field left out)
+/// takes the line of its nearest parent that is, in at most [`MAX_PARENT_PASSES`] more passes.
 pub fn locate_lines(diagnostics: &mut [Diagnostic], sources: &[Source]) {
     for src in sources {
         let targets: Vec<usize> = (0..diagnostics.len())
@@ -220,16 +225,32 @@ pub fn locate_lines(diagnostics: &mut [Diagnostic], sources: &[Source]) {
         {
             continue;
         }
-        let paths: Vec<&str> = targets
-            .iter()
-            .map(|&i| diagnostics[i].path.as_str())
+        let text = src.text.trim_start_matches('\u{feff}');
+        let mut wanted: Vec<(usize, String)> = targets
+            .into_iter()
+            .map(|i| (i, diagnostics[i].path.clone()))
             .collect();
-        let lines = locate::lines_of(src.text.trim_start_matches('\u{feff}'), &paths);
-        for (i, line) in targets.into_iter().zip(lines) {
-            diagnostics[i].line = line;
+        for _ in 0..=MAX_PARENT_PASSES {
+            let paths: Vec<&str> = wanted.iter().map(|(_, p)| p.as_str()).collect();
+            let lines = locate::lines_of(text, &paths);
+            let mut missing = Vec::new();
+            for ((i, path), line) in wanted.into_iter().zip(lines) {
+                match (line, locate::parent(&path)) {
+                    (Some(line), _) => diagnostics[i].line = Some(line),
+                    (None, Some(parent)) => missing.push((i, parent.to_string())),
+                    (None, None) => {}
+                }
+            }
+            if missing.is_empty() {
+                break;
+            }
+            wanted = missing;
         }
     }
 }
+
+/// How many times [`locate_lines`] looks for the parents of paths it did not find.
+pub const MAX_PARENT_PASSES: usize = 3;
 
 /// Whether the text is JSON (first significant character `{` or `[`).
 pub fn looks_like_json(text: &str) -> bool {
@@ -302,12 +323,21 @@ fn split_documents(src: &Source, errors: &mut Vec<Diagnostic>) -> Vec<Doc> {
         return Vec::new();
     }
     if looks_like_json(text) {
-        return match serde_json::from_str::<Value>(text) {
-            Ok(v) => vec![Doc {
+        let ctx = parse::Context::default();
+        let mut de = serde_json::Deserializer::from_str(text);
+        let parsed = parse::ValueSeed { ctx: &ctx }
+            .deserialize(&mut de)
+            .and_then(|v| de.end().map(|()| v));
+        return match parsed {
+            Ok(value) => vec![Doc {
                 prefix: String::new(),
-                value: strip_nulls(v),
+                value,
             }],
             Err(e) => {
+                if let Some(d) = ctx.take_duplicate() {
+                    errors.push(duplicate_error(src.name, "", &d, Some(e.line())));
+                    return Vec::new();
+                }
                 // Flow-style YAML (`{kind: Pod, ...}`) also starts with `{`; text whose first
                 // key is quoted is JSON and keeps its JSON error.
                 let after_brace = text.trim_start()[1..].trim_start();
@@ -316,6 +346,13 @@ fn split_documents(src: &Source, errors: &mut Vec<Diagnostic>) -> Vec<Doc> {
                     let docs = split_yaml(src.name, text, &mut yaml_errors);
                     if yaml_errors.is_empty() && !docs.is_empty() {
                         return docs;
+                    }
+                    if yaml_errors
+                        .iter()
+                        .any(|d| d.message.starts_with("duplicate field"))
+                    {
+                        errors.extend(yaml_errors);
+                        return Vec::new();
                     }
                 }
                 errors.push(Diagnostic {
@@ -344,13 +381,24 @@ fn split_yaml(name: &str, text: &str, errors: &mut Vec<Diagnostic>) -> Vec<Doc> 
     let mut docs = Vec::new();
     let mut index = 0usize;
     for de in serde_yaml_ng::Deserializer::from_str(text) {
-        match <Value as serde::Deserialize>::deserialize(de) {
+        let ctx = parse::Context::default();
+        match (parse::ValueSeed { ctx: &ctx }).deserialize(de) {
             Ok(Value::Null) => {}
-            Ok(v) => docs.push(Doc {
+            Ok(value) => docs.push(Doc {
                 prefix: String::new(),
-                value: strip_nulls(v),
+                value,
             }),
             Err(e) => {
+                if let Some(d) = ctx.take_duplicate() {
+                    // The first document keeps a bare path, as the line finder reads it.
+                    let prefix = match index {
+                        0 => String::new(),
+                        i => format!("document {}", i + 1),
+                    };
+                    let line = e.location().map(|l| l.line());
+                    errors.push(duplicate_error(name, &prefix, &d, line));
+                    return docs;
+                }
                 errors.push(Diagnostic {
                     file: name.to_string(),
                     path: String::new(),
@@ -371,6 +419,21 @@ fn split_yaml(name: &str, text: &str, errors: &mut Vec<Diagnostic>) -> Vec<Doc> 
     docs
 }
 
+/// `file: path: duplicate field "kind"`, at the line of the second occurrence.
+fn duplicate_error(
+    file: &str,
+    prefix: &str,
+    d: &parse::Duplicate,
+    line: Option<usize>,
+) -> Diagnostic {
+    Diagnostic {
+        file: file.to_string(),
+        path: join(prefix, &d.path()),
+        line,
+        message: d.message(),
+    }
+}
+
 fn strip_position(msg: &str) -> String {
     // serde_json appends " at line X column Y"; the line is reported separately.
     match msg.find(" at line ") {
@@ -379,7 +442,8 @@ fn strip_position(msg: &str) -> String {
     }
 }
 
-/// Removes `null` members from objects, recursively: Kubernetes treats them as absent.
+/// Removes `null` members from objects, recursively: Kubernetes treats them as absent. (The
+/// reader drops them while parsing; this is for values built otherwise.)
 pub fn strip_nulls(v: Value) -> Value {
     match v {
         Value::Object(map) => Value::Object(
@@ -637,17 +701,27 @@ fn read_object(
             true
         }
     };
+    // kube-apiserver's validation of the typed object (`validate`).
+    macro_rules! check {
+        () => {
+            &mut validate::Check::new(file, path, errors, &mut inputs.warnings)
+        };
+    }
     match kind.as_str() {
         "Node" => {
             if let Some(n) = typed::<Node>(file, path, value, errors) {
                 if require_name(&n.metadata.name, errors) {
+                    validate::node(check!(), &n);
                     inputs.nodes.push((n, origin()));
                 }
             }
         }
         "Pod" => {
+            // Volumes without a source are only visible in the document.
+            let sourceless = validate::volumes_without_source(&value);
             if let Some(p) = typed::<Pod>(file, path, value, errors) {
                 if require_name(&p.metadata.name, errors) {
+                    validate::pod(check!(), &p, &sourceless);
                     inputs.pods.push((p, origin()));
                 }
             }
@@ -660,12 +734,18 @@ fn read_object(
         "StatefulSet" => inputs
             .stateful_sets
             .extend(typed(file, path, value, errors)),
-        "PodDisruptionBudget" => inputs
-            .pod_disruption_budgets
-            .extend(typed(file, path, value, errors)),
-        "PriorityClass" => inputs
-            .priority_classes
-            .extend(typed(file, path, value, errors)),
+        "PodDisruptionBudget" => {
+            if let Some(b) = typed::<PodDisruptionBudget>(file, path, value, errors) {
+                validate::pod_disruption_budget(check!(), &b);
+                inputs.pod_disruption_budgets.push(b);
+            }
+        }
+        "PriorityClass" => {
+            if let Some(c) = typed::<PriorityClass>(file, path, value, errors) {
+                validate::priority_class(check!(), &c);
+                inputs.priority_classes.push((c, origin()));
+            }
+        }
         "Policy" => {
             if let Some(p) = typed::<PolicyDocument>(file, path, value, errors) {
                 inputs.policies.push((p, origin()));
@@ -674,6 +754,7 @@ fn read_object(
         "PersistentVolume" => {
             if let Some(v) = typed::<PersistentVolume>(file, path, value, errors) {
                 if require_name(&v.metadata.name, errors) {
+                    validate::persistent_volume(check!(), &v);
                     inputs.persistent_volumes.push((v, origin()));
                 }
             }
@@ -681,6 +762,7 @@ fn read_object(
         "PersistentVolumeClaim" => {
             if let Some(v) = typed::<PersistentVolumeClaim>(file, path, value, errors) {
                 if require_name(&v.metadata.name, errors) {
+                    validate::persistent_volume_claim(check!(), &v);
                     inputs.persistent_volume_claims.push((v, origin()));
                 }
             }
@@ -688,6 +770,7 @@ fn read_object(
         "StorageClass" => {
             if let Some(v) = typed::<StorageClass>(file, path, value, errors) {
                 if require_name(&v.metadata.name, errors) {
+                    validate::storage_class(check!(), &v);
                     inputs.storage_classes.push((v, origin()));
                 }
             }

@@ -122,7 +122,7 @@ fn ok_cases() -> Vec<OkCase> {
             name: "PodList items take their kind from the list; namespace defaults to default",
             files: &[(
                 "pods.yaml",
-                "kind: PodList\napiVersion: v1\nitems:\n- metadata:\n    name: p\n  spec:\n    containers:\n    - name: c\n- metadata:\n    name: q\n    namespace: kube-system\n  spec:\n    containers: []\n",
+                "kind: PodList\napiVersion: v1\nitems:\n- metadata:\n    name: p\n  spec:\n    containers:\n    - name: c\n- metadata:\n    name: q\n    namespace: kube-system\n  spec:\n    containers: [{name: c}]\n",
             )],
             want: Want {
                 pods: &["default/p", "kube-system/q"],
@@ -761,7 +761,7 @@ fn list_items_keep_their_own_kind_inside_a_typed_list() {
         "mixed.json",
         r#"{"kind": "PodList", "apiVersion": "v1", "items": [
             {"kind": "Node", "apiVersion": "v1", "metadata": {"name": "n"}},
-            {"metadata": {"name": "p"}, "spec": {"containers": []}}]}"#,
+            {"metadata": {"name": "p"}, "spec": {"containers": [{"name": "c"}]}}]}"#,
     )]);
     assert_eq!(node_names(&i), ["n"]);
     assert_eq!(pod_names(&i), ["default/p"]);

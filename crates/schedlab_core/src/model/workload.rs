@@ -108,14 +108,58 @@ pub struct PodDisruptionBudget {
     pub status: PdbStatus,
 }
 
-/// `PodDisruptionBudgetSpec`: the selector (`minAvailable`/`maxUnavailable` are the
-/// disruption controller's; the scheduler reads only the status it computes).
+/// `PodDisruptionBudgetSpec`: the selector, and `minAvailable`/`maxUnavailable`, which are the
+/// disruption controller's (the scheduler reads only the status it computes; they are read to
+/// be validated).
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct PdbSpec {
     /// Pods the budget covers; nil or empty covers none (for the scheduler).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub selector: Option<LabelSelector>,
+    /// `minAvailable`: a number of pods or a percentage.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_available: Option<IntOrString>,
+    /// `maxUnavailable`: a number of pods or a percentage.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_unavailable: Option<IntOrString>,
+}
+
+/// `intstr.IntOrString`: a 32-bit integer (`2`) or a string (`"25%"`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(untagged)]
+pub enum IntOrString {
+    /// A number.
+    Int(i32),
+    /// A string (a percentage, where one is expected).
+    Str(String),
+}
+
+impl<'de> Deserialize<'de> for IntOrString {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::{Error, Unexpected, Visitor};
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = IntOrString;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a 32-bit integer or a string such as \"25%\"")
+            }
+            fn visit_i64<E: Error>(self, v: i64) -> Result<IntOrString, E> {
+                i32::try_from(v)
+                    .map(IntOrString::Int)
+                    .map_err(|_| E::invalid_value(Unexpected::Signed(v), &self))
+            }
+            fn visit_u64<E: Error>(self, v: u64) -> Result<IntOrString, E> {
+                i32::try_from(v)
+                    .map(IntOrString::Int)
+                    .map_err(|_| E::invalid_value(Unexpected::Unsigned(v), &self))
+            }
+            fn visit_str<E: Error>(self, v: &str) -> Result<IntOrString, E> {
+                Ok(IntOrString::Str(v.to_string()))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }
 
 /// `PodDisruptionBudgetStatus`.

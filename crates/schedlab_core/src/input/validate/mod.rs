@@ -1,0 +1,451 @@
+//! kube-apiserver's validation of the objects schedlab reads, after they are typed.
+//!
+//! What the API server checks (`k8s.io/kubernetes/pkg/apis/core/validation`,
+//! `pkg/apis/scheduling/validation`, `pkg/apis/policy/validation`, apimachinery's name and label
+//! formats) is checked here for Node, Pod, PersistentVolume, PersistentVolumeClaim,
+//! StorageClass, PriorityClass and PodDisruptionBudget: names (DNS-1123 subdomains), namespaces
+//! (DNS-1123 labels), labels, taints, tolerations, container ports, requests against limits,
+//! affinity, label and node selectors, topology spread constraints, volumes, PriorityClass
+//! values and PodDisruptionBudget bounds. Messages are upstream's `field.Error` bodies
+//! (`Invalid value: "Foo": a lowercase RFC 1123 subdomain must ...`); the table of rules, each
+//! an error or a warning, is in `docs/scenario-format.md` ("Validation").
+//!
+//! Where schedlab deliberately differs:
+//!
+//! - Paths name the offending entry itself (`metadata.labels["app name"]`,
+//!   `spec.tolerations[0].value`), where upstream names the map or a neighbouring field.
+//! - Values are quoted as Go's `%q` quotes them; a value upstream prints as a Go struct dump
+//!   (`core.Toleration{...}`, `intstr.IntOrString{...}`) is printed as the field's own value.
+//! - Quantities in messages are printed in canonical form from the amount (`500m`, `2`,
+//!   `128Mi`), not in the suffix the input used.
+//! - Only what the scheduler reads is checked: container names and images, annotations,
+//!   probes, the rest of a pod's spec are not (schedlab's own examples often leave names and
+//!   images out). Other kinds (Service, ReplicaSet, ...) are not checked.
+//! - Four rules are warnings, not errors: what real clusters may still hold (a negative
+//!   `terminationGracePeriodSeconds`, which upstream accepts with a warning and treats as 1; two
+//!   `globalDefault` PriorityClasses, which admission refuses but a race can store), an extended
+//!   resource requested without a limit (hand-written scenarios give requests only, and the
+//!   scheduler reads nothing else), and `maxSkew: 0` (v1.17's filter defines the outcome, and a
+//!   golden scenario with its stored v1.17 report holds one).
+//!
+//! Every check is linear in the size of the object (sets, never pairwise comparisons).
+
+mod names;
+mod pod;
+mod selector;
+#[cfg(test)]
+mod tests;
+
+pub use names::{dns1123_label, dns1123_subdomain, label_value, qualified_name};
+pub(crate) use pod::volumes_without_source;
+
+use super::parse::push_key;
+use super::{join, Diagnostic, Origin};
+use crate::model::volume::{PersistentVolume, PersistentVolumeClaim, StorageClass};
+use crate::model::workload::IntOrString;
+use crate::model::{Labels, Node, ObjectMeta, Pod, PodDisruptionBudget, PriorityClass};
+use crate::modern::field::{FieldError, Value};
+use std::collections::HashSet;
+
+/// The highest priority a PriorityClass that is not a system class may have.
+pub const HIGHEST_USER_DEFINABLE_PRIORITY: i32 = 1_000_000_000;
+/// The system PriorityClasses: name and value (`SystemPriorityClasses`).
+pub const SYSTEM_PRIORITY_CLASSES: [(&str, i32); 2] = [
+    ("system-node-critical", 2_000_001_000),
+    ("system-cluster-critical", 2_000_000_000),
+];
+/// The taint effects (`NoSchedule`, `PreferNoSchedule`, `NoExecute`).
+const TAINT_EFFECTS: [&str; 3] = ["NoSchedule", "PreferNoSchedule", "NoExecute"];
+/// `preemptionPolicy` values.
+const PREEMPTION_POLICIES: [&str; 2] = ["Never", "PreemptLowerPriority"];
+
+/// Most errors (and, apart, warnings) reported for one object: a node with a million bad labels
+/// gives this many and a note, not a million messages.
+pub const MAX_PER_OBJECT: usize = 100;
+
+/// Collects one object's errors and warnings, each under the object's path in its file.
+pub(crate) struct Check<'a> {
+    file: &'a str,
+    base: &'a str,
+    errors: &'a mut Vec<Diagnostic>,
+    warnings: &'a mut Vec<Diagnostic>,
+    counts: [usize; 2],
+}
+
+impl<'a> Check<'a> {
+    /// Diagnostics for the object at `base` of `file`.
+    pub fn new(
+        file: &'a str,
+        base: &'a str,
+        errors: &'a mut Vec<Diagnostic>,
+        warnings: &'a mut Vec<Diagnostic>,
+    ) -> Check<'a> {
+        Check {
+            file,
+            base,
+            errors,
+            warnings,
+            counts: [0, 0],
+        }
+    }
+
+    /// An error.
+    fn error(&mut self, e: FieldError) {
+        self.push(0, e);
+    }
+
+    /// A warning.
+    fn warn(&mut self, e: FieldError) {
+        self.push(1, e);
+    }
+
+    fn push(&mut self, which: usize, e: FieldError) {
+        let n = self.counts[which];
+        self.counts[which] += 1;
+        let to = if which == 0 {
+            &mut *self.errors
+        } else {
+            &mut *self.warnings
+        };
+        if n < MAX_PER_OBJECT {
+            to.push(Diagnostic::new(
+                self.file,
+                join(self.base, &e.path),
+                e.message,
+            ));
+        } else if n == MAX_PER_OBJECT {
+            let what = if which == 0 { "errors" } else { "warnings" };
+            to.push(Diagnostic::new(
+                self.file,
+                self.base,
+                format!("more {what} in this object are not shown (at most {MAX_PER_OBJECT})"),
+            ));
+        }
+    }
+
+    /// `Invalid value: "<value>": <msg>` for each message (the path is built only if needed).
+    fn invalid_each(&mut self, msgs: Vec<String>, value: &str, path: impl FnOnce() -> String) {
+        if msgs.is_empty() {
+            return;
+        }
+        let path = path();
+        for m in msgs {
+            self.error(FieldError::invalid(path.clone(), quoted(value), &m));
+        }
+    }
+}
+
+/// A string value as a field error prints it (Go's `%q`).
+fn quoted(s: &str) -> Value<'static> {
+    Value::Raw(go_quote(s))
+}
+
+/// `path` + `.key` or `["key"]`.
+fn key_path(path: &str, key: &str) -> String {
+    let mut p = path.to_string();
+    push_key(&mut p, key);
+    p
+}
+
+/// Quotes a string as Go's `strconv.Quote` does: control, format (bidirectional overrides,
+/// zero-width characters) and non-ASCII space characters are escaped, so a message never
+/// carries them raw.
+pub fn go_quote(s: &str) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{b}' => out.push_str("\\v"),
+            c if go_printable(c) => out.push(c),
+            c if (c as u32) < 0x80 => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c if (c as u32) < 0x10000 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => {
+                let _ = write!(out, "\\U{:08x}", c as u32);
+            }
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Go's `unicode.IsPrint`, for the characters that matter: controls, format characters,
+/// separators other than the ASCII space, private use and non-characters are not printable.
+fn go_printable(c: char) -> bool {
+    let u = c as u32;
+    if c == ' ' {
+        return true;
+    }
+    if c.is_control() || c.is_whitespace() {
+        return false;
+    }
+    !matches!(u,
+        0xAD | 0x600..=0x605 | 0x61C | 0x6DD | 0x70F | 0x890..=0x891 | 0x8E2 | 0x180E
+        | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x206F | 0xFEFF | 0xFFF9..=0xFFFB
+        | 0xFFFE..=0xFFFF | 0xE000..=0xF8FF | 0x110BD | 0x110CD | 0x13430..=0x1343F
+        | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A | 0xE0001 | 0xE0020..=0xE007F
+        | 0xF0000..=0x10FFFF)
+}
+
+/// `ValidateLabels`: every key a qualified name, every value a label value.
+fn labels(c: &mut Check, labels: &Labels, at: &str) {
+    for (k, v) in labels {
+        c.invalid_each(qualified_name(k), k, || key_path(at, k));
+        c.invalid_each(label_value(v), v, || key_path(at, k));
+    }
+}
+
+/// `ValidateObjectMeta`: the name (a DNS-1123 subdomain), the namespace of a namespaced kind (a
+/// DNS-1123 label) and the labels. An empty name is reported by the reader for the kinds that
+/// always needed one; `require_name` reports it here, in upstream's words, for the others.
+fn meta(c: &mut Check, m: &ObjectMeta, namespaced: bool, require_name: bool) {
+    if m.name.is_empty() {
+        if require_name {
+            c.error(FieldError::required(
+                "metadata.name",
+                "name or generateName is required",
+            ));
+        }
+    } else {
+        c.invalid_each(dns1123_subdomain(&m.name), &m.name, || {
+            "metadata.name".into()
+        });
+    }
+    if namespaced && !m.namespace.is_empty() {
+        c.invalid_each(dns1123_label(&m.namespace), &m.namespace, || {
+            "metadata.namespace".into()
+        });
+    }
+    labels(c, &m.labels, "metadata.labels");
+}
+
+/// `validateTaintEffect`.
+fn taint_effect(c: &mut Check, effect: &str, allow_empty: bool, path: impl FnOnce() -> String) {
+    if effect.is_empty() {
+        if !allow_empty {
+            c.error(FieldError::required(path(), ""));
+        }
+    } else if !TAINT_EFFECTS.contains(&effect) {
+        c.error(FieldError::not_supported(
+            path(),
+            quoted(effect),
+            &TAINT_EFFECTS,
+        ));
+    }
+}
+
+/// `ValidateNode`: metadata and `spec.taints` (key, value, effect, unique by key and effect).
+pub(crate) fn node(c: &mut Check, n: &Node) {
+    meta(c, &n.metadata, false, false);
+    let mut seen: HashSet<(&str, &str)> = HashSet::new();
+    for (i, t) in n.spec.taints.iter().enumerate() {
+        let at = |f: &str| format!("spec.taints[{i}].{f}");
+        c.invalid_each(qualified_name(&t.key), &t.key, || at("key"));
+        let msgs = label_value(&t.value);
+        if !msgs.is_empty() {
+            c.error(FieldError::invalid(
+                at("value"),
+                quoted(&t.value),
+                &msgs.join(";"),
+            ));
+        }
+        taint_effect(c, &t.effect, false, || at("effect"));
+        if !seen.insert((t.key.as_str(), t.effect.as_str())) {
+            let dump = format!(
+                "core.Taint{{Key:{}, Value:{}, Effect:{}, TimeAdded:<nil>}}",
+                go_quote(&t.key),
+                go_quote(&t.value),
+                go_quote(&t.effect)
+            );
+            let mut e = FieldError::duplicate(format!("spec.taints[{i}]"), Value::Raw(dump));
+            e.message
+                .push_str(": taints must be unique by key and effect pair");
+            c.error(e);
+        }
+    }
+}
+
+/// `ValidatePod` for the fields the scheduler reads (the `pod` module); `sourceless` lists the
+/// volumes that name no source (found on the raw document by [`volumes_without_source`]).
+pub(crate) fn pod(c: &mut Check, p: &Pod, sourceless: &[usize]) {
+    meta(c, &p.metadata, true, false);
+    pod::spec(c, &p.spec, sourceless);
+}
+
+/// `ValidatePersistentVolume`: metadata and the node affinity's node selector.
+pub(crate) fn persistent_volume(c: &mut Check, v: &PersistentVolume) {
+    meta(c, &v.metadata, false, false);
+    if let Some(sel) = v
+        .spec
+        .node_affinity
+        .as_ref()
+        .and_then(|a| a.required.as_ref())
+    {
+        selector::node_selector(c, sel, "spec.nodeAffinity.required");
+    }
+}
+
+/// `ValidatePersistentVolumeClaim`: metadata and the label selector over volumes.
+pub(crate) fn persistent_volume_claim(c: &mut Check, v: &PersistentVolumeClaim) {
+    meta(c, &v.metadata, true, false);
+    if let Some(sel) = &v.spec.selector {
+        selector::label_selector(c, sel, "spec.selector");
+    }
+}
+
+/// `ValidateStorageClass`: metadata.
+pub(crate) fn storage_class(c: &mut Check, s: &StorageClass) {
+    meta(c, &s.metadata, false, false);
+}
+
+/// `ValidatePriorityClass`: metadata, the reserved `system-` prefix, the highest value of a
+/// user-defined class, `preemptionPolicy`.
+pub(crate) fn priority_class(c: &mut Check, pc: &PriorityClass) {
+    meta(c, &pc.metadata, false, true);
+    let name = pc.metadata.name.as_str();
+    if name.starts_with("system-") {
+        let why = match SYSTEM_PRIORITY_CLASSES.iter().find(|(n, _)| *n == name) {
+            None => Some(format!("{name} is not a known system priority class")),
+            Some((n, v)) if *v != pc.value => {
+                Some(format!("value of {n} PriorityClass must be {v}"))
+            }
+            Some((n, _)) if pc.global_default => {
+                Some(format!("globalDefault of {n} PriorityClass must be false"))
+            }
+            Some(_) => None,
+        };
+        if let Some(why) = why {
+            c.error(FieldError::forbidden(
+                "metadata.name",
+                &format!(
+                    "priority class names with 'system-' prefix are reserved for system use \
+                     only. error: {why}"
+                ),
+            ));
+        }
+    } else if pc.value > HIGHEST_USER_DEFINABLE_PRIORITY {
+        c.error(FieldError::forbidden(
+            "value",
+            &format!(
+                "maximum allowed value of a user defined priority is \
+                 {HIGHEST_USER_DEFINABLE_PRIORITY}"
+            ),
+        ));
+    }
+    preemption_policy(c, pc.preemption_policy.as_deref(), "preemptionPolicy");
+}
+
+/// `ValidatePreemptionPolicy`.
+fn preemption_policy(c: &mut Check, policy: Option<&str>, path: &str) {
+    match policy {
+        None => {}
+        Some("") => c.error(FieldError::required(path, "")),
+        Some(p) if !PREEMPTION_POLICIES.contains(&p) => c.error(FieldError::not_supported(
+            path,
+            quoted(p),
+            &PREEMPTION_POLICIES,
+        )),
+        Some(_) => {}
+    }
+}
+
+/// An `IntOrString` as a field error prints it here: the number, or the quoted string.
+fn int_or_string(v: &IntOrString) -> Value<'_> {
+    match v {
+        IntOrString::Int(n) => Value::Int(i64::from(*n)),
+        IntOrString::Str(s) => quoted(s),
+    }
+}
+
+/// `ValidatePositiveIntOrPercent` and `IsNotMoreThan100Percent`.
+fn int_or_percent(c: &mut Check, v: &IntOrString, path: &str) {
+    match v {
+        IntOrString::Int(n) if *n < 0 => c.error(FieldError::invalid(
+            path,
+            Value::Int(i64::from(*n)),
+            "must be greater than or equal to 0",
+        )),
+        IntOrString::Int(_) => {}
+        IntOrString::Str(s) => {
+            let digits = s.strip_suffix('%').unwrap_or("");
+            if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+                let m = names::regex_error(
+                    "a valid percent string must be a numeric string followed by an ending '%'",
+                    "[0-9]+%",
+                    &["1%", "93%"],
+                );
+                c.error(FieldError::invalid(path, quoted(s), &m));
+            } else if digits.parse::<u64>().unwrap_or(0) > 100 {
+                // (Go's Atoi fails on an overflowing number and the check reads 0.)
+                c.error(FieldError::invalid(
+                    path,
+                    quoted(s),
+                    "must not be greater than 100%",
+                ));
+            }
+        }
+    }
+}
+
+/// `ValidatePodDisruptionBudget`: metadata, `minAvailable` / `maxUnavailable` (not both; each a
+/// non-negative number or a percentage up to 100%), the selector.
+pub(crate) fn pod_disruption_budget(c: &mut Check, b: &PodDisruptionBudget) {
+    meta(c, &b.metadata, true, true);
+    let (min, max) = (&b.spec.min_available, &b.spec.max_unavailable);
+    if let (Some(lo), Some(hi)) = (min, max) {
+        let both = format!(
+            "{{minAvailable: {}, maxUnavailable: {}}}",
+            int_or_string(lo),
+            int_or_string(hi)
+        );
+        c.error(FieldError::invalid(
+            "spec",
+            Value::Raw(both),
+            "minAvailable and maxUnavailable cannot be both set",
+        ));
+    }
+    if let Some(v) = min {
+        int_or_percent(c, v, "spec.minAvailable");
+    }
+    if let Some(v) = max {
+        int_or_percent(c, v, "spec.maxUnavailable");
+    }
+    if let Some(sel) = &b.spec.selector {
+        selector::label_selector(c, sel, "spec.selector");
+    }
+}
+
+/// Two PriorityClasses with `globalDefault: true`: a warning at each one after the first, in
+/// the Priority admission plugin's words. Admission refuses the second, but a race can store
+/// both, so a snapshot may hold them.
+pub fn global_defaults(classes: &[(PriorityClass, Origin)]) -> Vec<Diagnostic> {
+    let mut defaults = classes.iter().filter(|(c, _)| c.global_default);
+    let Some((first, _)) = defaults.next() else {
+        return Vec::new();
+    };
+    defaults
+        .map(|(_, o)| {
+            Diagnostic::new(
+                &o.file,
+                join(&o.path, "globalDefault"),
+                format!(
+                    "PriorityClass {} is already marked as default. Only one default can exist \
+                     (schedlab gives pods without a class the value of the first, {:?}: {})",
+                    first.metadata.name, first.metadata.name, first.value
+                ),
+            )
+        })
+        .collect()
+}
