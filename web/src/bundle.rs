@@ -735,7 +735,7 @@ mod tests {
                 "kind: KubeSchedulerConfiguration\n".to_string(),
             ),
         ];
-        let file = "kind: NodeList\napiVersion: v1\nitems:\n- metadata: {name: b}\n- metadata: {name: c}\n---\nkind: Pod\nmetadata: {name: q}\n---\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 10\n---\nkind: Policy\napiVersion: v1\npredicates: []\n---\nkind: KubeSchedulerConfiguration\n";
+        let file = "kind: NodeList\napiVersion: v1\nitems:\n- metadata: {name: b}\n- metadata: {name: c}\n---\nkind: Pod\nmetadata: {name: q}\nspec: {containers: [{name: c}]}\n---\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 10\n---\nkind: Policy\napiVersion: v1\npredicates: []\n---\nkind: KubeSchedulerConfiguration\n";
         let added = add(&current, &import(&[file.into()]));
         assert_eq!(
             added.texts,
@@ -746,7 +746,7 @@ mod tests {
                 ),
                 (
                     EditorFile::Pods,
-                    "kind: Pod\nmetadata: {name: p}\n---\nkind: Pod\nmetadata: {name: q}\n---\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 10\n".to_string()
+                    "kind: Pod\nmetadata: {name: p}\n---\nkind: Pod\nmetadata: {name: q}\nspec: {containers: [{name: c}]}\n---\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 10\n".to_string()
                 ),
             ]
         );
