@@ -143,19 +143,19 @@ describe('nothing lost: undo, redo and saved work', () => {
   it('keeps a 9 MB paste (2000 nodes, 2000 pods) across a reload (IndexedDB)', async () => {
     const context = await env.context();
     const page = await fresh(context);
-    // 2000 nodes with long labels: about 5 MB, past what sessionStorage holds.
+    // 2000 nodes with long annotations (label values may not pass 63 characters): about 5 MB, past what sessionStorage holds.
     const filler = 'x'.repeat(2200);
     const big = Array.from(
       { length: 2000 },
       (_, i) =>
-        `apiVersion: v1\nkind: Node\nmetadata: {name: n${i}, labels: {note: "${filler}"}}\nstatus: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}\n`,
+        `apiVersion: v1\nkind: Node\nmetadata: {name: n${i}, annotations: {note: "${filler}"}}\nstatus: {allocatable: {cpu: "4", memory: 8Gi, pods: "110"}}\n`,
     ).join('---\n');
     assert.ok(big.length > 4.5e6);
     // And 2000 pods of the same size: together past any browser's sessionStorage.
     const pods = Array.from(
       { length: 2000 },
       (_, i) =>
-        `apiVersion: v1\nkind: Pod\nmetadata: {name: p${i}, labels: {note: "${filler}"}}\nspec: {containers: [{name: c, resources: {requests: {cpu: 100m}}}]}\n`,
+        `apiVersion: v1\nkind: Pod\nmetadata: {name: p${i}, annotations: {note: "${filler}"}}\nspec: {containers: [{name: c, resources: {requests: {cpu: 100m}}}]}\n`,
     ).join('---\n');
     await page.click('[data-testid="tab-nodes"]');
     // As a paste does: the whole text at once, one input event (Playwright's fill types it in
