@@ -8,19 +8,9 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { open } from './support.mjs';
+import { open, paste } from './support.mjs';
 
 const nodesEditor = (page) => page.locator('[data-testid="editor-nodes"] textarea');
-/** Puts `text` in an editor at once, as a paste does. */
-const paste = (page, stem, text) =>
-  page.evaluate(
-    ([stem, text]) => {
-      const area = document.querySelector(`[data-testid="editor-${stem}"] textarea`);
-      area.value = text;
-      area.dispatchEvent(new Event('input', { bubbles: true }));
-    },
-    [stem, text],
-  );
 const cards = (page) => page.locator('[data-testid="node-card"]').count();
 
 describe('the page under hostile input', () => {

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { open, SHOTS } from './support.mjs';
+import { open, paste, SHOTS } from './support.mjs';
 
 const cards = (page) => page.locator('[data-testid="node-card"]').count();
 const names = (page) =>
@@ -158,23 +158,12 @@ describe('nothing lost: undo, redo and saved work', () => {
         `apiVersion: v1\nkind: Pod\nmetadata: {name: p${i}, annotations: {note: "${filler}"}}\nspec: {containers: [{name: c, resources: {requests: {cpu: 100m}}}]}\n`,
     ).join('---\n');
     await page.click('[data-testid="tab-nodes"]');
-    // As a paste does: the whole text at once, one input event (Playwright's fill types it in
-    // pieces, which takes minutes at this size).
-    const paste = (stem, text) =>
-      page.evaluate(
-        ([stem, text]) => {
-          const area = document.querySelector(`[data-testid="editor-${stem}"] textarea`);
-          area.value = text;
-          area.dispatchEvent(new Event('input', { bubbles: true }));
-        },
-        [stem, text],
-      );
     const stats = '2000 nodes · 2000 pods';
     const waitStats = () =>
       page.waitForFunction((s) => document.querySelector('.scenario-stats')?.textContent.includes(s), stats, { timeout: 90000 });
-    await paste('nodes', big);
+    await paste(page, 'nodes', big);
     await page.click('[data-testid="tab-pods"]');
-    await paste('pods', pods);
+    await paste(page, 'pods', pods);
     await waitStats();
     await page.waitForFunction(
       () => ['nodes', 'pods'].every((e) => Object.keys(sessionStorage).some((k) => k.endsWith(`editor.${e}.stashed`))),

@@ -150,3 +150,15 @@ export async function open({ pages = {}, args = [] } = {}) {
   };
   return { base, server, browser, problems, watch: watchPage, newPage, context, tab, close };
 }
+
+/** Puts `text` in the editor `stem` (`nodes`, `pods`, ...) at once, as a paste does: one input
+ * event (Playwright's `fill` types big texts in pieces, which takes minutes). */
+export const paste = (page, stem, text) =>
+  page.evaluate(
+    ([stem, text]) => {
+      const area = document.querySelector(`[data-testid="editor-${stem}"] textarea`);
+      area.value = text;
+      area.dispatchEvent(new Event('input', { bubbles: true }));
+    },
+    [stem, text],
+  );

@@ -30,7 +30,7 @@
 //!
 //! Every check is linear in the size of the object (sets, never pairwise comparisons).
 
-mod names;
+pub(crate) mod names;
 mod pod;
 mod selector;
 #[cfg(test)]

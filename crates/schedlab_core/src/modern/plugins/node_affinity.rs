@@ -75,26 +75,8 @@ const DNS1123_SUBDOMAIN_FMT: &str =
     "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
 const DNS1123_SUBDOMAIN_ERR_MSG: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 
-/// `RegexError(msg, re, examples...)`.
-fn regex_error(msg: &str, re: &str, examples: &[&str]) -> String {
-    let mut s = msg.to_string();
-    if examples.is_empty() {
-        return format!("{s} (regex used for validation is '{re}')");
-    }
-    s.push_str(" (e.g. ");
-    for (i, e) in examples.iter().enumerate() {
-        if i > 0 {
-            s.push_str(" or ");
-        }
-        s.push('\'');
-        s.push_str(e);
-        s.push_str("', ");
-    }
-    s.push_str("regex used for validation is '");
-    s.push_str(re);
-    s.push_str("')");
-    s
-}
+// `RegexError(msg, re, examples...)`, as the input's validation spells it.
+use crate::input::validate::names::regex_error;
 
 /// `^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`.
 fn is_label_key_name(s: &str) -> bool {
