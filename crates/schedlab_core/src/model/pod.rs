@@ -483,9 +483,12 @@ pub fn parse_rfc3339(s: &str) -> Option<(i64, u32)> {
     }
     let offset = match rest {
         "Z" | "z" => 0,
-        o if o.len() == 6 && (o.starts_with('+') || o.starts_with('-')) && &o[3..4] == ":" => {
-            let oh: i64 = o[1..3].parse().ok()?;
-            let om: i64 = o[4..6].parse().ok()?;
+        o if o.len() == 6
+            && (o.starts_with('+') || o.starts_with('-'))
+            && o.get(3..4) == Some(":") =>
+        {
+            let oh: i64 = o.get(1..3)?.parse().ok()?;
+            let om: i64 = o.get(4..6)?.parse().ok()?;
             let v = oh * 3600 + om * 60;
             if o.starts_with('-') {
                 -v
@@ -532,6 +535,9 @@ mod time_tests {
             "2020-13-01T00:00:00Z",
             "2020-01-01T00:00:00",
             "2020-01-01T00:00:00.Z",
+            // Six bytes of offset that are not six characters (found by fuzzing).
+            "2024-01-01T00:00:00-00\u{fffd}",
+            "2024-01-01T00:00:00-0\u{fffd}Z",
         ] {
             assert_eq!(parse_rfc3339(bad), None, "{bad}");
         }
