@@ -1,12 +1,15 @@
 # Installs what schedlab's build and tests need, skipping whatever is already there at the
 # right version. Sourced by scripts/serve.sh and scripts/test.sh; safe to run again.
 # Versions: see shared/guide/TOOLCHAIN.md (trunk 0.21.14 builds on stable, wasm-bindgen-cli
-# must equal the wasm-bindgen in Cargo.lock, wasm-opt comes from npm binaryen@132).
+# must equal the wasm-bindgen in Cargo.lock, wasm-opt comes from npm binaryen@132; cargo-fuzz
+# and cargo-deny: see docs/fuzzing.md and docs/dependencies.md).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 WASM_BINDGEN_VERSION=0.2.130
 TRUNK_VERSION=0.21.14
+CARGO_FUZZ_VERSION=0.13.2
+CARGO_DENY_VERSION=0.20.2
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 
@@ -53,5 +56,28 @@ setup_browser() {
     say "installing Debian chromium and chromium-driver"
     as_root apt-get update -qq
     as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+  fi
+}
+
+# CI's tools, built unoptimised (`--debug`): they only drive cargo and read Cargo.lock, and so
+# build in a third of the time (cargo-fuzz in about 1 minute, cargo-deny in about 2).
+# cargo-fuzz needs a nightly toolchain (sanitizers, -Z flags); the workspace stays on stable.
+setup_fuzz() {
+  export PATH="$HOME/.cargo/bin:$PATH"
+  if ! rustup toolchain list | grep -q '^nightly'; then
+    say "installing the nightly toolchain (for cargo-fuzz)"
+    rustup toolchain install nightly --profile minimal
+  fi
+  if ! cargo fuzz --version 2>/dev/null | grep -q "$CARGO_FUZZ_VERSION"; then
+    say "installing cargo-fuzz $CARGO_FUZZ_VERSION (about 1 minute, once)"
+    cargo install "cargo-fuzz@$CARGO_FUZZ_VERSION" --locked --debug
+  fi
+}
+
+setup_deny() {
+  export PATH="$HOME/.cargo/bin:$PATH"
+  if ! cargo deny --version 2>/dev/null | grep -q "$CARGO_DENY_VERSION"; then
+    say "installing cargo-deny $CARGO_DENY_VERSION (about 2 minutes, once)"
+    cargo install "cargo-deny@$CARGO_DENY_VERSION" --locked --debug
   fi
 }
