@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
 # Runs every check and test: formatting, clippy (native and wasm32), the Rust tests, the
 # JavaScript API's tests under Node, the release web build with the API, and the
-# headless-Chromium browser tests. Installs what is missing first.
+# headless-Chromium browser tests, plus cargo deny and a short fuzzing run (20 s per target).
+# Installs what is missing first.
 source "$(dirname "${BASH_SOURCE[0]}")/setup.sh"
 setup_rust
 setup_web_tools
 setup_browser
+setup_fuzz
+setup_deny
 cd "$ROOT"
 
 say "cargo fmt --check"
 cargo fmt --all -- --check
+cargo fmt --manifest-path fuzz/Cargo.toml -- --check
 
 say "cargo clippy (native)"
 cargo clippy --workspace --all-targets -- -D warnings
@@ -22,6 +26,12 @@ say "cargo test"
 cargo test --workspace --exclude schedlab_web
 # The playground's pure parts (form documents, import/export bundles), natively.
 cargo test -p schedlab_web --lib
+
+say "cargo deny (licences, bans, sources; advisories when reachable)"
+bash scripts/deny.sh
+
+say "fuzzing: every target for 20 s (docs/fuzzing.md)"
+bash scripts/fuzz.sh 20
 
 say "the JavaScript API under Node (wasm-bindgen-test)"
 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
