@@ -144,6 +144,14 @@ pub fn placements(run: &Run) -> Vec<Placement> {
             }
         }
     }
+    // The copies of repeated blocks are attempts too.
+    for r in &run.repeats {
+        for t in &run.cycles[r.cycles.clone()] {
+            if let Some(a) = attempts.get_mut(t.pod) {
+                *a += r.times;
+            }
+        }
+    }
     let mut order: Vec<usize> = (0..c.pods.len()).collect();
     order.sort_by_key(|&id| c.pods[id].input_index);
     order
@@ -167,7 +175,7 @@ pub fn placements(run: &Run) -> Vec<Placement> {
                 placed: node
                     .as_ref()
                     .and(last_scheduled[id])
-                    .map(|i| (i + 1, run.cycles[i].time)),
+                    .map(|i| (run.cycle_number(i), run.cycles[i].time)),
                 node,
                 nominated: state.filter(|_| pending).and_then(|s| s.nominated.clone()),
                 priority: p.priority,

@@ -11,7 +11,8 @@ use std::fmt::Write;
 ///
 /// Keys beyond the contract: per pod `conditions` (PodScheduled) and, for a pod whose binding
 /// has not completed, `assumedNode`; per event `time`; `timeline` (the changes applied, with
-/// the pods each moved out of unschedulableQ) and `end` (time and why the run stopped).
+/// the pods each moved out of unschedulableQ), `end` (time and why the run stopped) and, when
+/// blocks of cycles ran again and again identically, `repeats` ([`repeats_json`]).
 pub fn json_report(run: &Run, detail: bool) -> Value {
     let c = &run.cluster;
     let mut order: Vec<usize> = (0..c.pods.len()).collect();
@@ -85,14 +86,52 @@ pub fn json_report(run: &Run, detail: bool) -> Value {
             _ => None,
         })
         .collect();
-    json!({
+    let mut report = json!({
         "pods": pods,
         "cycles": cycles,
         "events": events,
         "timeline": timeline,
         "end": end_json(run),
         "scheduler": run.scheduler.as_str(),
-    })
+    });
+    if !run.repeats.is_empty() {
+        report["repeats"] = repeats_json(run);
+    }
+    report
+}
+
+/// `repeats`: each block of `cycles[firstCycle ..][.. cycles]` (and of `events[firstEvent
+/// ..][.. events]`) that ran `times` more times right after itself, each copy `every` seconds
+/// after the one before and identical to it but for the clock; `lastTime` is when the last
+/// copy's first cycle ran. The copies are counted, not listed: the report of a year of
+/// retries stays small.
+pub fn repeats_json(run: &Run) -> Value {
+    run.repeats
+        .iter()
+        .map(|r| {
+            let first = run.cycles.get(r.cycles.start).map_or(0.0, |c| c.time);
+            let last = Millis((first * 1000.0).round() as u64 + r.every.0 * r.times as u64);
+            json!({"firstCycle": r.cycles.start, "cycles": r.cycles.len(),
+                "firstEvent": r.events.start, "events": r.events.len(),
+                "times": r.times, "every": r.every.as_secs_f64(),
+                "lastTime": last.as_secs_f64()})
+        })
+        .collect()
+}
+
+/// The line that stands for a repeat's copies in the text report.
+fn repeat_line(r: &crate::simulation::Repeat, what: &str, count: usize, last: Millis) -> String {
+    let (n, s) = if count == 1 {
+        ("the", "")
+    } else {
+        ("these", "s")
+    };
+    format!(
+        "... {n} {count} {what}{s} above ran {} more time{}, every {}, the last from t={last}",
+        r.times,
+        if r.times == 1 { "" } else { "s" },
+        r.every
+    )
 }
 
 /// `end`: the time of the last step and why the run stopped, with `warning` when it stopped at
@@ -290,8 +329,20 @@ pub fn text_report(run: &Run) -> String {
         None => ("default".to_string(), full.to_string()),
     };
     let mut rows: Vec<[String; 6]> = Vec::new();
-    let mut events = run.events.iter().peekable();
-    for (i, s) in run.steps.iter().enumerate() {
+    let mut events = run.events.iter().enumerate().peekable();
+    let mut event_repeats = run
+        .repeats
+        .iter()
+        .filter(|r| !r.events.is_empty())
+        .peekable();
+    let mut step_repeats = run.repeats.iter().peekable();
+    // Events carry the index the step had in the run: copies a repeat counts take theirs.
+    let mut folded = 0;
+    for (k, s) in run.steps.iter().enumerate() {
+        let i = k + folded;
+        while let Some(r) = step_repeats.next_if(|r| r.steps.end == k + 1) {
+            folded += r.steps_taken();
+        }
         if let StepKind::Change { index } = s.kind {
             let ch = &run.timeline.changes[index].change;
             let mut message = format!("timeline: {}", ch.verb());
@@ -324,7 +375,7 @@ pub fn text_report(run: &Run) -> String {
                 message,
             ]);
         }
-        while let Some(e) = events.next_if(|e| e.step <= i) {
+        while let Some((k, e)) = events.next_if(|(_, e)| e.step <= i) {
             let (ns, name) = split(&e.object);
             rows.push([
                 ns,
@@ -334,6 +385,19 @@ pub fn text_report(run: &Run) -> String {
                 format!("pod/{name}"),
                 e.message.clone(),
             ]);
+            while let Some(r) = event_repeats.next_if(|r| r.events.end == k + 1) {
+                let first = run.events[r.events.start].time;
+                let last = Millis(first.0 + r.every.0 * r.times as u64);
+                let line = repeat_line(r, "event", r.events.len(), last);
+                rows.push([
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    line,
+                ]);
+            }
         }
     }
     let _ = writeln!(out);
@@ -364,6 +428,13 @@ pub fn text_report(run: &Run) -> String {
 
     let _ = writeln!(out);
     let _ = writeln!(out, "CYCLES");
+    let mut cycle_repeats = run
+        .repeats
+        .iter()
+        .filter(|r| !r.cycles.is_empty())
+        .peekable();
+    // Cycles are numbered as they ran: copies a repeat counts take their numbers.
+    let mut folded = 0;
     for (i, t) in run.cycles.iter().enumerate() {
         let pod = &c.pods[t.pod].full_name;
         let what = match (t.outcome, t.node) {
@@ -418,10 +489,16 @@ pub fn text_report(run: &Run) -> String {
         let _ = writeln!(
             out,
             "#{:<4} t={:<7} {pod}  {}  {what}",
-            i + 1,
+            i + 1 + folded,
             time.to_string(),
             t.outcome.as_str()
         );
+        while let Some(r) = cycle_repeats.next_if(|r| r.cycles.end == i + 1) {
+            let first = run.cycles[r.cycles.start].time;
+            let last = Millis((first * 1000.0).round() as u64 + r.every.0 * r.times as u64);
+            let _ = writeln!(out, "{}", repeat_line(r, "cycle", r.cycles.len(), last));
+            folded += r.cycles_run();
+        }
     }
     let _ = writeln!(out);
     let why = match (run.stop, run.warning.is_some()) {

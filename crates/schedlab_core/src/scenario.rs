@@ -433,6 +433,7 @@ impl Scenario {
         let mut sim = Simulation::new(self, seed, detail);
         // Read once at the end: no going back, so no checkpoints.
         sim.set_keep_history(false);
+        sim.set_compact_repeats(true);
         let stop = sim.run(limits.or_defaults());
         let mut run = sim.to_run(stop);
         run.warning = limits.default_bound_warning(stop);
@@ -667,10 +668,14 @@ fn resolve_timeline(
 pub struct Run {
     /// The cluster cache at the end (assumed pods count on their nodes).
     pub cluster: Cluster,
-    /// Every cycle, in order.
+    /// Every cycle, in order (but for the copies that `repeats` counts).
     pub cycles: Vec<CycleTrace>,
     /// Events, in order.
     pub events: Vec<Event>,
+    /// Blocks of `steps` (with their cycles and events) that ran again right after
+    /// themselves, identically but for the clock, counted rather than listed (see
+    /// [`crate::simulation::Repeat`]); empty for most runs.
+    pub repeats: Vec<crate::simulation::Repeat>,
     /// Filter names, by profile index.
     pub filter_names: Vec<String>,
     /// Score names, by profile index.
@@ -679,7 +684,7 @@ pub struct Run {
     pub scheduler: SchedulerVersion,
     /// Every pod's state at the end, by pod id.
     pub pod_states: Vec<PodState>,
-    /// Every step, in order.
+    /// Every step, in order (but for the copies that `repeats` counts).
     pub steps: Vec<Step>,
     /// The scenario's timeline.
     pub timeline: Timeline,
@@ -692,6 +697,23 @@ pub struct Run {
 }
 
 impl Run {
+    /// The number (from 1) that kept cycle `i` had in the run: the copies that
+    /// [`Run::repeats`] counts before it take theirs.
+    pub fn cycle_number(&self, i: usize) -> usize {
+        i + 1
+            + self
+                .repeats
+                .iter()
+                .filter(|r| r.cycles.end <= i)
+                .map(|r| r.cycles_run())
+                .sum::<usize>()
+    }
+
+    /// Cycles run in all, the copies that [`Run::repeats`] counts included.
+    pub fn total_cycles(&self) -> usize {
+        self.cycles.len() + self.repeats.iter().map(|r| r.cycles_run()).sum::<usize>()
+    }
+
     /// A pod's final phase (an assumed pod is still `Pending`).
     pub fn phase(&self, pod: PodId) -> Phase {
         match self.pod_states.get(pod).map(|s| &s.phase) {

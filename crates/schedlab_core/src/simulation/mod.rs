@@ -50,7 +50,11 @@
 //! the state and finds the log entries already there.
 
 mod engine;
+mod log;
 mod preempt;
+
+use log::Log;
+pub use log::Repeat;
 
 use crate::cluster::{Cluster, NodeId, PodId};
 pub use crate::framework::preemption::StartTime;
@@ -312,14 +316,6 @@ pub enum Schedulers {
     Modern(Arc<crate::modern::config::Configuration>),
 }
 
-/// The known history: every step, cycle and event computed so far.
-#[derive(Clone, Default)]
-struct Log {
-    steps: Vec<Step>,
-    cycles: Vec<CycleTrace>,
-    events: Vec<Event>,
-}
-
 /// The output of one step, before it is logged.
 struct StepOutput {
     step: Step,
@@ -478,11 +474,7 @@ impl Simulation {
             schedulers,
             state,
             // Every queued pod gets at least one cycle: reserve for that.
-            log: Log {
-                steps: Vec::with_capacity(2 * scenario.queue.len()),
-                cycles: Vec::with_capacity(scenario.queue.len()),
-                events: Vec::with_capacity(scenario.queue.len()),
-            },
+            log: Log::new(false, scenario.queue.len()),
             position: 0,
             checkpoints,
             checkpoint_interval: (size / 8).clamp(256, 1 << 16),
@@ -507,14 +499,12 @@ impl Simulation {
     }
 
     fn apply(&mut self, next: (Millis, engine::What)) -> usize {
-        let record = self.position == self.log.steps.len();
+        let record = self.position == self.log.total_steps();
         let detail = record && self.setup.detail;
         let out = engine::apply(&mut self.state, &self.setup, &self.schedulers, next, detail);
         if record {
-            self.log.steps.push(out.step);
-            self.log.cycles.extend(out.cycle);
-            self.log.events.extend(out.events);
-        } else {
+            self.log.record(out.step, out.cycle, out.events);
+        } else if self.repeats().is_empty() {
             debug_assert_eq!(
                 self.log.steps[self.position], out.step,
                 "a replayed step differs from the recorded one"
@@ -554,9 +544,10 @@ impl Simulation {
     /// first).
     pub fn step_cycle(&mut self) -> Option<usize> {
         loop {
-            let i = self.step()?;
-            if let StepKind::Cycle { cycle } = self.log.steps[i].kind {
-                return Some(cycle);
+            let before = self.state.cycles;
+            self.step()?;
+            if self.state.cycles > before {
+                return Some(before);
             }
         }
     }
@@ -664,6 +655,16 @@ impl Simulation {
         self.keep_history = keep;
     }
 
+    /// Whether to fold repeated blocks of steps into [`Repeat`]s (default off); to be set
+    /// before the first step. For runs read at the end: the logs ([`Self::steps`],
+    /// [`Self::cycles`], [`Self::events`]) then hold the kept entries only, and a copy that
+    /// was folded cannot be looked at by its index.
+    pub fn set_compact_repeats(&mut self, compact: bool) {
+        if self.log.total_steps() == 0 {
+            self.log = Log::new(compact, self.log.cycles.capacity());
+        }
+    }
+
     /// Forgets the past: the logs and every checkpoint. The current state becomes the start
     /// (position 0) of a new history.
     pub fn clear_history(&mut self) {
@@ -683,6 +684,12 @@ impl Simulation {
     /// The virtual clock.
     pub fn now(&self) -> Millis {
         self.state.now
+    }
+
+    /// Blocks of steps that ran again and again identically (with
+    /// [`Self::set_compact_repeats`]; else empty).
+    pub fn repeats(&self) -> &[Repeat] {
+        &self.log.repeats
     }
 
     /// Every step known so far (may extend past [`Self::position`] after going back).
@@ -797,13 +804,27 @@ impl Simulation {
         Some((out.cycle?, before))
     }
 
-    /// A [`crate::scenario::Run`] of the history up to the current position, for the reports.
+    /// A [`crate::scenario::Run`] of the history up to the current position, for the reports:
+    /// repeated blocks are folded ([`Repeat`]) whether the log was compacted on the way or
+    /// not, so every report of the same history is the same.
     pub fn to_run(&self, stop: StopReason) -> crate::scenario::Run {
-        let steps = self.log.steps[..self.position].to_vec();
+        // A compacting log is read at its end only; a whole one up to the position.
+        let folded;
+        let log = if self.log.is_compact() {
+            &self.log
+        } else {
+            folded = Log::compacted(
+                &self.log.steps[..self.position],
+                &self.log.cycles[..self.state.cycles],
+                &self.log.events[..self.state.events],
+            );
+            &folded
+        };
         crate::scenario::Run {
             cluster: self.state.cluster.clone(),
-            cycles: self.log.cycles[..self.state.cycles].to_vec(),
-            events: self.log.events[..self.state.events].to_vec(),
+            cycles: log.cycles.clone(),
+            events: log.events.clone(),
+            repeats: log.repeats.clone(),
             filter_names: self.filter_names.clone(),
             score_names: self.score_names.clone(),
             scheduler: if self.setup.modern {
@@ -812,7 +833,7 @@ impl Simulation {
                 crate::scenario::SchedulerVersion::V1_17
             },
             pod_states: self.state.pods.clone(),
-            steps,
+            steps: log.steps.clone(),
             timeline: self.setup.timeline.clone(),
             end_time: self.state.now,
             stop,

@@ -360,3 +360,149 @@ fn no_node_is_overcommitted_and_no_pod_is_scheduled_twice() {
         }
     }
 }
+
+/// The cycles of a compacted run written out in full: each repeat's block again after its
+/// kept copy, `times` times, each copy `every` later.
+fn expanded_cycles(run: &crate::scenario::Run) -> Vec<(Millis, PodId, Outcome, Option<String>)> {
+    let mut out = Vec::new();
+    let mut repeats = run.repeats.iter().peekable();
+    for (i, t) in run.cycles.iter().enumerate() {
+        out.push((
+            Millis((t.time * 1000.0).round() as u64),
+            t.pod,
+            t.outcome,
+            t.message.clone(),
+        ));
+        while let Some(r) = repeats.next_if(|r| r.cycles.end == i + 1) {
+            for copy in 1..=r.times as u64 {
+                for c in &run.cycles[r.cycles.clone()] {
+                    let at = Millis((c.time * 1000.0).round() as u64 + copy * r.every.0);
+                    out.push((at, c.pod, c.outcome, c.message.clone()));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_year_of_identical_retries_is_kept_as_one_repeat() {
+    // One pod that never fits n1, and a node that joins after a year. v1.17 retries it at
+    // every leftover flush (30 s ticks) more than 60 s after it failed: t = 0, 90 s, 180 s, ...
+    // 31 536 000 s (365 days) is a multiple of 90 s; the node joins first at that instant
+    // (timeline changes before flushes and cycles), so the cycle then binds the pod:
+    // 31 536 000 / 90 = 350 400 failed cycles, then one that schedules.
+    let year = Millis::secs(365 * 24 * 3600);
+    let s = load(&[
+        node("n1", "1", 10),
+        pod("big", "2", 0),
+        timeline(json!({"changes": [{"at": "8760h", "addNode": node("n2", "4", 10)}]})),
+    ]);
+    let run = s.run_with(
+        0,
+        false,
+        Limits {
+            until: Some(Millis(year.0 + 3_600_000)),
+            max_cycles: Some(usize::MAX),
+        },
+    );
+    assert_eq!(run.stop, StopReason::Quiescent);
+    assert_eq!(run.repeats.len(), 1, "{:?}", run.repeats);
+    let r = &run.repeats[0];
+    assert_eq!(r.every, Millis::secs(90));
+    assert_eq!(r.cycles.len(), 1);
+    let total = run.cycles.len() + r.cycles_run();
+    assert_eq!(total, 350_401);
+    // Kept: a few copies of the block, the last one, and the cycle that binds.
+    assert!(run.cycles.len() <= 10, "{} kept cycles", run.cycles.len());
+    assert!(run.steps.len() <= 30, "{} kept steps", run.steps.len());
+    let last = run.cycles.last().expect("a cycle");
+    assert_eq!(last.outcome, Outcome::Scheduled);
+    assert_eq!(last.time, year.as_secs_f64());
+    // Kept: the cycles at 0, 90, 180 and 270 s (4 copies of the block [cycle, leftover
+    // flush]), then 350 395 counted copies (the last from 270 + 350 395 × 90 = 31 535 820 s),
+    // then the copy at 31 535 910 s cut short by the node's arrival where its flush would be,
+    // kept as it ran, and the cycle that binds: 4 + 350 395 + 1 = 350 400 failures.
+    let report = crate::report::json_report(&run, false);
+    assert_eq!(
+        report["repeats"],
+        json!([{"firstCycle": 3, "cycles": 1, "firstEvent": 3, "events": 1,
+            "times": 350_395, "every": 90.0, "lastTime": 31_535_820.0}])
+    );
+    let text = crate::report::text_report(&run);
+    assert!(
+        text.contains("... the 1 cycle above ran 350395 more times, every 1m30s, the last from t=8759h57m0s\n#350400 t=8759h58m30s"),
+        "{text}"
+    );
+    assert!(text.contains("#350401 t=8760h0m0s"), "{text}");
+    let expanded = expanded_cycles(&run);
+    assert_eq!(expanded.len(), 350_401);
+    assert_eq!(expanded[350_399].0, Millis(year.0 - 90_000));
+    assert_eq!(expanded[350_399].2, Outcome::Unschedulable);
+    assert_eq!(
+        expanded[350_399].3.as_deref(),
+        Some("0/1 nodes are available: 1 Insufficient cpu.")
+    );
+}
+
+#[test]
+fn a_compacted_run_written_out_is_the_full_run() {
+    // Lossless: the same scenario without compaction (the playground's log) lists every
+    // cycle and event; the compacted run's, written out, are the same. Two pods that never
+    // fit, one with a preemption attempt each time (low priority victims cannot be evicted
+    // for a pod that needs more than the node has), and a node that joins after 3 hours.
+    let s = load(&[
+        node("n1", "1", 10),
+        pod("big", "2", 5),
+        pod("bigger", "3", 0),
+        pod("small", "500m", 0),
+        timeline(json!({"changes": [{"at": "3h", "addNode": node("n2", "8", 10)}]})),
+    ]);
+    let limits = Limits {
+        until: Some(Millis::secs(4 * 3600)),
+        max_cycles: None,
+    };
+    let run = s.run_with(3, true, limits);
+    assert!(!run.repeats.is_empty());
+    let mut full = Simulation::new(&s, 3, true);
+    full.set_keep_history(false);
+    let stop = full.run(limits);
+    assert!(full.repeats().is_empty());
+    // Its report (folded at the end) is the compacting run's, byte for byte.
+    assert_eq!(
+        crate::report::json_report(&full.to_run(stop), true).to_string(),
+        crate::report::json_report(&run, true).to_string()
+    );
+    let want: Vec<_> = full
+        .cycles()
+        .iter()
+        .map(|t| {
+            (
+                Millis((t.time * 1000.0).round() as u64),
+                t.pod,
+                t.outcome,
+                t.message.clone(),
+            )
+        })
+        .collect();
+    let got = expanded_cycles(&run);
+    assert_eq!(got.len(), want.len());
+    assert!(got == want, "the written-out cycles differ");
+    let events: usize = run.events.len()
+        + run
+            .repeats
+            .iter()
+            .map(|r| r.events_emitted())
+            .sum::<usize>();
+    assert_eq!(events, full.events().len());
+    let steps: usize = run.steps.len() + run.repeats.iter().map(|r| r.steps_taken()).sum::<usize>();
+    assert_eq!(steps, full.steps().len());
+    // The kept cycles are full cycles, with their tables, equal to the full run's.
+    for (t, u) in run.cycles.iter().zip(full.cycles()) {
+        if t.time == u.time {
+            assert_eq!(t, u);
+        }
+    }
+    assert_eq!(run.cycles.first(), full.cycles().first());
+    assert_eq!(run.cycles.last(), full.cycles().last());
+}
