@@ -42,16 +42,17 @@ const ARGS = [
  * A static server for `dir` on 127.0.0.1 and a free port; resolves to the server. Served under
  * `prefix` (`/` or a sub-folder such as `/docs/schedlab/`; the folder without its slash is
  * redirected, as static hosts do). `pages` adds generated texts by path (their type by their
- * extension, HTML without one). Every request path is recorded in `server.seen`.
+ * extension, HTML without one). `headers` go with every page and file served. Every request path
+ * is recorded in `server.seen`.
  */
-export function serve(dir, { prefix = '/', pages = {} } = {}) {
+export function serve(dir, { prefix = '/', pages = {}, headers = {} } = {}) {
   const seen = [];
   const server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://localhost');
     seen.push(req.url);
     if (pages[url.pathname]) {
       const type = TYPES[path.extname(url.pathname)] ?? TYPES['.html'];
-      res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
+      res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store', ...headers });
       res.end(pages[url.pathname]);
       return;
     }
@@ -77,6 +78,7 @@ export function serve(dir, { prefix = '/', pages = {} } = {}) {
       res.writeHead(200, {
         'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
         'cache-control': 'no-store',
+        ...headers,
       });
       res.end(body);
     });
@@ -117,7 +119,7 @@ export function watch(page, problems, { requests = true, expected = [], ignoreFa
 }
 
 /**
- * Serves dist/ (with `pages` added, see `serve`) and opens Chromium (with `args` added, see
+ * Serves dist/ (with `pages` and `headers` added, see `serve`) and opens Chromium (with `args` added, see
  * `launch`). Returns { base, server, browser, problems, watch(page, options), newPage(viewport,
  * options), context(options), tab(context, options), close() }:
  *
@@ -127,9 +129,9 @@ export function watch(page, problems, { requests = true, expected = [], ignoreFa
  * - `context` makes a browser context, 1280×800 unless `options` say otherwise;
  * - `tab` makes a new page in `context` and watches it (by default for failed requests too).
  */
-export async function open({ pages = {}, args = [] } = {}) {
+export async function open({ pages = {}, args = [], headers = {} } = {}) {
   assert.ok(fs.existsSync(path.join(DIST, 'index.html')), `${DIST}/index.html is missing: run \`trunk build\` first`);
-  const server = await serve(DIST, { pages });
+  const server = await serve(DIST, { pages, headers });
   const base = `http://127.0.0.1:${server.address().port}/`;
   const problems = [];
   let browser;
