@@ -30,6 +30,15 @@ pub fn Header() -> impl IntoView {
             .with(|i| i.as_ref().map(|i| i.scheduler.as_str()))
             .unwrap_or("…")
     };
+    // The status in a few words, for headers too narrow for the sentence (CSS picks one).
+    let short_status = move || {
+        let n = state.errors().len();
+        match n {
+            0 => format!("{} · current", ran()),
+            1 => "1 error".to_string(),
+            n => format!("{n} errors"),
+        }
+    };
     let status = move || {
         let n = state.errors().len();
         if n == 0 {
@@ -152,7 +161,8 @@ pub fn Header() -> impl IntoView {
                 aria-live="polite"
                 on:click=to_first_error
             >
-                {move || status().1}
+                <span class="long-form">{move || status().1}</span>
+                <span class="short-form" aria-hidden="true">{short_status}</span>
             </a>
             <ImportExport/>
             <ShareLink/>
@@ -193,7 +203,8 @@ pub fn Header() -> impl IntoView {
                 title="Put the example back in every editor"
                 on:click=move |_| state.reset()
             >
-                "Reset to example"
+                <span class="long-form">"Reset to example"</span>
+                <span class="short-form" aria-hidden="true">"Reset"</span>
             </button>
         </header>
     }
