@@ -167,6 +167,9 @@ fn read_files(files: &[String]) -> Result<Vec<(String, String)>, Vec<String>> {
                 if len > limit {
                     return Err(too_large(len));
                 }
+                // Room for the whole file at once: no copy on the way (a file that grew since
+                // is still read to its end).
+                bytes.reserve_exact(len as usize + 1);
                 read_bounded(&mut h, &mut bytes)
             })
         };
@@ -217,6 +220,13 @@ fn load(files: &[String], scheduler: Option<SchedulerVersion>) -> Result<Scenari
     Ok(scenario)
 }
 
+/// Leaves a large value for the process's exit to reclaim: freeing a scenario of 55 000 pods
+/// object by object took a tenth of `schedlab validate`'s time, and the process ends right
+/// after (standard output is flushed by `println!`'s line buffering and at exit).
+fn left_to_exit<T>(value: T) {
+    std::mem::forget(value);
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
@@ -244,15 +254,20 @@ fn main() -> ExitCode {
                         "{}",
                         serde_json::to_string_pretty(&report).unwrap_or_default()
                     );
+                    left_to_exit(report);
                 }
                 Output::JsonCompact => {
-                    println!("{}", schedlab_core::report::json_report(&run, !summary));
+                    let report = schedlab_core::report::json_report(&run, !summary);
+                    println!("{report}");
+                    left_to_exit(report);
                 }
                 Output::Text => print!(
                     "{}",
                     terminal_safe(&schedlab_core::report::text_report(&run))
                 ),
             }
+            left_to_exit(run);
+            left_to_exit(scenario);
             ExitCode::SUCCESS
         }
         Command::Validate { scheduler, files } => match load(&files, scheduler) {
@@ -274,6 +289,7 @@ fn main() -> ExitCode {
                     names,
                     s.scheduler.as_str()
                 );
+                left_to_exit(s);
                 ExitCode::SUCCESS
             }
             Err(code) => code,

@@ -13,6 +13,7 @@ mod aliases;
 pub mod locate;
 mod parse;
 pub mod timeline;
+mod tree;
 pub mod validate;
 
 use crate::model::volume::{CsiNode, PersistentVolume, PersistentVolumeClaim, StorageClass};
@@ -22,7 +23,9 @@ use crate::policy::config::SchedulerConfiguration;
 use crate::policy::PolicyDocument;
 use serde::de::{DeserializeOwned, DeserializeSeed};
 use serde_json::Value;
+use std::borrow::Cow;
 use std::fmt;
+use tree::Tree;
 
 /// Largest input file accepted (64 MiB).
 pub const MAX_FILE_BYTES: usize = 64 << 20;
@@ -152,8 +155,45 @@ pub fn read_source(src: &Source) -> Result<Inputs, Vec<Diagnostic>> {
     let mut inputs = Inputs::default();
     let mut errors = Vec::new();
     let mut count = 0usize;
-    for doc in split_documents(src, &mut errors) {
-        read_document(src.name, doc, &mut inputs, &mut errors, &mut count);
+    match read_json_list(src) {
+        Some(Streamed::List(list)) => {
+            let ListSink {
+                file,
+                inputs: read,
+                errors: found,
+                count: counted,
+                deferred,
+                ..
+            } = *list;
+            (inputs, errors, count) = (read, found, counted);
+            let (first, kind, api_version, items) = deferred.expect("a list");
+            let item_kind = kind.strip_suffix("List").filter(|k| !k.is_empty());
+            for (j, item) in items.into_iter().enumerate() {
+                let path = format!("items[{}]", first + j);
+                read_item(
+                    file,
+                    path,
+                    item,
+                    item_kind,
+                    &api_version,
+                    &mut inputs,
+                    &mut errors,
+                    &mut count,
+                );
+            }
+        }
+        Some(Streamed::Document(value)) => {
+            let doc = Doc {
+                prefix: String::new(),
+                value,
+            };
+            read_document(src.name, doc, &mut inputs, &mut errors, &mut count);
+        }
+        None => {
+            for doc in split_documents(src, &mut errors) {
+                read_document(src.name, doc, &mut inputs, &mut errors, &mut count);
+            }
+        }
     }
     let sources = std::slice::from_ref(src);
     locate_lines(&mut errors, sources);
@@ -258,16 +298,152 @@ pub fn looks_like_json(text: &str) -> bool {
     t.starts_with('{') || t.starts_with('[')
 }
 
+/// What [`read_json_list`] read.
+enum Streamed<'f, 't> {
+    /// A list, its items read as they were parsed.
+    List(Box<ListSink<'f, 't>>),
+    /// Any other document, whole.
+    Document(Tree<'t>),
+}
+
+/// Reads a JSON file that holds a list (`kind: List` or `...List`), each item read into its
+/// object as soon as the parser has it, so that the list never stands in memory as a whole.
+/// What this reads is what [`split_documents`] and [`read_document`] read; `None` when they
+/// must read the file instead: not JSON, not valid, or a document whose top-level `items`
+/// turned out not to be a list's (the items were already read speculatively; that is thrown
+/// away and the file read again).
+fn read_json_list<'f, 't>(src: &Source<'t>) -> Option<Streamed<'f, 't>>
+where
+    't: 'f,
+{
+    let text = src.text.trim_start_matches('\u{feff}');
+    if src.text.len() > MAX_FILE_BYTES || !looks_like_json(text) {
+        return None;
+    }
+    let (depth, estimate) = flow_shape(text);
+    if depth > MAX_NESTING {
+        return None;
+    }
+    let ctx = parse::Context::default();
+    let mut sink = ListSink {
+        file: src.name,
+        inputs: Inputs::default(),
+        errors: Vec::new(),
+        count: 0,
+        estimate,
+        streaming: false,
+        first_deferred: None,
+        deferred: None,
+        kept: Vec::new(),
+    };
+    let mut de = serde_json::Deserializer::from_str(text);
+    let value = parse::DocSeed {
+        ctx: &ctx,
+        sink: &mut sink,
+    }
+    .deserialize(&mut de)
+    .and_then(|v| de.end().map(|()| v))
+    .ok()?;
+    if !sink.streaming {
+        return Some(Streamed::Document(value));
+    }
+    // As `read_document` decides: a map (it is: it has `items`) whose `kind` is a string
+    // naming a list (it has `items`, so `...List` is one).
+    let kind = value.get("kind").and_then(Tree::as_str)?;
+    if kind != "List" && !kind.ends_with("List") {
+        return None;
+    }
+    let api_version = value.get("apiVersion").cloned();
+    let first = sink.first_deferred.unwrap_or(0);
+    sink.deferred = Some((
+        first,
+        kind.to_string(),
+        api_version,
+        std::mem::take(&mut sink.kept),
+    ));
+    Some(Streamed::List(Box::new(sink)))
+}
+
+/// Reads the items of a JSON list as the parser hands them over (see [`read_json_list`]).
+struct ListSink<'f, 't> {
+    file: &'f str,
+    inputs: Inputs,
+    errors: Vec<Diagnostic>,
+    count: usize,
+    /// About how many items the list has (see [`flow_shape`]).
+    estimate: usize,
+    /// Whether the top-level `items` was a sequence (its items came here).
+    streaming: bool,
+    /// The index of the first item kept for the end.
+    first_deferred: Option<usize>,
+    /// Items without their own `kind`, and every item after the first of them: what they
+    /// are depends on the list's `kind` and `apiVersion`, which may come after `items`.
+    kept: Vec<Tree<'t>>,
+    /// Once the list is read: (first kept index, the list's kind, its apiVersion, the kept
+    /// items).
+    #[allow(clippy::type_complexity)]
+    deferred: Option<(usize, String, Option<Tree<'t>>, Vec<Tree<'t>>)>,
+}
+
+/// Room made ahead for the nodes or pods of a list at most (beyond, vectors grow as usual).
+const ROOM_AHEAD: usize = 100_000;
+
+impl ListSink<'_, '_> {
+    /// At the list's first node or pod, makes room for as many as the list seems to hold, so
+    /// that the vector of 50 000 pods is not copied as it grows.
+    fn make_room(&mut self, index: usize, item: &Tree) {
+        let ahead = self.estimate.saturating_sub(index).min(ROOM_AHEAD);
+        match item.get("kind").and_then(Tree::as_str) {
+            Some("Pod") if self.inputs.pods.capacity() == 0 => self.inputs.pods.reserve(ahead),
+            Some("Node") if self.inputs.nodes.capacity() == 0 => self.inputs.nodes.reserve(ahead),
+            _ => {}
+        }
+    }
+}
+
+impl<'t> parse::ItemSink<'t> for ListSink<'_, 't> {
+    fn item(&mut self, index: usize, item: Tree<'t>) {
+        let own_kind = matches!(&item, Tree::Map(m) if m.iter().any(|(k, _)| k == "kind"));
+        if self.first_deferred.is_none() && own_kind {
+            // An item with its own kind is read as it is, whatever the list's kind.
+            self.make_room(index, &item);
+            let path = format!("items[{index}]");
+            read_object(
+                self.file,
+                &path,
+                item,
+                &mut self.inputs,
+                &mut self.errors,
+                &mut self.count,
+            );
+        } else {
+            self.first_deferred.get_or_insert(index);
+            self.kept.push(item);
+        }
+    }
+
+    fn streaming(&mut self) {
+        self.streaming = true;
+    }
+}
+
 /// A parsed document and its path prefix.
-struct Doc {
+struct Doc<'t> {
     prefix: String,
-    value: Value,
+    value: Tree<'t>,
 }
 
 /// Deepest flow nesting (`[`, `{`) outside quoted strings; a cheap guard that keeps the YAML
 /// parser away from pathological inputs (it is slow on tens of thousands of nested brackets).
 fn flow_depth(text: &str) -> usize {
-    let (mut depth, mut max) = (0usize, 0usize);
+    flow_shape(text).0
+}
+
+/// [`flow_depth`], and how many maps open right inside a sequence at the second level (the
+/// items of a JSON list: a hint for how much room to make for them).
+fn flow_shape(text: &str) -> (usize, usize) {
+    let (mut depth, mut max, mut items) = (0usize, 0usize, 0usize);
+    let mut second = 0u8;
     let (mut in_double, mut in_single, mut escaped) = (false, false, false);
     for b in text.bytes() {
         if in_double {
@@ -289,18 +465,23 @@ fn flow_depth(text: &str) -> usize {
             b'[' | b'{' => {
                 depth += 1;
                 max = max.max(depth);
+                if depth == 2 {
+                    second = b;
+                } else if depth == 3 && second == b'[' && b == b'{' {
+                    items += 1;
+                }
             }
             b']' | b'}' => depth = depth.saturating_sub(1),
             _ => {}
         }
     }
-    max
+    (max, items)
 }
 
 /// Deepest nesting accepted (serde_json's own limit is 128).
 pub const MAX_NESTING: usize = 128;
 
-fn split_documents(src: &Source, errors: &mut Vec<Diagnostic>) -> Vec<Doc> {
+fn split_documents<'t>(src: &Source<'t>, errors: &mut Vec<Diagnostic>) -> Vec<Doc<'t>> {
     if src.text.len() > MAX_FILE_BYTES {
         errors.push(Diagnostic::new(
             src.name,
@@ -325,7 +506,7 @@ fn split_documents(src: &Source, errors: &mut Vec<Diagnostic>) -> Vec<Doc> {
     if looks_like_json(text) {
         let ctx = parse::Context::default();
         let mut de = serde_json::Deserializer::from_str(text);
-        let parsed = parse::ValueSeed { ctx: &ctx }
+        let parsed = parse::TreeSeed { ctx: &ctx }
             .deserialize(&mut de)
             .and_then(|v| de.end().map(|()| v));
         return match parsed {
@@ -368,7 +549,7 @@ fn split_documents(src: &Source, errors: &mut Vec<Diagnostic>) -> Vec<Doc> {
     split_yaml(src.name, text, errors)
 }
 
-fn split_yaml(name: &str, text: &str, errors: &mut Vec<Diagnostic>) -> Vec<Doc> {
+fn split_yaml<'t>(name: &str, text: &'t str, errors: &mut Vec<Diagnostic>) -> Vec<Doc<'t>> {
     if let Err((line, message)) = aliases::check(text) {
         errors.push(Diagnostic {
             file: name.to_string(),
@@ -382,8 +563,8 @@ fn split_yaml(name: &str, text: &str, errors: &mut Vec<Diagnostic>) -> Vec<Doc> 
     let mut index = 0usize;
     for de in serde_yaml_ng::Deserializer::from_str(text) {
         let ctx = parse::Context::default();
-        match (parse::ValueSeed { ctx: &ctx }).deserialize(de) {
-            Ok(Value::Null) => {}
+        match (parse::TreeSeed { ctx: &ctx }).deserialize(de) {
+            Ok(Tree::Null) => {}
             Ok(value) => docs.push(Doc {
                 prefix: String::new(),
                 value,
@@ -501,17 +682,17 @@ fn read_document(
     count: &mut usize,
 ) {
     let Doc { prefix, mut value } = doc;
-    let Value::Object(ref mut map) = value else {
+    if !matches!(value, Tree::Map(_)) {
         errors.push(Diagnostic::new(
             file,
             prefix,
             "expected a Kubernetes object (a map with `kind`), found something else",
         ));
         return;
-    };
-    let kind = map.get("kind").and_then(Value::as_str).map(str::to_string);
+    }
+    let kind = value.get("kind").and_then(Tree::as_str).map(str::to_string);
     let Some(kind) = kind else {
-        let hint = match guess_kind(&value) {
+        let hint = match guess_kind(&value.into_value()) {
             Some(k) => format!(" (it looks like a {k}: add `kind: {k}` and `apiVersion: v1`)"),
             None => String::from(
                 " (every document must be a Kubernetes object or list, as `kubectl get -o json` prints)",
@@ -520,13 +701,13 @@ fn read_document(
         errors.push(Diagnostic::new(file, prefix, format!("missing kind{hint}")));
         return;
     };
-    let is_list = kind == "List" || (kind.ends_with("List") && map.contains_key("items"));
+    let is_list = kind == "List" || (kind.ends_with("List") && value.get("items").is_some());
     if is_list {
         let item_kind = kind.strip_suffix("List").filter(|k| !k.is_empty());
         // The items are moved out of the list (a 10 000-pod list is never copied).
-        let api_version = map.get("apiVersion").cloned();
-        let items = match map.get_mut("items") {
-            Some(Value::Array(items)) => std::mem::take(items),
+        let api_version = value.get("apiVersion").cloned();
+        let items = match value.get_mut("items") {
+            Some(Tree::Seq(items)) => std::mem::take(items),
             None => Vec::new(),
             Some(_) => {
                 errors.push(Diagnostic::new(
@@ -537,32 +718,86 @@ fn read_document(
                 return;
             }
         };
-        for (i, mut item) in items.into_iter().enumerate() {
+        drop(value);
+        for (i, item) in items.into_iter().enumerate() {
             let path = join(&prefix, &format!("items[{i}]"));
-            if let (Value::Object(m), Some(k)) = (&mut item, item_kind) {
-                if !m.contains_key("kind") {
-                    m.insert("kind".into(), Value::String(k.to_string()));
-                    if let (false, Some(api)) = (m.contains_key("apiVersion"), &api_version) {
-                        m.insert("apiVersion".into(), api.clone());
-                    }
-                }
-            }
-            if item.get("kind").is_none() {
-                errors.push(Diagnostic::new(
-                    file,
-                    path,
-                    "missing kind (items of a `kind: List` need their own kind)",
-                ));
-                continue;
-            }
-            read_object(file, &path, item, inputs, errors, count);
+            read_item(
+                file,
+                path,
+                item,
+                item_kind,
+                &api_version,
+                inputs,
+                errors,
+                count,
+            );
         }
         return;
     }
     read_object(file, &prefix, value, inputs, errors, count);
 }
 
+/// Reads an item of a list of `item_kind`s (`PodList`; none for `List`): an item without
+/// `kind` takes the list's kind and `apiVersion`.
+#[allow(clippy::too_many_arguments)]
+fn read_item<'t>(
+    file: &str,
+    path: String,
+    mut item: Tree<'t>,
+    item_kind: Option<&str>,
+    api_version: &Option<Tree<'t>>,
+    inputs: &mut Inputs,
+    errors: &mut Vec<Diagnostic>,
+    count: &mut usize,
+) {
+    if let (Tree::Map(m), Some(k)) = (&mut item, item_kind) {
+        if !m.iter().any(|(key, _)| key == "kind") {
+            m.push((Cow::Borrowed("kind"), Tree::Str(Cow::Owned(k.to_string()))));
+            let has_api = m.iter().any(|(key, _)| key == "apiVersion");
+            if let (false, Some(api)) = (has_api, api_version) {
+                m.push((Cow::Borrowed("apiVersion"), api.clone()));
+            }
+        }
+    }
+    if item.get("kind").is_none() {
+        errors.push(Diagnostic::new(
+            file,
+            path,
+            "missing kind (items of a `kind: List` need their own kind)",
+        ));
+        return;
+    }
+    read_object(file, &path, item, inputs, errors, count);
+}
+
+/// The typed object a document holds, or the error at its path.
 fn typed<T: DeserializeOwned>(
+    file: &str,
+    path: &str,
+    value: &Tree,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<T> {
+    // Read without tracking the path (most objects are valid), and again with it to say where
+    // an object that is not went wrong: the same reading, so the same error.
+    if let Ok(v) = T::deserialize(value) {
+        return Some(v);
+    }
+    match serde_path_to_error::deserialize::<_, T>(value) {
+        Ok(v) => Some(v),
+        Err(e) => {
+            let inner = e.path().to_string();
+            errors.push(Diagnostic::new(
+                file,
+                join(path, &inner),
+                plain_type_names(&e.into_inner().to_string()),
+            ));
+            None
+        }
+    }
+}
+
+/// [`typed`] from a JSON value (the timeline reads its parts so).
+fn typed_value<T: DeserializeOwned>(
     file: &str,
     path: &str,
     value: Value,
@@ -642,7 +877,7 @@ const API_VERSIONS: &[(&str, &[&str])] = &[
 fn read_object(
     file: &str,
     path: &str,
-    value: Value,
+    value: Tree,
     inputs: &mut Inputs,
     errors: &mut Vec<Diagnostic>,
     count: &mut usize,
@@ -660,12 +895,12 @@ fn read_object(
     }
     let kind = value
         .get("kind")
-        .and_then(Value::as_str)
+        .and_then(Tree::as_str)
         .unwrap_or("")
         .to_string();
     let api = value
         .get("apiVersion")
-        .and_then(Value::as_str)
+        .and_then(Tree::as_str)
         .unwrap_or("")
         .to_string();
     if let Some((_, versions)) = API_VERSIONS.iter().find(|(k, _)| *k == kind) {
@@ -709,7 +944,7 @@ fn read_object(
     }
     match kind.as_str() {
         "Node" => {
-            if let Some(n) = typed::<Node>(file, path, value, errors) {
+            if let Some(n) = typed::<Node>(file, path, &value, errors) {
                 if require_name(&n.metadata.name, errors) {
                     validate::node(check!(), &n);
                     inputs.nodes.push((n, origin()));
@@ -719,40 +954,42 @@ fn read_object(
         "Pod" => {
             // Volumes without a source are only visible in the document.
             let sourceless = validate::volumes_without_source(&value);
-            if let Some(p) = typed::<Pod>(file, path, value, errors) {
+            if let Some(p) = typed::<Pod>(file, path, &value, errors) {
                 if require_name(&p.metadata.name, errors) {
                     validate::pod(check!(), &p, &sourceless);
                     inputs.pods.push((p, origin()));
                 }
             }
         }
-        "Service" => inputs.services.extend(typed(file, path, value, errors)),
+        "Service" => inputs.services.extend(typed(file, path, &value, errors)),
         "ReplicationController" => inputs
             .replication_controllers
-            .extend(typed(file, path, value, errors)),
-        "ReplicaSet" => inputs.replica_sets.extend(typed(file, path, value, errors)),
+            .extend(typed(file, path, &value, errors)),
+        "ReplicaSet" => inputs
+            .replica_sets
+            .extend(typed(file, path, &value, errors)),
         "StatefulSet" => inputs
             .stateful_sets
-            .extend(typed(file, path, value, errors)),
+            .extend(typed(file, path, &value, errors)),
         "PodDisruptionBudget" => {
-            if let Some(b) = typed::<PodDisruptionBudget>(file, path, value, errors) {
+            if let Some(b) = typed::<PodDisruptionBudget>(file, path, &value, errors) {
                 validate::pod_disruption_budget(check!(), &b);
                 inputs.pod_disruption_budgets.push(b);
             }
         }
         "PriorityClass" => {
-            if let Some(c) = typed::<PriorityClass>(file, path, value, errors) {
+            if let Some(c) = typed::<PriorityClass>(file, path, &value, errors) {
                 validate::priority_class(check!(), &c);
                 inputs.priority_classes.push((c, origin()));
             }
         }
         "Policy" => {
-            if let Some(p) = typed::<PolicyDocument>(file, path, value, errors) {
+            if let Some(p) = typed::<PolicyDocument>(file, path, &value, errors) {
                 inputs.policies.push((p, origin()));
             }
         }
         "PersistentVolume" => {
-            if let Some(v) = typed::<PersistentVolume>(file, path, value, errors) {
+            if let Some(v) = typed::<PersistentVolume>(file, path, &value, errors) {
                 if require_name(&v.metadata.name, errors) {
                     validate::persistent_volume(check!(), &v);
                     inputs.persistent_volumes.push((v, origin()));
@@ -760,7 +997,7 @@ fn read_object(
             }
         }
         "PersistentVolumeClaim" => {
-            if let Some(v) = typed::<PersistentVolumeClaim>(file, path, value, errors) {
+            if let Some(v) = typed::<PersistentVolumeClaim>(file, path, &value, errors) {
                 if require_name(&v.metadata.name, errors) {
                     validate::persistent_volume_claim(check!(), &v);
                     inputs.persistent_volume_claims.push((v, origin()));
@@ -768,7 +1005,7 @@ fn read_object(
             }
         }
         "StorageClass" => {
-            if let Some(v) = typed::<StorageClass>(file, path, value, errors) {
+            if let Some(v) = typed::<StorageClass>(file, path, &value, errors) {
                 if require_name(&v.metadata.name, errors) {
                     validate::storage_class(check!(), &v);
                     inputs.storage_classes.push((v, origin()));
@@ -776,18 +1013,18 @@ fn read_object(
             }
         }
         "CSINode" => {
-            if let Some(v) = typed::<CsiNode>(file, path, value, errors) {
+            if let Some(v) = typed::<CsiNode>(file, path, &value, errors) {
                 if require_name(&v.metadata.name, errors) {
                     inputs.csi_nodes.push((v, origin()));
                 }
             }
         }
-        "Timeline" => match timeline::read(file, path, &value) {
+        "Timeline" => match timeline::read(file, path, &value.into_value()) {
             Ok(t) => inputs.timelines.push((t, origin())),
             Err(e) => errors.extend(e),
         },
         "KubeSchedulerConfiguration" if api == crate::modern::config::V1 => {
-            inputs.modern_configs.push((value, origin()));
+            inputs.modern_configs.push((value.into_value(), origin()));
         }
         "KubeSchedulerConfiguration" if api != crate::policy::config::V1ALPHA1 => {
             errors.push(Diagnostic::new(
@@ -801,7 +1038,8 @@ fn read_object(
                 ),
             ));
         }
-        "KubeSchedulerConfiguration" => match crate::policy::config::read(&api, value) {
+        "KubeSchedulerConfiguration" => match crate::policy::config::read(&api, value.into_value())
+        {
             Ok((c, warnings)) => {
                 for w in warnings {
                     inputs

@@ -1,17 +1,22 @@
-//! Text → JSON value in one pass: members that are `null` are dropped (Kubernetes treats them
-//! as absent) and a key given twice in one map is refused, as kube-apiserver's strict decoding
-//! refuses it (`duplicate field "kind"`), with the path of the second one.
+//! Text → document tree ([`Tree`], what `serde_json::Value` would hold) in one pass: members
+//! that are `null` are dropped (Kubernetes treats them as absent) and a key given twice in one
+//! map is refused, as kube-apiserver's strict decoding refuses it (`duplicate field "kind"`),
+//! with the path of the second one.
 //!
 //! serde_json and serde_yaml_ng both keep the last value of a repeated key without a word, so
-//! the value is built here by a `DeserializeSeed` that behaves as `serde_json::Value`'s own
+//! the tree is built here by a `DeserializeSeed` that behaves as `serde_json::Value`'s own
 //! `Deserialize` except for those two points. The repeated key is caught while its key is read,
 //! so the parser's error carries the line of the second occurrence; the path is put together
 //! only on the way out of an error (nothing is tracked while parsing succeeds).
 
+use super::tree::Tree;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde_json::{Map, Number, Value};
+use serde_json::{Number, Value};
+use std::borrow::Cow;
 use std::cell::RefCell;
+use std::collections::HashSet;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 
 /// A key given twice: the key and the path of the map that holds it.
 #[derive(Debug, Default)]
@@ -98,73 +103,79 @@ impl Context {
     }
 }
 
-/// Deserializes one JSON value (see the module documentation).
+/// Deserializes one value into a [`Tree`] (see the module documentation): what
+/// `serde_json::Value`'s own `Deserialize` builds, borrowing strings from the text where the
+/// parser lends them.
 #[derive(Clone, Copy)]
-pub(crate) struct ValueSeed<'c> {
+pub(crate) struct TreeSeed<'c> {
     pub ctx: &'c Context,
 }
 
-impl<'de> DeserializeSeed<'de> for ValueSeed<'_> {
-    type Value = Value;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+impl<'de> DeserializeSeed<'de> for TreeSeed<'_> {
+    type Value = Tree<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Tree<'de>, D::Error> {
         d.deserialize_any(self)
     }
 }
 
-impl<'de> Visitor<'de> for ValueSeed<'_> {
-    type Value = Value;
+impl<'de> Visitor<'de> for TreeSeed<'_> {
+    type Value = Tree<'de>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("any valid JSON value")
     }
 
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
+    fn visit_bool<E>(self, v: bool) -> Result<Tree<'de>, E> {
+        Ok(Tree::Bool(v))
     }
 
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::Number(v.into()))
+    fn visit_i64<E>(self, v: i64) -> Result<Tree<'de>, E> {
+        Ok(Tree::int(v))
     }
 
-    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Value, E> {
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Tree<'de>, E> {
         let de = de::value::I128Deserializer::new(v);
-        <Number as serde::Deserialize>::deserialize(de).map(Value::Number)
+        <Number as serde::Deserialize>::deserialize(de).map(|n| Tree::number(&n))
     }
 
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::Number(v.into()))
+    fn visit_u64<E>(self, v: u64) -> Result<Tree<'de>, E> {
+        Ok(Tree::U64(v))
     }
 
-    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Value, E> {
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Tree<'de>, E> {
         let de = de::value::U128Deserializer::new(v);
-        <Number as serde::Deserialize>::deserialize(de).map(Value::Number)
+        <Number as serde::Deserialize>::deserialize(de).map(|n| Tree::number(&n))
     }
 
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(Number::from_f64(v).map_or(Value::Null, Value::Number))
+    fn visit_f64<E>(self, v: f64) -> Result<Tree<'de>, E> {
+        Ok(Tree::float(v))
     }
 
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::String(v.to_string()))
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Tree<'de>, E> {
+        Ok(Tree::Str(Cow::Borrowed(v)))
     }
 
-    fn visit_string<E>(self, v: String) -> Result<Value, E> {
-        Ok(Value::String(v))
+    fn visit_str<E>(self, v: &str) -> Result<Tree<'de>, E> {
+        Ok(Tree::Str(Cow::Owned(v.to_string())))
     }
 
-    fn visit_none<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
+    fn visit_string<E>(self, v: String) -> Result<Tree<'de>, E> {
+        Ok(Tree::Str(Cow::Owned(v)))
     }
 
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+    fn visit_none<E>(self) -> Result<Tree<'de>, E> {
+        Ok(Tree::Null)
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Tree<'de>, D::Error> {
         d.deserialize_any(self)
     }
 
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
+    fn visit_unit<E>(self) -> Result<Tree<'de>, E> {
+        Ok(Tree::Null)
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Tree<'de>, A::Error> {
         let mut items = Vec::new();
         loop {
             match seq.next_element_seed(self) {
@@ -178,71 +189,286 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
                 }
             }
         }
-        Ok(Value::Array(items))
+        Ok(Tree::Seq(items))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
-        let mut map = Map::new();
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Tree<'de>, A::Error> {
+        let mut keys = Keys::default();
         let mut nulls = false;
         while let Some(key) = access.next_key_seed(KeySeed {
             ctx: self.ctx,
-            map: &map,
+            keys: &mut keys,
         })? {
             match access.next_value_seed(self) {
                 Ok(v) => {
                     nulls |= v.is_null();
-                    map.insert(key, v);
+                    keys.entries.push((key, v));
                 }
                 Err(e) => {
                     if self.ctx.unwinding() {
-                        self.ctx.push(Segment::Key(key));
+                        self.ctx.push(Segment::Key(key.into_owned()));
                     }
                     return Err(e);
                 }
             }
         }
+        let mut entries = keys.entries;
         if nulls {
             // Dropped only now, so that a key given once as null and once more is still seen.
-            map.retain(|_, v| !v.is_null());
+            entries.retain(|(_, v)| !v.is_null());
         }
-        Ok(Value::Object(map))
+        Ok(Tree::Map(entries))
+    }
+}
+
+/// Where the items of a document's top-level `items` sequence go, one by one, as they are
+/// read (so a 50 000-pod list never stands in memory as a tree).
+pub(crate) trait ItemSink<'de> {
+    /// Item `index` of the top-level `items`.
+    fn item(&mut self, index: usize, item: Tree<'de>);
+    /// The top-level `items` is a sequence: its items go to [`ItemSink::item`], and the
+    /// document's tree holds an empty sequence in its place.
+    fn streaming(&mut self);
+}
+
+/// Deserializes a whole document as [`TreeSeed`] does, except that the items of a top-level
+/// `items` sequence are handed to a sink as they are read.
+pub(crate) struct DocSeed<'c, 's, S> {
+    pub ctx: &'c Context,
+    pub sink: &'s mut S,
+}
+
+/// The visitor methods of [`TreeSeed`] other than those named, forwarded to it.
+macro_rules! like_tree_seed {
+    ($($skip:ident)*) => {
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("any valid JSON value")
+        }
+        fn visit_bool<E: de::Error>(self, v: bool) -> Result<Tree<'de>, E> {
+            self.tree().visit_bool(v)
+        }
+        fn visit_i64<E: de::Error>(self, v: i64) -> Result<Tree<'de>, E> {
+            self.tree().visit_i64(v)
+        }
+        fn visit_i128<E: de::Error>(self, v: i128) -> Result<Tree<'de>, E> {
+            self.tree().visit_i128(v)
+        }
+        fn visit_u64<E: de::Error>(self, v: u64) -> Result<Tree<'de>, E> {
+            self.tree().visit_u64(v)
+        }
+        fn visit_u128<E: de::Error>(self, v: u128) -> Result<Tree<'de>, E> {
+            self.tree().visit_u128(v)
+        }
+        fn visit_f64<E: de::Error>(self, v: f64) -> Result<Tree<'de>, E> {
+            self.tree().visit_f64(v)
+        }
+        fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Tree<'de>, E> {
+            self.tree().visit_borrowed_str(v)
+        }
+        fn visit_str<E: de::Error>(self, v: &str) -> Result<Tree<'de>, E> {
+            self.tree().visit_str(v)
+        }
+        fn visit_string<E: de::Error>(self, v: String) -> Result<Tree<'de>, E> {
+            self.tree().visit_string(v)
+        }
+        fn visit_none<E: de::Error>(self) -> Result<Tree<'de>, E> {
+            self.tree().visit_none()
+        }
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Tree<'de>, D::Error> {
+            self.tree().visit_some(d)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Tree<'de>, E> {
+            self.tree().visit_unit()
+        }
+    };
+}
+
+impl<'de, S: ItemSink<'de>> DeserializeSeed<'de> for DocSeed<'_, '_, S> {
+    type Value = Tree<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Tree<'de>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'c, S> DocSeed<'c, '_, S> {
+    fn tree(&self) -> TreeSeed<'c> {
+        TreeSeed { ctx: self.ctx }
+    }
+}
+
+impl<'de, S: ItemSink<'de>> Visitor<'de> for DocSeed<'_, '_, S> {
+    type Value = Tree<'de>;
+
+    like_tree_seed!();
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Tree<'de>, A::Error> {
+        self.tree().visit_seq(seq)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Tree<'de>, A::Error> {
+        // TreeSeed::visit_map, with the value of `items` read by `ItemsSeed`.
+        let DocSeed { ctx, sink } = self;
+        let tree = TreeSeed { ctx };
+        let mut keys = Keys::default();
+        let mut nulls = false;
+        while let Some(key) = access.next_key_seed(KeySeed {
+            ctx,
+            keys: &mut keys,
+        })? {
+            let value = if key == "items" {
+                access.next_value_seed(ItemsSeed {
+                    ctx,
+                    sink: &mut *sink,
+                })
+            } else {
+                access.next_value_seed(tree)
+            };
+            match value {
+                Ok(v) => {
+                    nulls |= v.is_null();
+                    keys.entries.push((key, v));
+                }
+                Err(e) => {
+                    if ctx.unwinding() {
+                        ctx.push(Segment::Key(key.into_owned()));
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        let mut entries = keys.entries;
+        if nulls {
+            entries.retain(|(_, v)| !v.is_null());
+        }
+        Ok(Tree::Map(entries))
+    }
+}
+
+/// The value of a document's top-level `items`: a sequence goes to the sink item by item.
+struct ItemsSeed<'c, 's, S> {
+    ctx: &'c Context,
+    sink: &'s mut S,
+}
+
+impl<'de, S: ItemSink<'de>> DeserializeSeed<'de> for ItemsSeed<'_, '_, S> {
+    type Value = Tree<'de>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Tree<'de>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'c, S> ItemsSeed<'c, '_, S> {
+    fn tree(&self) -> TreeSeed<'c> {
+        TreeSeed { ctx: self.ctx }
+    }
+}
+
+impl<'de, S: ItemSink<'de>> Visitor<'de> for ItemsSeed<'_, '_, S> {
+    type Value = Tree<'de>;
+
+    like_tree_seed!();
+
+    fn visit_map<A: MapAccess<'de>>(self, access: A) -> Result<Tree<'de>, A::Error> {
+        self.tree().visit_map(access)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Tree<'de>, A::Error> {
+        // TreeSeed::visit_seq, each item handed over instead of kept.
+        let tree = self.tree();
+        self.sink.streaming();
+        let mut index = 0;
+        loop {
+            match seq.next_element_seed(tree) {
+                Ok(Some(v)) => {
+                    self.sink.item(index, v);
+                    index += 1;
+                }
+                Ok(None) => break,
+                Err(e) => {
+                    if self.ctx.unwinding() {
+                        self.ctx.push(Segment::Index(index));
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        Ok(Tree::Seq(Vec::new()))
+    }
+}
+
+/// A map's entries so far, and the hashes of its keys once it is large enough that looking
+/// through the entries for a repeated key would cost more than hashing.
+#[derive(Default)]
+struct Keys<'de> {
+    entries: Vec<(Cow<'de, str>, Tree<'de>)>,
+    hashes: Option<HashSet<u64>>,
+}
+
+/// Up to this many keys, a repeated key is looked for among the entries.
+const SCAN_KEYS: usize = 12;
+
+fn key_hash(key: &str) -> u64 {
+    let mut h = std::hash::DefaultHasher::new();
+    key.hash(&mut h);
+    h.finish()
+}
+
+impl Keys<'_> {
+    /// Whether the map already holds `key`; remembers its hash when the map is large.
+    fn seen(&mut self, key: &str) -> bool {
+        if self.entries.len() < SCAN_KEYS {
+            return self.entries.iter().any(|(k, _)| k == key);
+        }
+        let hashes = self
+            .hashes
+            .get_or_insert_with(|| self.entries.iter().map(|(k, _)| key_hash(k)).collect());
+        if hashes.insert(key_hash(key)) {
+            return false;
+        }
+        // The same hash: the same key, unless two keys collide.
+        self.entries.iter().any(|(k, _)| k == key)
     }
 }
 
 /// Reads a map key and refuses one the map already holds.
-struct KeySeed<'c, 'm> {
+struct KeySeed<'c, 'm, 'de> {
     ctx: &'c Context,
-    map: &'m Map<String, Value>,
+    keys: &'m mut Keys<'de>,
 }
 
-impl<'de> DeserializeSeed<'de> for KeySeed<'_, '_> {
-    type Value = String;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+impl<'de> DeserializeSeed<'de> for KeySeed<'_, '_, 'de> {
+    type Value = Cow<'de, str>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Cow<'de, str>, D::Error> {
         d.deserialize_str(self)
     }
 }
 
-impl<'de> Visitor<'de> for KeySeed<'_, '_> {
-    type Value = String;
+impl<'de> Visitor<'de> for KeySeed<'_, '_, 'de> {
+    type Value = Cow<'de, str>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a string key")
     }
 
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<String, E> {
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Cow<'de, str>, E> {
         self.check(v)?;
-        Ok(v.to_string())
+        Ok(Cow::Borrowed(v))
     }
 
-    fn visit_string<E: de::Error>(self, v: String) -> Result<String, E> {
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Cow<'de, str>, E> {
+        self.check(v)?;
+        Ok(Cow::Owned(v.to_string()))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Cow<'de, str>, E> {
         self.check(&v)?;
-        Ok(v)
+        Ok(Cow::Owned(v))
     }
 }
 
-impl KeySeed<'_, '_> {
-    fn check<E: de::Error>(&self, key: &str) -> Result<(), E> {
-        if !self.map.contains_key(key) {
+impl KeySeed<'_, '_, '_> {
+    fn check<E: de::Error>(self, key: &str) -> Result<(), E> {
+        if !self.keys.seen(key) {
             return Ok(());
         }
         *self.ctx.duplicate.borrow_mut() = Some(Duplicate {
@@ -260,8 +486,8 @@ mod tests {
     fn json(text: &str) -> Result<Value, (String, String)> {
         let ctx = Context::default();
         let mut de = serde_json::Deserializer::from_str(text);
-        match (ValueSeed { ctx: &ctx }).deserialize(&mut de) {
-            Ok(v) => Ok(v),
+        match (TreeSeed { ctx: &ctx }).deserialize(&mut de) {
+            Ok(v) => Ok(v.into_value()),
             Err(e) => {
                 let d = ctx.take_duplicate().expect("a duplicate");
                 Err((d.path(), format!("{} (line {})", d.message(), e.line())))
@@ -291,6 +517,12 @@ mod tests {
         );
         // Given once as null, then again: still a duplicate.
         assert_eq!(json(r#"{"a": null, "a": 1}"#).unwrap_err().0, "a");
+        // In a large map too (keys hashed past the first few), and not a false alarm there.
+        let keys: Vec<String> = (0..40).map(|i| format!("\"k{i}\": {i}")).collect();
+        let ok = format!("{{{}}}", keys.join(", "));
+        assert_eq!(json(&ok).unwrap().as_object().unwrap().len(), 40);
+        let twice = format!("{{{}, \"k17\": 0, \"k40\": 1}}", keys.join(", "));
+        assert_eq!(json(&twice).unwrap_err().0, "k17");
     }
 
     #[test]

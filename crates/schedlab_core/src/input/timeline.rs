@@ -1,7 +1,7 @@
 //! Reads a `Timeline` object (`docs/scenario-format.md`) into [`Timeline`], every error naming
 //! its path (`spec.changes[2].at: invalid duration "5x"`).
 
-use super::{join, typed, Diagnostic};
+use super::{join, typed_value as typed, Diagnostic};
 use crate::model::timeline::{Change, TimedChange, Timeline};
 use crate::model::{Labels, Node, Pod, Taint};
 use crate::queue::Millis;

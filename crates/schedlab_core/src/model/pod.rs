@@ -51,7 +51,7 @@ pub struct PodSpec {
     pub node_selector: Labels,
     /// `affinity`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub affinity: Option<Affinity>,
+    pub affinity: Option<Box<Affinity>>,
     /// `tolerations`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tolerations: Vec<Toleration>,
@@ -63,7 +63,7 @@ pub struct PodSpec {
     pub topology_spread_constraints: Vec<TopologySpreadConstraint>,
     /// `overhead` (ignored: the PodOverhead gate is off in v1.17).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub overhead: Option<ResourceList>,
+    pub overhead: Option<Box<ResourceList>>,
     /// Grace period for preemption victims.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub termination_grace_period_seconds: Option<i64>,
@@ -75,7 +75,7 @@ pub struct PodSpec {
     pub resource_claims: Vec<serde_json::Value>,
     /// Pod-level `resources` (v1.35, `PodLevelResources`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub resources: Option<ResourceRequirements>,
+    pub resources: Option<Box<ResourceRequirements>>,
 }
 
 /// `v1.PodSchedulingGate`.

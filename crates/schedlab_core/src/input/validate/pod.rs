@@ -4,6 +4,7 @@
 
 use super::names::{dns1123_label, dns1123_subdomain, label_value, qualified_name};
 use super::{labels, preemption_policy, quoted, selector, taint_effect, Check};
+use crate::input::tree::Tree;
 use crate::model::pod::{
     Container, PodAffinity, PodAffinityTerm, PodSpec, ResourceRequirements,
     TopologySpreadConstraint,
@@ -11,7 +12,6 @@ use crate::model::pod::{
 use crate::model::resources::{is_extended_resource, Resources, CPU, EPHEMERAL_STORAGE, MEMORY};
 use crate::model::Toleration;
 use crate::modern::field::{FieldError, Value};
-use serde_json::Value as Json;
 use std::collections::{HashMap, HashSet};
 
 const PROTOCOLS: [&str; 3] = ["SCTP", "TCP", "UDP"];
@@ -23,14 +23,14 @@ const NOT_POSITIVE: &str = "must be greater than zero";
 
 /// The indices of `spec.volumes` entries that name no source at all (no key but `name`): the
 /// typed volume keeps only the sources the scheduler reads, so this looks at the document.
-pub(crate) fn volumes_without_source(raw: &Json) -> Vec<usize> {
-    let Some(Json::Array(volumes)) = raw.pointer("/spec/volumes") else {
+pub(crate) fn volumes_without_source(raw: &Tree) -> Vec<usize> {
+    let Some(Tree::Seq(volumes)) = raw.get("spec").and_then(|s| s.get("volumes")) else {
         return Vec::new();
     };
     volumes
         .iter()
         .enumerate()
-        .filter(|(_, v)| matches!(v, Json::Object(m) if m.keys().all(|k| k == "name")))
+        .filter(|(_, v)| matches!(v, Tree::Map(m) if m.iter().all(|(k, _)| k == "name")))
         .map(|(i, _)| i)
         .collect()
 }
