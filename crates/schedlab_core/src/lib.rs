@@ -12,6 +12,7 @@ pub mod framework;
 pub mod input;
 pub mod model;
 pub mod modern;
+pub mod parallel;
 pub mod policy;
 pub mod predicates;
 pub mod priorities;
