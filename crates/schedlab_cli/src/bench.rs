@@ -55,6 +55,11 @@ pub struct BenchArgs {
     /// Take no checkpoints (as `schedlab run` does): going back then replays from the start.
     #[arg(long)]
     no_history: bool,
+    /// Independent runs of the workload (seeds `seed`, `seed + 1`, ...) shared out over
+    /// `--threads`, as a sweep or a comparison makes them. Prints their cycles per second of
+    /// wall time and a fingerprint of each run's decisions (the same whatever `--threads`).
+    #[arg(long, default_value_t = 1)]
+    runs: usize,
 }
 
 /// Which loop the benchmark times.
@@ -157,6 +162,48 @@ fn peak_rss() -> Option<u64> {
     Some(kb * 1024)
 }
 
+/// `--runs N`: N whole runs of the scenario as `schedlab run` makes them (no history), one
+/// per seed, on the thread pool; one JSON line with their cycles per second of wall time and
+/// a fingerprint of each run's decisions.
+fn independent_runs(a: &BenchArgs, scenario: &Scenario, setup_s: f64) -> ExitCode {
+    let seeds: Vec<u64> = (0..a.runs as u64).map(|i| a.seed + i).collect();
+    let start = Instant::now();
+    let runs = schedlab_core::parallel::map(&seeds, |&seed| {
+        let run = scenario.run_with(seed, a.trace, Limits::default());
+        let decisions: Vec<(usize, Option<usize>)> =
+            run.cycles.iter().map(|c| (c.pod, c.node)).collect();
+        (run.total_cycles(), fingerprint(&decisions))
+    });
+    let secs = start.elapsed().as_secs_f64();
+    let cycles: usize = runs.iter().map(|r| r.0).sum();
+    let prints: Vec<String> = runs.iter().map(|r| format!("\"{:016x}\"", r.1)).collect();
+    println!(
+        "{{\"workload\":\"{}\",\"scheduler\":\"{}\",\"nodes\":{},\"pending\":{},\"percentageOfNodesToScore\":{},\"runs\":{},\"threads\":{},\"cycles\":{cycles},\"seconds\":{secs:.3},\"podsPerSecond\":{:.0},\"setupSeconds\":{setup_s:.3},\"decisions\":[{}],\"peakRssMiB\":{}}}",
+        a.workload.upstream_name(),
+        a.scheduler.as_str(),
+        scenario.cluster.nodes.len(),
+        scenario.queue.len(),
+        a.percentage,
+        a.runs,
+        schedlab_core::parallel::threads(),
+        cycles as f64 / secs.max(1e-9),
+        prints.join(","),
+        peak_rss()
+            .map(|b| format!("{:.1}", b as f64 / (1 << 20) as f64))
+            .unwrap_or_else(|| "null".into())
+    );
+    ExitCode::SUCCESS
+}
+
+/// FNV-1a over the debug text of `v`: equal decisions, equal fingerprints.
+fn fingerprint<T: std::fmt::Debug>(v: &T) -> u64 {
+    format!("{v:?}")
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+        })
+}
+
 /// Runs the benchmark and prints one JSON line of results.
 pub fn run(a: &BenchArgs) -> ExitCode {
     let (dn, db, dp) = a.workload.default_size();
@@ -168,6 +215,9 @@ pub fn run(a: &BenchArgs) -> ExitCode {
     let setup = Instant::now();
     let scenario = build_for(a.workload, nodes, bound, pending, a.percentage, a.scheduler);
     let setup_s = setup.elapsed().as_secs_f64();
+    if a.runs > 1 {
+        return independent_runs(a, &scenario, setup_s);
+    }
     let mut extra = String::new();
     let start = Instant::now();
     let (cycles, scheduled, evaluated, secs) = match a.mode {

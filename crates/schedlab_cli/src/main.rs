@@ -25,6 +25,11 @@ use std::process::ExitCode;
     about = "kube-scheduler v1.17, simulated: see where each pod lands and why"
 )]
 struct Cli {
+    /// Threads for independent runs (`bench --runs`; sweeps and comparisons to come). One run
+    /// stays on one thread. Decisions and reports are the same whatever the number.
+    #[arg(long, global = true, default_value_t = 1, value_name = "N",
+          value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: u16,
     #[command(subcommand)]
     command: Command,
 }
@@ -229,6 +234,18 @@ fn left_to_exit<T>(value: T) {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let threads = cli.threads;
+    match schedlab_core::parallel::with_threads(usize::from(threads), move || command(cli)) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: --threads {threads}: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs the command (on the thread pool that `--threads` sized).
+fn command(cli: Cli) -> ExitCode {
     match cli.command {
         Command::Run {
             output,

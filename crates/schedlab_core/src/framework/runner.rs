@@ -394,22 +394,7 @@ fn cycle(
     let mut processed = 0;
     let start = st.next_start_node_index % all;
     // The nodes from `start` on, wrapping around (no division per node).
-    let rotated = node_order[start..].iter().chain(&node_order[..start]);
-    if to_find >= all && crate::parallel::worth_it(all) {
-        processed = filter_every_node_in_parallel(
-            &active,
-            check_all,
-            cx,
-            pod,
-            rotated.clone(),
-            nominations,
-            detail,
-            trace,
-            failed,
-            &mut feasible,
-        )?;
-    }
-    for &id in rotated.skip(processed) {
+    for &id in node_order[start..].iter().chain(&node_order[..start]) {
         if feasible.len() >= to_find {
             break;
         }
@@ -490,81 +475,6 @@ fn cycle(
     trace.node = Some(selected);
     trace.tie_set = tie_set;
     Ok(())
-}
-
-/// `findNodesThatFit` over every node, in chunks on the thread pool ([`crate::parallel`]),
-/// when every node is evaluated anyway (`numFeasibleNodesToFind` ≥ the node count): the same
-/// records, feasible nodes, failed nodes and first error as the sequential loop, in the same
-/// order. Each chunk keeps its own nominated-node copies (a cache: the answers are the same).
-/// Returns the nodes processed (all of them, or `Err` where the loop would have stopped).
-#[allow(clippy::too_many_arguments)]
-fn filter_every_node_in_parallel<'c, 'n>(
-    active: &[ActiveFilter],
-    check_all: bool,
-    cx: &CycleContext<'c>,
-    pod: PodId,
-    order: impl Iterator<Item = &'n NodeId>,
-    nominations: &Nominations,
-    detail: bool,
-    trace: &mut CycleTrace,
-    failed: &mut FailedNodes,
-    feasible: &mut Vec<&'c NodeInfo>,
-) -> Result<usize, CycleError> {
-    /// One node's answer: its id, whether it fits (or the error), the end of its reasons in
-    /// the chunk's buffer, and its record.
-    type Checked = (NodeId, Result<bool, CycleError>, usize, NodeFilterRecord);
-    let cluster = cx.cluster;
-    let order: Vec<NodeId> = order.copied().collect();
-    let chunks = crate::parallel::map_chunks(&order, |ids| {
-        let mut copies = NominatedCopies::default();
-        let mut reasons = Vec::new();
-        let mut checked: Vec<Checked> = Vec::with_capacity(ids.len());
-        for &id in ids {
-            let node = &cluster.nodes[id];
-            let mut record = NodeFilterRecord {
-                node: node.id,
-                ..NodeFilterRecord::default()
-            };
-            let fits = filter_node(
-                active,
-                check_all,
-                cx,
-                pod,
-                node,
-                nominations,
-                detail,
-                &mut record,
-                &mut copies,
-                &mut reasons,
-            );
-            let stop = fits.is_err();
-            checked.push((id, fits, reasons.len(), record));
-            if stop {
-                break;
-            }
-        }
-        (checked, reasons)
-    });
-    let mut processed = 0;
-    for (checked, reasons) in chunks {
-        let mut from = 0;
-        for (id, fits, end, record) in checked {
-            processed += 1;
-            let fits = fits?;
-            if detail {
-                trace.filter.push(record);
-            }
-            let node = &cluster.nodes[id];
-            if fits {
-                feasible.push(node);
-            } else {
-                failed.reasons.extend_from_slice(&reasons[from..end]);
-                failed.close_node(id);
-            }
-            from = end;
-        }
-    }
-    Ok(processed)
 }
 
 /// A profile's filters prepared for one pod (`pre_filter` run): answers whether the pod fits
@@ -888,14 +798,6 @@ fn prioritize(
         let state = s.plugin.pre_score(cx, nodes)?;
         match state {
             State::Uniform(v) => raw.fill(v),
-            // Scores of many nodes on the thread pool; the first error in node order, as the
-            // loop below would return it.
-            _ if crate::parallel::worth_it(n) => {
-                let scored = crate::parallel::map(nodes, |node| s.plugin.score(cx, &state, node));
-                for (slot, score) in raw.iter_mut().zip(scored) {
-                    *slot = score?;
-                }
-            }
             _ => {
                 for (slot, node) in raw.iter_mut().zip(nodes) {
                     *slot = s.plugin.score(cx, &state, node)?;

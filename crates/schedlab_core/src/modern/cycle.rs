@@ -580,50 +580,7 @@ fn run(
     // again.
     let nominated_failed = modern.nominated_node.is_some();
     // The nodes from `start` on, wrapping around (no division per node).
-    let rotated = candidates[start..].iter().chain(&candidates[..start]);
-    // When every node is evaluated anyway, the filters run in chunks on the thread pool
-    // first; the loop below then takes their answers in order, exactly as it would have
-    // computed them.
-    let mut answers = if to_find >= n && crate::parallel::worth_it(n) {
-        let order: Vec<NodeId> = rotated.clone().copied().collect();
-        let states = &*states;
-        let visited = &visited;
-        crate::parallel::map_chunks(&order, |nodes| {
-            let mut reasons = Vec::new();
-            let mut answers = Vec::with_capacity(nodes.len());
-            for &node in nodes {
-                let mut record = NodeFilterRecord {
-                    node,
-                    ..NodeFilterRecord::default()
-                };
-                let code = filter_with_nominated(
-                    profile,
-                    visited,
-                    states,
-                    cx,
-                    &cx.cluster.nodes[node],
-                    nominations,
-                    &mut reasons,
-                    &mut record,
-                    detail,
-                );
-                let from = reasons.len();
-                let stop = code.is_err();
-                answers.push((code, reasons.drain(..from).collect::<Vec<_>>(), record));
-                if stop {
-                    break;
-                }
-            }
-            answers
-        })
-        .into_iter()
-        .flatten()
-        .collect::<Vec<_>>()
-        .into_iter()
-    } else {
-        Vec::new().into_iter()
-    };
-    for &node in rotated {
+    for &node in candidates[start..].iter().chain(&candidates[..start]) {
         if feasible.len() >= to_find {
             break;
         }
@@ -633,24 +590,17 @@ fn run(
             node,
             ..NodeFilterRecord::default()
         };
-        let code = match answers.next() {
-            Some((code, reasons, answered)) => {
-                d.reasons.extend(reasons);
-                record = answered;
-                code
-            }
-            None => filter_with_nominated(
-                profile,
-                &visited,
-                states,
-                cx,
-                info,
-                nominations,
-                &mut d.reasons,
-                &mut record,
-                detail,
-            ),
-        }?;
+        let code = filter_with_nominated(
+            profile,
+            &visited,
+            states,
+            cx,
+            info,
+            nominations,
+            &mut d.reasons,
+            &mut record,
+            detail,
+        )?;
         if detail {
             trace.filter.push(record.clone());
             modern.node_codes.push(code);
@@ -926,23 +876,6 @@ fn prioritize(
         let raw = &mut all_raw[r * n..(r + 1) * n];
         match e.plugin.uniform_score(cx, state) {
             Some(v) => raw.fill(v),
-            // Many nodes: in chunks on the thread pool (score_nodes agrees with score node by
-            // node); the first error in node order, as one call would return it.
-            None if crate::parallel::worth_it(n) => {
-                let chunks = crate::parallel::map_chunks(nodes, |chunk| {
-                    let mut out = vec![0; chunk.len()];
-                    e.plugin
-                        .score_nodes(cx, state, chunk, &mut out)
-                        .map(|()| out)
-                });
-                let mut at = 0;
-                for chunk in chunks {
-                    let chunk = chunk
-                        .map_err(|m| format!("running Score plugin {:?}: {m}", e.spec.name))?;
-                    raw[at..at + chunk.len()].copy_from_slice(&chunk);
-                    at += chunk.len();
-                }
-            }
             None => e
                 .plugin
                 .score_nodes(cx, state, nodes, raw)
