@@ -120,6 +120,34 @@ pub struct Report {
     pub end: RunEnd,
     /// The scheduler that ran.
     pub scheduler: SchedulerName,
+    /// Blocks of `cycles` (and `events`) that ran again and again right after themselves,
+    /// identically but for the clock: the copies after the first 4 are counted here, not
+    /// listed (present only when some were).
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub repeats: Vec<Repeat>,
+}
+
+/// A repeated block of the report: `cycles[firstCycle ..][.. cycles]` and
+/// `events[firstEvent ..][.. events]` ran `times` more times right after themselves, each copy
+/// `every` seconds after the one before, the last copy from `lastTime`.
+#[derive(Tsify, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Repeat {
+    /// Index of the block's first cycle in `cycles`.
+    pub first_cycle: usize,
+    /// The block's cycles.
+    pub cycles: usize,
+    /// Index of the block's first event in `events`.
+    pub first_event: usize,
+    /// The block's events.
+    pub events: usize,
+    /// Copies after the listed one.
+    pub times: usize,
+    /// Seconds from one copy to the next.
+    pub every: f64,
+    /// When the last copy's first cycle ran, in seconds.
+    pub last_time: f64,
 }
 
 /// A pod in the report.

@@ -189,3 +189,29 @@ fn input_errors_keep_their_file_path_and_line() {
     assert!(e.message.contains("12x"), "{}", e.message);
     assert_eq!(e.line, Some(10));
 }
+
+#[test]
+fn a_report_with_repeated_retries_is_described_by_the_types() {
+    // A pod that never fits, retried every 90 s until a node joins after 2 h: the copies of
+    // its retry after the first 4 are counted in `repeats`. The API's report is the CLI's and
+    // reads through the types unchanged.
+    let files = vec![ScenarioFile {
+        name: "retries.yaml".into(),
+        text: "kind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '1', pods: '10'}}\n---\n\
+               kind: Pod\nmetadata: {name: big}\nspec: {containers: [{name: c, resources: {requests: {cpu: '2'}}}]}\n---\n\
+               apiVersion: schedlab.dev/v1alpha1\nkind: Timeline\nspec:\n  changes:\n  - at: 2h\n    \
+               addNode: {metadata: {name: n2}, status: {allocatable: {cpu: '4', pods: '10'}}}\n"
+            .into(),
+    }];
+    let mut api = Embedded::load(&files, &SimulatorOptions::default()).expect("loads");
+    api.run(Limits::default());
+    let report = api.report();
+    assert_eq!(report["repeats"][0]["every"], 90.0, "{report}");
+    assert_eq!(report["repeats"][0]["cycles"], 1);
+    let s = scenario(&files, None).expect("a scenario");
+    assert_eq!(
+        report.to_string(),
+        report::json_report(&s.run(0, true), true).to_string()
+    );
+    round_trip::<Report>("retries", &report);
+}
