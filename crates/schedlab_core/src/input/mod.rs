@@ -785,15 +785,25 @@ fn typed<T: DeserializeOwned>(
     match serde_path_to_error::deserialize::<_, T>(value) {
         Ok(v) => Some(v),
         Err(e) => {
-            let inner = e.path().to_string();
-            errors.push(Diagnostic::new(
-                file,
-                join(path, &inner),
-                plain_type_names(&e.into_inner().to_string()),
-            ));
+            push_path_error(file, path, e, errors);
             None
         }
     }
+}
+
+/// A typed read that failed, as a diagnostic at the path where it failed (under `path`).
+fn push_path_error<E: std::fmt::Display>(
+    file: &str,
+    path: &str,
+    e: serde_path_to_error::Error<E>,
+    errors: &mut Vec<Diagnostic>,
+) {
+    let inner = e.path().to_string();
+    errors.push(Diagnostic::new(
+        file,
+        join(path, &inner),
+        plain_type_names(&e.into_inner().to_string()),
+    ));
 }
 
 /// [`typed`] from a JSON value (the timeline reads its parts so).
@@ -806,12 +816,7 @@ fn typed_value<T: DeserializeOwned>(
     match serde_path_to_error::deserialize::<_, T>(value) {
         Ok(v) => Some(v),
         Err(e) => {
-            let inner = e.path().to_string();
-            errors.push(Diagnostic::new(
-                file,
-                join(path, &inner),
-                plain_type_names(&e.into_inner().to_string()),
-            ));
+            push_path_error(file, path, e, errors);
             None
         }
     }
