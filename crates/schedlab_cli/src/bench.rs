@@ -177,7 +177,7 @@ fn independent_runs(a: &BenchArgs, scenario: &Scenario, setup_s: f64) -> ExitCod
     let secs = start.elapsed().as_secs_f64();
     let cycles: usize = runs.iter().map(|r| r.0).sum();
     let prints: Vec<String> = runs.iter().map(|r| format!("\"{:016x}\"", r.1)).collect();
-    println!(
+    outln!(
         "{{\"workload\":\"{}\",\"scheduler\":\"{}\",\"nodes\":{},\"pending\":{},\"percentageOfNodesToScore\":{},\"runs\":{},\"threads\":{},\"cycles\":{cycles},\"seconds\":{secs:.3},\"podsPerSecond\":{:.0},\"setupSeconds\":{setup_s:.3},\"decisions\":[{}],\"peakRssMiB\":{}}}",
         a.workload.upstream_name(),
         a.scheduler.as_str(),
@@ -270,7 +270,7 @@ pub fn run(a: &BenchArgs) -> ExitCode {
         }
     };
     let per_pod = evaluated as f64 / cycles.max(1) as f64;
-    println!(
+    outln!(
         "{{\"workload\":\"{}\",\"scheduler\":\"{}\",\"loop\":\"{}\",\"nodes\":{},\"bound\":{},\"pending\":{},\"percentageOfNodesToScore\":{},\"trace\":{},\
          \"history\":{},\"cycles\":{},\"scheduled\":{},\"seconds\":{:.3},\"podsPerSecond\":{:.0},\"evaluatedNodesPerPod\":{:.1},\"setupSeconds\":{:.3},\"peakRssMiB\":{}{extra}}}",
         a.workload.upstream_name(),

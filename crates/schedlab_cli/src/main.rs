@@ -3,7 +3,19 @@
 //! exit 0 when the run completed, 1 for invalid input (each error names file and path), 2 for
 //! usage errors.
 
+/// `print!` to standard output; a closed pipe (`schedlab run ... | head`) ends the process
+/// quietly, as SIGPIPE ends other tools, instead of a panic.
+macro_rules! out {
+    ($($arg:tt)*) => { $crate::emit(format_args!($($arg)*)) };
+}
+
+/// `println!` through [`out!`].
+macro_rules! outln {
+    ($($arg:tt)*) => { $crate::emit(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
 mod bench;
+mod questions;
 
 #[global_allocator]
 static ALLOCATOR: bench::CountingAllocator = bench::CountingAllocator;
@@ -25,7 +37,7 @@ use std::process::ExitCode;
     about = "kube-scheduler v1.17, simulated: see where each pod lands and why"
 )]
 struct Cli {
-    /// Threads for independent runs (`bench --runs`; sweeps and comparisons to come). One run
+    /// Threads for independent runs (`bench --runs`, `sweep`, `compare`, `capacity`). One run
     /// stays on one thread. Decisions and reports are the same whatever the number.
     #[arg(long, global = true, default_value_t = 1, value_name = "N",
           value_parser = clap::value_parser!(u16).range(1..=1024))]
@@ -114,6 +126,17 @@ enum Command {
     },
     /// Measure scheduling throughput on a synthetic SchedulingBasic workload.
     Bench(bench::BenchArgs),
+    /// Run the scenario under two scheduler configurations and show what differs.
+    ///
+    /// Pods placed on different nodes (with the score rows that decided each), pods pending
+    /// under one only, preemptions, and each run's summary (requested CPU and memory per node,
+    /// their mean and spread, empty nodes, largest free block per resource).
+    Compare(questions::CompareArgs),
+    /// Run the scenario once per value of one setting; print each run's summary (CSV).
+    Sweep(questions::SweepArgs),
+    /// How many more copies of a pod the cluster takes, where they land, and why the next
+    /// one does not fit.
+    Capacity(questions::CapacityArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -204,6 +227,23 @@ fn print_errors(errors: &[Diagnostic]) {
     }
 }
 
+/// Writes to standard output (see [`out!`]).
+fn emit(args: std::fmt::Arguments) {
+    use std::io::Write;
+    if let Err(e) = std::io::stdout().lock().write_fmt(args) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: cannot write the output: {e}");
+        std::process::exit(1);
+    }
+}
+
+/// Prints a warning on standard error.
+fn warn(message: &str) {
+    eprintln!("warning: {}", terminal_safe(message));
+}
+
 fn load(files: &[String], scheduler: Option<SchedulerVersion>) -> Result<Scenario, ExitCode> {
     let texts = read_files(files).map_err(|errs| {
         for e in errs {
@@ -220,7 +260,7 @@ fn load(files: &[String], scheduler: Option<SchedulerVersion>) -> Result<Scenari
         ExitCode::from(1)
     })?;
     for w in &scenario.warnings {
-        eprintln!("warning: {}", terminal_safe(&w.to_string()));
+        warn(&w.to_string());
     }
     Ok(scenario)
 }
@@ -267,7 +307,7 @@ fn command(cli: Cli) -> ExitCode {
             match output {
                 Output::Json => {
                     let report = schedlab_core::report::json_report(&run, !summary);
-                    println!(
+                    outln!(
                         "{}",
                         serde_json::to_string_pretty(&report).unwrap_or_default()
                     );
@@ -275,10 +315,10 @@ fn command(cli: Cli) -> ExitCode {
                 }
                 Output::JsonCompact => {
                     let report = schedlab_core::report::json_report(&run, !summary);
-                    println!("{report}");
+                    outln!("{report}");
                     left_to_exit(report);
                 }
-                Output::Text => print!(
+                Output::Text => out!(
                     "{}",
                     terminal_safe(&schedlab_core::report::text_report(&run))
                 ),
@@ -298,7 +338,7 @@ fn command(cli: Cli) -> ExitCode {
                         .join(", "),
                     None => s.config.scheduler_name.clone(),
                 };
-                println!(
+                outln!(
                     "ok: {} node(s), {} pod(s), {} pending for {} (kube-scheduler {})",
                     s.cluster.nodes.len(),
                     s.cluster.pods.len(),
@@ -333,13 +373,13 @@ fn command(cli: Cli) -> ExitCode {
                 Some(i) => {
                     // Explain against the cluster as that cycle saw it.
                     let cluster = sim.cluster_before_cycle(i).unwrap_or(run.cluster.clone());
-                    print!(
+                    out!(
                         "{}",
                         terminal_safe(&explain(&cluster, &run.cycles[i]).to_string())
                     )
                 }
                 None => match run.node_of(id) {
-                    Some(n) => println!(
+                    Some(n) => outln!(
                         "{}",
                         terminal_safe(&format!(
                             "{} was already bound to {} in the input; it was not scheduled.",
@@ -347,7 +387,7 @@ fn command(cli: Cli) -> ExitCode {
                             run.cluster.nodes[n].name()
                         ))
                     ),
-                    None => println!(
+                    None => outln!(
                         "{}",
                         terminal_safe(&format!(
                             "{} was not queued: its schedulerName is not {:?}.",
@@ -363,6 +403,9 @@ fn command(cli: Cli) -> ExitCode {
             policy_file,
         } => translate(output, &policy_file),
         Command::Bench(args) => bench::run(&args),
+        Command::Compare(args) => questions::compare(&args),
+        Command::Sweep(args) => questions::sweep(&args),
+        Command::Capacity(args) => questions::capacity(&args),
     }
 }
 
@@ -423,8 +466,8 @@ fn translate(output: TranslateOutput, file: &str) -> ExitCode {
     }
     let t = translate::translate(policy);
     match output {
-        TranslateOutput::Yaml => print!("{}", translate::to_yaml(&t)),
-        TranslateOutput::Json => println!(
+        TranslateOutput::Yaml => out!("{}", translate::to_yaml(&t)),
+        TranslateOutput::Json => outln!(
             "{}",
             serde_json::to_string_pretty(&translate::to_json(&t)).unwrap_or_default()
         ),

@@ -7,6 +7,7 @@
 //! This crate does no I/O, reads no clock and uses no global state or OS randomness: the same
 //! inputs and seed give the same run, natively and in WebAssembly.
 
+pub mod analysis;
 pub mod cluster;
 pub mod framework;
 pub mod input;

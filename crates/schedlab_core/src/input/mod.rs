@@ -128,6 +128,10 @@ pub struct Inputs {
     pub pod_disruption_budgets: Vec<PodDisruptionBudget>,
     /// Timelines (schedlab's own kind).
     pub timelines: Vec<(crate::model::timeline::Timeline, Origin)>,
+    /// Deployments' pod templates (named and namespaced as their Deployment), or the errors
+    /// reading one: a scenario skips Deployments (with a warning); `schedlab capacity` takes
+    /// them as templates.
+    pub deployments: Vec<(Result<Pod, Vec<Diagnostic>>, Origin)>,
     /// Warnings (skipped kinds, odd apiVersions, ...).
     pub warnings: Vec<Diagnostic>,
 }
@@ -225,8 +229,10 @@ impl Inputs {
             csi_nodes,
             pod_disruption_budgets,
             timelines,
+            deployments,
             warnings,
         } = other;
+        self.deployments.extend(deployments);
         self.nodes.extend(nodes);
         self.pods.extend(pods);
         self.services.extend(services);
@@ -1055,11 +1061,68 @@ fn read_object(
             }
             Err((p, msg)) => errors.push(Diagnostic::new(file, join(path, &p), msg)),
         },
+        "Deployment" => {
+            let mut template_errors = Vec::new();
+            let template = deployment_template(file, path, &value, &mut template_errors);
+            let template = match template {
+                Some(p) if template_errors.is_empty() => Ok(p),
+                _ => Err(template_errors),
+            };
+            inputs.deployments.push((template, origin()));
+            let why = "skipped Deployment: the scheduler does not use this kind";
+            inputs.warnings.push(Diagnostic::new(file, path, why));
+        }
         other => {
             let why = format!("skipped {other}: the scheduler does not use this kind");
             inputs.warnings.push(Diagnostic::new(file, path, why));
         }
     }
+}
+
+/// A Deployment's `spec.template` as a pod named and namespaced as the Deployment.
+fn deployment_template(
+    file: &str,
+    path: &str,
+    value: &Tree,
+    errors: &mut Vec<Diagnostic>,
+) -> Option<Pod> {
+    let Some(template) = value.get("spec").and_then(|s| s.get("template")) else {
+        errors.push(Diagnostic::new(
+            file,
+            join(path, "spec.template"),
+            "required: a Deployment needs a pod template",
+        ));
+        return None;
+    };
+    let template_path = join(path, "spec.template");
+    let mut pod: Pod = typed(file, &template_path, template, errors)?;
+    let meta = value.get("metadata");
+    let text = |key: &str| {
+        meta.and_then(|m| m.get(key))
+            .and_then(Tree::as_str)
+            .unwrap_or("")
+            .to_string()
+    };
+    pod.metadata.name = text("name");
+    if pod.metadata.namespace.is_empty() {
+        pod.metadata.namespace = text("namespace");
+    }
+    if pod.metadata.name.is_empty() {
+        errors.push(Diagnostic::new(
+            file,
+            join(path, "metadata.name"),
+            "required: every object needs a name",
+        ));
+        return None;
+    }
+    let sourceless = validate::volumes_without_source(template);
+    let mut warnings = Vec::new();
+    validate::pod(
+        &mut validate::Check::new(file, &template_path, errors, &mut warnings),
+        &pod,
+        &sourceless,
+    );
+    Some(pod)
 }
 
 #[cfg(test)]

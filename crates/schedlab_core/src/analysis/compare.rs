@@ -1,0 +1,438 @@
+//! `schedlab compare`: one scenario under two scheduler configurations, A and B, and what
+//! differs: pods placed on different nodes (with the score rows that decided each), pods left
+//! pending under one only, preemptions, and each run's [`Summary`].
+//!
+//! Pods are matched by `namespace/name`. A pod's node is where it is bound when the run ends;
+//! the rows that decided it come from its last cycle that chose a node. Only the two nodes in
+//! question are shown from each side's tables: the node chosen there and the node the other
+//! side chose (its filter reasons when it failed a filter, its scores and total when scored).
+
+use super::summary::Summary;
+use crate::report::cycle_json;
+use crate::scenario::{Phase, Run, Scenario, SchedulerVersion};
+use crate::simulation::Limits;
+use crate::trace::Outcome;
+use serde_json::{json, Map, Value};
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+/// One side of a comparison: its label, the scheduler that ran, the run and its summary.
+pub struct Side {
+    /// How the output names the configuration.
+    pub label: String,
+    /// The scheduler that ran.
+    pub scheduler: SchedulerVersion,
+    /// The whole run (with tables).
+    pub run: Run,
+    /// Its summary.
+    pub summary: Summary,
+}
+
+/// Where a pod ended under one side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fate {
+    /// Bound to this node.
+    Bound(String),
+    /// Still pending, with its last cycle's message.
+    Pending(Option<String>),
+    /// Deleted (preempted, or by the timeline).
+    Deleted,
+    /// Never in a cycle (bound in the input, or for another scheduler).
+    NotScheduled,
+}
+
+/// One pod whose fate differs between A and B.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Difference {
+    /// `namespace/name`.
+    pub pod: String,
+    /// Under A.
+    pub a: Fate,
+    /// Under B.
+    pub b: Fate,
+}
+
+/// The comparison of two runs of one scenario.
+pub struct Comparison {
+    /// Configuration A.
+    pub a: Side,
+    /// Configuration B.
+    pub b: Side,
+    /// Pods whose fate differs, in A's pod order (then B's pods A does not have).
+    pub differences: Vec<Difference>,
+    /// Pods scheduled in either run that ended the same way in both.
+    pub same: usize,
+}
+
+/// Runs `a` and `b` (labelled) with `seed` and compares them; the two runs share out over
+/// the thread pool.
+pub fn compare(a: (&str, &Scenario), b: (&str, &Scenario), seed: u64) -> Comparison {
+    let scenarios = [a, b];
+    let mut sides = crate::parallel::map(&scenarios, |(label, scenario)| {
+        let run = scenario.run_with(seed, true, Limits::default());
+        Side {
+            label: label.to_string(),
+            scheduler: scenario.scheduler,
+            summary: Summary::of(&run),
+            run,
+        }
+    });
+    let b = sides.pop().expect("two sides");
+    let a = sides.pop().expect("two sides");
+    let (differences, same) = differences(&a.run, &b.run);
+    Comparison {
+        a,
+        b,
+        differences,
+        same,
+    }
+}
+
+/// Each pod that had a cycle in either run and its fate under each.
+fn fates(run: &Run) -> Vec<(String, Fate)> {
+    let mut had_cycle = vec![false; run.cluster.pods.len()];
+    let mut message: Vec<Option<String>> = vec![None; run.cluster.pods.len()];
+    for c in &run.cycles {
+        had_cycle[c.pod] = true;
+        message[c.pod] = c.message.clone();
+    }
+    run.cluster
+        .pods
+        .iter()
+        .enumerate()
+        .map(|(id, p)| {
+            let fate = if !had_cycle[id] {
+                Fate::NotScheduled
+            } else {
+                match run.phase(id) {
+                    Phase::Bound => Fate::Bound(
+                        run.node_of(id)
+                            .map(|n| run.cluster.nodes[n].name().to_string())
+                            .unwrap_or_default(),
+                    ),
+                    Phase::Pending => Fate::Pending(message[id].take()),
+                    Phase::Deleted => Fate::Deleted,
+                }
+            };
+            (p.full_name.clone(), fate)
+        })
+        .collect()
+}
+
+fn differences(a: &Run, b: &Run) -> (Vec<Difference>, usize) {
+    let fa = fates(a);
+    let fb = fates(b);
+    let mut in_b: HashMap<&str, &Fate> = fb.iter().map(|(n, f)| (n.as_str(), f)).collect();
+    let mut out = Vec::new();
+    let mut same = 0;
+    let differ = |x: &Fate, y: &Fate| match (x, y) {
+        (Fate::Pending(_), Fate::Pending(_)) => false,
+        _ => x != y,
+    };
+    for (name, x) in &fa {
+        let y = in_b.remove(name.as_str()).unwrap_or(&Fate::NotScheduled);
+        if *x == Fate::NotScheduled && *y == Fate::NotScheduled {
+            continue;
+        }
+        if differ(x, y) {
+            out.push(Difference {
+                pod: name.clone(),
+                a: x.clone(),
+                b: y.clone(),
+            });
+        } else {
+            same += 1;
+        }
+    }
+    // Pods only B has (created by the timeline under B alone).
+    for (name, y) in &fb {
+        if in_b.contains_key(name.as_str()) && *y != Fate::NotScheduled {
+            out.push(Difference {
+                pod: name.clone(),
+                a: Fate::NotScheduled,
+                b: y.clone(),
+            });
+        }
+    }
+    (out, same)
+}
+
+/// The rows of `run`'s last cycle that chose a node for `pod`, for the nodes in `nodes`:
+/// filter reasons when a node failed, scores and total when it was scored.
+fn deciding_rows(run: &Run, pod: &str, nodes: &[&str]) -> Value {
+    let Some(id) = run.find_pod(pod) else {
+        return Value::Null;
+    };
+    let Some(i) = run
+        .cycles
+        .iter()
+        .rposition(|c| c.pod == id && c.outcome == Outcome::Scheduled)
+    else {
+        return Value::Null;
+    };
+    let t = &run.cycles[i];
+    let cycle = cycle_json(&run.cluster, &run.filter_names, &run.score_names, t, true);
+    let mut per_node = Map::new();
+    for &node in nodes {
+        let mut row = Map::new();
+        let mut reasons = Map::new();
+        for (name, r) in cycle["filter"][node].as_object().into_iter().flatten() {
+            if r.as_array().is_some_and(|a| !a.is_empty()) {
+                reasons.insert(name.clone(), r.clone());
+            }
+        }
+        if !reasons.is_empty() {
+            row.insert("filter".into(), Value::Object(reasons));
+        }
+        if let Some(s) = cycle["scores"].get(node) {
+            row.insert("scores".into(), s.clone());
+        }
+        if let Some(total) = cycle["totals"].get(node) {
+            row.insert("total".into(), total.clone());
+        }
+        if row.is_empty() {
+            row.insert(
+                "evaluated".into(),
+                json!(cycle["filter"].get(node).is_some()),
+            );
+        }
+        per_node.insert(node.to_string(), Value::Object(row));
+    }
+    json!({
+        "cycle": run.cycle_number(i),
+        "feasible": t.feasible,
+        "nodes": per_node,
+    })
+}
+
+fn fate_json(f: &Fate) -> Value {
+    match f {
+        Fate::Bound(n) => json!({"phase": "Bound", "node": n}),
+        Fate::Pending(m) => json!({"phase": "Pending", "message": m}),
+        Fate::Deleted => json!({"phase": "Deleted"}),
+        Fate::NotScheduled => json!({"phase": "NotScheduled"}),
+    }
+}
+
+fn preemptions_json(run: &Run) -> Vec<Value> {
+    run.cycles
+        .iter()
+        .filter_map(|t| {
+            let p = t.preemption.as_deref()?;
+            let chosen = p.chosen()?;
+            Some(json!({
+                "time": t.time,
+                "pod": run.cluster.pods[t.pod].full_name,
+                "node": t.node_name(&run.cluster, chosen.node),
+                "victims": chosen.victims.iter().map(|&v| run.cluster.pods[v].full_name.as_str()).collect::<Vec<_>>(),
+                "decidedBy": p.pick.map(|k| k.decided_by.as_str()),
+            }))
+        })
+        .collect()
+}
+
+impl Comparison {
+    /// Pods bound under both, to different nodes.
+    pub fn placed_differently(&self) -> impl Iterator<Item = (&str, &str, &str)> {
+        self.differences.iter().filter_map(|d| match (&d.a, &d.b) {
+            (Fate::Bound(x), Fate::Bound(y)) => Some((d.pod.as_str(), x.as_str(), y.as_str())),
+            _ => None,
+        })
+    }
+
+    /// The JSON shape documented in `docs/compare-sweep-capacity.md`.
+    pub fn to_json(&self) -> Value {
+        let side = |s: &Side| {
+            json!({"label": s.label, "scheduler": s.scheduler.as_str(), "summary": s.summary.to_json()})
+        };
+        let placed: Vec<Value> = self
+            .placed_differently()
+            .map(|(pod, x, y)| {
+                json!({
+                    "pod": pod,
+                    "a": {"node": x, "decidedBy": deciding_rows(&self.a.run, pod, &[x, y])},
+                    "b": {"node": y, "decidedBy": deciding_rows(&self.b.run, pod, &[y, x])},
+                })
+            })
+            .collect();
+        let only = |pending: fn(&Difference) -> (&Fate, &Fate)| -> Vec<Value> {
+            self.differences
+                .iter()
+                .filter_map(|d| {
+                    let (here, there) = pending(d);
+                    match here {
+                        Fate::Pending(m) => Some(json!({
+                            "pod": d.pod, "message": m, "other": fate_json(there),
+                        })),
+                        _ => None,
+                    }
+                })
+                .collect()
+        };
+        let other: Vec<Value> = self
+            .differences
+            .iter()
+            .filter(|d| {
+                !matches!(
+                    (&d.a, &d.b),
+                    (Fate::Bound(_), Fate::Bound(_)) | (Fate::Pending(_), _) | (_, Fate::Pending(_))
+                )
+            })
+            .map(|d| json!({"pod": d.pod, "a": fate_json(&d.a), "b": fate_json(&d.b)}))
+            .collect();
+        json!({
+            "a": side(&self.a),
+            "b": side(&self.b),
+            "samePods": self.same,
+            "placedDifferently": placed,
+            "pendingOnlyUnderA": only(|d| (&d.a, &d.b)),
+            "pendingOnlyUnderB": only(|d| (&d.b, &d.a)),
+            "otherDifferences": other,
+            "preemptions": {"a": preemptions_json(&self.a.run), "b": preemptions_json(&self.b.run)},
+        })
+    }
+
+    /// The comparison in words and a table.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "A: {} (kube-scheduler {})", self.a.label, self.a.scheduler.as_str());
+        let _ = writeln!(out, "B: {} (kube-scheduler {})", self.b.label, self.b.scheduler.as_str());
+        let placed: Vec<_> = self.placed_differently().collect();
+        let _ = writeln!(
+            out,
+            "\n{} pod(s) end the same way under both, {} differently.",
+            self.same,
+            self.differences.len()
+        );
+        if !placed.is_empty() {
+            let _ = writeln!(out, "\nPlaced differently:");
+            for (pod, x, y) in &placed {
+                let total = |run: &Run, node: &str| {
+                    let rows = deciding_rows(run, pod, &[node]);
+                    rows["nodes"][node]["total"].as_i64()
+                };
+                let show = |t: Option<i64>| t.map_or("-".to_string(), |t| t.to_string());
+                let _ = writeln!(out, "  {pod}: A → {x}, B → {y}");
+                let _ = writeln!(
+                    out,
+                    "    under A: {x} total {}, {y} total {}",
+                    show(total(&self.a.run, x)),
+                    show(total(&self.a.run, y))
+                );
+                let _ = writeln!(
+                    out,
+                    "    under B: {y} total {}, {x} total {}",
+                    show(total(&self.b.run, y)),
+                    show(total(&self.b.run, x))
+                );
+            }
+        }
+        for (title, pick) in [
+            ("Pending under A only", true),
+            ("Pending under B only", false),
+        ] {
+            let rows: Vec<_> = self
+                .differences
+                .iter()
+                .filter_map(|d| {
+                    let (here, there) = if pick { (&d.a, &d.b) } else { (&d.b, &d.a) };
+                    match here {
+                        Fate::Pending(m) => Some((d.pod.as_str(), m, there)),
+                        _ => None,
+                    }
+                })
+                .collect();
+            if rows.is_empty() {
+                continue;
+            }
+            let _ = writeln!(out, "\n{title}:");
+            for (pod, message, there) in rows {
+                let other = match there {
+                    Fate::Bound(n) => format!("bound to {n} under the other"),
+                    Fate::Deleted => "deleted under the other".into(),
+                    _ => "not scheduled under the other".into(),
+                };
+                let _ = writeln!(
+                    out,
+                    "  {pod} ({other}): {}",
+                    message.as_deref().unwrap_or("")
+                );
+            }
+        }
+        let pa = preemptions_json(&self.a.run);
+        let pb = preemptions_json(&self.b.run);
+        if !pa.is_empty() || !pb.is_empty() {
+            let _ = writeln!(out, "\nPreemptions:");
+            for (side, list) in [("A", &pa), ("B", &pb)] {
+                for p in list {
+                    let victims: Vec<&str> = p["victims"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                        .collect();
+                    let _ = writeln!(
+                        out,
+                        "  {side}: {} on {} evicts {}",
+                        p["pod"].as_str().unwrap_or(""),
+                        p["node"].as_str().unwrap_or(""),
+                        victims.join(", ")
+                    );
+                }
+            }
+        }
+        let _ = writeln!(out, "\n{:<28} {:>14} {:>14}", "summary", "A", "B");
+        let (sa, sb) = (&self.a.summary, &self.b.summary);
+        let row = |out: &mut String, name: &str, x: String, y: String| {
+            let _ = writeln!(out, "{name:<28} {x:>14} {y:>14}");
+        };
+        row(&mut out, "placed", sa.placed.to_string(), sb.placed.to_string());
+        row(&mut out, "pending", sa.pending.to_string(), sb.pending.to_string());
+        row(&mut out, "preemptions", sa.preemptions.to_string(), sb.preemptions.to_string());
+        let pct = |v: f64| format!("{:.1}%", v * 100.0);
+        row(&mut out, "cpu requested, mean", pct(sa.cpu.mean), pct(sb.cpu.mean));
+        row(&mut out, "cpu requested, stddev", pct(sa.cpu.stddev), pct(sb.cpu.stddev));
+        row(&mut out, "memory requested, mean", pct(sa.memory.mean), pct(sb.memory.mean));
+        row(&mut out, "memory requested, stddev", pct(sa.memory.stddev), pct(sb.memory.stddev));
+        row(&mut out, "empty nodes", sa.empty_nodes.to_string(), sb.empty_nodes.to_string());
+        let q = |v: i64, f: fn(i64) -> String| f(v);
+        row(
+            &mut out,
+            "largest free cpu",
+            q(sa.largest_free.milli_cpu, millicores),
+            q(sb.largest_free.milli_cpu, millicores),
+        );
+        row(
+            &mut out,
+            "largest free memory",
+            q(sa.largest_free.memory, bytes),
+            q(sb.largest_free.memory, bytes),
+        );
+        row(
+            &mut out,
+            "largest free pod slots",
+            sa.largest_free.pods.to_string(),
+            sb.largest_free.pods.to_string(),
+        );
+        out
+    }
+}
+
+/// Millicores as Kubernetes writes CPU: `1500m`, or whole cores as `2`.
+pub fn millicores(m: i64) -> String {
+    if m % 1000 == 0 {
+        (m / 1000).to_string()
+    } else {
+        format!("{m}m")
+    }
+}
+
+/// Bytes as a binary quantity when exact (`4Gi`, `512Mi`), else plain bytes.
+pub fn bytes(b: i64) -> String {
+    for (suffix, unit) in [("Ti", 1i64 << 40), ("Gi", 1 << 30), ("Mi", 1 << 20), ("Ki", 1 << 10)] {
+        if b != 0 && b % unit == 0 {
+            return format!("{}{suffix}", b / unit);
+        }
+    }
+    b.to_string()
+}
