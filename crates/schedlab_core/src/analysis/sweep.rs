@@ -218,7 +218,10 @@ pub fn configure(
                         *configs = json!([]);
                     }
                     let list = configs.as_array_mut().expect("an array");
-                    let fit = match list.iter().position(|p| p["name"] == json!("NodeResourcesFit")) {
+                    let fit = match list
+                        .iter()
+                        .position(|p| p["name"] == json!("NodeResourcesFit"))
+                    {
                         Some(i) => &mut list[i],
                         None => {
                             list.push(json!({"name": "NodeResourcesFit", "args": {}}));
@@ -240,7 +243,10 @@ pub fn configure(
 }
 
 /// The choice's v1 configuration documents, one made when there is none.
-fn modern_documents(c: &mut SchedulerChoice, origin: impl Fn() -> Origin) -> impl Iterator<Item = &mut Value> {
+fn modern_documents(
+    c: &mut SchedulerChoice,
+    origin: impl Fn() -> Origin,
+) -> impl Iterator<Item = &mut Value> {
     if c.modern_configs.is_empty() {
         c.modern_configs.push((
             json!({"apiVersion": crate::modern::config::V1, "kind": "KubeSchedulerConfiguration"}),
@@ -252,7 +258,7 @@ fn modern_documents(c: &mut SchedulerChoice, origin: impl Fn() -> Origin) -> imp
 
 /// A v1 document's profiles, the default one made when there is none.
 fn profiles(doc: &mut Value) -> impl Iterator<Item = &mut Value> {
-    if !doc["profiles"].as_array().is_some_and(|p| !p.is_empty()) {
+    if doc["profiles"].as_array().is_none_or(|p| p.is_empty()) {
         doc["profiles"] = json!([{"schedulerName": "default-scheduler"}]);
     }
     doc["profiles"].as_array_mut().into_iter().flatten()
