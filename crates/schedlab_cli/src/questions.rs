@@ -152,31 +152,27 @@ fn cluster(files: &[String], texts: &mut Texts) -> Result<Inputs, ExitCode> {
 
 /// `--a`/`--b`/`--config`: a version's defaults, or the configuration documents of files.
 fn choice(specs: &[String], texts: &mut Texts) -> Result<Option<SchedulerChoice>, ExitCode> {
-    match specs {
-        [] => Ok(None),
-        [one] if SchedulerVersion::parse(one).is_some() => Ok(Some(SchedulerChoice::defaults(
-            SchedulerVersion::parse(one).expect("just parsed"),
-        ))),
-        files => {
-            let parts = read(files, texts)?;
-            let mut inputs = Inputs::default();
-            let mut errors = Vec::new();
-            for (file, part) in files.iter().zip(parts) {
-                // Each file must hold configuration only.
-                if let Err(e) = SchedulerChoice::from_inputs(file, part.clone()) {
-                    errors.extend(e);
-                }
-                inputs.append(part);
-            }
-            if !errors.is_empty() {
-                return Err(fail(errors));
-            }
-            let mut c = SchedulerChoice::from_inputs(&files.join(" + "), inputs)
-                .map_err(fail)?;
-            c.label = files.join(" + ");
-            Ok(Some(c))
+    if specs.is_empty() {
+        return Ok(None);
+    }
+    if let [one] = specs {
+        if let Some(version) = SchedulerVersion::parse(one) {
+            return Ok(Some(SchedulerChoice::defaults(version)));
         }
     }
+    let read = read_files(specs).map_err(|errs| {
+        for e in errs {
+            eprintln!("error: {}", terminal_safe(&e));
+        }
+        ExitCode::from(1)
+    })?;
+    let sources: Vec<Source> = read
+        .iter()
+        .map(|(name, text)| Source { name, text })
+        .collect();
+    let c = SchedulerChoice::from_sources(&sources).map_err(fail)?;
+    texts.0.extend(read);
+    Ok(Some(c))
 }
 
 fn print_warnings(warnings: &[Diagnostic]) {
@@ -198,7 +194,14 @@ pub fn compare(args: &CompareArgs) -> ExitCode {
         (Err(code), _) | (_, Err(code)) => return code,
     };
     if let (Some(_), Some(_), Some(o)) = (&a, &b, own.origin()) {
-        warn(&Diagnostic::new(&o.file, o.path.clone(), "this scheduler configuration is set aside: --a and --b give the two compared").to_string());
+        warn(
+            &Diagnostic::new(
+                &o.file,
+                o.path.clone(),
+                "this scheduler configuration is set aside: --a and --b give the two compared",
+            )
+            .to_string(),
+        );
     }
     let a = a.unwrap_or_else(|| own.clone());
     let b = b.unwrap_or(own);
@@ -299,7 +302,8 @@ pub fn capacity(args: &CapacityArgs) -> ExitCode {
     let mut templates = Vec::new();
     let mut errors = Vec::new();
     for (file, part) in args.pod.iter().zip(pod_texts) {
-        let others = part.nodes.len() + part.policies.len() + part.configs.len() + part.modern_configs.len();
+        let others =
+            part.nodes.len() + part.policies.len() + part.configs.len() + part.modern_configs.len();
         if others > 0 {
             errors.push(Diagnostic::new(file, "", "a --pod file holds pod templates only (Pods or Deployments); pass the cluster and its configuration as FILE"));
         }
@@ -321,7 +325,8 @@ pub fn capacity(args: &CapacityArgs) -> ExitCode {
         Ok(s) => print_warnings(&s.warnings),
         Err(e) => return fail(e),
     }
-    let answer = match capacity::capacity(&inputs, &sources, args.scheduler, &templates, args.seed) {
+    let answer = match capacity::capacity(&inputs, &sources, args.scheduler, &templates, args.seed)
+    {
         Ok(a) => a,
         Err(e) => return fail(e),
     };

@@ -15,10 +15,8 @@ use schedlab_core::simulation::{Limits, Simulation, StopReason};
 use schedlab_core::{report, workloads, Scenario, Source};
 use wasm_bindgen::prelude::*;
 
-/// Runs a scenario. `files` is a JSON array of `{"name": ..., "text": ...}`. Returns the CLI
-/// contract's JSON report, or `{"errors": ["file: path: message", ...]}`.
-/// Parses `[{"name", "text"}, ...]` and loads the scenario; errors as `{"errors": [...]}`.
-fn load(files: &str) -> Result<Scenario, String> {
+/// Parses `[{"name", "text"}, ...]`; errors as `{"errors": [...]}`.
+fn parse_files(files: &str) -> Result<Vec<(String, String)>, String> {
     let parsed: Result<Vec<(String, String)>, String> =
         serde_json::from_str::<serde_json::Value>(files)
             .map_err(|e| e.to_string())
@@ -41,15 +39,26 @@ fn load(files: &str) -> Result<Scenario, String> {
                     })
                     .collect()
             });
-    let files = parsed.map_err(|e| serde_json::json!({ "errors": [e] }).to_string())?;
-    let sources: Vec<Source> = files
+    parsed.map_err(|e| serde_json::json!({ "errors": [e] }).to_string())
+}
+
+/// `{"errors": [...]}` for diagnostics.
+fn errors_json(errs: &[schedlab_core::Diagnostic]) -> String {
+    let list: Vec<String> = errs.iter().map(ToString::to_string).collect();
+    serde_json::json!({ "errors": list }).to_string()
+}
+
+fn sources(files: &[(String, String)]) -> Vec<Source<'_>> {
+    files
         .iter()
         .map(|(name, text)| Source { name, text })
-        .collect();
-    Scenario::load(&sources).map_err(|errs| {
-        let list: Vec<String> = errs.iter().map(ToString::to_string).collect();
-        serde_json::json!({ "errors": list }).to_string()
-    })
+        .collect()
+}
+
+/// Parses `[{"name", "text"}, ...]` and loads the scenario; errors as `{"errors": [...]}`.
+fn load(files: &str) -> Result<Scenario, String> {
+    let files = parse_files(files)?;
+    Scenario::load(&sources(&files)).map_err(|errs| errors_json(&errs))
 }
 
 /// Runs a scenario. `files` is a JSON array of `{"name": ..., "text": ...}`. Returns the CLI
@@ -61,6 +70,9 @@ pub fn run(files: &str, seed: u64, summary: bool) -> String {
         Err(e) => e,
     }
 }
+
+mod questions;
+pub use questions::{capacity, compare, sweep};
 
 /// A simulation the page steps through: forward, back, to a time; its queue, its report and
 /// any cycle's tables on demand. The log keeps no tables (`cycle` recomputes them).

@@ -220,7 +220,10 @@ fn candidate(scenario: &Scenario, ids: &[Option<usize>], seed: u64) -> usize {
             if ids.get(c.pod).copied().flatten().is_none() || placed[c.pod] {
                 continue;
             }
-            let nominated = c.preemption.as_deref().is_some_and(|p| p.chosen().is_some());
+            let nominated = c
+                .preemption
+                .as_deref()
+                .is_some_and(|p| p.chosen().is_some());
             if c.outcome == Outcome::Scheduled || nominated {
                 placed[c.pod] = true;
                 count += 1;

@@ -242,9 +242,7 @@ impl Comparison {
 
     /// The JSON shape documented in `docs/compare-sweep-capacity.md`.
     pub fn to_json(&self) -> Value {
-        let side = |s: &Side| {
-            json!({"label": s.label, "scheduler": s.scheduler.as_str(), "summary": s.summary.to_json()})
-        };
+        let side = |s: &Side| json!({"label": s.label, "scheduler": s.scheduler.as_str(), "summary": s.summary.to_json()});
         let placed: Vec<Value> = self
             .placed_differently()
             .map(|(pod, x, y)| {
@@ -275,7 +273,9 @@ impl Comparison {
             .filter(|d| {
                 !matches!(
                     (&d.a, &d.b),
-                    (Fate::Bound(_), Fate::Bound(_)) | (Fate::Pending(_), _) | (_, Fate::Pending(_))
+                    (Fate::Bound(_), Fate::Bound(_))
+                        | (Fate::Pending(_), _)
+                        | (_, Fate::Pending(_))
                 )
             })
             .map(|d| json!({"pod": d.pod, "a": fate_json(&d.a), "b": fate_json(&d.b)}))
@@ -295,8 +295,18 @@ impl Comparison {
     /// The comparison in words and a table.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
-        let _ = writeln!(out, "A: {} (kube-scheduler {})", self.a.label, self.a.scheduler.as_str());
-        let _ = writeln!(out, "B: {} (kube-scheduler {})", self.b.label, self.b.scheduler.as_str());
+        let _ = writeln!(
+            out,
+            "A: {} (kube-scheduler {})",
+            self.a.label,
+            self.a.scheduler.as_str()
+        );
+        let _ = writeln!(
+            out,
+            "B: {} (kube-scheduler {})",
+            self.b.label,
+            self.b.scheduler.as_str()
+        );
         let placed: Vec<_> = self.placed_differently().collect();
         let _ = writeln!(
             out,
@@ -386,15 +396,55 @@ impl Comparison {
         let row = |out: &mut String, name: &str, x: String, y: String| {
             let _ = writeln!(out, "{name:<28} {x:>14} {y:>14}");
         };
-        row(&mut out, "placed", sa.placed.to_string(), sb.placed.to_string());
-        row(&mut out, "pending", sa.pending.to_string(), sb.pending.to_string());
-        row(&mut out, "preemptions", sa.preemptions.to_string(), sb.preemptions.to_string());
+        row(
+            &mut out,
+            "placed",
+            sa.placed.to_string(),
+            sb.placed.to_string(),
+        );
+        row(
+            &mut out,
+            "pending",
+            sa.pending.to_string(),
+            sb.pending.to_string(),
+        );
+        row(
+            &mut out,
+            "preemptions",
+            sa.preemptions.to_string(),
+            sb.preemptions.to_string(),
+        );
         let pct = |v: f64| format!("{:.1}%", v * 100.0);
-        row(&mut out, "cpu requested, mean", pct(sa.cpu.mean), pct(sb.cpu.mean));
-        row(&mut out, "cpu requested, stddev", pct(sa.cpu.stddev), pct(sb.cpu.stddev));
-        row(&mut out, "memory requested, mean", pct(sa.memory.mean), pct(sb.memory.mean));
-        row(&mut out, "memory requested, stddev", pct(sa.memory.stddev), pct(sb.memory.stddev));
-        row(&mut out, "empty nodes", sa.empty_nodes.to_string(), sb.empty_nodes.to_string());
+        row(
+            &mut out,
+            "cpu requested, mean",
+            pct(sa.cpu.mean),
+            pct(sb.cpu.mean),
+        );
+        row(
+            &mut out,
+            "cpu requested, stddev",
+            pct(sa.cpu.stddev),
+            pct(sb.cpu.stddev),
+        );
+        row(
+            &mut out,
+            "memory requested, mean",
+            pct(sa.memory.mean),
+            pct(sb.memory.mean),
+        );
+        row(
+            &mut out,
+            "memory requested, stddev",
+            pct(sa.memory.stddev),
+            pct(sb.memory.stddev),
+        );
+        row(
+            &mut out,
+            "empty nodes",
+            sa.empty_nodes.to_string(),
+            sb.empty_nodes.to_string(),
+        );
         let q = |v: i64, f: fn(i64) -> String| f(v);
         row(
             &mut out,
@@ -429,7 +479,12 @@ pub fn millicores(m: i64) -> String {
 
 /// Bytes as a binary quantity when exact (`4Gi`, `512Mi`), else plain bytes.
 pub fn bytes(b: i64) -> String {
-    for (suffix, unit) in [("Ti", 1i64 << 40), ("Gi", 1 << 30), ("Mi", 1 << 20), ("Ki", 1 << 10)] {
+    for (suffix, unit) in [
+        ("Ti", 1i64 << 40),
+        ("Gi", 1 << 30),
+        ("Mi", 1 << 20),
+        ("Ki", 1 << 10),
+    ] {
         if b != 0 && b % unit == 0 {
             return format!("{}{suffix}", b / unit);
         }

@@ -52,7 +52,10 @@ impl SchedulerChoice {
             (inputs.services.len(), "Service"),
             (inputs.priority_classes.len(), "PriorityClass"),
             (inputs.persistent_volumes.len(), "PersistentVolume"),
-            (inputs.persistent_volume_claims.len(), "PersistentVolumeClaim"),
+            (
+                inputs.persistent_volume_claims.len(),
+                "PersistentVolumeClaim",
+            ),
             (inputs.timelines.len(), "Timeline"),
         ];
         let mut errors: Vec<Diagnostic> = others
@@ -66,7 +69,9 @@ impl SchedulerChoice {
                 )
             })
             .collect();
-        if inputs.policies.is_empty() && inputs.configs.is_empty() && inputs.modern_configs.is_empty()
+        if inputs.policies.is_empty()
+            && inputs.configs.is_empty()
+            && inputs.modern_configs.is_empty()
         {
             errors.push(Diagnostic::new(
                 file,
@@ -86,6 +91,30 @@ impl SchedulerChoice {
         })
     }
 
+    /// The configuration documents of `spec` (each source holding nothing else), labelled
+    /// with the sources' names.
+    pub fn from_sources(spec: &[Source]) -> Result<SchedulerChoice, Vec<Diagnostic>> {
+        let mut all = Inputs::default();
+        let mut errors = Vec::new();
+        for src in spec {
+            match crate::input::read_source(src) {
+                Ok(part) => {
+                    if let Err(e) = SchedulerChoice::from_inputs(src.name, part.clone()) {
+                        errors.extend(e);
+                    }
+                    all.append(part);
+                }
+                Err(e) => errors.extend(e),
+            }
+        }
+        if !errors.is_empty() {
+            crate::input::locate_lines(&mut errors, spec);
+            return Err(errors);
+        }
+        let label = spec.iter().map(|s| s.name).collect::<Vec<_>>().join(" + ");
+        SchedulerChoice::from_inputs(&label, all)
+    }
+
     /// The scheduler this choice runs (the version asked for, else what the documents say).
     pub fn version(&self) -> SchedulerVersion {
         match self.requested {
@@ -97,7 +126,11 @@ impl SchedulerChoice {
 
     /// The scenario of `cluster` (its own configuration documents set aside) under this
     /// choice; `sources` are every text read, for line numbers on errors.
-    pub fn scenario(&self, cluster: &Inputs, sources: &[Source]) -> Result<Scenario, Vec<Diagnostic>> {
+    pub fn scenario(
+        &self,
+        cluster: &Inputs,
+        sources: &[Source],
+    ) -> Result<Scenario, Vec<Diagnostic>> {
         let mut inputs = cluster.clone();
         inputs.policies = self.policies.clone();
         inputs.configs = self.configs.clone();
@@ -115,7 +148,10 @@ impl SchedulerChoice {
             configs: std::mem::take(&mut cluster.configs),
             modern_configs: std::mem::take(&mut cluster.modern_configs),
         };
-        if choice.policies.is_empty() && choice.configs.is_empty() && choice.modern_configs.is_empty() {
+        if choice.policies.is_empty()
+            && choice.configs.is_empty()
+            && choice.modern_configs.is_empty()
+        {
             let version = choice.version();
             return SchedulerChoice {
                 label: format!("{} defaults", version.as_str()),

@@ -94,7 +94,9 @@ impl Summary {
                 *seen = true;
             }
             if c.outcome != Outcome::Scheduled
-                && c.preemption.as_deref().is_some_and(|p| p.chosen().is_some())
+                && c.preemption
+                    .as_deref()
+                    .is_some_and(|p| p.chosen().is_some())
             {
                 preemptions += 1;
             }
@@ -103,7 +105,11 @@ impl Summary {
         for r in &run.repeats {
             let per_copy = run.cycles[r.cycles.clone()]
                 .iter()
-                .filter(|c| c.preemption.as_deref().is_some_and(|p| p.chosen().is_some()))
+                .filter(|c| {
+                    c.preemption
+                        .as_deref()
+                        .is_some_and(|p| p.chosen().is_some())
+                })
                 .count();
             preemptions += per_copy * r.times;
         }
@@ -191,7 +197,10 @@ impl Summary {
             ("memory_ratio_mean", self.memory.mean),
             ("memory_ratio_stddev", self.memory.stddev),
             ("empty_nodes", self.empty_nodes as f64),
-            ("largest_free_cpu_millicores", self.largest_free.milli_cpu as f64),
+            (
+                "largest_free_cpu_millicores",
+                self.largest_free.milli_cpu as f64,
+            ),
             ("largest_free_memory_bytes", self.largest_free.memory as f64),
             ("largest_free_pods", self.largest_free.pods as f64),
         ]
