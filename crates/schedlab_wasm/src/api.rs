@@ -282,7 +282,7 @@ fn stop_name(stop: StopReason) -> StopName {
 
 /// A JavaScript object from JSON text (numbers as `JSON.parse` reads them: every report
 /// number is an integer below 2^53 or a float serde_json printed exactly).
-fn parse(json: &str) -> JsValue {
+pub(crate) fn parse(json: &str) -> JsValue {
     js_sys::JSON::parse(json).unwrap_or(JsValue::NULL)
 }
 
@@ -301,7 +301,7 @@ fn throw(message: &str, errors: Vec<InputError>) -> JsValue {
     error.into()
 }
 
-fn throw_inputs(errors: Vec<InputError>) -> JsValue {
+pub(crate) fn throw_inputs(errors: Vec<InputError>) -> JsValue {
     let lines: Vec<String> = errors
         .iter()
         .map(|e| {
@@ -317,7 +317,7 @@ fn throw_inputs(errors: Vec<InputError>) -> JsValue {
     throw(&lines.join("\n"), errors)
 }
 
-fn problem(file: &str, path: &str, message: impl Into<String>) -> InputError {
+pub(crate) fn problem(file: &str, path: &str, message: impl Into<String>) -> InputError {
     InputError {
         file: file.to_string(),
         path: path.to_string(),
@@ -326,12 +326,12 @@ fn problem(file: &str, path: &str, message: impl Into<String>) -> InputError {
     }
 }
 
-fn get(object: &JsValue, key: &str) -> JsValue {
+pub(crate) fn get(object: &JsValue, key: &str) -> JsValue {
     js_sys::Reflect::get(object, &key.into()).unwrap_or(JsValue::UNDEFINED)
 }
 
 /// `[{name, text}, ...]` or `{"nodes.yaml": "...", ...}`.
-fn read_files(files: &JsValue) -> Result<Vec<ScenarioFile>, Vec<InputError>> {
+pub(crate) fn read_files(files: &JsValue) -> Result<Vec<ScenarioFile>, Vec<InputError>> {
     let mut out = Vec::new();
     let mut errors = Vec::new();
     if js_sys::Array::is_array(files) {

@@ -71,8 +71,8 @@ pub fn run(files: &str, seed: u64, summary: bool) -> String {
     }
 }
 
-mod questions;
-pub use questions::{capacity, compare, sweep};
+pub mod questions;
+pub use questions::{capacity, compare, sweep, Configuration, Question};
 
 /// A simulation the page steps through: forward, back, to a time; its queue, its report and
 /// any cycle's tables on demand. The log keeps no tables (`cycle` recomputes them).

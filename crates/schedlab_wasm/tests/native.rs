@@ -216,56 +216,63 @@ fn a_report_with_repeated_retries_is_described_by_the_types() {
     round_trip::<Report>("retries", &report);
 }
 
-/// `[{name, text}]` of files under the repository root.
-fn file_list(paths: &[&str]) -> String {
-    let files: Vec<Value> = paths
+/// Files under the repository root.
+fn file_list(paths: &[&str]) -> Vec<ScenarioFile> {
+    paths
         .iter()
-        .map(|p| {
-            let text = std::fs::read_to_string(root().join(p)).expect("file");
-            serde_json::json!({"name": p, "text": text})
+        .map(|p| ScenarioFile {
+            name: p.to_string(),
+            text: std::fs::read_to_string(root().join(p)).expect("file"),
         })
-        .collect();
-    Value::Array(files).to_string()
+        .collect()
 }
 
 #[test]
 fn compare_sweep_and_capacity_answer_from_javascript_as_the_cli_does() {
+    use schedlab_wasm::{Configuration, Question};
     // tests/questions/least-vs-most: LeastAllocated puts `web` on the empty node-a,
     // MostAllocated on the busy node-b (worked out in tests/tests/questions.rs).
     let cluster = file_list(&["tests/questions/least-vs-most/cluster.yaml"]);
-    let a = file_list(&["tests/questions/least-vs-most/least-allocated.yaml"]);
-    let b = file_list(&["tests/questions/least-vs-most/most-allocated.yaml"]);
-    let c: Value =
-        serde_json::from_str(&schedlab_wasm::compare(&cluster, &a, &b, 0)).expect("json");
+    let a = Configuration::Files(file_list(&[
+        "tests/questions/least-vs-most/least-allocated.yaml",
+    ]));
+    let b = Configuration::Files(file_list(&[
+        "tests/questions/least-vs-most/most-allocated.yaml",
+    ]));
+    let c = Question::Compare(a, b)
+        .answer(&cluster, 0)
+        .expect("answers");
     assert_eq!(c["placedDifferently"][0]["a"]["node"], "node-a", "{c}");
     assert_eq!(c["placedDifferently"][0]["b"]["node"], "node-b");
-    // The scenario's own configuration is "" (none here: v1.17's defaults); v1.35 by name.
-    let c: Value =
-        serde_json::from_str(&schedlab_wasm::compare(&cluster, "", "v1.35", 0)).expect("json");
+    // The scenario's own configuration (none here: v1.17's defaults) against v1.35's.
+    let c = Question::Compare(
+        Configuration::Own,
+        Configuration::Defaults(SchedulerVersion::V1_35),
+    )
+    .answer(&cluster, 0)
+    .expect("answers");
     assert_eq!(c["a"]["scheduler"], "v1.17");
     assert_eq!(c["b"]["scheduler"], "v1.35");
-    let s: Value = serde_json::from_str(&schedlab_wasm::sweep(
-        &cluster,
-        "v1.35",
-        "scoringStrategy",
-        "LeastAllocated,MostAllocated",
-        0,
-    ))
-    .expect("json");
+    let s = Question::Sweep(
+        Configuration::Defaults(SchedulerVersion::V1_35),
+        "scoringStrategy".into(),
+        "LeastAllocated,MostAllocated".into(),
+    )
+    .answer(&cluster, 0)
+    .expect("answers");
     assert_eq!(s["points"][0]["summary"]["emptyNodes"], 0);
     assert_eq!(s["points"][1]["summary"]["emptyNodes"], 1);
-    let bad: Value =
-        serde_json::from_str(&schedlab_wasm::sweep(&cluster, "", "weight", "1", 0)).expect("json");
-    assert!(
-        bad["errors"][0]
-            .as_str()
-            .is_some_and(|e| e.contains("weight.NAME")),
-        "{bad}"
-    );
+    let bad = Question::Sweep(Configuration::Own, "weight".into(), "1".into())
+        .answer(&cluster, 0)
+        .expect_err("no such setting");
+    assert!(bad[0].message.contains("weight.NAME"), "{bad:?}");
     // 1 CPU / 2Gi copies: 6 slots, `web` takes one first (see tests/tests/questions.rs).
-    let pod = serde_json::json!([{"name": "pod.yaml", "text":
-        "apiVersion: v1\nkind: Pod\nmetadata: {name: extra}\nspec:\n  containers:\n  - name: c\n    image: i\n    resources: {requests: {cpu: '1', memory: 2Gi}}\n"}])
-    .to_string();
-    let k: Value = serde_json::from_str(&schedlab_wasm::capacity(&cluster, &pod, 0)).expect("json");
+    let pod = ScenarioFile {
+        name: "pod.yaml".into(),
+        text: "apiVersion: v1\nkind: Pod\nmetadata: {name: extra}\nspec:\n  containers:\n  - name: c\n    image: i\n    resources: {requests: {cpu: '1', memory: 2Gi}}\n".into(),
+    };
+    let k = Question::Capacity(vec![pod])
+        .answer(&cluster, 0)
+        .expect("answers");
     assert_eq!(k["templates"][0]["count"], 5, "{k}");
 }
