@@ -44,7 +44,8 @@ fn sources(files: &[File]) -> Vec<Source<'_>> {
 
 fn config_file(path: &Path) -> SchedulerChoice {
     let f = read_file(path);
-    SchedulerChoice::from_inputs(&f.name, inputs(std::slice::from_ref(&f))).expect("a configuration")
+    SchedulerChoice::from_inputs(&f.name, inputs(std::slice::from_ref(&f)))
+        .expect("a configuration")
 }
 
 /// Runs the comparison of `cluster.yaml` in `name` under `a` and `b`.
@@ -114,7 +115,11 @@ fn least_allocated_and_most_allocated_place_the_pod_on_opposite_nodes() {
     assert!(close(sa.memory.mean, 0.375) && close(sa.memory.stddev, 0.125));
     assert_eq!(sa.empty_nodes, 0);
     assert_eq!(
-        (sa.largest_free.milli_cpu, sa.largest_free.memory, sa.largest_free.pods),
+        (
+            sa.largest_free.milli_cpu,
+            sa.largest_free.memory,
+            sa.largest_free.pods
+        ),
         (3000, 6 << 30, 109)
     );
     // B: node-a empty, node-b 3/4 and 6/8: means 0.375, stddev 0.375; node-a left empty,
@@ -123,7 +128,11 @@ fn least_allocated_and_most_allocated_place_the_pod_on_opposite_nodes() {
     assert!(close(sb.cpu.mean, 0.375) && close(sb.cpu.stddev, 0.375));
     assert_eq!(sb.empty_nodes, 1);
     assert_eq!(
-        (sb.largest_free.milli_cpu, sb.largest_free.memory, sb.largest_free.pods),
+        (
+            sb.largest_free.milli_cpu,
+            sb.largest_free.memory,
+            sb.largest_free.pods
+        ),
         (4000, 8 << 30, 110)
     );
     golden(&d.join("expect-compare.txt"), &c.to_text());
@@ -251,17 +260,41 @@ fn a_scoring_strategy_sweep_and_a_seed_sweep_read_their_values() {
     let cluster = inputs(&files);
     let choice = SchedulerChoice::defaults(SchedulerVersion::V1_35);
     let values = vec!["LeastAllocated".to_string(), "MostAllocated".to_string()];
-    let points = sweep(&cluster, &sources(&files), &choice, &Setting::ScoringStrategy, &values, 0)
-        .expect("runs");
+    let points = sweep(
+        &cluster,
+        &sources(&files),
+        &choice,
+        &Setting::ScoringStrategy,
+        &values,
+        0,
+    )
+    .expect("runs");
     assert_eq!(points[0].summary.empty_nodes, 0);
     assert_eq!(points[1].summary.empty_nodes, 1);
     // An unknown strategy is v1.35's validation error, naming the value swept.
-    let bad = sweep(&cluster, &sources(&files), &choice, &Setting::ScoringStrategy, &["Fewest".to_string()], 0)
-        .expect_err("invalid");
-    assert!(bad[0].to_string().contains("scoringStrategy=Fewest"), "{bad:?}");
+    let bad = sweep(
+        &cluster,
+        &sources(&files),
+        &choice,
+        &Setting::ScoringStrategy,
+        &["Fewest".to_string()],
+        0,
+    )
+    .expect_err("invalid");
+    assert!(
+        bad[0].to_string().contains("scoringStrategy=Fewest"),
+        "{bad:?}"
+    );
     // The seed is the run's seed, and a seed is a whole number.
-    let seeds = sweep(&cluster, &sources(&files), &choice, &Setting::Seed, &["3".to_string(), "9".to_string()], 0)
-        .expect("runs");
+    let seeds = sweep(
+        &cluster,
+        &sources(&files),
+        &choice,
+        &Setting::Seed,
+        &["3".to_string(), "9".to_string()],
+        0,
+    )
+    .expect("runs");
     assert_eq!((seeds[0].seed, seeds[1].seed), (3, 9));
 }
 
@@ -322,7 +355,8 @@ fn a_deployment_without_a_valid_template_is_an_error_with_its_path() {
     let errs = templates(&f.name, inputs(std::slice::from_ref(&f))).expect_err("invalid");
     let text = errs[0].to_string();
     assert!(
-        text.contains("deploy.yaml") && text.contains("spec.template.spec.containers[0].resources.requests.cpu"),
+        text.contains("deploy.yaml")
+            && text.contains("spec.template.spec.containers[0].resources.requests.cpu"),
         "{text}"
     );
 }
@@ -342,12 +376,17 @@ fn capacity_agrees_with_plain_runs_on_every_gallery_scenario() {
     assert!(names.len() >= 10);
     let template_yaml = "apiVersion: v1\nkind: Pod\nmetadata: {name: probe}\nspec:\n  containers:\n  - name: c\n    image: i\n    resources: {requests: {cpu: 1500m, memory: 1Gi}}\n";
     for folder in names {
-        let name = folder.file_name().expect("name").to_string_lossy().into_owned();
+        let name = folder
+            .file_name()
+            .expect("name")
+            .to_string_lossy()
+            .into_owned();
         let files = schedlab_tests::scenario_files(&folder);
         let cluster = inputs(&files);
         let src = sources(&files);
         let t = pod_template(template_yaml);
-        let answer = capacity(&cluster, &src, None, &t, 0).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+        let answer =
+            capacity(&cluster, &src, None, &t, 0).unwrap_or_else(|e| panic!("{name}: {e:?}"));
         let k = answer.templates[0].count;
         let with = |n: usize| {
             let mut inputs = cluster.clone();
@@ -366,14 +405,62 @@ fn capacity_agrees_with_plain_runs_on_every_gallery_scenario() {
         }
         let run = with(k + 1);
         let id = run.find_pod(&format!("probe-{}", k + 1)).expect("copy");
-        assert_eq!(run.phase(id), Phase::Pending, "{name}: copy {} of {k}", k + 1);
+        assert_eq!(
+            run.phase(id),
+            Phase::Pending,
+            "{name}: copy {} of {k}",
+            k + 1
+        );
         let message = run.last_cycle_of(id).and_then(|c| c.message.clone());
         assert_eq!(
-            answer.templates[0].first_failure.as_ref().map(|(_, m)| m.clone()),
+            answer.templates[0]
+                .first_failure
+                .as_ref()
+                .map(|(_, m)| m.clone()),
             message,
             "{name}"
         );
         let s = Summary::of(&run);
         assert!(s.pending >= 1, "{name}");
     }
+}
+
+#[test]
+fn a_swept_configuration_written_back_reads_as_the_same_configuration() {
+    // The playground opens a sweep point by writing its configuration into the editors:
+    // what it writes must read back as the configuration that ran.
+    use schedlab_core::analysis::sweep::configure;
+    let round_trip = |c: &SchedulerChoice| {
+        let (policy, config) = c.documents();
+        let files: Vec<File> = [("policy.json", policy), ("config.json", config)]
+            .into_iter()
+            .filter_map(|(name, doc)| {
+                doc.map(|d| File {
+                    name: name.into(),
+                    text: d.to_string(),
+                })
+            })
+            .collect();
+        SchedulerChoice::from_sources(&sources(&files)).expect("reads back")
+    };
+    let v117 = configure(
+        &SchedulerChoice::defaults(SchedulerVersion::V1_17),
+        &Setting::Weight("LeastRequestedPriority".into()),
+        "7",
+    )
+    .expect("configured");
+    let v117 = configure(&v117, &Setting::PercentageOfNodesToScore, "30").expect("configured");
+    let back = round_trip(&v117);
+    assert_eq!(back.policies[0].0, v117.policies[0].0);
+    assert_eq!(back.configs[0].0, v117.configs[0].0);
+    assert_eq!(back.configs[0].0.percentage_of_nodes_to_score, 30);
+    let v135 = configure(
+        &SchedulerChoice::defaults(SchedulerVersion::V1_35),
+        &Setting::ScoringStrategy,
+        "MostAllocated",
+    )
+    .expect("configured");
+    let back = round_trip(&v135);
+    assert_eq!(back.modern_configs[0].0, v135.modern_configs[0].0);
+    assert_eq!(back.version(), SchedulerVersion::V1_35);
 }

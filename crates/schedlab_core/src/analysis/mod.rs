@@ -115,6 +115,30 @@ impl SchedulerChoice {
         SchedulerChoice::from_inputs(&label, all)
     }
 
+    /// The choice as the playground's two configuration editors hold it: the Policy (v1.17
+    /// only) and the scheduler configuration, each a JSON document (`None`: nothing given).
+    pub fn documents(&self) -> (Option<Value>, Option<Value>) {
+        match self.version() {
+            SchedulerVersion::V1_17 => {
+                let policy = self.policies.first().map(|(p, _)| {
+                    let mut doc =
+                        crate::input::strip_nulls(serde_json::to_value(p).unwrap_or(Value::Null));
+                    if let Value::Object(m) = &mut doc {
+                        let mut head = serde_json::Map::new();
+                        head.insert("kind".into(), "Policy".into());
+                        head.insert("apiVersion".into(), "v1".into());
+                        head.extend(std::mem::take(m));
+                        *m = head;
+                    }
+                    doc
+                });
+                let config = self.configs.first().map(|(c, _)| c.to_document());
+                (policy, config)
+            }
+            SchedulerVersion::V1_35 => (None, self.modern_configs.first().map(|(c, _)| c.clone())),
+        }
+    }
+
     /// The scheduler this choice runs (the version asked for, else what the documents say).
     pub fn version(&self) -> SchedulerVersion {
         match self.requested {

@@ -45,6 +45,24 @@ impl Default for SchedulerConfiguration {
     }
 }
 
+impl SchedulerConfiguration {
+    /// The configuration as a v1alpha1 document (every field schedlab reads, spelled out).
+    pub fn to_document(&self) -> Value {
+        serde_json::json!({
+            "apiVersion": V1ALPHA1,
+            "kind": "KubeSchedulerConfiguration",
+            "schedulerName": self.scheduler_name,
+            "algorithmSource": {"provider": self.provider},
+            "percentageOfNodesToScore": self.percentage_of_nodes_to_score,
+            "disablePreemption": self.disable_preemption,
+            "hardPodAffinitySymmetricWeight": self.hard_pod_affinity_symmetric_weight,
+            "podInitialBackoffSeconds": self.pod_initial_backoff_seconds,
+            "podMaxBackoffSeconds": self.pod_max_backoff_seconds,
+            "bindTimeoutSeconds": self.bind_timeout_seconds,
+        })
+    }
+}
+
 #[derive(Deserialize, Default)]
 #[serde(rename_all = "camelCase")]
 struct RawConfig {

@@ -20,11 +20,11 @@ use crate::predicates::{self, check_node_label_presence::CheckNodeLabelPresence}
 use crate::priorities::requested_to_capacity_ratio::{RequestedToCapacityRatio, ShapePoint};
 use crate::priorities::{self, node_label::NodeLabel, service_anti_affinity::ServiceAntiAffinity};
 use config::SchedulerConfiguration;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// A `kind: Policy` document.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct PolicyDocument {
     /// `predicates`: absent means the provider's set; `[]` means only the mandatory ones.
@@ -45,7 +45,7 @@ pub struct PolicyDocument {
 }
 
 /// One `predicates` entry.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct PredicatePolicy {
     /// The name (a registered name, or any name with an argument).
@@ -56,7 +56,7 @@ pub struct PredicatePolicy {
 }
 
 /// `PredicateArgument`.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct PredicateArgument {
     /// `serviceAffinity {labels}`.
@@ -68,7 +68,7 @@ pub struct PredicateArgument {
 }
 
 /// `{labels: [...]}`.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 pub struct LabelsArg {
     /// Label keys.
     #[serde(default)]
@@ -76,7 +76,7 @@ pub struct LabelsArg {
 }
 
 /// `{labels: [...], presence: bool}`.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 pub struct LabelsPresenceArg {
     /// Label keys.
     #[serde(default)]
@@ -87,7 +87,7 @@ pub struct LabelsPresenceArg {
 }
 
 /// One `priorities` entry.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct PriorityPolicy {
     /// The name.
@@ -101,7 +101,7 @@ pub struct PriorityPolicy {
 }
 
 /// `PriorityArgument`.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct PriorityArgument {
     /// `serviceAntiAffinity {label}`.
@@ -116,7 +116,7 @@ pub struct PriorityArgument {
 }
 
 /// `{label}`.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 pub struct LabelArg {
     /// The label key.
     #[serde(default)]
@@ -124,7 +124,7 @@ pub struct LabelArg {
 }
 
 /// `{label, presence}`.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 pub struct LabelPreferenceArg {
     /// The label key.
     #[serde(default)]
@@ -135,7 +135,7 @@ pub struct LabelPreferenceArg {
 }
 
 /// `requestedToCapacityRatioArguments`.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 pub struct RtcrArgs {
     /// Points, scores on 0–10.
     #[serde(default)]
@@ -146,7 +146,7 @@ pub struct RtcrArgs {
 }
 
 /// A shape point.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 pub struct RtcrPoint {
     /// 0..=100.
     #[serde(default)]
@@ -157,7 +157,7 @@ pub struct RtcrPoint {
 }
 
 /// A resource weight.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 pub struct RtcrResource {
     /// Resource name.
     #[serde(default)]
