@@ -167,41 +167,15 @@ pub fn cycle_json(
         },
     );
     if detail {
-        // v1.35 cycles carry their profile's names, the filters PreFilter skipped and the
-        // Score plugins that ran.
-        let modern = t.modern.as_deref();
-        let filter_name = |i: usize| match modern {
-            Some(m) => m.filter_names[i].to_string(),
-            None => filter_names[i].clone(),
-        };
-        let skipped = |i: usize| modern.is_some_and(|m| m.skipped_filters.contains(&i));
-        let score_name = |k: usize| match modern {
-            Some(m) => m.score_names[m.scored[k]].to_string(),
-            None => score_names[k].clone(),
-        };
+        let names = RowNames::of(t, filter_names, score_names);
         let mut filter = Map::new();
         for rec in &t.filter {
-            let mut per = Map::new();
-            for (i, reasons) in rec.results() {
-                if skipped(i) {
-                    continue;
-                }
-                let list: Vec<String> = reasons.iter().map(ToString::to_string).collect();
-                per.insert(filter_name(i), json!(list));
-            }
-            filter.insert(node_name(rec.node), Value::Object(per));
+            filter.insert(node_name(rec.node), Value::Object(names.filter_row(rec)));
         }
         m.insert("filter".into(), Value::Object(filter));
         let mut scores = Map::new();
         for rec in &t.scores {
-            let mut per = Map::new();
-            for (k, s) in rec.entries.iter().enumerate() {
-                per.insert(
-                    score_name(k),
-                    json!({"raw": s.raw, "score": s.score, "weight": s.weight}),
-                );
-            }
-            scores.insert(node_name(rec.node), Value::Object(per));
+            scores.insert(node_name(rec.node), Value::Object(names.score_row(rec)));
         }
         m.insert("scores".into(), Value::Object(scores));
         let mut totals = Map::new();
@@ -212,6 +186,100 @@ pub fn cycle_json(
     }
     m.insert("preemption".into(), preemption_json(c, t));
     Value::Object(m)
+}
+
+/// How a cycle's table rows name their filters and scores: v1.35 cycles carry their
+/// profile's names, the filters PreFilter skipped and the Score plugins that ran.
+struct RowNames<'a> {
+    modern: Option<&'a crate::modern::cycle::ModernTrace>,
+    filter_names: &'a [String],
+    score_names: &'a [String],
+}
+
+impl<'a> RowNames<'a> {
+    fn of(
+        t: &'a crate::trace::CycleTrace,
+        filter_names: &'a [String],
+        score_names: &'a [String],
+    ) -> Self {
+        RowNames {
+            modern: t.modern.as_deref(),
+            filter_names,
+            score_names,
+        }
+    }
+
+    /// One node's `filter` entry: each filter's reasons (skipped filters left out).
+    fn filter_row(&self, rec: &crate::trace::NodeFilterRecord) -> Map<String, Value> {
+        let mut per = Map::new();
+        for (i, reasons) in rec.results() {
+            let name = match self.modern {
+                Some(m) if m.skipped_filters.contains(&i) => continue,
+                Some(m) => m.filter_names[i].to_string(),
+                None => self.filter_names[i].clone(),
+            };
+            let list: Vec<String> = reasons.iter().map(ToString::to_string).collect();
+            per.insert(name, json!(list));
+        }
+        per
+    }
+
+    /// One node's `scores` entry: each priority's or Score plugin's raw score, normalized
+    /// score and weight.
+    fn score_row(&self, rec: &crate::trace::NodeScoreRecord) -> Map<String, Value> {
+        let mut per = Map::new();
+        for (k, s) in rec.entries.iter().enumerate() {
+            let name = match self.modern {
+                Some(m) => m.score_names[m.scored[k]].to_string(),
+                None => self.score_names[k].clone(),
+            };
+            per.insert(
+                name,
+                json!({"raw": s.raw, "score": s.score, "weight": s.weight}),
+            );
+        }
+        per
+    }
+}
+
+/// The rows of a cycle's tables for the nodes named in `nodes` only: per node, `filter` (its
+/// failed filters' reasons, when it failed one), `scores` and `total` (when scored), or
+/// `{"evaluated": bool}` when neither. What `compare` shows of a moved pod's cycle.
+pub fn node_rows(
+    c: &crate::cluster::Cluster,
+    filter_names: &[String],
+    score_names: &[String],
+    t: &crate::trace::CycleTrace,
+    nodes: &[&str],
+) -> Map<String, Value> {
+    let names = RowNames::of(t, filter_names, score_names);
+    let mut out = Map::new();
+    for &node in nodes {
+        let is = |id: usize| t.node_name(c, id) == node;
+        let mut row = Map::new();
+        let filtered = t.filter.iter().find(|r| is(r.node));
+        if let Some(rec) = filtered {
+            let failed: Map<String, Value> = names
+                .filter_row(rec)
+                .into_iter()
+                .filter(|(_, r)| r.as_array().is_some_and(|a| !a.is_empty()))
+                .collect();
+            if !failed.is_empty() {
+                row.insert("filter".into(), Value::Object(failed));
+            }
+        }
+        if let Some(rec) = t.scores.iter().find(|r| is(r.node)) {
+            row.insert("scores".into(), Value::Object(names.score_row(rec)));
+        }
+        if let Some((_, total)) = t.totals.iter().find(|(n, _)| is(*n)) {
+            row.insert("total".into(), json!(total));
+        }
+        if row.is_empty() {
+            row.insert("evaluated".into(), json!(filtered.is_some()));
+        }
+        out.insert(node.to_string(), Value::Object(row));
+    }
+    out
 }
 
 /// The contract's `preemption`: `{"node", "victims"}` when the cycle nominated a node, plus

@@ -8,11 +8,11 @@
 //! side chose (its filter reasons when it failed a filter, its scores and total when scored).
 
 use super::summary::Summary;
-use crate::report::cycle_json;
+use crate::report::node_rows;
 use crate::scenario::{Phase, Run, Scenario, SchedulerVersion};
 use crate::simulation::Limits;
 use crate::trace::Outcome;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -157,8 +157,8 @@ fn differences(a: &Run, b: &Run) -> (Vec<Difference>, usize) {
     (out, same)
 }
 
-/// The rows of `run`'s last cycle that chose a node for `pod`, for the nodes in `nodes`:
-/// filter reasons when a node failed, scores and total when it was scored.
+/// The rows of `run`'s last cycle that chose a node for `pod`, for the nodes in `nodes`
+/// ([`crate::report::node_rows`]), with the cycle's number and feasible count.
 fn deciding_rows(run: &Run, pod: &str, nodes: &[&str]) -> Value {
     let Some(id) = run.find_pod(pod) else {
         return Value::Null;
@@ -171,37 +171,11 @@ fn deciding_rows(run: &Run, pod: &str, nodes: &[&str]) -> Value {
         return Value::Null;
     };
     let t = &run.cycles[i];
-    let cycle = cycle_json(&run.cluster, &run.filter_names, &run.score_names, t, true);
-    let mut per_node = Map::new();
-    for &node in nodes {
-        let mut row = Map::new();
-        let mut reasons = Map::new();
-        for (name, r) in cycle["filter"][node].as_object().into_iter().flatten() {
-            if r.as_array().is_some_and(|a| !a.is_empty()) {
-                reasons.insert(name.clone(), r.clone());
-            }
-        }
-        if !reasons.is_empty() {
-            row.insert("filter".into(), Value::Object(reasons));
-        }
-        if let Some(s) = cycle["scores"].get(node) {
-            row.insert("scores".into(), s.clone());
-        }
-        if let Some(total) = cycle["totals"].get(node) {
-            row.insert("total".into(), total.clone());
-        }
-        if row.is_empty() {
-            row.insert(
-                "evaluated".into(),
-                json!(cycle["filter"].get(node).is_some()),
-            );
-        }
-        per_node.insert(node.to_string(), Value::Object(row));
-    }
+    let rows = node_rows(&run.cluster, &run.filter_names, &run.score_names, t, nodes);
     json!({
         "cycle": run.cycle_number(i),
         "feasible": t.feasible,
-        "nodes": per_node,
+        "nodes": rows,
     })
 }
 
@@ -317,23 +291,25 @@ impl Comparison {
         if !placed.is_empty() {
             let _ = writeln!(out, "\nPlaced differently:");
             for (pod, x, y) in &placed {
-                let total = |run: &Run, node: &str| {
-                    let rows = deciding_rows(run, pod, &[node]);
-                    rows["nodes"][node]["total"].as_i64()
+                let ra = deciding_rows(&self.a.run, pod, &[x, y]);
+                let rb = deciding_rows(&self.b.run, pod, &[y, x]);
+                let show = |rows: &Value, node: &str| {
+                    rows["nodes"][node]["total"]
+                        .as_i64()
+                        .map_or("-".to_string(), |t| t.to_string())
                 };
-                let show = |t: Option<i64>| t.map_or("-".to_string(), |t| t.to_string());
                 let _ = writeln!(out, "  {pod}: A → {x}, B → {y}");
                 let _ = writeln!(
                     out,
                     "    under A: {x} total {}, {y} total {}",
-                    show(total(&self.a.run, x)),
-                    show(total(&self.a.run, y))
+                    show(&ra, x),
+                    show(&ra, y)
                 );
                 let _ = writeln!(
                     out,
                     "    under B: {y} total {}, {x} total {}",
-                    show(total(&self.b.run, y)),
-                    show(total(&self.b.run, x))
+                    show(&rb, y),
+                    show(&rb, x)
                 );
             }
         }
