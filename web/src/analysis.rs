@@ -604,8 +604,10 @@ mod tests {
 
     /// A gallery example run to its end, as the page runs it.
     fn session(name: &str) -> Session {
-        let example = example_named(name);
-        assert_eq!(example.name, name);
+        let example = example_named(name)
+            .texts()
+            .expect("natively every example is compiled in");
+        assert_eq!(example.name(), name);
         let texts: Vec<String> = EditorFile::ALL
             .iter()
             .map(|f| f.example_text(example).to_string())
@@ -820,7 +822,9 @@ mod tests {
     fn a_v1_configuration_leaves_the_policy_editor_out() {
         // The classic Policy with v1.35's configuration: the Policy is not read (no mixing
         // error), and v1.35 runs.
-        let classic = example_named("classic");
+        let classic = example_named("classic")
+            .texts()
+            .expect("natively every example is compiled in");
         let mut texts: Vec<String> = EditorFile::ALL
             .iter()
             .map(|f| f.example_text(classic).to_string())

@@ -554,7 +554,17 @@ mod tests {
         for example in &GALLERY {
             let texts: Vec<(EditorFile, String)> = EditorFile::ALL
                 .iter()
-                .map(|&f| (f, f.example_text(example).to_string()))
+                .map(|&f| {
+                    (
+                        f,
+                        f.example_text(
+                            example
+                                .texts()
+                                .expect("natively every example is compiled in"),
+                        )
+                        .to_string(),
+                    )
+                })
                 .collect();
             let page =
                 crate::state::load(&texts.iter().map(|(_, t)| t.clone()).collect::<Vec<_>>())
@@ -792,7 +802,17 @@ mod tests {
         for example in GALLERY.iter().filter(|e| e.name != "big-cluster") {
             let current: Vec<(EditorFile, String)> = EditorFile::ALL
                 .iter()
-                .map(|&f| (f, f.example_text(example).to_string()))
+                .map(|&f| {
+                    (
+                        f,
+                        f.example_text(
+                            example
+                                .texts()
+                                .expect("natively every example is compiled in"),
+                        )
+                        .to_string(),
+                    )
+                })
                 .collect();
             let (nodes, pods) = loaded(&current);
             let added = add(&current, &imported);

@@ -340,7 +340,9 @@ status: {allocatable: {cpu: \"1\", memory: 4Gi, pods: \"110\"}}
     /// 4) with the FitError and both PostFilter messages, a comma among them.
     #[test]
     fn the_csv_of_a_preemption() {
-        let example = crate::gallery::example_named("preemption-v135");
+        let example = crate::gallery::example_named("preemption-v135")
+            .texts()
+            .expect("natively every example is compiled in");
         let texts: Vec<String> = EditorFile::ALL
             .iter()
             .map(|f| f.example_text(example).to_string())
@@ -374,7 +376,17 @@ status: {allocatable: {cpu: \"1\", memory: 4Gi, pods: \"110\"}}
         {
             let texts: Vec<(EditorFile, String)> = EditorFile::ALL
                 .iter()
-                .map(|&f| (f, f.example_text(example).to_string()))
+                .map(|&f| {
+                    (
+                        f,
+                        f.example_text(
+                            example
+                                .texts()
+                                .expect("natively every example is compiled in"),
+                        )
+                        .to_string(),
+                    )
+                })
                 .collect();
             let bundle = crate::bundle::export(&texts);
             let page = load(&texts.iter().map(|(_, t)| t.clone()).collect::<Vec<_>>())

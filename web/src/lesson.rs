@@ -9,13 +9,13 @@
 //! Beside it, `expect.json` is the lesson's whole report (`schedlab run --seed 0 --output json`
 //! on the scenario folder), so a lesson can never drift from what it says.
 //!
-//! [`LESSONS`] compiles in each lesson's text and the editor texts of its scenario, laid out as
-//! the gallery lays them out (nodes, pods and any other objects, policy, configuration), so the
-//! page can open a lesson without fetching anything. Pure data and pure functions: no signals.
+//! [`LESSONS`] compiles in each lesson's text and names its scenario, a gallery example: the page
+//! opens a lesson as it opens that example (fetching its texts first unless they are at hand,
+//! [`crate::gallery`]), laid out as the gallery lays them out (nodes, pods and any other objects,
+//! policy, configuration). Pure data and pure functions: no signals.
 
 use crate::analysis::{CycleView, Phase, Scoring};
 use crate::gallery::{example_named, Example};
-use crate::state::EditorFile;
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
 use serde_json::Value;
@@ -41,9 +41,10 @@ impl LessonSource {
         example_named(self.scenario)
     }
 
-    /// The four editor texts (nodes, pods, policy, configuration), in the editors' order.
-    pub fn editor_texts(&self) -> [&'static str; 4] {
-        EditorFile::ALL.map(|f| f.example_text(self.example()))
+    /// The four editor texts (nodes, pods, policy, configuration), in the editors' order;
+    /// `None` while the example's texts are not at hand ([`Example::texts`]).
+    pub fn editor_texts(&self) -> Option<[&'static str; 4]> {
+        self.example().texts().map(|t| t.texts())
     }
 
     /// The lesson, read and checked; its `scenario` must be the folder whose texts it holds.
@@ -539,7 +540,12 @@ mod tests {
 
     /// The lesson's scenario as the page loads it (its four editor texts).
     fn page_scenario(src: &LessonSource) -> Scenario {
-        let texts: Vec<String> = src.editor_texts().iter().map(|t| t.to_string()).collect();
+        let texts: Vec<String> = src
+            .editor_texts()
+            .expect("natively every example is compiled in")
+            .iter()
+            .map(|t| t.to_string())
+            .collect();
         load(&texts).unwrap_or_else(|e| panic!("{}: {e:?}", src.name))
     }
 

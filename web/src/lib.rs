@@ -7,8 +7,9 @@
 //! ([`lesson`]) stop by stop. `main.rs` only mounts [`App`]; [`state`] holds the signals and
 //! actions; [`session`] owns the simulation and builds the frames; [`analysis`] turns a cycle's
 //! trace into the inspector's tables; `components` holds one component per file; [`link`] puts
-//! a scenario into the URL fragment and reads it back. The app does no I/O besides
-//! `sessionStorage` and the address bar, and never fetches anything.
+//! a scenario into the URL fragment and reads it back. Besides `sessionStorage` (IndexedDB for
+//! big texts) and the address bar, the app's only I/O is fetching the gallery's example files
+//! from its own site when one is first opened ([`gallery`]).
 
 pub mod analysis;
 pub mod bundle;
@@ -23,6 +24,7 @@ pub mod history;
 pub mod lesson;
 pub mod link;
 pub mod misplaced;
+pub mod questions;
 pub mod session;
 pub mod stash;
 pub mod state;
@@ -37,6 +39,7 @@ use components::help::Help;
 use components::inspector::Inspector;
 use components::lesson_panel::LessonPanel;
 use components::link_banner::LinkBanner;
+use components::questions_panel::QuestionsPanel;
 use components::queue_view::QueueView;
 use components::warnings::Warnings;
 use leptos::prelude::*;
@@ -79,6 +82,7 @@ pub fn App() -> impl IntoView {
                 <EventLog/>
             </section>
         </main>
+        <QuestionsPanel/>
         <Help/>
     }
     .into_any()

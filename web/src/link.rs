@@ -26,7 +26,7 @@
 //! Pure Rust: no DOM, unit-tested natively.
 
 use crate::analysis::Phase;
-use crate::gallery::{Example, GALLERY};
+use crate::gallery::{Example, Loaded, GALLERY};
 use crate::lesson::{LessonAt, Stop, LESSONS};
 use crate::state::{EditorFile, SEED};
 use base64::alphabet;
@@ -73,22 +73,18 @@ pub struct Shared {
 
 impl Shared {
     /// A gallery example as it is.
-    pub fn of_example(example: &Example) -> Shared {
+    pub fn of_example(example: Loaded) -> Shared {
         Shared {
-            example: example.name.to_string(),
-            texts: EditorFile::ALL.map(|f| f.example_text(example).to_string()),
+            example: example.name().to_string(),
+            texts: example.texts().map(String::from),
             seed: SEED,
         }
     }
 
-    /// A lesson's scenario as it is (the gallery example of the same name), with seed [`SEED`].
-    pub fn of_lesson(at: LessonAt) -> Shared {
-        let src = at.source();
-        Shared {
-            example: src.scenario.to_string(),
-            texts: src.editor_texts().map(String::from),
-            seed: SEED,
-        }
+    /// A lesson's scenario as it is (the gallery example of the same name), with seed
+    /// [`SEED`]; `None` while that example's texts are not at hand ([`Example::texts`]).
+    pub fn of_lesson(at: LessonAt) -> Option<Shared> {
+        at.source().example().texts().map(Shared::of_example)
     }
 }
 
@@ -154,6 +150,14 @@ pub enum LinkError {
     MissingEditor(&'static str),
     /// A text for an editor this page does not have.
     UnknownEditor(String),
+    /// A gallery example whose texts are not at hand: not fetched yet, or the fetch failed
+    /// ([`crate::gallery::fetch`]). The page fetches it and reads the link again.
+    Unavailable {
+        /// The example.
+        example: String,
+        /// Why its last fetch failed (`None`: it was not fetched yet).
+        why: Option<String>,
+    },
 }
 
 impl fmt::Display for LinkError {
@@ -206,6 +210,10 @@ impl fmt::Display for LinkError {
                 "it has a text for an editor \"{}\" that this page does not have",
                 shown(stem)
             ),
+            LinkError::Unavailable { example, why } => match why {
+                Some(why) => write!(f, "the {example} example could not be loaded ({why})"),
+                None => write!(f, "the {example} example is not loaded yet"),
+            },
         }
     }
 }
@@ -335,16 +343,17 @@ pub fn encode_lesson(at: LessonAt, view: Option<&View>) -> String {
 /// The scenario part of a fragment: `example=…` when every editor holds that example's text,
 /// else `scenario=…`.
 pub fn encode_scenario(shared: &Shared) -> String {
-    let example = gallery(&shared.example);
+    // The page's example is always at hand; one that is not is compared with nothing.
+    let example = gallery(&shared.example).and_then(Example::texts);
     if let Some(example) = example {
         let unchanged = EditorFile::ALL
             .iter()
             .all(|f| shared.texts[f.index()] == f.example_text(example));
         if unchanged {
             return if shared.seed == SEED {
-                format!("example={}", example.name)
+                format!("example={}", example.name())
             } else {
-                format!("example={}&seed={}", example.name, shared.seed)
+                format!("example={}&seed={}", example.name(), shared.seed)
             };
         }
     }
@@ -377,6 +386,35 @@ pub fn encode_scenario(shared: &Shared) -> String {
     let level = if json.len() <= 1024 * 1024 { 9 } else { 6 };
     let packed = miniz_oxide::deflate::compress_to_vec_zlib(&json, level);
     format!("scenario={}", B64.encode(packed))
+}
+
+/// The `&compare=…` parameter: configuration B of the questions panel's comparison
+/// (`v1.17`, `v1.35`, or `text.` and its text, zlib-packed and base64url-encoded).
+pub fn compare_param(b: &str) -> String {
+    if SchedulerVersion::parse(b).is_some() {
+        return format!("&compare={b}");
+    }
+    let packed = miniz_oxide::deflate::compress_to_vec_zlib(b.as_bytes(), 9);
+    format!("&compare=text.{}", B64.encode(packed))
+}
+
+/// Configuration B named by a fragment's `compare` parameter, if any (and if it unpacks
+/// within [`MAX_SCENARIO`] to UTF-8 text).
+pub fn decode_compare(fragment: &str) -> Option<String> {
+    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+    if fragment.len() > MAX_FRAGMENT {
+        return None;
+    }
+    let (_, value) = params(fragment)
+        .into_iter()
+        .find(|(k, _)| *k == "compare")?;
+    if SchedulerVersion::parse(value).is_some() {
+        return Some(value.to_string());
+    }
+    let packed = B64.decode(value.strip_prefix("text.")?).ok()?;
+    let bytes =
+        miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&packed, MAX_SCENARIO).ok()?;
+    String::from_utf8(bytes).ok()
 }
 
 /// The view's parameters, each with its leading `&` (empty for the default view: the end).
@@ -414,12 +452,12 @@ pub fn decode(fragment: &str) -> Result<Option<Opened>, LinkError> {
         (None, None, Some(name)) => {
             let at = read_lesson(name, get("stop"), &mut warnings)?;
             lesson = Some(at);
-            Shared::of_lesson(at)
+            Shared::of_example(at_hand(at.source().example())?)
         }
         (None, Some(name), None) => {
             let example =
                 gallery(name).ok_or_else(|| LinkError::UnknownExample(name.to_string()))?;
-            let mut shared = Shared::of_example(example);
+            let mut shared = Shared::of_example(at_hand(example)?);
             if let Some(seed) = get("seed") {
                 match parse_number(seed) {
                     Some(s) => shared.seed = s,
@@ -529,6 +567,23 @@ fn gallery(name: &str) -> Option<&'static Example> {
     GALLERY.iter().find(|e| e.name == name)
 }
 
+/// A gallery example's texts, or why the link cannot be read without them yet.
+fn at_hand(example: &'static Example) -> Result<Loaded, LinkError> {
+    example.texts().ok_or_else(|| LinkError::Unavailable {
+        example: example.name.to_string(),
+        why: crate::gallery::failure(example.name),
+    })
+}
+
+/// The gallery example a fragment needs the texts of before it can be read (`None` when it
+/// needs none, or they are at hand): [`decode`] answers [`LinkError::Unavailable`] for it.
+pub fn example_needed(fragment: &str) -> Option<&'static Example> {
+    match decode(fragment) {
+        Err(LinkError::Unavailable { example, .. }) => gallery(&example),
+        _ => None,
+    }
+}
+
 /// The first [`MAX_PARAMS`] `key=value` pairs, in order (a part without `=` has an empty
 /// value).
 fn params(fragment: &str) -> Vec<(&str, &str)> {
@@ -605,7 +660,10 @@ fn unpack(packed: &str, warnings: &mut Vec<Warning>) -> Result<Shared, LinkError
             return Err(LinkError::UnknownEditor(stem.clone()));
         }
     }
-    let example = gallery(&payload.example);
+    // The example the texts started from: the page compares the editors with it (whether
+    // they are edited, Reset), so its texts must be at hand even when the link holds every
+    // editor's text.
+    let example = gallery(&payload.example).map(at_hand).transpose()?;
     let mut texts: [String; 4] = Default::default();
     for f in EditorFile::ALL {
         let text = if let Some(t) = payload.texts.get(f.stem()) {
@@ -616,7 +674,7 @@ fn unpack(packed: &str, warnings: &mut Vec<Warning>) -> Result<Shared, LinkError
             let text = f.example_text(example);
             if fingerprint(text) != *print {
                 warnings.push(Warning::ExampleChanged {
-                    example: example.name.to_string(),
+                    example: example.name().to_string(),
                     editor: f.stem(),
                 });
             }
@@ -636,10 +694,29 @@ fn unpack(packed: &str, warnings: &mut Vec<Warning>) -> Result<Shared, LinkError
     Ok(Shared {
         // A label the gallery does not know falls back to the first example (only the
         // label and Reset use it; the texts are the link's).
-        example: example.unwrap_or(&GALLERY[0]).name.to_string(),
+        example: example.map_or(GALLERY[0].name, Loaded::name).to_string(),
         texts,
         seed: payload.seed,
     })
+}
+
+#[cfg(test)]
+mod compare_tests {
+    use super::*;
+
+    #[test]
+    fn a_comparison_travels_in_the_link_beside_the_scenario() {
+        let fragment = format!("example=classic{}", compare_param("v1.35"));
+        assert_eq!(fragment, "example=classic&compare=v1.35");
+        assert_eq!(decode_compare(&fragment).as_deref(), Some("v1.35"));
+        let text = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n";
+        let fragment = format!("scenario=abc&cycle=2{}", compare_param(text));
+        assert_eq!(decode_compare(&fragment).as_deref(), Some(text));
+        // The scenario's own parameters still read as before.
+        assert_eq!(decode_view(&fragment).cycle, Some(1));
+        assert_eq!(decode_compare("example=classic"), None);
+        assert_eq!(decode_compare("example=classic&compare=text.%%%"), None);
+    }
 }
 
 #[cfg(test)]

@@ -1,11 +1,13 @@
 //! Entry point of the playground's wasm binary: installs the panic hook, reads the tab's saved
-//! texts kept in IndexedDB, and mounts [`App`](schedlab_web::App).
+//! texts kept in IndexedDB, fetches the gallery examples the page starts with (the saved work's,
+//! a link's), and mounts [`App`](schedlab_web::App).
 
 fn main() {
     // A panic logs as before, and shows a bug report holding the scenario.
     schedlab_web::crash::install();
     wasm_bindgen_futures::spawn_local(async {
         schedlab_web::state::preload_saved_work().await;
+        schedlab_web::state::preload_examples().await;
         leptos::mount::mount_to_body(schedlab_web::App);
         // Entries of the saved-work store that no tab used for a month go, after the page is up.
         schedlab_web::stash::tidy().await;

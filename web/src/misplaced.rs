@@ -76,7 +76,12 @@ mod tests {
                 if f == editor {
                     text.to_string()
                 } else {
-                    f.example_text(&GALLERY[0]).to_string()
+                    f.example_text(
+                        GALLERY[0]
+                            .texts()
+                            .expect("natively every example is compiled in"),
+                    )
+                    .to_string()
                 }
             })
             .collect()

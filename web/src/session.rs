@@ -873,7 +873,9 @@ mod tests {
 
     /// `pdb-steers` with `extra` appended to its Pods editor, run to its end.
     fn pdb_steers(extra: &str) -> Session {
-        let example = example_named("pdb-steers");
+        let example = example_named("pdb-steers")
+            .texts()
+            .expect("natively every example is compiled in");
         let mut texts: Vec<String> = EditorFile::ALL
             .iter()
             .map(|f| f.example_text(example).to_string())

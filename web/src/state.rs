@@ -19,11 +19,19 @@
 //! [`View`] a link opens), and the address bar then holds `#lesson=NAME&stop=K`. A first visit
 //! (nothing saved in the tab, no link) opens the first lesson's first stop.
 //!
+//! Gallery examples other than the first are fetched when first opened ([`crate::gallery`]): a
+//! pick or a lesson waits for its example's texts ([`Playground::fetching`] says so), and a
+//! failed fetch changes nothing but the error it shows ([`Playground::fetch_error`]). The
+//! example the editors started from is always one whose texts are at hand ([`Loaded`]), so
+//! everything that compares the editors with it stays synchronous. The page fetches the
+//! examples it starts with (the tab's saved work's, its lesson's, a link's) before it mounts
+//! ([`preload_examples`]).
+//!
 //! Views read signals and call actions; they never run the scheduler themselves.
 
 use crate::analysis::{self, Inspection, Phase};
 use crate::embed::PageMode;
-use crate::gallery::{default_config, example_named, Example, DEFAULT_CONFIG};
+use crate::gallery::{self, default_config, example_named, Example, Loaded};
 use crate::history::{Change, History, WorkState};
 use crate::lesson::LessonAt;
 use crate::link::{self, LinkError, Opened, Shared, View};
@@ -122,11 +130,8 @@ impl EditorFile {
     }
 
     /// This editor's text in an example.
-    pub fn example_text(self, example: &Example) -> &'static str {
-        match self {
-            EditorFile::Config => example.config.unwrap_or(DEFAULT_CONFIG),
-            f => example.texts[f.index()],
-        }
+    pub fn example_text(self, example: Loaded) -> &'static str {
+        example.text(self)
     }
 
     /// `JSON` or `YAML`, detected from the content as the core does.
@@ -254,11 +259,34 @@ pub enum LinkCopy {
     TooBig(usize),
 }
 
+/// A gallery example that could not be fetched, and what asked for it (Try again).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FetchFailure {
+    /// What to tell the user.
+    pub text: String,
+    retry: Retry,
+}
+
+/// What waits for an example's texts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Retry {
+    /// A gallery pick.
+    Example(&'static str),
+    /// A lesson, at a stop.
+    Lesson(LessonAt),
+}
+
 /// The shared state, provided as context by [`crate::App`].
 #[derive(Clone, Copy)]
 pub struct Playground {
     texts: [RwSignal<String>; 4],
-    example: RwSignal<&'static Example>,
+    example: RwSignal<Loaded>,
+    /// The gallery example being fetched for a pick, a lesson or a link (`None` when none is).
+    pub fetching: RwSignal<Option<&'static str>>,
+    /// Why the last pick or lesson could not open: its example could not be fetched.
+    pub fetch_error: RwSignal<Option<FetchFailure>>,
+    /// Counts the waits for an example: a newer pick, lesson or link supersedes one.
+    fetch_generation: StoredValue<u64>,
     /// The seed of the run ([`SEED`] unless a link named another).
     pub seed: RwSignal<u64>,
     /// A link opened while this tab held other edited work: the page asks which to keep, and
@@ -347,6 +375,12 @@ pub struct Playground {
     stop_pending: StoredValue<bool>,
     /// The full page, or an embed ([`crate::embed`]): an embed saves nothing.
     pub mode: PageMode,
+    /// Configuration B of the questions panel's comparison, once chosen (or named by the
+    /// link's `compare` parameter): the link carries it beside the scenario.
+    pub compare_link: RwSignal<Option<crate::questions::Other>>,
+    /// The tab's saved work could not be restored (its example could not be fetched): nothing
+    /// is saved, and the address bar keeps the link to that work, so a reload tries again.
+    restore_failed: bool,
 }
 
 impl Playground {
@@ -362,23 +396,46 @@ impl Playground {
         storage::report_to(save_problem);
         storage::adopt_legacy();
         let first_visit = storage::is_empty() && !mode.embed;
-        let saved = Saved::load();
-        let edited = saved.is_edited();
         let fragment = address::fragment();
+        // The fragment this tab wrote itself (a reload): the saved work is newer.
+        let own_fragment =
+            storage::load(LINKED_KEY).is_some_and(|f| f == link::fingerprint(&fragment));
+        let mut restore_failed = false;
+        let saved = match Saved::load() {
+            Ok(saved) => saved,
+            Err(example) => {
+                // The work starts from an example that could not be fetched: keep it saved as
+                // it is, and the address bar as it is (a reload tries again), and show the
+                // first example meanwhile.
+                storage::disable();
+                restore_failed = true;
+                save_problem.set(Some(format!(
+                    "Your saved work could not be restored: it starts from the {example} example, which could not be loaded ({}). It is still saved in this tab: reload the page to try again. Until then, nothing you do here is saved.",
+                    gallery::failure(example).unwrap_or_else(|| "it was not fetched".into())
+                )));
+                Saved {
+                    shared: Shared::of_example(Loaded::first()),
+                }
+            }
+        };
+        let edited = saved.is_edited();
         let mut start = saved.shared.clone();
         let mut view = None;
         let mut message = None;
         let mut conflict = None;
         let mut lesson = saved_lesson();
-        if storage::load(LINKED_KEY).is_some_and(|f| f == link::fingerprint(&fragment)) {
-            // The fragment this tab wrote itself (a reload): the saved work is newer.
-            view = Some(link::decode_view(&fragment));
+        if own_fragment {
+            if !restore_failed {
+                view = Some(link::decode_view(&fragment));
+            }
         } else {
-            match link::decode(&fragment) {
+            match preloaded_link(&fragment) {
                 Ok(None) => {
                     // A first visit opens the first lesson at its first stop.
-                    if let Some(at) = LessonAt::new(0, 0).filter(|_| first_visit) {
-                        let shared = Shared::of_lesson(at);
+                    let first = LessonAt::new(0, 0).filter(|_| first_visit);
+                    if let Some((at, shared)) =
+                        first.and_then(|at| Some((at, Shared::of_lesson(at)?)))
+                    {
                         save_shared(&shared, false);
                         view = Some(link::stop_view(at.stop()));
                         start = shared;
@@ -401,13 +458,13 @@ impl Playground {
                 }
             }
         }
-        let example = example_named(&start.example);
+        let example = Loaded::named_or_first(&start.example);
         let texts = start.texts.map(RwSignal::new);
         let example_signal = RwSignal::new(example);
         let seed = RwSignal::new(start.seed);
         let scenario_link = Memo::new(move |_| {
             link::encode_scenario(&Shared {
-                example: example_signal.get().name.to_string(),
+                example: example_signal.get().name().to_string(),
                 texts: texts.map(|t| t.get()),
                 seed: seed.get(),
             })
@@ -470,10 +527,14 @@ impl Playground {
             let Some(at) = lesson.get() else {
                 return false;
             };
+            // A lesson whose example is not at hand cannot be what the editors hold.
+            let Some(want) = at.source().editor_texts() else {
+                return true;
+            };
             seed.get() != SEED
                 || texts
                     .iter()
-                    .zip(at.source().editor_texts())
+                    .zip(want)
                     .any(|(t, want)| t.with(|t| t != want))
         });
         let at_stop = Memo::new(move |_| {
@@ -486,6 +547,9 @@ impl Playground {
         let state = Playground {
             texts,
             example: example_signal,
+            fetching: RwSignal::new(None),
+            fetch_error: RwSignal::new(None),
+            fetch_generation: StoredValue::new(0),
             seed,
             link_conflict: RwSignal::new(conflict),
             link_message: RwSignal::new(message),
@@ -531,6 +595,11 @@ impl Playground {
             stop_shown: RwSignal::new(0),
             stop_pending: StoredValue::new(view.is_some() && lesson.get_untracked().is_some()),
             mode,
+            compare_link: RwSignal::new(
+                link::decode_compare(&fragment)
+                    .map(|b| crate::questions::Other::from_link_value(&b)),
+            ),
+            restore_failed,
         };
         state.recompute();
         if state.errors.with_untracked(|e| !e.is_empty()) {
@@ -592,6 +661,26 @@ impl Playground {
         self.undo.set(Some(self.version.get_untracked()));
     }
 
+    /// Sets configuration B of the comparison (the link carries it from now on).
+    pub fn set_compare(&self, b: crate::questions::Other) {
+        self.compare_link.set(Some(b));
+        self.schedule_address_sync();
+    }
+
+    /// Opens one run of a sweep: its seed, and the editors' texts that configure it. The
+    /// notice's Undo puts the work back as it was.
+    pub fn open_run(&self, seed: u64, texts: Vec<(EditorFile, String)>) {
+        self.remember(Change::Other);
+        self.cancel_pending();
+        self.seed.set(seed);
+        for (file, text) in texts {
+            storage::save(&file.storage_key(), &text);
+            self.texts[file.index()].set(text);
+        }
+        self.rerun(true);
+        self.undo.set(Some(self.version.get_untracked()));
+    }
+
     /// The notice's Undo: undoes the change it told of, and only while the work is as that
     /// change left it.
     pub fn undo_import(&self) {
@@ -606,7 +695,7 @@ impl Playground {
     /// The work as it is now.
     fn work_state(&self) -> WorkState {
         WorkState {
-            example: self.example.get_untracked().name,
+            example: self.example.get_untracked().name(),
             texts: self
                 .texts
                 .map(|t| t.with_untracked(|t| Arc::from(t.as_str()))),
@@ -679,7 +768,8 @@ impl Playground {
             seed: state.seed,
         };
         save_shared(&shared, false);
-        self.example.set(example_named(&shared.example));
+        // An example the work held was at hand then, and fetched texts are kept.
+        self.example.set(Loaded::named_or_first(&shared.example));
         self.seed.set(shared.seed);
         for (signal, text) in self.texts.iter().zip(shared.texts) {
             if signal.with_untracked(|t| *t != text) {
@@ -735,32 +825,101 @@ impl Playground {
     /// scenario comes back and the run stands at its stop again.
     pub fn reset(&self) {
         match self.lesson.get_untracked() {
-            Some(at) if at.source().scenario == self.example.get_untracked().name => {
+            Some(at) if at.source().scenario == self.example.get_untracked().name() => {
                 self.restart_lesson(at)
             }
-            _ => self.load_example(self.example.get_untracked().name),
+            _ => self.load_example(self.example.get_untracked().name()),
         }
     }
 
     /// Opens a gallery example in every editor (the edited texts are replaced), and leaves the
-    /// lesson, if one is open.
+    /// lesson, if one is open. An example not at hand is fetched first: the editors change
+    /// when it has come, and not at all when it cannot.
     pub fn load_example(&self, name: &str) {
-        self.set_lesson(None);
-        self.lesson_list.set(false);
-        self.open_example(name, None);
+        let this = *self;
+        let example = example_named(name);
+        self.with_example(example, Retry::Example(example.name), move |loaded| {
+            this.set_lesson(None);
+            this.lesson_list.set(false);
+            this.open_example(loaded, None);
+        });
+    }
+
+    /// Runs `then` with an example's texts: at once when they are at hand (compiled in, or
+    /// fetched before), else once they are fetched, while [`Playground::fetching`] names the
+    /// example. A newer pick, lesson or link supersedes the wait, and so does any change to the
+    /// work meanwhile (the notice says so): `then` never runs over work it did not see. A
+    /// failed fetch changes nothing but [`Playground::fetch_error`].
+    fn with_example(
+        &self,
+        example: &'static Example,
+        retry: Retry,
+        then: impl FnOnce(Loaded) + 'static,
+    ) {
+        let generation = self.supersede_fetch();
+        if let Some(loaded) = example.texts() {
+            then(loaded);
+            return;
+        }
+        self.fetching.set(Some(example.name));
+        let version = self.version.get_untracked();
+        let this = *self;
+        wasm_bindgen_futures::spawn_local(async move {
+            let fetched = gallery::fetch(example).await;
+            if this.fetch_generation.get_value() != generation {
+                return;
+            }
+            this.fetching.set(None);
+            match fetched {
+                Ok(loaded) if this.version.get_untracked() == version => then(loaded),
+                Ok(_) => this.notify(format!(
+                    "The {} example was not opened: the work changed while it loaded. Choose it again to open it.",
+                    example.name
+                )),
+                Err(why) => this.fetch_error.set(Some(FetchFailure {
+                    text: format!(
+                        "The {} example could not be loaded ({why}). Nothing was replaced: the editors hold what they held.",
+                        example.name
+                    ),
+                    retry,
+                })),
+            }
+        });
+    }
+
+    /// Ends any wait for an example (its fetch goes on, and keeps its texts, but opens
+    /// nothing) and its error; the number of the wait that starts now.
+    fn supersede_fetch(&self) -> u64 {
+        let generation = self.fetch_generation.get_value() + 1;
+        self.fetch_generation.set_value(generation);
+        if self.fetching.get_untracked().is_some() {
+            self.fetching.set(None);
+        }
+        if self.fetch_error.with_untracked(Option::is_some) {
+            self.fetch_error.set(None);
+        }
+        generation
+    }
+
+    /// Try again: what could not open because its example could not be fetched.
+    pub fn retry_fetch(&self) {
+        match self.fetch_error.get_untracked().map(|f| f.retry) {
+            Some(Retry::Example(name)) => self.load_example(name),
+            Some(Retry::Lesson(at)) => self.restart_lesson(at),
+            None => {}
+        }
     }
 
     /// Puts a gallery example in every editor and forgets the saved texts, then runs it and
     /// opens it at `view` (at its end when `None`).
-    fn open_example(&self, name: &str, view: Option<View>) {
+    fn open_example(&self, example: Loaded, view: Option<View>) {
         self.remember(Change::Other);
         self.cancel_pending();
         self.pause();
         // A notice told of the work this replaces.
         self.notice.set(None);
         self.undo.set(None);
-        let example = example_named(name);
-        storage::save(EXAMPLE_KEY, example.name);
+        storage::save(EXAMPLE_KEY, example.name());
         storage::remove(SEED_KEY);
         self.example.set(example);
         self.seed.set(SEED);
@@ -779,7 +938,7 @@ impl Playground {
 
     /// The gallery example the editors started from.
     pub fn example(&self) -> &'static Example {
-        self.example.get()
+        self.example.get().example
     }
 
     /// Selects a pod everywhere and shows its last cycle in the inspector.
@@ -977,7 +1136,7 @@ impl Playground {
     /// What the tab holds now, as a link shares it.
     fn shared_untracked(&self) -> Shared {
         Shared {
-            example: self.example.get_untracked().name.to_string(),
+            example: self.example.get_untracked().name().to_string(),
             texts: self.texts.map(|t| t.get_untracked()),
             seed: self.seed.get_untracked(),
         }
@@ -995,7 +1154,7 @@ impl Playground {
         if self.is_edited_untracked() {
             "the edited work in this tab".to_string()
         } else {
-            format!("the {} example", self.example.get_untracked().name)
+            format!("the {} example", self.example.get_untracked().name())
         }
     }
 
@@ -1154,10 +1313,13 @@ impl Playground {
     /// and opens it where the link says.
     fn open_shared(&self, opened: &Opened) {
         self.remember(Change::Other);
+        self.supersede_fetch();
         self.cancel_pending();
         self.pause();
         save_shared(&opened.shared, false);
-        self.example.set(example_named(&opened.shared.example));
+        // A link is opened only once its example is at hand (link::decode).
+        self.example
+            .set(Loaded::named_or_first(&opened.shared.example));
         self.seed.set(opened.shared.seed);
         for f in EditorFile::ALL {
             self.texts[f.index()].set(opened.shared.texts[f.index()].clone());
@@ -1226,6 +1388,9 @@ impl Playground {
             None => {
                 let mut fragment = self.scenario_link.get_untracked();
                 fragment.push_str(&link::view_params(&self.current_view()));
+                if let Some(b) = self.compare_link.get_untracked() {
+                    fragment.push_str(&link::compare_param(&b.link_value()));
+                }
                 fragment
             }
         };
@@ -1238,9 +1403,13 @@ impl Playground {
     }
 
     /// Whether the address bar may be rewritten now: not while a link waits for the user's
-    /// answer (a reload must ask again), nor while a run loads (its view is not on screen).
+    /// answer (a reload must ask again), nor while a run loads (its view is not on screen), nor
+    /// while an example is fetched (a link typed in waits for it there), nor after the saved
+    /// work could not be restored (a reload must find its link).
     fn may_sync_address_bar(&self) -> bool {
-        self.link_conflict.with_untracked(|c| c.is_none())
+        !self.restore_failed
+            && self.fetching.with_untracked(Option::is_none)
+            && self.link_conflict.with_untracked(|c| c.is_none())
             && self.pending_view.with_value(|v| v.is_none())
             && self.loading.get_untracked().is_none()
     }
@@ -1293,11 +1462,35 @@ impl Playground {
     /// A fragment typed or pasted into the address bar (or reached with Back): open it as a
     /// link, asking first when the tab holds other edited work.
     fn follow_address_bar(&self) {
-        let fragment = address::fragment();
+        self.follow_fragment(address::fragment(), true);
+    }
+
+    /// [`Playground::follow_address_bar`] for `fragment`; `may_fetch`: a link whose example is
+    /// not at hand fetches it, then is followed again (if the address bar still holds it).
+    fn follow_fragment(&self, fragment: String, may_fetch: bool) {
         if storage::load(LINKED_KEY).is_some_and(|f| f == link::fingerprint(&fragment)) {
             return;
         }
         let decoded = link::decode(&fragment);
+        if let (true, Err(LinkError::Unavailable { example, .. })) = (may_fetch, &decoded) {
+            let example = example_named(example);
+            let generation = self.supersede_fetch();
+            self.link_conflict.set(None);
+            self.fetching.set(Some(example.name));
+            let this = *self;
+            wasm_bindgen_futures::spawn_local(async move {
+                // A failure is recorded, and the second reading says it.
+                let _ = gallery::fetch(example).await;
+                if this.fetch_generation.get_value() != generation {
+                    return;
+                }
+                this.fetching.set(None);
+                if address::fragment() == fragment {
+                    this.follow_fragment(fragment, false);
+                }
+            });
+            return;
+        }
         if !matches!(decoded, Ok(None)) {
             // A new link supersedes one still waiting for an answer.
             self.link_conflict.set(None);
@@ -1362,6 +1555,7 @@ impl Playground {
         Effect::new(move |_| {
             this.track_link();
             this.link_conflict.track();
+            this.fetching.track();
             this.schedule_address_sync();
         });
         let handle =
@@ -1383,7 +1577,7 @@ impl Playground {
     /// the run at the stop's cycle and phase.
     pub fn open_lesson(&self, at: LessonAt) {
         self.lesson_list.set(false);
-        if self.shared_untracked() == Shared::of_lesson(at) {
+        if Shared::of_lesson(at).is_some_and(|s| s == self.shared_untracked()) {
             // Its scenario is on screen already: only move.
             self.set_lesson(Some(at));
             self.show_stop(at);
@@ -1396,9 +1590,13 @@ impl Playground {
     /// and stands at the stop.
     fn restart_lesson(&self, at: LessonAt) {
         self.lesson_list.set(false);
-        self.set_lesson(Some(at));
-        self.stop_pending.set_value(true);
-        self.open_example(at.source().scenario, Some(link::stop_view(at.stop())));
+        let this = *self;
+        self.with_example(at.source().example(), Retry::Lesson(at), move |loaded| {
+            this.lesson_list.set(false);
+            this.set_lesson(Some(at));
+            this.stop_pending.set_value(true);
+            this.open_example(loaded, Some(link::stop_view(at.stop())));
+        });
     }
 
     /// The scenario was edited during a lesson: put the lesson's back, at the stop the panel
@@ -1763,6 +1961,61 @@ pub async fn preload_saved_work() {
     }
 }
 
+/// A fragment, and what [`link::decode`] read in it.
+type ReadLink = (String, Result<Option<Opened>, LinkError>);
+
+thread_local! {
+    /// The address bar's link as [`preload_examples`] read it.
+    static PRELOADED: std::cell::RefCell<Option<ReadLink>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Fetches the gallery examples the page starts with, so that [`Playground::new`] finds their
+/// texts at hand: the example of the tab's saved work, its lesson's, and the one a link in the
+/// address bar needs; called before the page is mounted. A failed fetch is recorded
+/// ([`gallery::failure`]) and said by the page (the saved work stays saved; the link is not
+/// opened).
+pub async fn preload_examples() {
+    let embed = PageMode::of_page().embed;
+    let mut wanted: Vec<&'static Example> = Vec::new();
+    if !embed {
+        // What Playground::new does first: work of an earlier version becomes this tab's.
+        storage::adopt_legacy();
+        if let Some(name) = storage::load(EXAMPLE_KEY) {
+            wanted.push(example_named(&name));
+        }
+        if let Some(src) = storage::load(LESSON_KEY).and_then(|n| crate::lesson::lesson_named(&n)) {
+            wanted.push(src.example());
+        }
+    }
+    for example in wanted {
+        if example.texts().is_none() {
+            let _ = gallery::fetch(example).await;
+        }
+    }
+    let fragment = address::fragment();
+    // A fragment this tab wrote itself is not read (the saved work is newer).
+    let own =
+        !embed && storage::load(LINKED_KEY).is_some_and(|f| f == link::fingerprint(&fragment));
+    if own {
+        return;
+    }
+    let mut decoded = link::decode(&fragment);
+    if let Err(LinkError::Unavailable { example, .. }) = &decoded {
+        let _ = gallery::fetch(example_named(example)).await;
+        decoded = link::decode(&fragment);
+    }
+    PRELOADED.with(|p| *p.borrow_mut() = Some((fragment, decoded)));
+}
+
+/// The link in the address bar, read: as [`preload_examples`] read it when that was this
+/// fragment, else now.
+fn preloaded_link(fragment: &str) -> Result<Option<Opened>, LinkError> {
+    match PRELOADED.with(|p| p.borrow_mut().take()) {
+        Some((read, decoded)) if read == fragment => decoded,
+        _ => link::decode(fragment),
+    }
+}
+
 /// Milliseconds from the page's time origin (0 where there is no `performance`).
 fn now_ms() -> f64 {
     web_sys::window()
@@ -1774,8 +2027,8 @@ fn now_ms() -> f64 {
 /// Saves a link's inputs as the tab's work. `same_as_saved`: they are the texts already
 /// saved, so the last valid inputs saved with them still apply.
 fn save_shared(shared: &Shared, same_as_saved: bool) {
-    let example = example_named(&shared.example);
-    storage::save(EXAMPLE_KEY, example.name);
+    let example = Loaded::named_or_first(&shared.example);
+    storage::save(EXAMPLE_KEY, example.name());
     if shared.seed == SEED {
         storage::remove(SEED_KEY);
     } else {
@@ -1823,11 +2076,14 @@ struct Saved {
 }
 
 impl Saved {
-    fn load() -> Saved {
+    /// The tab's work; the name of its example when that example's texts are not at hand
+    /// (its fetch failed: [`preload_examples`]).
+    fn load() -> Result<Saved, &'static str> {
         let example = example_named(&storage::load(EXAMPLE_KEY).unwrap_or_default());
-        Saved {
+        let example = example.texts().ok_or(example.name)?;
+        Ok(Saved {
             shared: Shared {
-                example: example.name.to_string(),
+                example: example.name().to_string(),
                 texts: EditorFile::ALL.map(|f| {
                     storage::load(&f.storage_key())
                         .unwrap_or_else(|| f.example_text(example).into())
@@ -1836,12 +2092,12 @@ impl Saved {
                     .and_then(|s| s.parse().ok())
                     .unwrap_or(SEED),
             },
-        }
+        })
     }
 
     /// Whether the texts differ from their example's.
     fn is_edited(&self) -> bool {
-        let example = example_named(&self.shared.example);
+        let example = Loaded::named_or_first(&self.shared.example);
         EditorFile::ALL
             .iter()
             .any(|f| self.shared.texts[f.index()] != f.example_text(example))

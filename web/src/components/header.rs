@@ -92,7 +92,9 @@ pub fn Header() -> impl IntoView {
                     class="gallery"
                     data-testid="gallery"
                     title="Open an example scenario (replaces the editors' texts)"
-                    prop:value=move || state.example().name
+                    aria-busy=move || state.fetching.get().is_some().to_string()
+                    // The example being fetched, while it is; else the editors' example.
+                    prop:value=move || state.fetching.get().unwrap_or_else(|| state.example().name)
                     on:change=move |ev| {
                         let name = event_target_value(&ev);
                         // Edited texts are the user's work: replace them only when they agree.

@@ -1,5 +1,6 @@
 //! Under the header: a save the browser refused, the question a link asks when the tab holds other edited work, why a
-//! link could not be opened (or what was wrong with it), and what Copy link did.
+//! link could not be opened (or what was wrong with it), a gallery example being fetched (or
+//! why it could not be), and what Copy link did.
 
 use super::share_link::CopyNote;
 use crate::state::Playground;
@@ -61,10 +62,58 @@ pub fn LinkBanner() -> impl IntoView {
             }
         })
     };
+    // A gallery example (for a pick, a lesson or a link) on its way.
+    let fetching = move || {
+        state.fetching.get().map(|name| {
+            view! {
+                <div class="link-banner fetching" role="status" data-testid="gallery-loading">
+                    <span>{format!("Loading the {name} example…")}</span>
+                </div>
+            }
+        })
+    };
+    // It could not be fetched: the editors are as they were.
+    let fetch_error = move || {
+        state.fetch_error.get().map(|failure| {
+            view! {
+                <div class="link-banner error" role="alert" data-testid="gallery-error">
+                    <span>{failure.text}</span>
+                    <span class="link-banner-actions">
+                        <button
+                            class="button"
+                            data-testid="gallery-retry"
+                            on:click=move |_| {
+                                // Edited texts are the user's work: replace them only when they agree.
+                                let agreed = !state.is_edited()
+                                    || window()
+                                        .confirm_with_message("Replace your edited texts with this example?")
+                                        .unwrap_or(false);
+                                if agreed {
+                                    state.retry_fetch();
+                                }
+                            }
+                        >
+                            "Try again"
+                        </button>
+                        <button
+                            class="link"
+                            aria-label="Dismiss"
+                            data-testid="gallery-error-dismiss"
+                            on:click=move |_| state.fetch_error.set(None)
+                        >
+                            "×"
+                        </button>
+                    </span>
+                </div>
+            }
+        })
+    };
     view! {
         {unsaved}
         {conflict}
         {message}
+        {fetching}
+        {fetch_error}
         <CopyNote/>
     }
 }

@@ -36,6 +36,7 @@ pub mod policy_argument;
 pub mod policy_form;
 pub mod preempt;
 pub mod prioritize_nodes;
+pub mod questions_panel;
 pub mod queue_view;
 pub mod row_actions;
 pub mod schedule_one;

@@ -11,41 +11,45 @@ use wasm_bindgen::{JsCast, JsValue};
 /// How long the "Link copied" note stays (a long link's warning stays until closed).
 const COPIED_NOTE_MS: u64 = 6000;
 
+/// Copies the link to what is on screen (or says why it cannot); `presses` counts the
+/// button's presses, so that only the last one's note goes away by itself.
+pub fn copy_link(state: Playground, presses: StoredValue<u64>) {
+    presses.update_value(|n| *n += 1);
+    let press = presses.get_value();
+    match state.link_url() {
+        LinkUrl::TooBig(len) => state.link_copy.set(Some(LinkCopy::TooBig(len))),
+        LinkUrl::Url(url) => {
+            leptos::task::spawn_local(async move {
+                let len = url.chars().count();
+                if !write_clipboard(&url).await {
+                    state.link_copy.set(Some(LinkCopy::Manual(url)));
+                    return;
+                }
+                state.link_copy.set(Some(LinkCopy::Copied(len)));
+                if len <= CHAT_LIMIT {
+                    set_timeout(
+                        move || {
+                            let same = state
+                                .link_copy
+                                .with_untracked(|c| matches!(c, Some(LinkCopy::Copied(_))));
+                            if same && presses.get_value() == press {
+                                state.link_copy.set(None);
+                            }
+                        },
+                        Duration::from_millis(COPIED_NOTE_MS),
+                    );
+                }
+            });
+        }
+    }
+}
+
 /// The button in the top bar.
 #[component]
 pub fn ShareLink() -> impl IntoView {
     let state = expect_context::<Playground>();
     let presses = StoredValue::new(0u64);
-    let copy = move |_| {
-        presses.update_value(|n| *n += 1);
-        let press = presses.get_value();
-        match state.link_url() {
-            LinkUrl::TooBig(len) => state.link_copy.set(Some(LinkCopy::TooBig(len))),
-            LinkUrl::Url(url) => {
-                leptos::task::spawn_local(async move {
-                    let len = url.chars().count();
-                    if !write_clipboard(&url).await {
-                        state.link_copy.set(Some(LinkCopy::Manual(url)));
-                        return;
-                    }
-                    state.link_copy.set(Some(LinkCopy::Copied(len)));
-                    if len <= CHAT_LIMIT {
-                        set_timeout(
-                            move || {
-                                let same = state
-                                    .link_copy
-                                    .with_untracked(|c| matches!(c, Some(LinkCopy::Copied(_))));
-                                if same && presses.get_value() == press {
-                                    state.link_copy.set(None);
-                                }
-                            },
-                            Duration::from_millis(COPIED_NOTE_MS),
-                        );
-                    }
-                });
-            }
-        }
-    };
+    let copy = move |_| copy_link(state, presses);
     view! {
         <button
             class="button"

@@ -1,0 +1,40 @@
+// The questions panel on big-cluster (1000 nodes, 10 000 pods), timed in headless Chromium:
+// a compare of v1.17's and v1.35's defaults, a sweep of 20 seeds, and a capacity count of a
+// 1500m / 1Gi pod. Serves SCHEDLAB_DIST (default dist/; build it with `trunk build --release`)
+// and prints one JSON line per question: milliseconds from the click to the answer on screen.
+//
+//   node scripts/bench-questions.mjs
+
+import { open } from '../tests/browser/support.mjs';
+
+const env = await open();
+const page = await env.newPage({ width: 1400, height: 1000 });
+await page.goto(`${env.base}#example=big-cluster`);
+await page.waitForFunction(() => document.querySelector('.scenario-stats')?.textContent.startsWith('1000 nodes'), null, { timeout: 120000 });
+await page.click('[data-testid="questions-toggle"]');
+
+async function time(name, run, done) {
+  const start = Date.now();
+  await run();
+  await page.waitForSelector(done, { timeout: 300000 });
+  const ms = Date.now() - start;
+  console.log(JSON.stringify({ question: name, ms }));
+}
+
+await page.click('[data-testid="questions-tab-compare"]');
+await page.selectOption('[data-testid="compare-b"]', 'v1.35');
+await time('compare v1.17 vs v1.35 defaults', () => page.click('[data-testid="compare-run"]'), '[data-testid="compare-headline"]');
+
+await page.click('[data-testid="questions-tab-sweep"]');
+await page.fill('[data-testid="sweep-values"]', '0..19');
+await time('sweep seed 0..19 (20 runs)', () => page.click('[data-testid="sweep-run"]'), '[data-testid="sweep-chart"]');
+
+await page.click('[data-testid="questions-tab-capacity"]');
+await page.fill(
+  '[data-testid="capacity-template"]',
+  'apiVersion: v1\nkind: Pod\nmetadata: {name: probe}\nspec:\n  containers:\n  - name: c\n    image: i\n    resources: {requests: {cpu: 1500m, memory: 1Gi}}\n',
+);
+await time('capacity of a 1500m / 1Gi pod', () => page.click('[data-testid="capacity-run"]'), '[data-testid="capacity-count"]');
+console.log(JSON.stringify({ capacity: (await page.textContent('[data-testid="capacity-count"]')).trim() }));
+if (env.problems.length) console.error(env.problems);
+await env.close();

@@ -1,0 +1,190 @@
+// Browser test of the questions panel (web/src/components/questions_panel.rs): Compare shows
+// both clusters with the moved pod highlighted, its score tables side by side and the summary
+// chart, and the link carries configuration B; Sweep draws its chart and a click on a point
+// opens that run; Capacity counts the copies and names the first that does not fit.
+//
+//   node --test tests/browser/questions.test.mjs
+//
+// The scenarios are tests/questions/*/cluster.yaml, split into the Nodes and Pods editors; every
+// figure asserted below is worked out by hand in tests/tests/questions.rs:
+// - least-vs-most: LeastAllocated puts `web` on node-a (475 against 425), MostAllocated on
+//   node-b (475 against 425);
+// - v117-vs-v135 under v1.17's DefaultProvider: TaintTolerationPriority's weight 1 keeps `web`
+//   on node-a (CPU mean 43.8 %, no empty node), weights 2 and 3 move it to node-b (50.0 %, one
+//   empty node);
+// - capacity of 1 CPU / 2Gi copies on least-vs-most under v1.17: 5 (node-a 3, node-b 2), the
+//   6th Pending with "0/2 nodes are available: 2 Insufficient cpu, 2 Insufficient memory.".
+
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { open, paste, ROOT, SHOTS } from './support.mjs';
+
+const QUESTIONS = path.join(ROOT, 'tests/questions');
+const read = (p) => fs.readFileSync(path.join(QUESTIONS, p), 'utf8');
+
+/** The nodes and pods of a cluster.yaml, as two List texts. */
+function split(cluster) {
+  const [head, ...items] = cluster.split('\n- ');
+  const lists = { Node: [], Pod: [] };
+  for (const item of items) {
+    const kind = /kind: (\w+)/.exec(item)[1];
+    lists[kind].push(`- ${item}`);
+  }
+  const header = head.slice(head.indexOf('apiVersion: v1'));
+  return {
+    nodes: `${header}\n${lists.Node.join('\n')}\n`,
+    pods: `${header}\n${lists.Pod.join('\n')}\n`,
+  };
+}
+
+async function fillEditors(page, { nodes, pods, policy = '', config = '' }) {
+  for (const [stem, text] of [['nodes', nodes], ['pods', pods], ['policy', policy], ['config', config]]) {
+    await page.click(`[data-testid="tab-${stem}"]`);
+    await paste(page, stem, text);
+  }
+  await page.waitForFunction(() => !document.querySelector('[data-testid="diagnostic"]'));
+}
+
+async function openPanel(page, tab) {
+  const details = page.locator('[data-testid="questions"] details');
+  if (!(await details.evaluate((d) => d.open))) await page.click('[data-testid="questions-toggle"]');
+  await page.click(`[data-testid="questions-tab-${tab}"]`);
+}
+
+describe('the questions panel: compare, sweep, capacity', () => {
+  let env;
+  before(async () => {
+    env = await open();
+  });
+  after(async () => env?.close());
+
+  it('compares LeastAllocated with MostAllocated side by side, and the link carries B', async () => {
+    const context = await env.context({ viewport: { width: 1400, height: 1000 } });
+    const page = await env.tab(context);
+    await page.goto(`${env.base}#example=classic`);
+    await page.waitForSelector('[data-testid="questions"]');
+    await fillEditors(page, {
+      ...split(read('least-vs-most/cluster.yaml')),
+      config: read('least-vs-most/least-allocated.yaml'),
+    });
+    await openPanel(page, 'compare');
+    await page.selectOption('[data-testid="compare-b"]', 'text');
+    await page.fill('[data-testid="compare-b-text"]', read('least-vs-most/most-allocated.yaml'));
+    await page.click('[data-testid="compare-run"]');
+    await page.waitForSelector('[data-testid="compare-headline"]');
+    assert.equal(
+      (await page.textContent('[data-testid="compare-headline"]')).trim(),
+      '1 pod(s) end differently, 0 the same.',
+    );
+    // The moved pod is highlighted on node-a under A and on node-b under B.
+    const rows = page.locator('[data-testid="compare-clusters"] tbody tr');
+    const cell = (row, col) => rows.nth(row).locator('td').nth(col);
+    assert.equal(await cell(0, 0).locator('.pod-chip.differs').textContent(), 'web');
+    assert.equal(await cell(0, 1).locator('.pod-chip').count(), 0);
+    assert.equal(await cell(1, 1).locator('.pod-chip.differs').textContent(), 'web');
+    assert.equal(await cell(1, 1).locator('.pod-chip:not(.differs)').textContent(), 'running');
+    // The score tables of both sides: totals 475 / 425 under A, 475 / 425 under B.
+    const totals = await page.locator('[data-testid="compare-detail"] tr.total td').allTextContents();
+    assert.deepEqual(totals, ['475', '425', '475', '425']);
+    assert.ok(await page.locator('[data-testid="compare-chart"] svg rect.bar-b').count() === 4);
+    // Empty nodes: none under A, node-a under B.
+    const summary = await page.locator('[data-testid="compare-summary"] tr').allTextContents();
+    assert.ok(summary.includes('empty nodes01'), summary.join(' | '));
+    await page.locator('[data-testid="questions"]').screenshot({ path: path.join(SHOTS, 'questions-compare.png') });
+
+    // The address bar now carries configuration B; opening it shows the same comparison.
+    await page.waitForFunction(() => location.hash.includes('compare=text.'));
+    const url = page.url();
+    const other = await env.tab(context);
+    await other.goto(url);
+    await other.waitForSelector('[data-testid="compare-headline"]', { timeout: 30000 });
+    assert.equal(
+      (await other.textContent('[data-testid="compare-headline"]')).trim(),
+      '1 pod(s) end differently, 0 the same.',
+    );
+    assert.deepEqual(env.problems.splice(0), []);
+    await context.close();
+  });
+
+  it('sweeps a v1.17 weight, charts it, and a click on a point opens that run', async () => {
+    const context = await env.context({ viewport: { width: 1400, height: 1000 } });
+    const page = await env.tab(context);
+    await page.goto(`${env.base}#example=classic`);
+    await page.waitForSelector('[data-testid="questions"]');
+    await fillEditors(page, {
+      ...split(read('v117-vs-v135/cluster.yaml')),
+      policy: '{"kind": "Policy", "apiVersion": "v1"}\n',
+      config: read('../../assets/scenarios/config.yaml'),
+    });
+    await openPanel(page, 'sweep');
+    await page.selectOption('[data-testid="sweep-setting"]', 'weight');
+    await page.fill('[data-testid="sweep-weight-of"]', 'TaintTolerationPriority');
+    await page.fill('[data-testid="sweep-values"]', '1..3');
+    await page.click('[data-testid="sweep-run"]');
+    await page.waitForSelector('[data-testid="sweep-chart"]');
+    const rows = await page.locator('[data-testid="sweep-table"] tbody tr').evaluateAll((trs) =>
+      trs.map((tr) => [...tr.children].slice(0, 8).map((c) => c.textContent.trim())),
+    );
+    assert.deepEqual(rows, [
+      ['1', '1', '0', '0', '43.8%', '31.2%', '9.4%', '0'],
+      ['2', '1', '0', '0', '50.0%', '50.0%', '15.6%', '1'],
+      ['3', '1', '0', '0', '50.0%', '50.0%', '15.6%', '1'],
+    ]);
+    // Axes, a legend and four lines.
+    assert.equal(await page.locator('[data-testid="sweep-chart"] polyline').count(), 4);
+    assert.equal(await page.locator('[data-testid="sweep-chart"] .legend-item').count(), 4);
+    assert.ok((await page.textContent('[data-testid="sweep-chart"] svg')).includes('weight.TaintTolerationPriority'));
+    await page.locator('[data-testid="questions"]').screenshot({ path: path.join(SHOTS, 'questions-sweep.png') });
+    // Weight 2: the Policy editor gets the DefaultProvider's priorities with that weight.
+    await page.click('[data-testid="sweep-point-1"]');
+    await page.click('[data-testid="tab-policy"]');
+    await page.waitForFunction(() =>
+      document.querySelector('[data-testid="editor-policy"] textarea')?.value.includes('TaintTolerationPriority'),
+    );
+    const policy = JSON.parse(await page.locator('[data-testid="editor-policy"] textarea').inputValue());
+    const taint = policy.priorities.find((p) => p.name === 'TaintTolerationPriority');
+    assert.equal(taint.weight, 2);
+    assert.deepEqual(env.problems.splice(0), []);
+    await context.close();
+  });
+
+  it('counts the copies that still fit and names the first that does not', async () => {
+    const context = await env.context({ viewport: { width: 1400, height: 1000 } });
+    const page = await env.tab(context);
+    await page.goto(`${env.base}#example=classic`);
+    await page.waitForSelector('[data-testid="questions"]');
+    await fillEditors(page, {
+      ...split(read('least-vs-most/cluster.yaml')),
+      policy: '{"kind": "Policy", "apiVersion": "v1"}\n',
+      config: read('../../assets/scenarios/config.yaml'),
+    });
+    await openPanel(page, 'capacity');
+    await page.fill(
+      '[data-testid="capacity-template"]',
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: extra}\nspec:\n  containers:\n  - name: c\n    image: i\n    resources: {requests: {cpu: '1', memory: 2Gi}}\n",
+    );
+    await page.click('[data-testid="capacity-run"]');
+    await page.waitForSelector('[data-testid="capacity-count"]');
+    assert.equal(
+      (await page.textContent('[data-testid="capacity-count"]')).trim(),
+      'default/extra: 5 more copies fit (kube-scheduler v1.17).',
+    );
+    assert.ok(
+      (await page.textContent('[data-testid="capacity-failure"]')).includes(
+        '0/2 nodes are available: 2 Insufficient cpu, 2 Insufficient memory.',
+      ),
+    );
+    const perNode = await page.locator('[data-testid="capacity-nodes"] tbody tr').allTextContents();
+    assert.deepEqual(perNode, ['node-a3', 'node-b2']);
+    // A template that is not a valid pod gets its error, with the path.
+    await page.fill('[data-testid="capacity-template"]', 'apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec: {containers: [{name: c, image: i, resources: {requests: {cpu: 12x}}}]}\n');
+    await page.click('[data-testid="capacity-run"]');
+    await page.waitForSelector('[data-testid="questions-errors"]');
+    assert.ok((await page.textContent('[data-testid="questions-errors"]')).includes('resources.requests.cpu'));
+    await page.locator('[data-testid="questions"]').screenshot({ path: path.join(SHOTS, 'questions-capacity.png') });
+    assert.deepEqual(env.problems.splice(0), []);
+    await context.close();
+  });
+});
