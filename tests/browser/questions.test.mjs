@@ -47,6 +47,24 @@ async function fillEditors(page, { nodes, pods, policy = '', config = '' }) {
   await page.waitForFunction(() => !document.querySelector('[data-testid="diagnostic"]'));
 }
 
+/** A 1400×1000 tab on the page with `editors` in the editors and the panel open on `tab`; the
+ * v1.17 DefaultProvider Policy and configuration unless `editors` say otherwise. */
+async function start(editors, tab) {
+  const context = await env.context({ viewport: { width: 1400, height: 1000 } });
+  const page = await env.tab(context);
+  await page.goto(`${env.base}#example=classic`);
+  await page.waitForSelector('[data-testid="questions"]');
+  await fillEditors(page, {
+    policy: '{"kind": "Policy", "apiVersion": "v1"}\n',
+    config: read('../../assets/scenarios/config.yaml'),
+    ...editors,
+  });
+  await openPanel(page, tab);
+  return { context, page };
+}
+
+let env;
+
 async function openPanel(page, tab) {
   const details = page.locator('[data-testid="questions"] details');
   if (!(await details.evaluate((d) => d.open))) await page.click('[data-testid="questions-toggle"]');
@@ -54,22 +72,16 @@ async function openPanel(page, tab) {
 }
 
 describe('the questions panel: compare, sweep, capacity', () => {
-  let env;
   before(async () => {
     env = await open();
   });
   after(async () => env?.close());
 
   it('compares LeastAllocated with MostAllocated side by side, and the link carries B', async () => {
-    const context = await env.context({ viewport: { width: 1400, height: 1000 } });
-    const page = await env.tab(context);
-    await page.goto(`${env.base}#example=classic`);
-    await page.waitForSelector('[data-testid="questions"]');
-    await fillEditors(page, {
-      ...split(read('least-vs-most/cluster.yaml')),
-      config: read('least-vs-most/least-allocated.yaml'),
-    });
-    await openPanel(page, 'compare');
+    const { context, page } = await start(
+      { ...split(read('least-vs-most/cluster.yaml')), policy: '', config: read('least-vs-most/least-allocated.yaml') },
+      'compare',
+    );
     await page.selectOption('[data-testid="compare-b"]', 'text');
     await page.fill('[data-testid="compare-b-text"]', read('least-vs-most/most-allocated.yaml'));
     await page.click('[data-testid="compare-run"]');
@@ -109,16 +121,7 @@ describe('the questions panel: compare, sweep, capacity', () => {
   });
 
   it('sweeps a v1.17 weight, charts it, and a click on a point opens that run', async () => {
-    const context = await env.context({ viewport: { width: 1400, height: 1000 } });
-    const page = await env.tab(context);
-    await page.goto(`${env.base}#example=classic`);
-    await page.waitForSelector('[data-testid="questions"]');
-    await fillEditors(page, {
-      ...split(read('v117-vs-v135/cluster.yaml')),
-      policy: '{"kind": "Policy", "apiVersion": "v1"}\n',
-      config: read('../../assets/scenarios/config.yaml'),
-    });
-    await openPanel(page, 'sweep');
+    const { context, page } = await start(split(read('v117-vs-v135/cluster.yaml')), 'sweep');
     await page.selectOption('[data-testid="sweep-setting"]', 'weight');
     await page.fill('[data-testid="sweep-weight-of"]', 'TaintTolerationPriority');
     await page.fill('[data-testid="sweep-values"]', '1..3');
@@ -151,16 +154,7 @@ describe('the questions panel: compare, sweep, capacity', () => {
   });
 
   it('counts the copies that still fit and names the first that does not', async () => {
-    const context = await env.context({ viewport: { width: 1400, height: 1000 } });
-    const page = await env.tab(context);
-    await page.goto(`${env.base}#example=classic`);
-    await page.waitForSelector('[data-testid="questions"]');
-    await fillEditors(page, {
-      ...split(read('least-vs-most/cluster.yaml')),
-      policy: '{"kind": "Policy", "apiVersion": "v1"}\n',
-      config: read('../../assets/scenarios/config.yaml'),
-    });
-    await openPanel(page, 'capacity');
+    const { context, page } = await start(split(read('least-vs-most/cluster.yaml')), 'capacity');
     await page.fill(
       '[data-testid="capacity-template"]',
       "apiVersion: v1\nkind: Pod\nmetadata: {name: extra}\nspec:\n  containers:\n  - name: c\n    image: i\n    resources: {requests: {cpu: '1', memory: 2Gi}}\n",

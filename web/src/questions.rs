@@ -169,8 +169,6 @@ pub struct CompareView {
     pub diffs: Vec<PodDiff>,
     /// The summaries.
     pub summaries: (Summary, Summary),
-    /// Preemptions under A and B.
-    pub preemptions: (usize, usize),
 }
 
 fn fate_words(f: &Fate) -> String {
@@ -293,7 +291,6 @@ fn view_of(c: &Comparison) -> CompareView {
             }
         })
         .collect();
-    let count = |s: &Summary| s.preemptions;
     CompareView {
         labels: (
             format!("{} ({})", c.a.label, c.a.scheduler.as_str()),
@@ -302,7 +299,6 @@ fn view_of(c: &Comparison) -> CompareView {
         same: c.same,
         nodes,
         diffs,
-        preemptions: (count(&c.a.summary), count(&c.b.summary)),
         summaries: (c.a.summary.clone(), c.b.summary.clone()),
     }
 }
