@@ -12,6 +12,7 @@
 //! from its own site when one is first opened ([`gallery`]).
 
 pub mod analysis;
+pub mod background;
 pub mod bundle;
 mod components;
 pub mod crash;

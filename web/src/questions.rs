@@ -12,6 +12,7 @@ use schedlab_core::analysis::SchedulerChoice;
 use schedlab_core::input::{read_source, Inputs};
 use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::{Diagnostic, Source};
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// The editors' texts read for a question: the cluster's objects (the configuration taken out
@@ -74,7 +75,7 @@ impl Editors {
 }
 
 /// Configuration B: a version's defaults or a configuration text.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Other {
     /// A version's defaults.
     Defaults(SchedulerVersion),
@@ -125,7 +126,7 @@ impl Other {
 pub type PodMark = (String, bool);
 
 /// One node of the side-by-side clusters.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct NodePair {
     /// The node.
     pub name: String,
@@ -142,7 +143,7 @@ pub struct NodePair {
 pub type ScoreRow = (String, [Option<(i64, i64)>; 4]);
 
 /// A pod whose fate differs, with the rows that decided it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PodDiff {
     /// `namespace/name`.
     pub pod: String,
@@ -157,7 +158,7 @@ pub struct PodDiff {
 }
 
 /// What the compare view draws.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CompareView {
     /// The two labels, with the scheduler that ran.
     pub labels: (String, String),
@@ -304,7 +305,7 @@ fn view_of(c: &Comparison) -> CompareView {
 }
 
 /// A sweep's answer and what opening one of its points needs.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SweepView {
     /// The setting.
     pub setting: Setting,

@@ -116,7 +116,9 @@ fn load_volumes(
 }
 
 /// Which kube-scheduler runs a scenario.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum SchedulerVersion {
     /// kube-scheduler v1.17: the legacy `Policy`, predicates and priorities.
     #[default]

@@ -1,8 +1,9 @@
 //! The questions panel: Compare (the editors' configuration against another, side by side),
 //! Sweep (one setting over values, charted; a point opens that run) and Capacity (how many
-//! more copies of a pod fit). Each runs on its button from the editors' texts as they are;
-//! the answers come from [`crate::questions`].
+//! more copies of a pod fit). Each runs on its button from the editors' texts as they are, in
+//! a background worker ([`crate::background`]); the answers come from [`crate::questions`].
 
+use crate::background::{Asker, Ran, Request};
 use crate::components::share_link::copy_link;
 use crate::questions::{self, CompareView, Editors, Other, PodDiff, SweepView};
 use crate::state::Playground;
@@ -12,8 +13,8 @@ use schedlab_core::analysis::compare::{bytes, millicores};
 use schedlab_core::analysis::summary::Summary;
 use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::Diagnostic;
+use serde::de::DeserializeOwned;
 use std::sync::Arc;
-use std::time::Duration;
 
 /// Which question the panel shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,7 +31,7 @@ pub enum Question {
 enum Answer<T> {
     None,
     Running,
-    Done(Arc<T>),
+    Done(Arc<T>, Ran),
     Failed(Vec<String>),
 }
 
@@ -39,38 +40,38 @@ impl<T> Clone for Answer<T> {
         match self {
             Answer::None => Answer::None,
             Answer::Running => Answer::Running,
-            Answer::Done(v) => Answer::Done(Arc::clone(v)),
+            Answer::Done(v, ran) => Answer::Done(Arc::clone(v), *ran),
             Answer::Failed(e) => Answer::Failed(e.clone()),
         }
     }
 }
 
-/// Runs `work` after the next paint (so "Running…" shows first) and stores its answer.
-fn run_later<T: Send + Sync + 'static>(
+/// Asks `request` in a background worker ([`crate::background`]) and stores the answer; a
+/// question asked before on the same line is cancelled.
+fn ask<T: DeserializeOwned + Send + Sync + 'static>(
+    asker: Asker,
     answer: RwSignal<Answer<T>>,
-    work: impl FnOnce() -> Result<T, Vec<Diagnostic>> + 'static,
+    request: Request,
 ) {
     answer.set(Answer::Running);
-    request_animation_frame(move || {
-        set_timeout(
-            move || {
-                answer.set(match work() {
-                    Ok(v) => Answer::Done(Arc::new(v)),
-                    Err(e) => Answer::Failed(e.iter().map(ToString::to_string).collect()),
-                });
-            },
-            Duration::ZERO,
-        );
+    asker.ask(request, move |reply: Result<T, Vec<String>>, ran| {
+        answer.set(match reply {
+            Ok(v) => Answer::Done(Arc::new(v), ran),
+            Err(e) => Answer::Failed(e),
+        });
     });
 }
 
+/// The four editors' texts, as a question carries them.
+fn texts(state: Playground) -> Vec<String> {
+    crate::state::EditorFile::ALL
+        .iter()
+        .map(|f| state.text(*f).get_untracked())
+        .collect()
+}
+
 fn editors(state: Playground) -> Result<Editors, Vec<Diagnostic>> {
-    Editors::read(
-        crate::state::EditorFile::ALL
-            .iter()
-            .map(|f| state.text(*f).get_untracked())
-            .collect(),
-    )
+    Editors::read(texts(state))
 }
 
 fn percent(v: f64) -> String {
@@ -123,12 +124,31 @@ pub fn QuestionsPanel() -> impl IntoView {
     }
 }
 
-/// The problems, or "Running…".
-fn status<T: Send + Sync + 'static>(answer: RwSignal<Answer<T>>) -> impl IntoView {
-    move || match answer.get() {
-        Answer::Running => {
-            view! { <p class="questions-status" role="status">"Running…"</p> }.into_any()
+/// The problems, or "Running…" with a Cancel button, or where the answer ran.
+fn status<T: Send + Sync + 'static>(asker: Asker, answer: RwSignal<Answer<T>>) -> impl IntoView {
+    move || {
+        match answer.get() {
+        Answer::Running => view! {
+            <p class="questions-status" role="status">
+                "Running…"
+                <button
+                    data-testid="questions-cancel"
+                    on:click=move |_| {
+                        asker.cancel();
+                        answer.set(Answer::None);
+                    }
+                >
+                    "Cancel"
+                </button>
+            </p>
         }
+        .into_any(),
+        Answer::Done(_, ran) => view! {
+            <p class="questions-ran" data-testid="questions-ran" data-in-worker=ran.in_worker.to_string()>
+                {ran.words()}
+            </p>
+        }
+        .into_any(),
         Answer::Failed(errors) => view! {
             <ul class="questions-errors" role="alert" data-testid="questions-errors">
                 {errors.into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}
@@ -136,6 +156,7 @@ fn status<T: Send + Sync + 'static>(answer: RwSignal<Answer<T>>) -> impl IntoVie
         }
         .into_any(),
         _ => ().into_any(),
+    }
     }
 }
 
@@ -156,6 +177,7 @@ fn ComparePane() -> impl IntoView {
         _ => crate::gallery::DEFAULT_CONFIG_V1.to_string(),
     });
     let answer = RwSignal::new(Answer::<CompareView>::None);
+    let asker = Asker::new();
     let presses = StoredValue::new(0u64);
     let selected = RwSignal::new(0usize);
     let other = move || match kind.get_untracked().as_str() {
@@ -167,10 +189,12 @@ fn ComparePane() -> impl IntoView {
         state.set_compare(b.clone());
         let seed = state.seed.get_untracked();
         selected.set(0);
-        run_later(answer, move || {
-            let e = editors(state)?;
-            questions::compare(&e, &b, seed)
-        });
+        let request = Request::Compare {
+            texts: texts(state),
+            other: b,
+            seed,
+        };
+        ask(asker, answer, request);
     };
     if initial.is_some() {
         run();
@@ -217,9 +241,9 @@ fn ComparePane() -> impl IntoView {
                     on:input=move |ev| text.set(event_target_value(&ev))
                 ></textarea>
             </Show>
-            {status(answer)}
+            {status(asker, answer)}
             {move || match answer.get() {
-                Answer::Done(v) => compare_result(v, selected).into_any(),
+                Answer::Done(v, _) => compare_result(v, selected).into_any(),
                 _ => ().into_any(),
             }}
         </div>
@@ -401,6 +425,7 @@ fn SweepPane() -> impl IntoView {
     });
     let values = RwSignal::new("0..9".to_string());
     let answer = RwSignal::new(Answer::<SweepView>::None);
+    let asker = Asker::new();
     let opened = RwSignal::new(None::<usize>);
     let full_setting = move || match setting.get_untracked().as_str() {
         "weight" => format!("weight.{}", weight_of.get_untracked().trim()),
@@ -410,10 +435,13 @@ fn SweepPane() -> impl IntoView {
         let (s, v) = (full_setting(), values.get_untracked());
         let seed = state.seed.get_untracked();
         opened.set(None);
-        run_later(answer, move || {
-            let e = editors(state)?;
-            questions::sweep(&e, &s, &v, seed)
-        });
+        let request = Request::Sweep {
+            texts: texts(state),
+            setting: s,
+            values: v,
+            seed,
+        };
+        ask(asker, answer, request);
     };
     let suggest = move |s: &str| match s {
         "seed" => "0..9",
@@ -422,7 +450,7 @@ fn SweepPane() -> impl IntoView {
         _ => "1..5",
     };
     let open_point = move |i: usize| {
-        if let Answer::Done(v) = answer.get_untracked() {
+        if let Answer::Done(v, _) = answer.get_untracked() {
             let Some(point) = v.points.get(i) else { return };
             let opened_run = editors(state)
                 .map_err(|e| e.iter().map(ToString::to_string).collect::<Vec<_>>())
@@ -486,9 +514,9 @@ fn SweepPane() -> impl IntoView {
                 </label>
                 <button class="primary" data-testid="sweep-run" on:click=run>"Sweep"</button>
             </div>
-            {status(answer)}
+            {status(asker, answer)}
             {move || match answer.get() {
-                Answer::Done(v) => sweep_result(v, opened, open_point).into_any(),
+                Answer::Done(v, _) => sweep_result(v, opened, open_point).into_any(),
                 _ => ().into_any(),
             }}
         </div>
@@ -587,13 +615,16 @@ fn CapacityPane() -> impl IntoView {
     let state = expect_context::<Playground>();
     let template = RwSignal::new(questions::SAMPLE_TEMPLATE.to_string());
     let answer = RwSignal::new(Answer::<Capacity>::None);
+    let asker = Asker::new();
     let run = move |_| {
         let t = template.get_untracked();
         let seed = state.seed.get_untracked();
-        run_later(answer, move || {
-            let e = editors(state)?;
-            questions::capacity(&e, &t, seed)
-        });
+        let request = Request::Capacity {
+            texts: texts(state),
+            template: t,
+            seed,
+        };
+        ask(asker, answer, request);
     };
     view! {
         <div class="questions-pane" data-testid="capacity-pane">
@@ -611,9 +642,9 @@ fn CapacityPane() -> impl IntoView {
             <div class="questions-form">
                 <button class="primary" data-testid="capacity-run" on:click=run>"Count"</button>
             </div>
-            {status(answer)}
+            {status(asker, answer)}
             {move || match answer.get() {
-                Answer::Done(c) => capacity_result(&c).into_any(),
+                Answer::Done(c, _) => capacity_result(&c).into_any(),
                 _ => ().into_any(),
             }}
         </div>

@@ -23,6 +23,7 @@ use crate::model::Pod;
 use crate::scenario::{Phase, Run, Scenario, SchedulerVersion};
 use crate::simulation::{Limits, Simulation};
 use crate::trace::Outcome;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 
@@ -40,7 +41,7 @@ pub struct Template {
 }
 
 /// One template's answer.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Placed {
     /// `namespace/name` of the template.
     pub template: String,
@@ -55,7 +56,7 @@ pub struct Placed {
 }
 
 /// The answer for every template, in turn.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Capacity {
     /// The scheduler that ran.
     pub scheduler: SchedulerVersion,

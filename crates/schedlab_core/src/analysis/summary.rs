@@ -3,10 +3,11 @@
 
 use crate::scenario::{Phase, Run};
 use crate::trace::Outcome;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 /// One node at the end of a run.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct NodeUse {
     /// The node's name.
     pub name: String,
@@ -19,7 +20,7 @@ pub struct NodeUse {
 }
 
 /// Mean and (population) standard deviation of a per-node figure.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Spread {
     /// The mean over nodes.
     pub mean: f64,
@@ -45,7 +46,7 @@ impl Spread {
 
 /// The largest free amount of each resource on any one schedulable node (fragmentation: a
 /// pod bigger than this fits nowhere, however much is free in all).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FreeBlock {
     /// Millicores.
     pub milli_cpu: i64,
@@ -56,7 +57,7 @@ pub struct FreeBlock {
 }
 
 /// A run's summary.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     /// Pods the run placed (they had a cycle and are bound at the end).
     pub placed: usize,

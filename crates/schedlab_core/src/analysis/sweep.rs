@@ -17,10 +17,11 @@ use crate::input::{Diagnostic, Inputs, Origin, Source};
 use crate::policy::{PolicyDocument, PriorityPolicy};
 use crate::scenario::{Scenario, SchedulerVersion};
 use crate::simulation::Limits;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 /// The setting a sweep varies.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Setting {
     /// The seed.
     Seed,
@@ -115,7 +116,7 @@ pub fn parse_values(setting: &Setting, text: &str) -> Result<Vec<String>, String
 pub const MAX_VALUES: usize = 1000;
 
 /// One value's run.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Point {
     /// The value, as given.
     pub value: String,

@@ -1,0 +1,429 @@
+//! Questions answered off the page's main thread: the questions panel's compare, sweep and
+//! capacity run in a Web Worker, so a sweep of a big cluster (seconds of work) never holds up
+//! typing, scrolling or the playground.
+//!
+//! The worker is the page's own wasm, loaded a second time by `assets/engine-worker.js` (a
+//! module worker of a dozen lines): [`answer`] is exported to it as `answerQuestion`, and
+//! `main` does nothing there (no window). A [`Request`] crosses as JSON text holding the
+//! editors' texts; the reply is JSON of `Result<T, Vec<String>>`, where `T` is the panel's
+//! own view ([`crate::questions::CompareView`], ...). Floats cross as shortest round-trip
+//! decimals, so the page draws exactly what a run on its own thread would.
+//!
+//! [`Asker`] is one pane's line to a worker: asking again while an answer is outstanding
+//! terminates that worker (the obsolete run stops at once) and starts another. A finished
+//! worker is kept for the next question. When no worker can be started (no `Worker`, a
+//! script that fails to load), the question runs on the page's thread after the next paint,
+//! as it did before, and the answer says where it ran.
+
+use crate::questions::{self, Editors, Other};
+use leptos::prelude::*;
+use schedlab_core::Diagnostic;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::cell::{Cell, RefCell};
+use std::time::Duration;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// A question, with everything it needs: the four editors' texts (in
+/// [`crate::state::EditorFile::ALL`] order) and the seed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "question", rename_all = "camelCase")]
+pub enum Request {
+    /// Compare the editors' configuration with `other`.
+    Compare {
+        /// The editors' texts.
+        texts: Vec<String>,
+        /// Configuration B.
+        other: Other,
+        /// The seed.
+        seed: u64,
+    },
+    /// Sweep `setting` over `values`.
+    Sweep {
+        /// The editors' texts.
+        texts: Vec<String>,
+        /// `seed`, `weight.NAME`, ...
+        setting: String,
+        /// `--values` syntax.
+        values: String,
+        /// The seed.
+        seed: u64,
+    },
+    /// Count copies of the templates in `template`.
+    Capacity {
+        /// The editors' texts.
+        texts: Vec<String>,
+        /// Pod or Deployment templates.
+        template: String,
+        /// The seed.
+        seed: u64,
+    },
+}
+
+fn messages(errors: Vec<Diagnostic>) -> Vec<String> {
+    errors.iter().map(ToString::to_string).collect()
+}
+
+fn to_value<T: Serialize>(v: Result<T, Vec<Diagnostic>>) -> Result<Value, Vec<String>> {
+    let v = v.map_err(messages)?;
+    serde_json::to_value(v).map_err(|e| vec![format!("the answer did not serialise: {e}")])
+}
+
+fn compute(request: Request) -> Result<Value, Vec<String>> {
+    match request {
+        Request::Compare { texts, other, seed } => {
+            let e = Editors::read(texts).map_err(messages)?;
+            to_value(questions::compare(&e, &other, seed))
+        }
+        Request::Sweep {
+            texts,
+            setting,
+            values,
+            seed,
+        } => {
+            let e = Editors::read(texts).map_err(messages)?;
+            to_value(questions::sweep(&e, &setting, &values, seed))
+        }
+        Request::Capacity {
+            texts,
+            template,
+            seed,
+        } => {
+            let e = Editors::read(texts).map_err(messages)?;
+            to_value(questions::capacity(&e, &template, seed))
+        }
+    }
+}
+
+/// Answers a request (JSON of a [`Request`]) with JSON of `Result<T, Vec<String>>`. What the
+/// worker runs; the page runs the same when it has no worker.
+#[wasm_bindgen(js_name = answerQuestion)]
+pub fn answer(request: &str) -> String {
+    let reply = match serde_json::from_str::<Request>(request) {
+        Ok(r) => compute(r),
+        Err(e) => Err(vec![format!("the worker could not read the question: {e}")]),
+    };
+    serde_json::to_string(&reply).unwrap_or_else(|e| {
+        serde_json::json!({ "Err": [format!("the answer did not serialise: {e}")] }).to_string()
+    })
+}
+
+/// Reads a reply of [`answer`].
+pub fn decode<T: DeserializeOwned>(reply: &str) -> Result<T, Vec<String>> {
+    serde_json::from_str::<Result<T, Vec<String>>>(reply)
+        .unwrap_or_else(|e| Err(vec![format!("the worker's answer could not be read: {e}")]))
+}
+
+/// Where an answer was computed, and how long it took from the press to the answer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ran {
+    /// Milliseconds from the question to the answer.
+    pub ms: f64,
+    /// In a worker (false: on the page's thread, no worker being available).
+    pub in_worker: bool,
+}
+
+impl Ran {
+    /// "Answered in 3.2 s in a background worker."
+    pub fn words(self) -> String {
+        let time = if self.ms >= 1000.0 {
+            format!("{:.1} s", self.ms / 1000.0)
+        } else {
+            format!("{:.0} ms", self.ms)
+        };
+        if self.in_worker {
+            format!("Answered in {time}, in a background worker: the page stayed responsive.")
+        } else {
+            format!("Answered in {time}, on the page's own thread (this browser gave no worker).")
+        }
+    }
+}
+
+/// The worker script, beside `index.html`.
+const WORKER_SCRIPT: &str = "engine-worker.js";
+
+thread_local! {
+    /// A worker that finished its question, kept for the next.
+    static IDLE: RefCell<Option<web_sys::Worker>> = const { RefCell::new(None) };
+    /// Set once a worker failed to start: later questions run on the page's thread.
+    static NO_WORKERS: Cell<bool> = const { Cell::new(false) };
+}
+
+/// The URL of the page's wasm-bindgen module (what Trunk preloads), for the worker to import.
+fn glue_url() -> Option<String> {
+    let document = web_sys::window()?.document()?;
+    let link = document
+        .query_selector("link[rel=modulepreload][href$='.js']")
+        .ok()??;
+    let href = link.get_attribute("href")?;
+    let base = document.base_uri().ok()??;
+    web_sys::Url::new_with_base(&href, &base)
+        .ok()
+        .map(|u| u.href())
+}
+
+fn spawn_worker() -> Option<web_sys::Worker> {
+    if NO_WORKERS.with(Cell::get) {
+        return None;
+    }
+    if let Some(w) = IDLE.with(|i| i.borrow_mut().take()) {
+        return Some(w);
+    }
+    let glue = glue_url()?;
+    let url = format!(
+        "{WORKER_SCRIPT}?glue={}",
+        String::from(js_sys::encode_uri_component(&glue))
+    );
+    let options = web_sys::WorkerOptions::new();
+    options.set_type(web_sys::WorkerType::Module);
+    web_sys::Worker::new_with_options(&url, &options).ok()
+}
+
+fn keep_idle(worker: web_sys::Worker) {
+    worker.set_onmessage(None);
+    worker.set_onerror(None);
+    let spare = IDLE.with(|i| i.borrow_mut().replace(worker));
+    if let Some(spare) = spare {
+        spare.terminate();
+    }
+}
+
+/// A question being answered in a worker, with the handlers that must live as long.
+struct Job {
+    worker: web_sys::Worker,
+    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::Event)>,
+}
+
+/// One pane's line to a worker (see the module docs). `Copy`, for event handlers.
+#[derive(Clone, Copy)]
+pub struct Asker {
+    job: StoredValue<Option<Job>, LocalStorage>,
+    /// Bumped by every question: an answer of an older one is dropped.
+    asked: StoredValue<u64>,
+}
+
+impl Default for Asker {
+    fn default() -> Self {
+        Asker::new()
+    }
+}
+
+impl Asker {
+    /// A line with nothing asked yet.
+    pub fn new() -> Asker {
+        Asker {
+            job: StoredValue::new_local(None),
+            asked: StoredValue::new(0),
+        }
+    }
+
+    /// Whether a question is outstanding.
+    pub fn busy(&self) -> bool {
+        self.job.with_value(Option::is_some)
+    }
+
+    /// Stops the outstanding question, if any (its worker is terminated).
+    pub fn cancel(&self) {
+        self.asked.update_value(|n| *n += 1);
+        if let Some(job) = self.job.try_update_value(Option::take).flatten() {
+            job.worker.terminate();
+        }
+    }
+
+    /// Asks `request`; `done` gets the answer and where it ran. Cancels what this line asked
+    /// before.
+    pub fn ask<T: DeserializeOwned + 'static>(
+        &self,
+        request: Request,
+        done: impl FnOnce(Result<T, Vec<String>>, Ran) + 'static,
+    ) {
+        self.cancel();
+        let ticket = self.asked.get_value();
+        let started = now_ms();
+        let text = serde_json::to_string(&request).unwrap_or_default();
+        let Some(worker) = spawn_worker() else {
+            on_page_thread(text, started, done);
+            return;
+        };
+        let done = std::rc::Rc::new(RefCell::new(Some(done)));
+        let this = *self;
+        // Hands the reply over, once, if no newer question replaced this one; the worker is
+        // kept for the next question, unless its wasm failed.
+        let finish = {
+            let done = std::rc::Rc::clone(&done);
+            move |reply: Result<T, Vec<String>>, worker_sound: bool| {
+                if this.asked.get_value() != ticket {
+                    return;
+                }
+                if let Some(job) = this.job.try_update_value(Option::take).flatten() {
+                    if worker_sound {
+                        keep_idle(job.worker.clone());
+                    } else {
+                        job.worker.terminate();
+                    }
+                }
+                if let Some(done) = done.borrow_mut().take() {
+                    let ran = Ran {
+                        ms: now_ms() - started,
+                        in_worker: true,
+                    };
+                    done(reply, ran);
+                }
+            }
+        };
+        let on_message =
+            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
+                let data = ev.data();
+                match data.as_string() {
+                    Some(reply) => finish(decode::<T>(&reply), true),
+                    None => {
+                        // The script's own report: the wasm failed (a panic is a bug of ours).
+                        let what = js_sys::Reflect::get(&data, &"error".into())
+                            .ok()
+                            .and_then(|e| e.as_string())
+                            .unwrap_or_else(|| "no message".into());
+                        let error = format!("the scheduler stopped with an error: {what}");
+                        finish(Err(vec![error]), false);
+                    }
+                }
+            });
+        let on_error = Closure::<dyn FnMut(web_sys::Event)>::new({
+            let done = std::rc::Rc::clone(&done);
+            let text = text.clone();
+            move |ev: web_sys::Event| {
+                // The worker did not start (its script or the wasm failed to load): answer on
+                // the page's thread, and do not try workers again in this tab.
+                ev.prevent_default();
+                NO_WORKERS.with(|n| n.set(true));
+                if let Some(job) = this.job.try_update_value(Option::take).flatten() {
+                    job.worker.terminate();
+                }
+                if this.asked.get_value() == ticket {
+                    if let Some(done) = done.borrow_mut().take() {
+                        on_page_thread(text.clone(), started, done);
+                    }
+                }
+            }
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        if worker.post_message(&JsValue::from_str(&text)).is_err() {
+            worker.terminate();
+            if let Some(done) = done.borrow_mut().take() {
+                on_page_thread(text, started, done);
+            }
+            return;
+        }
+        self.job.set_value(Some(Job {
+            worker,
+            _on_message: on_message,
+            _on_error: on_error,
+        }));
+    }
+}
+
+/// Answers on the page's thread after the next paint (so "Running…" shows first).
+fn on_page_thread<T: DeserializeOwned + 'static>(
+    request: String,
+    started: f64,
+    done: impl FnOnce(Result<T, Vec<String>>, Ran) + 'static,
+) {
+    request_animation_frame(move || {
+        set_timeout(
+            move || {
+                let reply = decode::<T>(&answer(&request));
+                done(
+                    reply,
+                    Ran {
+                        ms: now_ms() - started,
+                        in_worker: false,
+                    },
+                );
+            },
+            Duration::ZERO,
+        );
+    });
+}
+
+fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map_or(0.0, |p| p.now())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::questions::{CompareView, SweepView};
+    use schedlab_core::analysis::capacity::Capacity;
+    use schedlab_core::scenario::SchedulerVersion;
+
+    fn texts() -> Vec<String> {
+        let nodes = "apiVersion: v1\nkind: List\nitems:\n- kind: Node\n  metadata: {name: a}\n  status: {allocatable: {cpu: '2', memory: 4Gi, pods: '10'}}\n- kind: Node\n  metadata: {name: b}\n  status: {allocatable: {cpu: '4', memory: 8Gi, pods: '10'}}\n";
+        let pods = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    resources: {requests: {cpu: 500m, memory: 1Gi}}\n";
+        vec![nodes.into(), pods.into(), String::new(), String::new()]
+    }
+
+    /// What crosses to the worker and back is what the page computes in place: the same
+    /// view, field for field (floats included).
+    #[test]
+    fn a_round_trip_through_json_gives_the_same_answers() {
+        let e = Editors::read(texts()).unwrap();
+        let other = Other::Defaults(SchedulerVersion::V1_35);
+        let direct = questions::compare(&e, &other, 3).unwrap();
+        let request = Request::Compare {
+            texts: texts(),
+            other,
+            seed: 3,
+        };
+        let wire = serde_json::to_string(&request).unwrap();
+        assert_eq!(serde_json::from_str::<Request>(&wire).unwrap(), request);
+        let crossed: CompareView = decode(&answer(&wire)).unwrap();
+        assert_eq!(crossed, direct);
+
+        let direct = questions::sweep(&e, "seed", "0..3", 0).unwrap();
+        let wire = serde_json::to_string(&Request::Sweep {
+            texts: texts(),
+            setting: "seed".into(),
+            values: "0..3".into(),
+            seed: 0,
+        })
+        .unwrap();
+        let crossed: SweepView = decode(&answer(&wire)).unwrap();
+        assert_eq!(crossed, direct);
+
+        let template = questions::SAMPLE_TEMPLATE.to_string();
+        let direct = questions::capacity(&e, &template, 0).unwrap();
+        let wire = serde_json::to_string(&Request::Capacity {
+            texts: texts(),
+            template,
+            seed: 0,
+        })
+        .unwrap();
+        let crossed: Capacity = decode(&answer(&wire)).unwrap();
+        assert_eq!(crossed, direct);
+        // By hand: 6 cores and 12Gi in all, less the pod's 500m and 1Gi on one node; copies
+        // of 500m/512Mi: 4 on a and 7 on b (or 3 and 8), CPU being the tighter: 11.
+        assert_eq!(crossed.templates[0].count, 11);
+    }
+
+    #[test]
+    fn errors_cross_as_messages() {
+        let wire = serde_json::to_string(&Request::Sweep {
+            texts: texts(),
+            setting: "colour".into(),
+            values: "1".into(),
+            seed: 0,
+        })
+        .unwrap();
+        let crossed: Result<SweepView, Vec<String>> = decode(&answer(&wire));
+        let errors = crossed.unwrap_err();
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0].contains("colour"), "{errors:?}");
+        let garbled: Result<SweepView, Vec<String>> = decode(&answer("{\"question\":1}"));
+        assert!(garbled.unwrap_err()[0].starts_with("the worker could not read the question"));
+    }
+}
