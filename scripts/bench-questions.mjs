@@ -1,24 +1,48 @@
 // The questions panel on big-cluster (1000 nodes, 10 000 pods), timed in headless Chromium:
 // a compare of v1.17's and v1.35's defaults, a sweep of 20 seeds, and a capacity count of a
 // 1500m / 1Gi pod. Serves SCHEDLAB_DIST (default dist/; build it with `trunk build --release`)
-// and prints one JSON line per question: milliseconds from the click to the answer on screen.
+// and prints one JSON line per question: milliseconds from the click to the answer on screen,
+// and the page's main-thread long tasks meanwhile (the Long Tasks API: every task over 50 ms;
+// `longTasks` counts them, `longestTaskMs` is the longest). The questions run in a Web Worker
+// (web/src/background.rs); NO_WORKER=1 makes the worker's script fail to load, so they run on
+// the page's thread as before, for comparison. The load of big-cluster itself is reported too.
 //
 //   node scripts/bench-questions.mjs
+//   NO_WORKER=1 node scripts/bench-questions.mjs
 
 import { open } from '../tests/browser/support.mjs';
 
 const env = await open();
 const page = await env.newPage({ width: 1400, height: 1000 });
+if (process.env.NO_WORKER) await page.route('**/engine-worker.js', (r) => r.fulfill({ status: 404, body: '' }));
+// Every main-thread task over 50 ms, from the start.
+await page.addInitScript(() => {
+  window.__longTasks = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__longTasks.push({ start: e.startTime, ms: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+});
+const longTasksSince = (t0) =>
+  page.evaluate((t0) => {
+    const tasks = window.__longTasks.filter((t) => t.start >= t0);
+    return { longTasks: tasks.length, longestTaskMs: Math.round(Math.max(0, ...tasks.map((t) => t.ms))) };
+  }, t0);
+const now = () => page.evaluate(() => performance.now());
+
+let t0 = Date.now();
 await page.goto(`${env.base}#example=big-cluster`);
 await page.waitForFunction(() => document.querySelector('.scenario-stats')?.textContent.startsWith('1000 nodes'), null, { timeout: 120000 });
+console.log(JSON.stringify({ load: 'big-cluster, from navigation', ms: Date.now() - t0, ...(await longTasksSince(0)) }));
 await page.click('[data-testid="questions-toggle"]');
 
 async function time(name, run, done) {
+  const pageStart = await now();
   const start = Date.now();
   await run();
   await page.waitForSelector(done, { timeout: 300000 });
   const ms = Date.now() - start;
-  console.log(JSON.stringify({ question: name, ms }));
+  const where = await page.getAttribute('[data-testid="questions-ran"]', 'data-in-worker').catch(() => null);
+  console.log(JSON.stringify({ question: name, ms, inWorker: where === 'true', ...(await longTasksSince(pageStart)) }));
 }
 
 await page.click('[data-testid="questions-tab-compare"]');

@@ -1,7 +1,9 @@
 // Browser test of the questions panel (web/src/components/questions_panel.rs): Compare shows
 // both clusters with the moved pod highlighted, its score tables side by side and the summary
 // chart, and the link carries configuration B; Sweep draws its chart and a click on a point
-// opens that run; Capacity counts the copies and names the first that does not fit.
+// opens that run; Capacity counts the copies and names the first that does not fit. They run
+// in a Web Worker (web/src/background.rs): a question can be cancelled, and when the worker
+// cannot start the page answers the same on its own thread.
 //
 //   node --test tests/browser/questions.test.mjs
 //
@@ -172,12 +174,62 @@ describe('the questions panel: compare, sweep, capacity', () => {
     );
     const perNode = await page.locator('[data-testid="capacity-nodes"] tbody tr').allTextContents();
     assert.deepEqual(perNode, ['node-a3', 'node-b2']);
+    // It ran in the background worker, not on the page's thread.
+    assert.equal(await page.getAttribute('[data-testid="questions-ran"]', 'data-in-worker'), 'true');
     // A template that is not a valid pod gets its error, with the path.
     await page.fill('[data-testid="capacity-template"]', 'apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec: {containers: [{name: c, image: i, resources: {requests: {cpu: 12x}}}]}\n');
     await page.click('[data-testid="capacity-run"]');
     await page.waitForSelector('[data-testid="questions-errors"]');
     assert.ok((await page.textContent('[data-testid="questions-errors"]')).includes('resources.requests.cpu'));
     await page.locator('[data-testid="questions"]').screenshot({ path: path.join(SHOTS, 'questions-capacity.png') });
+    assert.deepEqual(env.problems.splice(0), []);
+    await context.close();
+  });
+
+  it('cancels a question, and without a worker answers the same on the page\'s thread', async () => {
+    const context = await env.context({ viewport: { width: 1400, height: 1000 } });
+    // The worker's script fails to load: the question runs on the page's thread instead.
+    await context.route('**/engine-worker.js', (r) => r.fulfill({ status: 404, body: '' }));
+    const page = await env.tab(context);
+    await page.goto(`${env.base}#example=classic`);
+    await page.waitForSelector('[data-testid="questions"]');
+    await fillEditors(page, {
+      ...split(read('least-vs-most/cluster.yaml')),
+      policy: '{"kind": "Policy", "apiVersion": "v1"}\n',
+      config: read('../../assets/scenarios/config.yaml'),
+    });
+    await openPanel(page, 'capacity');
+    await page.fill(
+      '[data-testid="capacity-template"]',
+      "apiVersion: v1\nkind: Pod\nmetadata: {name: extra}\nspec:\n  containers:\n  - name: c\n    image: i\n    resources: {requests: {cpu: '1', memory: 2Gi}}\n",
+    );
+    await page.click('[data-testid="capacity-run"]');
+    await page.waitForSelector('[data-testid="capacity-count"]');
+    // The same answer as in the worker (the test above): 5 copies, 3 and 2.
+    assert.equal(
+      (await page.textContent('[data-testid="capacity-count"]')).trim(),
+      'default/extra: 5 more copies fit (kube-scheduler v1.17).',
+    );
+    assert.equal(await page.getAttribute('[data-testid="questions-ran"]', 'data-in-worker'), 'false');
+    assert.ok((await page.textContent('[data-testid="questions-ran"]')).includes("on the page's own thread"));
+    assert.deepEqual(env.problems.splice(0), []);
+    await context.close();
+  });
+
+  it('a cancelled question leaves no answer behind', async () => {
+    const { context, page } = await start(split(read('least-vs-most/cluster.yaml')), 'sweep');
+    await page.fill('[data-testid="sweep-values"]', '0..999');
+    await page.click('[data-testid="sweep-run"]');
+    await page.click('[data-testid="questions-cancel"]');
+    assert.equal(await page.locator('[data-testid="questions-cancel"]').count(), 0);
+    // Its worker was stopped: nothing arrives later (an answer would show within this wait).
+    await page.waitForTimeout(1500);
+    assert.equal(await page.locator('[data-testid="sweep-chart"]').count(), 0);
+    // Asking again works, in a new worker.
+    await page.fill('[data-testid="sweep-values"]', '1,2');
+    await page.click('[data-testid="sweep-run"]');
+    await page.waitForSelector('[data-testid="sweep-chart"]');
+    assert.equal(await page.getAttribute('[data-testid="questions-ran"]', 'data-in-worker'), 'true');
     assert.deepEqual(env.problems.splice(0), []);
     await context.close();
   });

@@ -50,6 +50,15 @@ const SEED_KEY: &str = "seed";
 /// Saved per tab: the fingerprint of the last fragment this page wrote into the address bar
 /// (a reload that finds it there restores the tab's work rather than "opening a link").
 const LINKED_KEY: &str = "linked";
+
+/// Whether `fragment` is one this tab wrote into the address bar itself (so the saved work is
+/// at least as new as it). [`LINKED_KEY`] holds one fingerprint, or two (space-separated) when
+/// the page was left with an address-bar update pending: the address as it was and as it was
+/// about to be, since a reload may start from either.
+fn is_own_fragment(fragment: &str) -> bool {
+    let fingerprint = link::fingerprint(fragment);
+    storage::load(LINKED_KEY).is_some_and(|f| f.split(' ').any(|f| f == fingerprint))
+}
 /// Saved per tab: the lesson open in the panel (its name), and its stop (from 1).
 const LESSON_KEY: &str = "lesson";
 const LESSON_STOP_KEY: &str = "lesson.stop";
@@ -398,8 +407,7 @@ impl Playground {
         let first_visit = storage::is_empty() && !mode.embed;
         let fragment = address::fragment();
         // The fragment this tab wrote itself (a reload): the saved work is newer.
-        let own_fragment =
-            storage::load(LINKED_KEY).is_some_and(|f| f == link::fingerprint(&fragment));
+        let own_fragment = is_own_fragment(&fragment);
         let mut restore_failed = false;
         let saved = match Saved::load() {
             Ok(saved) => saved,
@@ -1468,7 +1476,7 @@ impl Playground {
     /// [`Playground::follow_address_bar`] for `fragment`; `may_fetch`: a link whose example is
     /// not at hand fetches it, then is followed again (if the address bar still holds it).
     fn follow_fragment(&self, fragment: String, may_fetch: bool) {
-        if storage::load(LINKED_KEY).is_some_and(|f| f == link::fingerprint(&fragment)) {
+        if is_own_fragment(&fragment) {
             return;
         }
         let decoded = link::decode(&fragment);
@@ -1562,6 +1570,30 @@ impl Playground {
             window_event_listener_untyped("hashchange", move |_| this.follow_address_bar());
         // The listener lives as long as the page.
         std::mem::forget(handle);
+        let handle = window_event_listener_untyped("pagehide", move |_| this.leave_page());
+        std::mem::forget(handle);
+    }
+
+    /// The page is being left (a reload, a link, a closed tab) with the address bar's update
+    /// still pending: the address is brought up to date now, and both the old and the new
+    /// address count as this tab's own, so a reload that started from the old one reopens
+    /// the saved work (which is newer) rather than the older link.
+    fn leave_page(&self) {
+        let Some(timer) = self.address_timer.get_value() else {
+            return;
+        };
+        timer.clear();
+        self.address_timer.set_value(None);
+        if !self.may_sync_address_bar() {
+            return;
+        }
+        let old = address::fragment();
+        let new = self.fragment().unwrap_or_default();
+        address::set_fragment(&new);
+        storage::save(
+            LINKED_KEY,
+            &format!("{} {}", link::fingerprint(&old), link::fingerprint(&new)),
+        );
     }
 
     // ---- lessons ---------------------------------------------------------------------------
@@ -1994,8 +2026,7 @@ pub async fn preload_examples() {
     }
     let fragment = address::fragment();
     // A fragment this tab wrote itself is not read (the saved work is newer).
-    let own =
-        !embed && storage::load(LINKED_KEY).is_some_and(|f| f == link::fingerprint(&fragment));
+    let own = !embed && is_own_fragment(&fragment);
     if own {
         return;
     }
