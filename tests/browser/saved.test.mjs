@@ -1,7 +1,7 @@
 // Browser test of "nothing lost": undo and redo of edits, imports and gallery picks (Ctrl+Z,
 // Ctrl+Shift+Z, and the header's buttons); a notice's Undo that applies only to the state it
 // was shown for; a large paste kept in IndexedDB across a reload; and a save the browser
-// refuses, shown on the page with the work still on screen.
+// refuses, shown on the page with the work still on screen; a reload right after an edit.
 //
 //   node --test tests/browser/
 //
@@ -105,6 +105,25 @@ describe('nothing lost: undo, redo and saved work', () => {
       (text) => document.querySelector('[data-testid="editor-nodes"] textarea').value === text,
       before,
     );
+    await context.close();
+    assertNoProblems();
+  });
+
+  it('a reload at once after an edit keeps the edit, not the older link in the address bar', async () => {
+    const context = await env.context();
+    const page = await fresh(context);
+    // The address bar catches up a moment after a change; reload before it has.
+    await page.click('[data-testid="tab-nodes"]');
+    await nodesEditor(page).fill(node('quick'));
+    await page.reload();
+    await waitNodes(page, ['quick']);
+    assert.equal(await scenario(page), 'classic (edited)');
+    // And once more, from a link the address bar holds since the page opened it.
+    await page.goto(`${env.base}#example=pdb-steers`);
+    await waitNodes(page, ['node-a', 'node-b']);
+    await nodesEditor(page).fill(node('quicker'));
+    await page.reload();
+    await waitNodes(page, ['quicker']);
     await context.close();
     assertNoProblems();
   });
