@@ -1,11 +1,11 @@
 // The questions' Web Worker (web/src/background.rs): loads the page's own wasm module, whose
-// URL the page passes as ?glue=, and answers each message (a question as JSON text) with
-// `answerQuestion`'s reply (JSON text). If the wasm fails (a panic is a bug of ours), the
+// URLs the page passes as ?glue= (the wasm-bindgen module) and &wasm= (the wasm file), and
+// answers each message (a question as JSON text) with `answerQuestion`'s reply (JSON text). If the wasm fails (a panic is a bug of ours), the
 // reply is { error } instead, and the page stops this worker.
-const glue = new URL(self.location.href).searchParams.get('glue');
+const params = new URL(self.location.href).searchParams;
 const ready = (async () => {
-  const module = await import(glue);
-  await module.default();
+  const module = await import(params.get('glue'));
+  await module.default({ module_or_path: params.get('wasm') });
   return module;
 })();
 // A failed load surfaces as the worker's error event, which the page answers by running the

@@ -151,17 +151,30 @@ thread_local! {
     static NO_WORKERS: Cell<bool> = const { Cell::new(false) };
 }
 
-/// The URL of the page's wasm-bindgen module (what Trunk preloads), for the worker to import.
-fn glue_url() -> Option<String> {
-    let document = web_sys::window()?.document()?;
-    let link = document
-        .query_selector("link[rel=modulepreload][href$='.js']")
-        .ok()??;
-    let href = link.get_attribute("href")?;
+/// The absolute URL of the first `selector` element's `href`.
+fn linked_url(document: &web_sys::Document, selector: &str) -> Option<String> {
+    let href = document
+        .query_selector(selector)
+        .ok()??
+        .get_attribute("href")?;
     let base = document.base_uri().ok()??;
     web_sys::Url::new_with_base(&href, &base)
         .ok()
         .map(|u| u.href())
+}
+
+/// The worker's address: the script, with the page's wasm-bindgen module and wasm file (as
+/// Trunk preloads them, with their hashed names) for it to load.
+fn worker_url() -> Option<String> {
+    let document = web_sys::window()?.document()?;
+    let glue = linked_url(&document, "link[rel=modulepreload][href$='.js']")?;
+    let wasm = linked_url(&document, "link[rel=preload][href$='.wasm']")?;
+    let encode = |s: &str| String::from(js_sys::encode_uri_component(s));
+    Some(format!(
+        "{WORKER_SCRIPT}?glue={}&wasm={}",
+        encode(&glue),
+        encode(&wasm)
+    ))
 }
 
 fn spawn_worker() -> Option<web_sys::Worker> {
@@ -171,11 +184,7 @@ fn spawn_worker() -> Option<web_sys::Worker> {
     if let Some(w) = IDLE.with(|i| i.borrow_mut().take()) {
         return Some(w);
     }
-    let glue = glue_url()?;
-    let url = format!(
-        "{WORKER_SCRIPT}?glue={}",
-        String::from(js_sys::encode_uri_component(&glue))
-    );
+    let url = worker_url()?;
     let options = web_sys::WorkerOptions::new();
     options.set_type(web_sys::WorkerType::Module);
     web_sys::Worker::new_with_options(&url, &options).ok()
