@@ -4,7 +4,7 @@
 // and prints one JSON line per question: milliseconds from the click to the answer on screen,
 // and the page's main-thread long tasks meanwhile (the Long Tasks API: every task over 50 ms;
 // `longTasks` counts them, `longestTaskMs` is the longest). The questions run in a Web Worker
-// (web/src/background.rs); NO_WORKER=1 makes the worker's script fail to load, so they run on
+// (web/src/background.rs); NO_WORKER=1 makes the worker's script fail to load (a missing file), so they run on
 // the page's thread as before, for comparison. The load of big-cluster itself is reported too.
 //
 //   node scripts/bench-questions.mjs
@@ -14,7 +14,14 @@ import { open } from '../tests/browser/support.mjs';
 
 const env = await open();
 const page = await env.newPage({ width: 1400, height: 1000 });
-if (process.env.NO_WORKER) await page.route('**/engine-worker.js', (r) => r.fulfill({ status: 404, body: '' }));
+if (process.env.NO_WORKER) {
+  await page.addInitScript(() => {
+    const Real = window.Worker;
+    window.Worker = function (url, options) {
+      return new Real('missing-worker.js', options);
+    };
+  });
+}
 // Every main-thread task over 50 ms, from the start.
 await page.addInitScript(() => {
   window.__longTasks = [];
