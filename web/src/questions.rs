@@ -304,6 +304,30 @@ fn view_of(c: &Comparison) -> CompareView {
     }
 }
 
+/// Rows the compare view draws before "Show all": a cluster side by side, or the differing
+/// pods, past this many would cost the page a long task to draw (big-cluster: 1000 nodes,
+/// 10 000 pod chips).
+pub const FIRST_ROWS: usize = 50;
+
+impl CompareView {
+    /// The nodes to draw (indices into `nodes`): all of them when `all` or when there are at
+    /// most [`FIRST_ROWS`]; otherwise those holding a pod that differs (on either side), at
+    /// most [`FIRST_ROWS`], in node order.
+    pub fn nodes_to_show(&self, all: bool) -> Vec<usize> {
+        if all || self.nodes.len() <= FIRST_ROWS {
+            return (0..self.nodes.len()).collect();
+        }
+        let differs = |pods: &[PodMark]| pods.iter().any(|(_, d)| *d);
+        self.nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| differs(&n.pods.0) || differs(&n.pods.1))
+            .map(|(i, _)| i)
+            .take(FIRST_ROWS)
+            .collect()
+    }
+}
+
 /// A sweep's answer and what opening one of its points needs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SweepView {
@@ -458,6 +482,29 @@ mod tests {
         let b_node = v.nodes.iter().find(|n| n.name == "node-b").expect("node-b");
         assert!(b_node.pods.1.contains(&("default/web".into(), true)));
         assert!(b_node.pods.1.contains(&("default/running".into(), false)));
+    }
+
+    #[test]
+    fn a_big_comparison_draws_the_nodes_that_differ_first() {
+        let node = |i: usize, differs: bool| NodePair {
+            name: format!("n{i}"),
+            cpu: (0.0, 0.0),
+            memory: (0.0, 0.0),
+            pods: (vec![(format!("p{i}"), differs)], Vec::new()),
+        };
+        let mut v = CompareView {
+            labels: (String::new(), String::new()),
+            same: 0,
+            nodes: (0..60).map(|i| node(i, i == 7 || i == 55)).collect(),
+            diffs: Vec::new(),
+            summaries: (Summary::default(), Summary::default()),
+        };
+        // 60 nodes, more than 50: only n7 and n55 hold a pod that differs.
+        assert_eq!(v.nodes_to_show(false), vec![7, 55]);
+        assert_eq!(v.nodes_to_show(true).len(), 60);
+        // 50 or fewer: every node.
+        v.nodes.truncate(50);
+        assert_eq!(v.nodes_to_show(false), (0..50).collect::<Vec<_>>());
     }
 
     #[test]

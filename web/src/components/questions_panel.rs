@@ -261,6 +261,12 @@ fn compare_result(v: Arc<CompareView>, selected: RwSignal<usize>) -> impl IntoVi
         )
     };
     let diffs = v.diffs.clone();
+    let total_diffs = diffs.len();
+    let show_all_diffs = RwSignal::new(false);
+    let show_all_nodes = RwSignal::new(false);
+    let total_nodes = v.nodes.len();
+    let shown_nodes = v.nodes_to_show(false).len();
+    let hidden_nodes = total_nodes - shown_nodes;
     let detail = {
         let diffs = diffs.clone();
         move || diffs.get(selected.get()).cloned().map(score_diff)
@@ -278,32 +284,60 @@ fn compare_result(v: Arc<CompareView>, selected: RwSignal<usize>) -> impl IntoVi
                     <tr><th>"node"</th><th>"A"</th><th>"B"</th></tr>
                 </thead>
                 <tbody>
-                    {v.nodes.iter().map(|n| view! {
-                        <tr>
-                            <th scope="row">{n.name.clone()}</th>
-                            <td>{node_cell(n.cpu.0, &n.pods.0)}</td>
-                            <td>{node_cell(n.cpu.1, &n.pods.1)}</td>
-                        </tr>
-                    }).collect_view()}
+                    {move || {
+                        let shown = v.nodes_to_show(show_all_nodes.get());
+                        shown.into_iter().map(|i| {
+                            let n = &v.nodes[i];
+                            view! {
+                                <tr>
+                                    <th scope="row">{n.name.clone()}</th>
+                                    <td>{node_cell(n.cpu.0, &n.pods.0)}</td>
+                                    <td>{node_cell(n.cpu.1, &n.pods.1)}</td>
+                                </tr>
+                            }
+                        }).collect_view()
+                    }}
                 </tbody>
             </table>
+            {move || (!show_all_nodes.get() && hidden_nodes > 0).then(|| view! {
+                <p class="questions-more">
+                    {format!("The nodes holding a pod that differs ({shown_nodes} of {}). ", total_nodes)}
+                    <button data-testid="compare-all-nodes" on:click=move |_| show_all_nodes.set(true)>
+                        {format!("Show all {total_nodes} nodes")}
+                    </button>
+                </p>
+            })}
         </div>
         <Show when={let empty = diffs.is_empty(); move || !empty}>
             <h3>"Pods that differ"</h3>
             <ul class="compare-diffs" data-testid="compare-diffs">
-                {diffs.iter().enumerate().map(|(i, d)| view! {
-                    <li>
-                        <button
-                            class:active=move || selected.get() == i
-                            data-testid="compare-diff"
-                            on:click=move |_| selected.set(i)
-                        >
-                            <strong>{d.pod.clone()}</strong>
-                            {format!(": A {} · B {}", d.fates.0, d.fates.1)}
-                        </button>
-                    </li>
-                }).collect_view()}
+                {
+                    let diffs = diffs.clone();
+                    move || {
+                        let shown = if show_all_diffs.get() { usize::MAX } else { questions::FIRST_ROWS };
+                        diffs.iter().enumerate().take(shown).map(|(i, d)| view! {
+                            <li>
+                                <button
+                                    class:active=move || selected.get() == i
+                                    data-testid="compare-diff"
+                                    on:click=move |_| selected.set(i)
+                                >
+                                    <strong>{d.pod.clone()}</strong>
+                                    {format!(": A {} · B {}", d.fates.0, d.fates.1)}
+                                </button>
+                            </li>
+                        }).collect_view()
+                    }
+                }
             </ul>
+            {move || (!show_all_diffs.get() && total_diffs > questions::FIRST_ROWS).then(|| view! {
+                <p class="questions-more">
+                    {format!("The first {} of {total_diffs}. ", questions::FIRST_ROWS)}
+                    <button data-testid="compare-all-diffs" on:click=move |_| show_all_diffs.set(true)>
+                        {format!("Show all {total_diffs} pods")}
+                    </button>
+                </p>
+            })}
             {detail.clone()}
         </Show>
     }
