@@ -1,26 +1,53 @@
-// The questions' Web Worker (web/src/background.rs): loads the page's own wasm module, whose
-// URLs the page passes as ?glue= (the wasm-bindgen module) and &wasm= (the wasm file), and
-// answers each message (a question as JSON text) with `answerQuestion`'s reply (JSON text). If the wasm fails (a panic is a bug of ours), the
-// reply is { error } instead, and the page stops this worker.
+// The questions' Web Worker (web/src/background.rs). It answers each message (a question as
+// JSON text) with { reply, threads, why }: `answerQuestion`'s reply (JSON text), the threads
+// that computed it, and why only one when that is so. If the wasm fails (a panic is a bug of
+// ours), it posts { error } instead, and the page stops this worker.
+//
+// Which wasm: when the page is cross-origin isolated and the site has the threaded build
+// (?threaded=, api-threads/ from scripts/build-api-threads.sh), that one, with a rayon pool of
+// navigator.hardwareConcurrency threads (wasm-bindgen-rayon), so a sweep's or a comparison's
+// independent runs share out; otherwise the page's own wasm (?glue= and &wasm=, the files Trunk
+// names with their hashes), on this worker's one thread.
 const params = new URL(self.location.href).searchParams;
+
+async function threaded() {
+  if (!params.get('threaded')) return { why: 'no threads asked for' };
+  if (!self.crossOriginIsolated) {
+    return { why: 'the page is not cross-origin isolated (see the README, "Headers")' };
+  }
+  let module;
+  try {
+    module = await import(params.get('threaded'));
+  } catch {
+    return { why: 'this site has no threaded build (scripts/build-api-threads.sh)' };
+  }
+  await module.default();
+  const threads = Math.max(1, navigator.hardwareConcurrency || 1);
+  await module.initThreadPool(threads);
+  return { module, threads };
+}
+
 const ready = (async () => {
+  const pool = await threaded();
+  if (pool.module) return pool;
   const module = await import(params.get('glue'));
   await module.default({ module_or_path: params.get('wasm') });
-  return module;
+  return { module, threads: 1, why: pool.why };
 })();
 // A failed load surfaces as the worker's error event, which the page answers by running the
 // question on its own thread.
 ready.catch((e) => setTimeout(() => { throw e; }));
 
 self.onmessage = async (event) => {
-  let module;
+  let engine;
   try {
-    module = await ready;
+    engine = await ready;
   } catch {
     return; // already reported as the worker's error event
   }
   try {
-    self.postMessage(module.answerQuestion(event.data));
+    const reply = engine.module.answerQuestion(event.data);
+    self.postMessage({ reply, threads: engine.threads, why: engine.why ?? null });
   } catch (e) {
     self.postMessage({ error: String(e && e.message || e) });
   }

@@ -65,3 +65,16 @@ rm -rf dist/api
 cp -r "$STAGE" dist/api
 cp assets/api-example.html dist/
 say "JavaScript API in dist/api/ ($(du -sh dist/api | cut -f1)): schedlab.js, schedlab.d.ts, schedlab-scenario.js"
+
+# The threaded build (nightly, wasm atomics): the questions panel's worker and bench.html use
+# it where the page is cross-origin isolated. Trunk copies it into the site as api-threads/
+# when it is there (Trunk.toml's post_build hook). Without it everything still works, on one
+# thread; CI insists on it.
+if ! bash scripts/build-api-threads.sh; then
+  if [ -n "${CI:-}" ]; then
+    echo "the threaded build failed (scripts/build-api-threads.sh)" >&2
+    exit 1
+  fi
+  say "warning: the threaded build failed; the page's questions and bench.html run on one thread"
+  rm -rf "$ROOT/target/schedlab-api-threads"
+fi

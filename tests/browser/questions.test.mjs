@@ -21,7 +21,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { open, paste, ROOT, SHOTS } from './support.mjs';
+import { DIST, open, paste, ROOT, SHOTS } from './support.mjs';
 
 const QUESTIONS = path.join(ROOT, 'tests/questions');
 const read = (p) => fs.readFileSync(path.join(QUESTIONS, p), 'utf8');
@@ -51,10 +51,10 @@ async function fillEditors(page, { nodes, pods, policy = '', config = '' }) {
 
 /** A 1400×1000 tab on the page with `editors` in the editors and the panel open on `tab`; the
  * v1.17 DefaultProvider Policy and configuration unless `editors` say otherwise. */
-async function start(editors, tab) {
-  const context = await env.context({ viewport: { width: 1400, height: 1000 } });
-  const page = await env.tab(context);
-  await page.goto(`${env.base}#example=classic`);
+async function start(editors, tab, on = env) {
+  const context = await on.context({ viewport: { width: 1400, height: 1000 } });
+  const page = await on.tab(context);
+  await page.goto(`${on.base}#example=classic`);
   await page.waitForSelector('[data-testid="questions"]');
   await fillEditors(page, {
     policy: '{"kind": "Policy", "apiVersion": "v1"}\n',
@@ -240,5 +240,44 @@ describe('the questions panel: compare, sweep, capacity', () => {
     assert.equal(await page.getAttribute('[data-testid="questions-ran"]', 'data-in-worker'), 'true');
     assert.deepEqual(env.problems.splice(0), []);
     await context.close();
+  });
+
+  // Only where the site has the threaded build (scripts/build-api-threads.sh, which
+  // scripts/build-api.sh runs; Trunk copies it as api-threads/).
+  const threaded = fs.existsSync(path.join(DIST, 'api-threads/schedlab_threads.js'));
+  it('shares a sweep over a thread pool where the page is isolated, with the same answer', { skip: !threaded && 'no api-threads/ in the site' }, async () => {
+    const isolated = await open({
+      headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' },
+    });
+    try {
+      const tables = [];
+      for (const on of [env, isolated]) {
+        const { context, page } = await start(split(read('v117-vs-v135/cluster.yaml')), 'sweep', on);
+        await page.selectOption('[data-testid="sweep-setting"]', 'weight');
+        await page.fill('[data-testid="sweep-weight-of"]', 'TaintTolerationPriority');
+        await page.fill('[data-testid="sweep-values"]', '1..3');
+        await page.click('[data-testid="sweep-run"]');
+        await page.waitForSelector('[data-testid="sweep-table"]', { timeout: 60000 });
+        tables.push(await page.textContent('[data-testid="sweep-table"]'));
+        const ran = await page.textContent('[data-testid="questions-ran"]');
+        const threads = Number(await page.getAttribute('[data-testid="questions-ran"]', 'data-threads'));
+        if (on === env) {
+          // Not isolated: the worker runs the page's own wasm, on one thread, and says why.
+          assert.equal(threads, 1);
+          assert.ok(ran.includes('on one thread: the page is not cross-origin isolated'), ran);
+        } else {
+          // Isolated: a pool as wide as the machine.
+          const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+          assert.equal(threads, Math.max(1, cores));
+          if (cores > 1) assert.ok(ran.includes(`on ${cores} threads`), ran);
+        }
+        assert.deepEqual(on.problems.splice(0), []);
+        await context.close();
+      }
+      // The same table (the hand-worked one of the sweep test above), on one thread and on N.
+      assert.equal(tables[1], tables[0]);
+    } finally {
+      await isolated.close();
+    }
   });
 });

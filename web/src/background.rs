@@ -2,9 +2,13 @@
 //! capacity run in a Web Worker, so a sweep of a big cluster (seconds of work) never holds up
 //! typing, scrolling or the playground.
 //!
-//! The worker is the page's own wasm, loaded a second time by `assets/engine-worker.js` (a
-//! module worker of a dozen lines): [`answer`] is exported to it as `answerQuestion`, and
-//! `main` does nothing there (no window). A [`Request`] crosses as JSON text holding the
+//! The worker (`assets/engine-worker.js`, a module worker of a few dozen lines) loads the
+//! page's own wasm a second time, where `main` does nothing (no window) and [`answer`] is
+//! exported as `answerQuestion`; or, when the page is cross-origin isolated and the site has
+//! it, the threaded build (`crates/schedlab_wasm_threads`, which exports the same `answer`)
+//! with a rayon pool of `navigator.hardwareConcurrency` threads, so the independent runs of a
+//! sweep or a comparison share out (`schedlab_core::parallel::map`, in input order: the same
+//! answer as on one thread). The answer says where it ran, on how many threads, and why one. A [`Request`] crosses as JSON text holding the
 //! editors' texts; the reply is JSON of `Result<T, Vec<String>>`, where `T` is the panel's
 //! own view ([`crate::questions::CompareView`], ...). Floats cross as shortest round-trip
 //! decimals, so the page draws exactly what a run on its own thread would.
@@ -117,32 +121,46 @@ pub fn decode<T: DeserializeOwned>(reply: &str) -> Result<T, Vec<String>> {
 }
 
 /// Where an answer was computed, and how long it took from the press to the answer.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Ran {
     /// Milliseconds from the question to the answer.
     pub ms: f64,
     /// In a worker (false: on the page's thread, no worker being available).
     pub in_worker: bool,
+    /// Threads that computed it (the worker's pool, or 1).
+    pub threads: usize,
+    /// Why one thread, when the worker has no pool.
+    pub why_one: Option<String>,
 }
 
 impl Ran {
-    /// "Answered in 3.2 s in a background worker."
-    pub fn words(self) -> String {
+    /// "Answered in 3.2 s in a background worker, on 2 threads."
+    pub fn words(&self) -> String {
         let time = if self.ms >= 1000.0 {
             format!("{:.1} s", self.ms / 1000.0)
         } else {
             format!("{:.0} ms", self.ms)
         };
-        if self.in_worker {
-            format!("Answered in {time}, in a background worker: the page stayed responsive.")
-        } else {
-            format!("Answered in {time}, on the page's own thread (this browser gave no worker).")
+        if !self.in_worker {
+            return format!(
+                "Answered in {time}, on the page's own thread (this browser gave no worker)."
+            );
+        }
+        match (self.threads, &self.why_one) {
+            (1, Some(why)) => {
+                format!("Answered in {time}, in a background worker, on one thread: {why}.")
+            }
+            (1, None) => format!("Answered in {time}, in a background worker, on one thread."),
+            (n, _) => format!("Answered in {time}, in a background worker, on {n} threads."),
         }
     }
 }
 
 /// The worker script, beside `index.html`.
 const WORKER_SCRIPT: &str = "engine-worker.js";
+/// The threaded build's module (`scripts/build-api-threads.sh`), which the worker prefers when
+/// the page is cross-origin isolated and the site has it.
+const THREADED_MODULE: &str = "api-threads/schedlab_threads.js";
 
 thread_local! {
     /// A worker that finished its question, kept for the next.
@@ -170,10 +188,15 @@ fn worker_url() -> Option<String> {
     let glue = linked_url(&document, "link[rel=modulepreload][href$='.js']")?;
     let wasm = linked_url(&document, "link[rel=preload][href$='.wasm']")?;
     let encode = |s: &str| String::from(js_sys::encode_uri_component(s));
+    let base = document.base_uri().ok()??;
+    let threaded = web_sys::Url::new_with_base(THREADED_MODULE, &base)
+        .ok()?
+        .href();
     Some(format!(
-        "{WORKER_SCRIPT}?glue={}&wasm={}",
+        "{WORKER_SCRIPT}?glue={}&wasm={}&threaded={}",
         encode(&glue),
-        encode(&wasm)
+        encode(&wasm),
+        encode(&threaded)
     ))
 }
 
@@ -260,24 +283,28 @@ impl Asker {
         let done = std::rc::Rc::new(RefCell::new(Some(done)));
         let this = *self;
         // Hands the reply over, once, if no newer question replaced this one; the worker is
-        // kept for the next question, unless its wasm failed.
+        // kept for the next question (`pool`: its threads, and why one), unless its wasm
+        // failed (`None`).
         let finish = {
             let done = std::rc::Rc::clone(&done);
-            move |reply: Result<T, Vec<String>>, worker_sound: bool| {
+            move |reply: Result<T, Vec<String>>, pool: Option<(usize, Option<String>)>| {
                 if this.asked.get_value() != ticket {
                     return;
                 }
                 if let Some(job) = this.job.try_update_value(Option::take).flatten() {
-                    if worker_sound {
+                    if pool.is_some() {
                         keep_idle(job.worker.clone());
                     } else {
                         job.worker.terminate();
                     }
                 }
                 if let Some(done) = done.borrow_mut().take() {
+                    let (threads, why_one) = pool.unwrap_or((1, None));
                     let ran = Ran {
                         ms: now_ms() - started,
                         in_worker: true,
+                        threads: threads.max(1),
+                        why_one,
                     };
                     done(reply, ran);
                 }
@@ -286,16 +313,20 @@ impl Asker {
         let on_message =
             Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
                 let data = ev.data();
-                match data.as_string() {
-                    Some(reply) => finish(decode::<T>(&reply), true),
+                let field = |name: &str| js_sys::Reflect::get(&data, &name.into()).ok();
+                match field("reply").and_then(|r| r.as_string()) {
+                    Some(reply) => {
+                        let threads = field("threads").and_then(|t| t.as_f64()).unwrap_or(1.0);
+                        let why = field("why").and_then(|w| w.as_string());
+                        finish(decode::<T>(&reply), Some((threads as usize, why)));
+                    }
                     None => {
                         // The script's own report: the wasm failed (a panic is a bug of ours).
-                        let what = js_sys::Reflect::get(&data, &"error".into())
-                            .ok()
+                        let what = field("error")
                             .and_then(|e| e.as_string())
                             .unwrap_or_else(|| "no message".into());
                         let error = format!("the scheduler stopped with an error: {what}");
-                        finish(Err(vec![error]), false);
+                        finish(Err(vec![error]), None);
                     }
                 }
             });
@@ -349,6 +380,8 @@ fn on_page_thread<T: DeserializeOwned + 'static>(
                     Ran {
                         ms: now_ms() - started,
                         in_worker: false,
+                        threads: 1,
+                        why_one: None,
                     },
                 );
             },

@@ -12,6 +12,11 @@ use wasm_bindgen::prelude::*;
 
 pub use wasm_bindgen_rayon::init_thread_pool;
 
+/// The questions panel's answers (compare, sweep, capacity) for `assets/engine-worker.js`:
+/// the page's own `answerQuestion` (exported by `schedlab_web`), whose independent runs share
+/// out over the pool here.
+pub use schedlab_web::background::answer;
+
 /// Threads in the pool (1 before `initThreadPool`).
 #[wasm_bindgen]
 pub fn threads() -> usize {

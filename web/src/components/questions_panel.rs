@@ -40,7 +40,7 @@ impl<T> Clone for Answer<T> {
         match self {
             Answer::None => Answer::None,
             Answer::Running => Answer::Running,
-            Answer::Done(v, ran) => Answer::Done(Arc::clone(v), *ran),
+            Answer::Done(v, ran) => Answer::Done(Arc::clone(v), ran.clone()),
             Answer::Failed(e) => Answer::Failed(e.clone()),
         }
     }
@@ -144,7 +144,8 @@ fn status<T: Send + Sync + 'static>(asker: Asker, answer: RwSignal<Answer<T>>) -
         }
         .into_any(),
         Answer::Done(_, ran) => view! {
-            <p class="questions-ran" data-testid="questions-ran" data-in-worker=ran.in_worker.to_string()>
+            <p class="questions-ran" data-testid="questions-ran" data-in-worker=ran.in_worker.to_string()
+                data-threads=ran.threads.to_string()>
                 {ran.words()}
             </p>
         }
