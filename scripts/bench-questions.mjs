@@ -4,15 +4,26 @@
 // and prints one JSON line per question: milliseconds from the click to the answer on screen,
 // and the page's main-thread long tasks meanwhile (the Long Tasks API: every task over 50 ms;
 // `longTasks` counts them, `longestTaskMs` is the longest). The questions run in a Web Worker
-// (web/src/background.rs); NO_WORKER=1 makes the worker's script fail to load (a missing file), so they run on
-// the page's thread as before, for comparison. The load of big-cluster itself is reported too.
+// (web/src/background.rs); NO_WORKER=1 makes the worker's script fail to load (a missing
+// file), so they run on
+// the page's thread as before, for comparison. The page is served cross-origin isolated, as
+// scripts/serve.sh serves it, so the worker uses a pool of navigator.hardwareConcurrency threads
+// where the site has the threaded build (api-threads/); NOT_ISOLATED=1 serves it without the
+// headers (one thread). The load of big-cluster itself is reported too.
 //
 //   node scripts/bench-questions.mjs
 //   NO_WORKER=1 node scripts/bench-questions.mjs
+//   NOT_ISOLATED=1 node scripts/bench-questions.mjs
 
 import { open } from '../tests/browser/support.mjs';
 
-const env = await open();
+// Served as scripts/serve.sh serves it: cross-origin isolated, so the worker runs on a pool of
+// navigator.hardwareConcurrency threads when the site has api-threads/ (NOT_ISOLATED=1: one).
+const env = await open(
+  process.env.NOT_ISOLATED
+    ? {}
+    : { headers: { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' } },
+);
 const page = await env.newPage({ width: 1400, height: 1000 });
 if (process.env.NO_WORKER) {
   await page.addInitScript(() => {
@@ -48,8 +59,10 @@ async function time(name, run, done) {
   await run();
   await page.waitForSelector(done, { timeout: 300000 });
   const ms = Date.now() - start;
-  const where = await page.getAttribute('[data-testid="questions-ran"]', 'data-in-worker').catch(() => null);
-  console.log(JSON.stringify({ question: name, ms, inWorker: where === 'true', ...(await longTasksSince(pageStart)) }));
+  const ran = '[data-testid="questions-ran"]';
+  const where = await page.getAttribute(ran, 'data-in-worker').catch(() => null);
+  const threads = Number(await page.getAttribute(ran, 'data-threads').catch(() => 1));
+  console.log(JSON.stringify({ question: name, ms, inWorker: where === 'true', threads, ...(await longTasksSince(pageStart)) }));
 }
 
 await page.click('[data-testid="questions-tab-compare"]');
