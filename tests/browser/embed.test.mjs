@@ -136,6 +136,9 @@ describe('embed mode', () => {
     await page.waitForFunction(() =>
       Object.keys(sessionStorage).some((k) => k.endsWith('editor.pods')),
     );
+    // The full page's own last write: the address bar catching up with the edit (left pending,
+    // the full page would write it as it is left, which is the full page's doing, not the embed's).
+    await page.waitForFunction(() => location.hash.startsWith('#scenario='));
     const keys = await savedKeys(page);
     const values = await page.evaluate(() => JSON.stringify(sessionStorage));
 
