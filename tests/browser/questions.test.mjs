@@ -280,4 +280,20 @@ describe('the questions panel: compare, sweep, capacity', () => {
       await isolated.close();
     }
   });
+
+  it('the header\'s Compare button opens the panel and brings it into view', async () => {
+    const context = await env.context();
+    const page = await env.tab(context);
+    await page.goto(`${env.base}#example=classic`);
+    await page.waitForSelector('[data-testid="node-card"]');
+    const details = page.locator('[data-testid="questions"] details');
+    assert.equal(await details.evaluate((d) => d.open), false);
+    await page.click('[data-testid="open-questions"]');
+    await page.waitForFunction(() => document.querySelector('[data-testid="questions"] details').open);
+    await page.waitForSelector('[data-testid="compare-pane"]');
+    const box = await page.locator('[data-testid="questions-toggle"]').boundingBox();
+    assert.ok(box.y >= 0 && box.y < 800, `the panel's heading is in view (y = ${box.y})`);
+    assert.deepEqual(env.problems.splice(0), []);
+    await context.close();
+  });
 });

@@ -168,6 +168,15 @@ pub fn Header() -> impl IntoView {
             </a>
             <ImportExport/>
             <ShareLink/>
+            <button
+                class="button"
+                data-testid="open-questions"
+                title="Compare this configuration with another, sweep one setting, count how many more pods fit (the panel under the playground)"
+                on:click=move |_| open_questions()
+            >
+                <span class="long-form">"Compare · Sweep"</span>
+                <span class="short-form" aria-hidden="true">"Compare"</span>
+            </button>
             {move || state.notice.get().map(|n| view! {
                 <div class="notice" data-testid="notice" role="status">
                     <span>{n}</span>
@@ -209,5 +218,18 @@ pub fn Header() -> impl IntoView {
                 <span class="short-form" aria-hidden="true">"Reset"</span>
             </button>
         </header>
+    }
+}
+
+/// Opens the questions panel (under the playground, below the fold on most screens) and
+/// scrolls to it.
+fn open_questions() {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    if let Ok(Some(details)) = document.query_selector("[data-testid=questions] details") {
+        // Its `toggle` event tells the panel.
+        let _ = details.set_attribute("open", "");
+        details.scroll_into_view();
     }
 }
