@@ -51,8 +51,9 @@ async function fillEditors(page, { nodes, pods, policy = '', config = '' }) {
 
 /** A 1400×1000 tab on the page with `editors` in the editors and the panel open on `tab`; the
  * v1.17 DefaultProvider Policy and configuration unless `editors` say otherwise. */
-async function start(editors, tab, on = env) {
+async function start(editors, tab, on = env, prepare = async () => {}) {
   const context = await on.context({ viewport: { width: 1400, height: 1000 } });
+  await prepare(context);
   const page = await on.tab(context);
   await page.goto(`${on.base}#example=classic`);
   await page.waitForSelector('[data-testid="questions"]');
@@ -63,6 +64,21 @@ async function start(editors, tab, on = env) {
   });
   await openPanel(page, tab);
   return { context, page };
+}
+
+/** Counts the copies of a 1 CPU / 2Gi pod (the panel open on Capacity) and checks the answer
+ * worked out by hand: 5 copies. */
+async function countCopies(page) {
+  await page.fill(
+    '[data-testid="capacity-template"]',
+    "apiVersion: v1\nkind: Pod\nmetadata: {name: extra}\nspec:\n  containers:\n  - name: c\n    image: i\n    resources: {requests: {cpu: '1', memory: 2Gi}}\n",
+  );
+  await page.click('[data-testid="capacity-run"]');
+  await page.waitForSelector('[data-testid="capacity-count"]');
+  assert.equal(
+    (await page.textContent('[data-testid="capacity-count"]')).trim(),
+    'default/extra: 5 more copies fit (kube-scheduler v1.17).',
+  );
 }
 
 let env;
@@ -157,16 +173,7 @@ describe('the questions panel: compare, sweep, capacity', () => {
 
   it('counts the copies that still fit and names the first that does not', async () => {
     const { context, page } = await start(split(read('least-vs-most/cluster.yaml')), 'capacity');
-    await page.fill(
-      '[data-testid="capacity-template"]',
-      "apiVersion: v1\nkind: Pod\nmetadata: {name: extra}\nspec:\n  containers:\n  - name: c\n    image: i\n    resources: {requests: {cpu: '1', memory: 2Gi}}\n",
-    );
-    await page.click('[data-testid="capacity-run"]');
-    await page.waitForSelector('[data-testid="capacity-count"]');
-    assert.equal(
-      (await page.textContent('[data-testid="capacity-count"]')).trim(),
-      'default/extra: 5 more copies fit (kube-scheduler v1.17).',
-    );
+    await countCopies(page);
     assert.ok(
       (await page.textContent('[data-testid="capacity-failure"]')).includes(
         '0/2 nodes are available: 2 Insufficient cpu, 2 Insufficient memory.',
@@ -187,35 +194,17 @@ describe('the questions panel: compare, sweep, capacity', () => {
   });
 
   it('without a worker, answers the same on the page\'s thread', async () => {
-    const context = await env.context({ viewport: { width: 1400, height: 1000 } });
     // The worker's script fails to load (a missing file): the question runs on the page's
-    // thread instead.
-    await context.addInitScript(() => {
-      const Real = window.Worker;
-      window.Worker = function (url, options) {
-        return new Real('missing-worker.js', options);
-      };
-    });
-    const page = await env.tab(context);
-    await page.goto(`${env.base}#example=classic`);
-    await page.waitForSelector('[data-testid="questions"]');
-    await fillEditors(page, {
-      ...split(read('least-vs-most/cluster.yaml')),
-      policy: '{"kind": "Policy", "apiVersion": "v1"}\n',
-      config: read('../../assets/scenarios/config.yaml'),
-    });
-    await openPanel(page, 'capacity');
-    await page.fill(
-      '[data-testid="capacity-template"]',
-      "apiVersion: v1\nkind: Pod\nmetadata: {name: extra}\nspec:\n  containers:\n  - name: c\n    image: i\n    resources: {requests: {cpu: '1', memory: 2Gi}}\n",
-    );
-    await page.click('[data-testid="capacity-run"]');
-    await page.waitForSelector('[data-testid="capacity-count"]');
-    // The same answer as in the worker (the test above): 5 copies, 3 and 2.
-    assert.equal(
-      (await page.textContent('[data-testid="capacity-count"]')).trim(),
-      'default/extra: 5 more copies fit (kube-scheduler v1.17).',
-    );
+    // thread instead, with the same answer as in the worker (the test above).
+    const missingWorker = (context) =>
+      context.addInitScript(() => {
+        const Real = window.Worker;
+        window.Worker = function (url, options) {
+          return new Real('missing-worker.js', options);
+        };
+      });
+    const { context, page } = await start(split(read('least-vs-most/cluster.yaml')), 'capacity', env, missingWorker);
+    await countCopies(page);
     assert.equal(await page.getAttribute('[data-testid="questions-ran"]', 'data-in-worker'), 'false');
     assert.ok((await page.textContent('[data-testid="questions-ran"]')).includes("on the page's own thread"));
     // The only problems the page met are the missing script's.
