@@ -21,9 +21,13 @@ async function threaded() {
   } catch {
     return { why: 'this site has no threaded build (scripts/build-api-threads.sh)' };
   }
-  await module.default();
   const threads = Math.max(1, navigator.hardwareConcurrency || 1);
-  await module.initThreadPool(threads);
+  try {
+    await module.default();
+    await module.initThreadPool(threads);
+  } catch (e) {
+    return { why: `the thread pool did not start (${String(e && e.message || e)})` };
+  }
   return { module, threads };
 }
 
