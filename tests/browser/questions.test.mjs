@@ -282,6 +282,9 @@ describe('the questions panel: compare, sweep, capacity', () => {
     await page.waitForSelector('[data-testid="compare-pane"]');
     const box = await page.locator('[data-testid="questions-toggle"]').boundingBox();
     assert.ok(box.y >= 0 && box.y < 800, `the panel's heading is in view (y = ${box.y})`);
+    // Opening the panel starts the worker, before any question.
+    const worker = page.workers().find((w) => w.url().includes('engine-worker.js')) ?? (await page.waitForEvent('worker'));
+    assert.ok(worker.url().includes('engine-worker.js'), worker.url());
     assert.deepEqual(env.problems.splice(0), []);
     await context.close();
   });

@@ -222,6 +222,36 @@ fn keep_idle(worker: web_sys::Worker) {
     }
 }
 
+/// Starts a worker ahead of the first question (the panel was opened), so that question does
+/// not wait for the worker to load its wasm and start its pool (about a second with a pool).
+/// A worker that fails to load meanwhile is dropped, and later questions run on the page's
+/// thread.
+pub fn warm_up() {
+    if IDLE.with(|i| i.borrow().is_some()) {
+        return;
+    }
+    let Some(worker) = spawn_worker() else {
+        return;
+    };
+    let failed = worker.clone();
+    let on_error = Closure::once_into_js(move |ev: web_sys::Event| {
+        ev.prevent_default();
+        failed.set_onerror(None);
+        failed.terminate();
+        NO_WORKERS.with(|n| n.set(true));
+        IDLE.with(|i| {
+            if i.borrow().as_ref() == Some(&failed) {
+                i.borrow_mut().take();
+            }
+        });
+    });
+    let spare = IDLE.with(|i| i.borrow_mut().replace(worker.clone()));
+    worker.set_onerror(Some(on_error.unchecked_ref()));
+    if let Some(spare) = spare {
+        spare.terminate();
+    }
+}
+
 /// A question being answered in a worker, with the handlers that must live as long.
 struct Job {
     worker: web_sys::Worker,

@@ -101,6 +101,9 @@ pub fn QuestionsPanel() -> impl IntoView {
         <section class="questions" aria-label="Compare, sweep, capacity" data-testid="questions">
             <details prop:open=move || open.get() on:toggle=move |ev| {
                 let el: web_sys::HtmlDetailsElement = event_target(&ev);
+                if el.open() {
+                    crate::background::warm_up();
+                }
                 open.set(el.open());
             }>
                 <summary data-testid="questions-toggle">
