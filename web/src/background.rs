@@ -282,11 +282,6 @@ impl Asker {
         }
     }
 
-    /// Whether a question is outstanding.
-    pub fn busy(&self) -> bool {
-        self.job.with_value(Option::is_some)
-    }
-
     /// Stops the outstanding question, if any (its worker is terminated).
     pub fn cancel(&self) {
         self.asked.update_value(|n| *n += 1);
