@@ -169,29 +169,24 @@ thread_local! {
     static NO_WORKERS: Cell<bool> = const { Cell::new(false) };
 }
 
-/// The absolute URL of the first `selector` element's `href`.
-fn linked_url(document: &web_sys::Document, selector: &str) -> Option<String> {
-    let href = document
-        .query_selector(selector)
-        .ok()??
-        .get_attribute("href")?;
-    let base = document.base_uri().ok()??;
-    web_sys::Url::new_with_base(&href, &base)
-        .ok()
-        .map(|u| u.href())
-}
-
 /// The worker's address: the script, with the page's wasm-bindgen module and wasm file (as
-/// Trunk preloads them, with their hashed names) for it to load.
+/// Trunk preloads them, with their hashed names) and the threaded build's module, all
+/// absolute, for it to load.
 fn worker_url() -> Option<String> {
     let document = web_sys::window()?.document()?;
-    let glue = linked_url(&document, "link[rel=modulepreload][href$='.js']")?;
-    let wasm = linked_url(&document, "link[rel=preload][href$='.wasm']")?;
-    let encode = |s: &str| String::from(js_sys::encode_uri_component(s));
     let base = document.base_uri().ok()??;
-    let threaded = web_sys::Url::new_with_base(THREADED_MODULE, &base)
-        .ok()?
-        .href();
+    let absolute = |href: &str| Some(web_sys::Url::new_with_base(href, &base).ok()?.href());
+    let linked = |selector: &str| {
+        let href = document
+            .query_selector(selector)
+            .ok()??
+            .get_attribute("href")?;
+        absolute(&href)
+    };
+    let glue = linked("link[rel=modulepreload][href$='.js']")?;
+    let wasm = linked("link[rel=preload][href$='.wasm']")?;
+    let threaded = absolute(THREADED_MODULE)?;
+    let encode = |s: &str| String::from(js_sys::encode_uri_component(s));
     Some(format!(
         "{WORKER_SCRIPT}?glue={}&wasm={}&threaded={}",
         encode(&glue),

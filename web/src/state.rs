@@ -1433,6 +1433,16 @@ impl Playground {
         storage::save(LINKED_KEY, &link::fingerprint(&fragment));
     }
 
+    /// Cancels the pending address-bar update; whether there was one.
+    fn cancel_address_sync(&self) -> bool {
+        let Some(timer) = self.address_timer.get_value() else {
+            return false;
+        };
+        timer.clear();
+        self.address_timer.set_value(None);
+        true
+    }
+
     fn schedule_address_sync(&self) {
         if let Some(t) = self.address_timer.get_value() {
             t.clear();
@@ -1451,10 +1461,7 @@ impl Playground {
     /// Copy link: the address of the page with the scenario and the view in its fragment (the
     /// address bar is brought up to date at once).
     pub fn link_url(&self) -> LinkUrl {
-        if let Some(t) = self.address_timer.get_value() {
-            t.clear();
-            self.address_timer.set_value(None);
-        }
+        self.cancel_address_sync();
         match self.fragment() {
             Ok(fragment) => {
                 if self.may_sync_address_bar() {
@@ -1579,17 +1586,12 @@ impl Playground {
     /// address count as this tab's own, so a reload that started from the old one reopens
     /// the saved work (which is newer) rather than the older link.
     fn leave_page(&self) {
-        let Some(timer) = self.address_timer.get_value() else {
-            return;
-        };
-        timer.clear();
-        self.address_timer.set_value(None);
-        if !self.may_sync_address_bar() {
+        if !self.cancel_address_sync() || !self.may_sync_address_bar() {
             return;
         }
         let old = address::fragment();
-        let new = self.fragment().unwrap_or_default();
-        address::set_fragment(&new);
+        self.sync_address_bar();
+        let new = address::fragment();
         storage::save(
             LINKED_KEY,
             &format!("{} {}", link::fingerprint(&old), link::fingerprint(&new)),

@@ -129,26 +129,25 @@ pub fn QuestionsPanel() -> impl IntoView {
 
 /// The problems, or "Running…" with a Cancel button, or where the answer ran.
 fn status<T: Send + Sync + 'static>(asker: Asker, answer: RwSignal<Answer<T>>) -> impl IntoView {
-    move || {
-        match answer.get() {
+    let cancel = move |_| {
+        asker.cancel();
+        answer.set(Answer::None);
+    };
+    move || match answer.get() {
         Answer::Running => view! {
             <p class="questions-status" role="status">
                 "Running…"
-                <button
-                    data-testid="questions-cancel"
-                    on:click=move |_| {
-                        asker.cancel();
-                        answer.set(Answer::None);
-                    }
-                >
-                    "Cancel"
-                </button>
+                <button data-testid="questions-cancel" on:click=cancel>"Cancel"</button>
             </p>
         }
         .into_any(),
         Answer::Done(_, ran) => view! {
-            <p class="questions-ran" data-testid="questions-ran" data-in-worker=ran.in_worker.to_string()
-                data-threads=ran.threads.to_string()>
+            <p
+                class="questions-ran"
+                data-testid="questions-ran"
+                data-in-worker=ran.in_worker.to_string()
+                data-threads=ran.threads.to_string()
+            >
                 {ran.words()}
             </p>
         }
@@ -159,8 +158,7 @@ fn status<T: Send + Sync + 'static>(asker: Asker, answer: RwSignal<Answer<T>>) -
             </ul>
         }
         .into_any(),
-        _ => ().into_any(),
-    }
+        Answer::None => ().into_any(),
     }
 }
 
