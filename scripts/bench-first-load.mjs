@@ -1,0 +1,133 @@
+// The first load of the playground (issue 14, item 5): how long from navigation until a new
+// visitor can use the page, in headless Chromium, cold cache, served from a local server with
+// the cross-origin isolation headers (as scripts/serve.sh serves it). Build the site first:
+//
+//   bash scripts/build-api.sh && trunk build --release --dist /tmp/dist
+//   SCHEDLAB_DIST=/tmp/dist node scripts/bench-first-load.mjs [--runs 7] [--path '?lesson=...']
+//
+// Every run starts a new browser (a new profile: nothing cached, no compiled wasm kept) and
+// prints one JSON line; the last line is the median of each figure. Times are milliseconds from
+// the start of navigation (the page's own `performance` clock):
+// - `domContentLoaded`: the HTML read;
+// - `wasmLoaded`: the page's wasm received (resource timing), with its size on the wire;
+// - `controls`: the simulation controls drawn (the app mounted);
+// - `interactive`: the first cycle's `scheduleOne` panel on screen and the main thread quiet
+//   (no long task running; the later of the panel's appearance and the end of the last long task
+//   that started before it). What the 1.5 s target of item 5 is measured against;
+// - `longTasks`: the main thread's tasks over 50 ms up to then, and the longest.
+
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DIST = path.resolve(process.env.SCHEDLAB_DIST ?? path.join(ROOT, 'dist'));
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : fallback;
+};
+const RUNS = Number(arg('--runs', 7));
+const PAGE = arg('--path', '');
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.yaml': 'text/yaml; charset=utf-8',
+};
+
+if (!fs.existsSync(path.join(DIST, 'index.html'))) {
+  console.error(`${DIST}/index.html: not found; build the site first (see the top of this script)`);
+  process.exit(2);
+}
+
+const server = http.createServer((req, res) => {
+  let file = path.normalize(path.join(DIST, decodeURIComponent(new URL(req.url, 'http://x').pathname)));
+  if (!file.startsWith(DIST)) return res.writeHead(403).end();
+  if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
+  fs.readFile(file, (err, body) => {
+    if (err) return res.writeHead(404).end();
+    res.writeHead(200, {
+      'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+      'cache-control': 'no-store',
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-embedder-policy': 'require-corp',
+    });
+    res.end(body);
+  });
+});
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const base = `http://127.0.0.1:${server.address().port}/${PAGE}`;
+
+/** Set up before the page's own scripts: when the panels appear, and every long task. */
+function watch() {
+  window.__firstLoad = { longTasks: [] };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__firstLoad.longTasks.push([e.startTime, e.duration]);
+  }).observe({ type: 'longtask', buffered: true });
+  const seen = (testid, key) => {
+    const mark = () => {
+      if (window.__firstLoad[key] === undefined && document.querySelector(`[data-testid="${testid}"]`)) {
+        window.__firstLoad[key] = performance.now();
+      }
+    };
+    new MutationObserver(mark).observe(document, { childList: true, subtree: true });
+  };
+  seen('controls', 'controls');
+  seen('schedule-one', 'panel');
+}
+
+const runs = [];
+for (let i = 0; i < RUNS; i++) {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on('pageerror', (e) => console.error('pageerror:', e.message));
+  await page.addInitScript(watch);
+  await page.goto(base);
+  await page.waitForFunction(() => window.__firstLoad?.panel !== undefined, null, { timeout: 60000 });
+  // Long tasks are reported after they end: give the last one time to arrive.
+  await page.waitForTimeout(1500);
+  const r = await page.evaluate(() => {
+    const f = window.__firstLoad;
+    const nav = performance.getEntriesByType('navigation')[0];
+    const wasm = performance.getEntriesByType('resource').find((e) => /schedlab_web-.*_bg\.wasm$/.test(e.name));
+    const before = f.longTasks.filter(([start]) => start <= f.panel);
+    const lastEnd = Math.max(0, ...before.map(([s, d]) => s + d));
+    return {
+      domContentLoaded: Math.round(nav.domContentLoadedEventEnd),
+      wasmLoaded: wasm ? Math.round(wasm.responseEnd) : null,
+      wasmBytes: wasm ? wasm.encodedBodySize : null,
+      controls: Math.round(f.controls),
+      panel: Math.round(f.panel),
+      interactive: Math.round(Math.max(f.panel, lastEnd)),
+      longTasks: before.length,
+      longestTask: Math.round(Math.max(0, ...before.map(([, d]) => d))),
+    };
+  });
+  console.log(JSON.stringify({ run: i + 1, ...r }));
+  runs.push(r);
+  await browser.close();
+}
+server.close();
+
+const median = (key) => {
+  const v = runs.map((r) => r[key]).sort((a, b) => a - b);
+  return v[Math.floor(v.length / 2)];
+};
+const keys = ['domContentLoaded', 'wasmLoaded', 'controls', 'panel', 'interactive', 'longTasks', 'longestTask'];
+console.log(
+  JSON.stringify({
+    median: Object.fromEntries(keys.map((k) => [k, median(k)])),
+    range: { interactive: [Math.min(...runs.map((r) => r.interactive)), Math.max(...runs.map((r) => r.interactive))] },
+    wasmBytes: runs[0].wasmBytes,
+    runs: RUNS,
+    path: PAGE || '/',
+  }),
+);
