@@ -359,36 +359,79 @@ impl NodeFacts {
     }
 }
 
+/// The numbers of a node's facts that every cycle reads for hundreds of nodes (the resource
+/// filters and scores, SelectorSpread's zones), kept beside its accounting so that the hot loops
+/// read one compact [`NodeInfo`] instead of also following its `facts` to a large object.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct HotFacts {
+    /// Allocatable cpu, in thousandths of a core.
+    pub milli_cpu: i64,
+    /// Allocatable memory, in bytes.
+    pub memory: i64,
+    /// Allocatable ephemeral storage, in bytes.
+    pub ephemeral_storage: i64,
+    /// Allowed pod count.
+    pub pods: i64,
+    /// Whether the node has a zone key (`NodeFacts::zone_key` is not empty).
+    pub has_zone: bool,
+}
+
+impl HotFacts {
+    fn of(facts: &NodeFacts) -> HotFacts {
+        let a = &facts.allocatable;
+        HotFacts {
+            milli_cpu: a.milli_cpu,
+            memory: a.memory,
+            ephemeral_storage: a.ephemeral_storage,
+            pods: a.pods,
+            has_zone: !facts.zone_key.is_empty(),
+        }
+    }
+}
+
 /// One node and the pods on it (`nodeinfo.NodeInfo`).
+///
+/// Laid out by hand, one 64-byte cache line per group: every cycle reads hundreds of nodes once
+/// per filter pass and once per score pass, and the score passes read only the first line (the
+/// allocatable numbers and the non-zero requests); the filters add the second and third.
 #[derive(Debug)]
+#[repr(C, align(64))]
 pub struct NodeInfo {
-    /// The node object and what it alone decides (shared: cloning a cluster or copying a node
-    /// for preemption copies none of it).
-    pub facts: Arc<NodeFacts>,
-    /// Its index.
-    pub id: NodeId,
-    /// Sum of the requests of pods on the node.
-    pub requested: Resources,
+    // Line 1: what the resource scores read.
+    /// Copies of the facts' most read numbers (always equal to them).
+    hot: HotFacts,
     /// Sum of the scoring (non-zero) cpu requests.
     pub nonzero_cpu: i64,
     /// Sum of the scoring (non-zero) memory requests.
     pub nonzero_memory: i64,
+    /// Its index.
+    pub id: NodeId,
+    // Line 2.
+    /// Sum of the requests of pods on the node.
+    pub requested: Resources,
+    // Line 3.
+    /// The node object and what it alone decides (shared: cloning a cluster or copying a node
+    /// for preemption copies none of it). Replaced only through [`NodeInfo::set_facts`], which
+    /// keeps `hot` in step.
+    facts: Arc<NodeFacts>,
     /// Pods on the node, in the order they arrived.
     pub pods: Vec<PodId>,
     /// Pods on the node that have pod affinity or anti-affinity.
     pub pods_with_affinity: Vec<PodId>,
-    /// Host ports in use.
-    pub used_ports: Vec<HostPort>,
     /// How many times the accounting above has changed: every change counts one, so along one
     /// history (no restore in between) a node with the same count and the same facts is the
     /// same node with the same pods. Copies start from their source's count.
     changes: u64,
+    // Line 4.
+    /// Host ports in use.
+    pub used_ports: Vec<HostPort>,
 }
 
 impl Clone for NodeInfo {
     fn clone(&self) -> Self {
         NodeInfo {
             facts: Arc::clone(&self.facts),
+            hot: self.hot,
             id: self.id,
             requested: self.requested.clone(),
             nonzero_cpu: self.nonzero_cpu,
@@ -458,8 +501,10 @@ fn parse_avoid_pods(node: &Node) -> Option<Vec<(String, String)>> {
 impl NodeInfo {
     /// A node with no pods yet.
     pub fn new(node: Node, id: NodeId) -> NodeInfo {
+        let facts = NodeFacts::new(node);
         NodeInfo {
-            facts: Arc::new(NodeFacts::new(node)),
+            hot: HotFacts::of(&facts),
+            facts: Arc::new(facts),
             id,
             requested: Resources::default(),
             nonzero_cpu: 0,
@@ -481,9 +526,32 @@ impl NodeInfo {
         &self.facts.node
     }
 
-    /// Allocatable resources (`allocatable`, else `capacity`).
+    /// The node object and what it alone decides.
+    pub fn facts(&self) -> &NodeFacts {
+        &self.facts
+    }
+
+    /// Whether `other` shares this node's facts (the same object, not an equal one).
+    pub fn shares_facts_with(&self, other: &NodeInfo) -> bool {
+        Arc::ptr_eq(&self.facts, &other.facts)
+    }
+
+    /// Replaces the node's facts (and their copies in [`NodeInfo::hot`]).
+    pub fn set_facts(&mut self, facts: Arc<NodeFacts>) {
+        self.hot = HotFacts::of(&facts);
+        self.facts = facts;
+    }
+
+    /// Allocatable resources (`allocatable`, else `capacity`), scalar resources included.
     pub fn allocatable(&self) -> &Resources {
         &self.facts.allocatable
+    }
+
+    /// Allocatable cpu, memory, ephemeral storage and pods, and whether the node has a zone:
+    /// the same numbers as [`NodeInfo::allocatable`] and [`NodeFacts::zone_key`], read without
+    /// leaving the `NodeInfo` (the hot path).
+    pub fn hot(&self) -> &HotFacts {
+        &self.hot
     }
 
     /// The node's name.
@@ -626,6 +694,7 @@ impl NodeInfo {
     fn copy_facts_of(&mut self, source: &NodeInfo) {
         if !Arc::ptr_eq(&self.facts, &source.facts) {
             self.facts = Arc::clone(&source.facts);
+            self.hot = source.hot;
         }
         self.id = source.id;
     }
@@ -648,7 +717,7 @@ impl NodeInfo {
 
     /// The node's allowed pod count.
     pub fn allowed_pods(&self) -> i64 {
-        self.facts.allocatable.pods
+        self.hot.pods
     }
 
     /// Requested amount of a resource for scoring: non-zero sums for cpu/memory, plain
@@ -888,7 +957,7 @@ impl Cluster {
         for &p in &pods {
             self.topology.count(&self.pods[p], node, -1);
         }
-        self.nodes[node].facts = Arc::new(NodeFacts::new(new));
+        self.nodes[node].set_facts(Arc::new(NodeFacts::new(new)));
         if relabel {
             self.topology.reintern(&self.nodes);
         }
@@ -1303,6 +1372,41 @@ pub fn pod_terms(pod: &Pod) -> Vec<(TermKind, i64, &PodAffinityTerm)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::mem::{offset_of, size_of};
+
+    #[test]
+    fn a_node_info_keeps_its_groups_on_their_cache_lines() {
+        // Line 1: what LeastRequested, BalancedResourceAllocation and the fit filters read.
+        assert_eq!(offset_of!(NodeInfo, hot), 0);
+        assert!(offset_of!(NodeInfo, nonzero_memory) + size_of::<i64>() <= 64);
+        assert!(offset_of!(NodeInfo, id) + size_of::<NodeId>() <= 64);
+        // Line 2: the requests; line 3 starts with the facts and the pod list.
+        assert_eq!(offset_of!(NodeInfo, requested), 64);
+        assert!(size_of::<Resources>() <= 64);
+        assert_eq!(offset_of!(NodeInfo, facts), 128);
+        assert!(offset_of!(NodeInfo, changes) + size_of::<u64>() <= 192);
+        assert_eq!(std::mem::align_of::<NodeInfo>(), 64);
+    }
+
+    #[test]
+    fn the_hot_copies_follow_the_facts() {
+        let mut info = NodeInfo::new(node("a", None), 0);
+        assert!(!info.hot().has_zone);
+        let n: Node = serde_json::from_value(serde_json::json!({
+            "metadata": {"name": "a", "labels": {ZONE_LABEL: "z1"}},
+            "status": {"allocatable": {"cpu": "3", "pods": 7}}
+        }))
+        .unwrap();
+        info.set_facts(Arc::new(NodeFacts::new(n)));
+        assert_eq!(info.hot().milli_cpu, 3000);
+        assert_eq!(info.hot().pods, 7);
+        assert_eq!(info.allowed_pods(), 7);
+        assert!(info.hot().has_zone);
+        let mut copy = NodeInfo::new(node("b", None), 0);
+        copy.clone_from(&info);
+        assert_eq!(copy.hot(), info.hot());
+        assert_eq!(info.clone().hot(), info.hot());
+    }
 
     fn node(name: &str, zone: Option<&str>) -> Node {
         let mut n = Node::default();

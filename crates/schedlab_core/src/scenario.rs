@@ -777,7 +777,9 @@ mod tests {
         // 300 bound + 2000 pending is more than the 2250 slots, so some cycles fail too.
         let mut s = scheduling_basic(150, 300, 2000, 0);
         for n in &mut s.cluster.nodes {
-            std::sync::Arc::make_mut(&mut n.facts).allocatable.pods = 15;
+            let mut facts = n.facts().clone();
+            facts.allocatable.pods = 15;
+            n.set_facts(std::sync::Arc::new(facts));
         }
         let with = s.run(42, true);
         let without = s.run(42, false);

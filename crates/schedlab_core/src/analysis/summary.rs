@@ -139,7 +139,7 @@ impl Summary {
             .collect();
         let mut largest_free = FreeBlock::default();
         for n in &run.cluster.nodes {
-            if n.facts.node.spec.unschedulable {
+            if n.facts().node.spec.unschedulable {
                 continue;
             }
             let a = n.allocatable();

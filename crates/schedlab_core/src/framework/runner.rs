@@ -393,6 +393,8 @@ fn cycle(
     let mut feasible: Vec<&NodeInfo> = Vec::with_capacity(to_find.min(all));
     let mut processed = 0;
     let start = st.next_start_node_index % all;
+    // Without the trace one record serves every node (nothing is written to it).
+    let mut record = NodeFilterRecord::default();
     // The nodes from `start` on, wrapping around (no division per node).
     for &id in node_order[start..].iter().chain(&node_order[..start]) {
         if feasible.len() >= to_find {
@@ -400,10 +402,12 @@ fn cycle(
         }
         let node = &cluster.nodes[id];
         processed += 1;
-        let mut record = NodeFilterRecord {
-            node: node.id,
-            ..NodeFilterRecord::default()
-        };
+        if detail {
+            record = NodeFilterRecord {
+                node: node.id,
+                ..NodeFilterRecord::default()
+            };
+        }
         let fits = filter_node(
             &active,
             check_all,
@@ -417,7 +421,7 @@ fn cycle(
             &mut failed.reasons,
         )?;
         if detail {
-            trace.filter.push(record);
+            trace.filter.push(std::mem::take(&mut record));
         }
         if fits {
             feasible.push(node);
@@ -676,7 +680,7 @@ impl NominatedCopies {
         let pods = &cx.cluster.pods;
         let slot = &mut self.by_node[node.id];
         let still_true = slot.as_ref().is_some_and(|c| {
-            Arc::ptr_eq(&c.info.facts, &node.facts)
+            c.info.shares_facts_with(node)
                 && c.changes == node.changes()
                 && c.info.id == node.id
                 && c.added.len() == adding.clone().count()

@@ -48,14 +48,14 @@ pub fn fits(cx: &CycleContext, node: &NodeInfo) -> bool {
     if req.is_zero() {
         return true;
     }
-    let alloc = &node.allocatable();
+    let alloc = node.hot();
     let used = &node.requested;
     alloc.milli_cpu >= req.milli_cpu.saturating_add(used.milli_cpu)
         && alloc.memory >= req.memory.saturating_add(used.memory)
         && alloc.ephemeral_storage >= req.ephemeral_storage.saturating_add(used.ephemeral_storage)
         && req.scalars.iter().all(|(name, want)| {
             (is_extended_resource(name) && cx.settings.ignored_resources.iter().any(|r| r == name))
-                || alloc.scalar(name) >= want.saturating_add(used.scalar(name))
+                || node.allocatable().scalar(name) >= want.saturating_add(used.scalar(name))
         })
 }
 
@@ -76,7 +76,7 @@ pub fn check_into(cx: &CycleContext, node: &NodeInfo, fails: &mut Vec<Reason>) {
     if req.is_zero() {
         return;
     }
-    let alloc = &node.allocatable();
+    let alloc = node.hot();
     let used = &node.requested;
     if alloc.milli_cpu < req.milli_cpu.saturating_add(used.milli_cpu) {
         fails.push(insufficient(
@@ -101,7 +101,7 @@ pub fn check_into(cx: &CycleContext, node: &NodeInfo, fails: &mut Vec<Reason>) {
         if is_extended_resource(name) && cx.settings.ignored_resources.iter().any(|r| r == name) {
             continue;
         }
-        let have = alloc.scalar(name);
+        let have = node.allocatable().scalar(name);
         let taken = used.scalar(name);
         if have < want.saturating_add(taken) {
             fails.push(insufficient(name.clone(), *want, taken, have));

@@ -59,7 +59,7 @@ impl ScorePlugin for ImageLocality {
         let total = cx.cluster.nodes.len() as f64;
         let mut sum = 0i64;
         for name in names {
-            if let Some(size) = node.facts.images.get(name) {
+            if let Some(size) = node.facts().images.get(name) {
                 let spread = *cx.cluster.image_node_counts().get(name).unwrap_or(&0) as f64 / total;
                 sum += (*size as f64 * spread) as i64;
             }

@@ -116,7 +116,7 @@ pub fn normalize_reduce(scores: &mut [i64], max_priority: i64, reverse: bool) {
 /// [`allocatable_and_requested`] for cpu, without the name lookup (hot path).
 pub fn cpu_allocatable_and_requested(cx: &CycleContext, node: &NodeInfo) -> (i64, i64) {
     (
-        node.allocatable().milli_cpu,
+        node.hot().milli_cpu,
         node.nonzero_cpu.saturating_add(cx.pod.nonzero_cpu),
     )
 }
@@ -124,7 +124,7 @@ pub fn cpu_allocatable_and_requested(cx: &CycleContext, node: &NodeInfo) -> (i64
 /// [`allocatable_and_requested`] for memory, without the name lookup (hot path).
 pub fn memory_allocatable_and_requested(cx: &CycleContext, node: &NodeInfo) -> (i64, i64) {
     (
-        node.allocatable().memory,
+        node.hot().memory,
         node.nonzero_memory.saturating_add(cx.pod.nonzero_memory),
     )
 }
@@ -135,11 +135,11 @@ pub fn allocatable_and_requested(cx: &CycleContext, node: &NodeInfo, resource: &
     let pod = cx.pod;
     match resource {
         CPU => (
-            node.allocatable().milli_cpu,
+            node.hot().milli_cpu,
             node.nonzero_cpu.saturating_add(pod.nonzero_cpu),
         ),
         MEMORY => (
-            node.allocatable().memory,
+            node.hot().memory,
             node.nonzero_memory.saturating_add(pod.nonzero_memory),
         ),
         r => (

@@ -40,7 +40,7 @@ impl ScorePlugin for NodePreferAvoidPods {
         if ctrl.kind != "ReplicationController" && ctrl.kind != "ReplicaSet" {
             return Ok(MAX_NODE_SCORE);
         }
-        let Some(avoid) = &node.facts.avoid_controllers else {
+        let Some(avoid) = &node.facts().avoid_controllers else {
             return Ok(MAX_NODE_SCORE);
         };
         let listed = avoid.iter().any(|(k, u)| *k == ctrl.kind && *u == ctrl.uid);

@@ -119,9 +119,9 @@ impl ScorePlugin for SelectorSpread {
             let max = MAX_NODE_SCORE as f64;
             let plain = max as i64;
             let zoned = ((max * (1.0 - ZONE_WEIGHTING)) + (ZONE_WEIGHTING * max)) as i64;
-            let have_zones = nodes.iter().any(|n| !n.facts.zone_key.is_empty());
+            let have_zones = nodes.iter().any(|n| n.hot().has_zone);
             for (node, score) in nodes.iter().zip(scores.iter_mut()) {
-                *score = if have_zones && !node.facts.zone_key.is_empty() {
+                *score = if have_zones && node.hot().has_zone {
                     zoned
                 } else {
                     plain
@@ -132,8 +132,8 @@ impl ScorePlugin for SelectorSpread {
         let max_node = scores.iter().copied().fold(0, i64::max);
         let mut by_zone: HashMap<&str, i64> = HashMap::new();
         for (node, &count) in nodes.iter().zip(scores.iter()) {
-            if !node.facts.zone_key.is_empty() {
-                *by_zone.entry(node.facts.zone_key.as_str()).or_default() += count;
+            if node.hot().has_zone {
+                *by_zone.entry(node.facts().zone_key.as_str()).or_default() += count;
             }
         }
         let max_zone = by_zone.values().copied().fold(0, i64::max);
@@ -145,10 +145,10 @@ impl ScorePlugin for SelectorSpread {
             if max_node > 0 {
                 f = max * ((max_node - count) as f64 / max_node as f64);
             }
-            if have_zones && !node.facts.zone_key.is_empty() {
+            if have_zones && node.hot().has_zone {
                 let mut zone_score = max;
                 if max_zone > 0 {
-                    let zc = by_zone[node.facts.zone_key.as_str()];
+                    let zc = by_zone[node.facts().zone_key.as_str()];
                     zone_score = max * ((max_zone - zc) as f64 / max_zone as f64);
                 }
                 f = (f * (1.0 - ZONE_WEIGHTING)) + (ZONE_WEIGHTING * zone_score);

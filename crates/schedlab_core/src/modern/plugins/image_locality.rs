@@ -112,7 +112,7 @@ impl Plugin for ImageLocality {
     ) -> Result<i64, String> {
         let spec = &cx.pod.pod.spec;
         let total = cx.cluster.nodes.len() as f64;
-        let images = &node.facts.images;
+        let images = &node.facts().images;
         let mut sum = 0i64;
         if !images.is_empty() {
             for c in spec.init_containers.iter().chain(&spec.containers) {

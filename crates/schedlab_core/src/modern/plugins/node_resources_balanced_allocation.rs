@@ -88,7 +88,7 @@ impl NodeResourcesBalancedAllocation {
     /// [`Self::score_node`] for the default resources (cpu and memory), with the same
     /// operations in the same order.
     fn score_cpu_memory(cpu: i64, memory: i64, node: &NodeInfo) -> i64 {
-        let alloc = node.allocatable();
+        let alloc = node.hot();
         let fraction = |alloc: i64, req: i64| (req as f64 / alloc as f64).min(1.0);
         let std = match (alloc.milli_cpu, alloc.memory) {
             (0, _) | (_, 0) => 0.0,

@@ -184,7 +184,7 @@ impl ResourceKind {
         pod_request: i64,
         use_requested: bool,
     ) -> (i64, i64) {
-        let alloc = node.allocatable();
+        let alloc = node.hot();
         match self {
             ResourceKind::Cpu => {
                 let used = if use_requested {
@@ -208,7 +208,7 @@ impl ResourceKind {
             ),
             ResourceKind::Scalar(_) if pod_request == 0 => (0, 0),
             ResourceKind::Scalar(name) => (
-                alloc.scalar(name),
+                node.allocatable().scalar(name),
                 node.requested.scalar(name) + pod_request,
             ),
             ResourceKind::Other => (0, 0),
@@ -269,7 +269,7 @@ fn least_allocated_cpu_memory(
     memory_weight: i64,
     node: &NodeInfo,
 ) -> i64 {
-    let alloc = node.allocatable();
+    let alloc = node.hot();
     let least = |alloc: i64, req: i64| {
         if req > alloc {
             0
@@ -379,7 +379,7 @@ impl Plugin for NodeResourcesFit {
         reasons: &mut Vec<Reason>,
     ) -> Code {
         let req = &cx.pod.request;
-        let alloc = node.allocatable();
+        let alloc = node.hot();
         let used = &node.requested;
         let mut failed = false;
         let mut unresolvable = false;
@@ -417,7 +417,7 @@ impl Plugin for NodeResourcesFit {
                 if *want == 0 || self.ignored(name) {
                     continue;
                 }
-                let have = alloc.scalar(name);
+                let have = node.allocatable().scalar(name);
                 let in_use = used.scalar(name);
                 if *want > have - in_use {
                     // Checked first so that a fitting resource costs no name copy.
