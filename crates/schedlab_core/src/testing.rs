@@ -131,6 +131,14 @@ pub fn score_all_with(
             _ => plugin.score(&cx, &state, n).expect("score"),
         })
         .collect();
+    if !matches!(state, crate::framework::State::Uniform(_)) {
+        // The runner scores all nodes at once: every plugin test checks that path too.
+        let mut batch = vec![0; nodes.len()];
+        plugin
+            .score_nodes(&cx, &state, &nodes, &mut batch)
+            .expect("score_nodes");
+        assert_eq!(batch, raw, "score_nodes differs from score node by node");
+    }
     let mut norm = raw.clone();
     plugin.normalize(&cx, &state, &nodes, &mut norm);
     (raw, norm)

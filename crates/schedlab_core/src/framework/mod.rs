@@ -149,6 +149,20 @@ pub trait ScorePlugin: Send + Sync {
     }
     /// The raw score of one node (the "map" step).
     fn score(&self, cx: &CycleContext, state: &State, node: &NodeInfo) -> Result<i64, CycleError>;
+    /// [`Self::score`] of every node into `out` (as long as `nodes`). Plugins whose score is a
+    /// little arithmetic override it with a plain loop: one call per cycle, not per node.
+    fn score_nodes(
+        &self,
+        cx: &CycleContext,
+        state: &State,
+        nodes: &[&NodeInfo],
+        out: &mut [i64],
+    ) -> Result<(), CycleError> {
+        for (slot, node) in out.iter_mut().zip(nodes) {
+            *slot = self.score(cx, state, node)?;
+        }
+        Ok(())
+    }
     /// Normalises all scores in place (the "reduce" step); the default keeps them.
     fn normalize(
         &self,

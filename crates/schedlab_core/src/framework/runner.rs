@@ -165,6 +165,10 @@ impl Nominations {
 
     /// The nominations to `node`, in nomination order.
     pub fn to(&self, node: NodeId) -> &[Nomination] {
+        if self.count == 0 {
+            // Most cycles: no nominations, and no reading of a group per node.
+            return &[];
+        }
         self.by_node.get(node).map_or(&[], |group| group.as_slice())
     }
 
@@ -802,19 +806,16 @@ fn prioritize(
         let state = s.plugin.pre_score(cx, nodes)?;
         match state {
             State::Uniform(v) => raw.fill(v),
-            _ => {
-                for (slot, node) in raw.iter_mut().zip(nodes) {
-                    *slot = s.plugin.score(cx, &state, node)?;
-                }
-            }
+            _ => s.plugin.score_nodes(cx, &state, nodes, raw)?,
         }
-        scores.copy_from_slice(raw);
-        s.plugin.normalize(cx, &state, nodes, scores);
-        for i in 0..n {
-            // Go int64 arithmetic: wraps like upstream (see validateSelectedConfigs in policy).
-            totals[i] = totals[i].wrapping_add(scores[i].wrapping_mul(s.weight));
-        }
-        if detail {
+        if !detail {
+            // Nothing keeps the raw scores: normalised in place.
+            s.plugin.normalize(cx, &state, nodes, raw);
+            add_weighted(&mut totals, raw, s.weight);
+        } else {
+            scores.copy_from_slice(raw);
+            s.plugin.normalize(cx, &state, nodes, scores);
+            add_weighted(&mut totals, scores, s.weight);
             for i in 0..n {
                 trace.scores[i].entries.push(ScoreRecord {
                     raw: raw[i],
@@ -828,6 +829,14 @@ fn prioritize(
         trace.totals = nodes.iter().zip(&totals).map(|(n, t)| (n.id, *t)).collect();
     }
     Ok(totals)
+}
+
+/// Adds `scores` times `weight` to `totals`, in Go's int64 arithmetic: wrapping like upstream
+/// (see validateSelectedConfigs in policy).
+fn add_weighted(totals: &mut [i64], scores: &[i64], weight: i64) {
+    for (total, score) in totals.iter_mut().zip(scores) {
+        *total = total.wrapping_add(score.wrapping_mul(weight));
+    }
 }
 
 #[cfg(test)]

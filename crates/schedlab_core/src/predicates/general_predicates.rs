@@ -28,10 +28,14 @@ impl FilterPlugin for GeneralPredicates {
     fn filter_into(
         &self,
         cx: &CycleContext,
-        _: &State,
+        state: &State,
         node: &NodeInfo,
         out: &mut Vec<Reason>,
     ) -> Result<(), CycleError> {
+        // Most nodes fit: the checks without their reasons first, the reasons only for a no.
+        if self.passes(cx, state, node)? {
+            return Ok(());
+        }
         let hostname = host_name::check(cx, node);
         let ports = pod_fits_host_ports::check(cx, node);
         let selector = match_node_selector::check(cx, node);

@@ -24,17 +24,34 @@ fn fraction(requested: i64, capacity: i64) -> f64 {
     requested as f64 / capacity as f64
 }
 
+fn score_node(cx: &CycleContext, node: &NodeInfo) -> i64 {
+    let (ca, cr) = cpu_allocatable_and_requested(cx, node);
+    let (ma, mr) = memory_allocatable_and_requested(cx, node);
+    let cpu = fraction(cr, ca);
+    let mem = fraction(mr, ma);
+    if cpu >= 1.0 || mem >= 1.0 {
+        return 0;
+    }
+    let diff = (cpu - mem).abs();
+    ((1.0 - diff) * MAX_NODE_SCORE as f64) as i64
+}
+
 impl ScorePlugin for BalancedResourceAllocation {
     fn score(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> Result<i64, CycleError> {
-        let (ca, cr) = cpu_allocatable_and_requested(cx, node);
-        let (ma, mr) = memory_allocatable_and_requested(cx, node);
-        let cpu = fraction(cr, ca);
-        let mem = fraction(mr, ma);
-        if cpu >= 1.0 || mem >= 1.0 {
-            return Ok(0);
+        Ok(score_node(cx, node))
+    }
+
+    fn score_nodes(
+        &self,
+        cx: &CycleContext,
+        _: &State,
+        nodes: &[&NodeInfo],
+        out: &mut [i64],
+    ) -> Result<(), CycleError> {
+        for (slot, node) in out.iter_mut().zip(nodes) {
+            *slot = score_node(cx, node);
         }
-        let diff = (cpu - mem).abs();
-        Ok(((1.0 - diff) * MAX_NODE_SCORE as f64) as i64)
+        Ok(())
     }
 }
 

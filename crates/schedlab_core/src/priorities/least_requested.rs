@@ -27,11 +27,28 @@ pub fn least_requested_score(requested: i64, capacity: i64) -> i64 {
     mul_div(capacity - requested, MAX_NODE_SCORE, capacity)
 }
 
+fn score_node(cx: &CycleContext, node: &NodeInfo) -> i64 {
+    let (ca, cr) = cpu_allocatable_and_requested(cx, node);
+    let (ma, mr) = memory_allocatable_and_requested(cx, node);
+    (least_requested_score(cr, ca) + least_requested_score(mr, ma)) / 2
+}
+
 impl ScorePlugin for LeastRequested {
     fn score(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> Result<i64, CycleError> {
-        let (ca, cr) = cpu_allocatable_and_requested(cx, node);
-        let (ma, mr) = memory_allocatable_and_requested(cx, node);
-        Ok((least_requested_score(cr, ca) + least_requested_score(mr, ma)) / 2)
+        Ok(score_node(cx, node))
+    }
+
+    fn score_nodes(
+        &self,
+        cx: &CycleContext,
+        _: &State,
+        nodes: &[&NodeInfo],
+        out: &mut [i64],
+    ) -> Result<(), CycleError> {
+        for (slot, node) in out.iter_mut().zip(nodes) {
+            *slot = score_node(cx, node);
+        }
+        Ok(())
     }
 }
 
