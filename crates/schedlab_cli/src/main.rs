@@ -239,6 +239,28 @@ fn emit(args: std::fmt::Arguments) {
     }
 }
 
+/// Writes `value` to standard output as JSON (indented, or on one line) and a newline, as it
+/// is serialised: a large report is never held as one string.
+fn emit_json(value: &impl serde::Serialize, pretty: bool) {
+    use std::io::Write;
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    let written = if pretty {
+        serde_json::to_writer_pretty(&mut out, value)
+    } else {
+        serde_json::to_writer(&mut out, value)
+    }
+    .map_err(std::io::Error::from)
+    .and_then(|()| out.write_all(b"\n"))
+    .and_then(|()| out.flush());
+    if let Err(e) = written {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("error: cannot write the output: {e}");
+        std::process::exit(1);
+    }
+}
+
 /// Prints a warning on standard error.
 fn warn(message: &str) {
     eprintln!("warning: {}", terminal_safe(message));
@@ -304,20 +326,13 @@ fn command(cli: Cli) -> ExitCode {
             if let Some(w) = &run.warning {
                 eprintln!("warning: {w}");
             }
+            let report = schedlab_core::report::JsonReport {
+                run: &run,
+                detail: !summary,
+            };
             match output {
-                Output::Json => {
-                    let report = schedlab_core::report::json_report(&run, !summary);
-                    outln!(
-                        "{}",
-                        serde_json::to_string_pretty(&report).unwrap_or_default()
-                    );
-                    left_to_exit(report);
-                }
-                Output::JsonCompact => {
-                    let report = schedlab_core::report::json_report(&run, !summary);
-                    outln!("{report}");
-                    left_to_exit(report);
-                }
+                Output::Json => emit_json(&report, true),
+                Output::JsonCompact => emit_json(&report, false),
                 Output::Text => out!(
                     "{}",
                     terminal_safe(&schedlab_core::report::text_report(&run))

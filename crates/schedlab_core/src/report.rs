@@ -14,90 +14,135 @@ use std::fmt::Write;
 /// the pods each moved out of unschedulableQ), `end` (time and why the run stopped) and, when
 /// blocks of cycles ran again and again identically, `repeats` ([`repeats_json`]).
 pub fn json_report(run: &Run, detail: bool) -> Value {
-    let c = &run.cluster;
-    let mut order: Vec<usize> = (0..c.pods.len()).collect();
-    order.sort_by_key(|&id| c.pods[id].input_index);
-    let pods: Vec<Value> = order
-        .iter()
-        .map(|&id| {
-            let p = &c.pods[id];
-            let mut m = Map::new();
-            m.insert("name".into(), json!(p.full_name));
-            m.insert(
-                "node".into(),
-                json!(run.node_of(id).map(|n| c.nodes[n].name())),
-            );
-            // `status.nominatedNodeName` of a pod still waiting (the queue keeps the same).
-            let nominated = run
-                .pod_states
-                .get(id)
-                .filter(|s| s.phase == PodPhase::Pending)
-                .and_then(|s| s.nominated.as_deref());
-            m.insert("nominatedNode".into(), json!(nominated));
-            m.insert("phase".into(), json!(run.phase(id).as_str()));
-            if let Some(state) = run.pod_states.get(id) {
-                if let PodPhase::Assumed(n) = state.phase {
-                    m.insert("assumedNode".into(), json!(c.nodes[n].name()));
-                }
-                if let Some(cond) = &state.condition {
-                    let mut cm = Map::new();
-                    cm.insert("type".into(), json!("PodScheduled"));
-                    cm.insert(
-                        "status".into(),
-                        json!(if cond.status { "True" } else { "False" }),
-                    );
-                    if !cond.status {
-                        cm.insert("reason".into(), json!(cond.reason));
-                        cm.insert("message".into(), json!(cond.message));
-                    }
-                    m.insert("conditions".into(), json!([Value::Object(cm)]));
-                }
-            }
-            Value::Object(m)
-        })
-        .collect();
-    let cycles: Vec<Value> = run
-        .cycles
-        .iter()
-        .map(|t| cycle_json(c, &run.filter_names, &run.score_names, t, detail))
-        .collect();
-    let events: Vec<Value> = run
-        .events
-        .iter()
-        .map(|e| {
-            json!({"type": e.kind, "reason": e.reason, "object": e.object, "message": e.message,
-                "time": e.time.as_secs_f64()})
-        })
-        .collect();
-    let timeline: Vec<Value> = run
-        .steps
-        .iter()
-        .filter_map(|s| match s.kind {
-            StepKind::Change { index } => {
-                let ch = &run.timeline.changes[index].change;
-                let moved: Vec<&str> = s
-                    .moved
+    serde_json::to_value(JsonReport { run, detail }).unwrap_or(Value::Null)
+}
+
+/// [`json_report`] as a [`serde::Serialize`] value: serialised straight to a writer
+/// (`serde_json::to_writer_pretty`), each pod, cycle and event is built only when it is written
+/// and dropped right after, so the whole report never stands in memory (a run of 50 000 pods
+/// writes 31 MB). The bytes are those of [`json_report`]'s value, which is built from it.
+pub struct JsonReport<'a> {
+    /// The run.
+    pub run: &'a Run,
+    /// Whether cycles carry `filter`, `scores` and `totals`.
+    pub detail: bool,
+}
+
+impl serde::Serialize for JsonReport<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let run = self.run;
+        let c = &run.cluster;
+        let mut order: Vec<usize> = (0..c.pods.len()).collect();
+        order.sort_by_key(|&id| c.pods[id].input_index);
+        let timeline = || {
+            run.steps.iter().filter_map(|s| match s.kind {
+                StepKind::Change { index } => Some((s, index)),
+                _ => None,
+            })
+        };
+        let mut m = serializer.serialize_map(None)?;
+        m.serialize_entry(
+            "pods",
+            &Each(order.len(), || order.iter().map(|&id| pod_json(run, id))),
+        )?;
+        m.serialize_entry(
+            "cycles",
+            &Each(run.cycles.len(), || {
+                run.cycles
                     .iter()
-                    .map(|m| c.pods[m.pod].full_name.as_str())
-                    .collect();
-                Some(json!({"time": s.time.as_secs_f64(), "change": ch.verb(),
-                    "object": ch.object(), "moved": moved}))
-            }
-            _ => None,
-        })
-        .collect();
-    let mut report = json!({
-        "pods": pods,
-        "cycles": cycles,
-        "events": events,
-        "timeline": timeline,
-        "end": end_json(run),
-        "scheduler": run.scheduler.as_str(),
-    });
-    if !run.repeats.is_empty() {
-        report["repeats"] = repeats_json(run);
+                    .map(|t| cycle_json(c, &run.filter_names, &run.score_names, t, self.detail))
+            }),
+        )?;
+        m.serialize_entry(
+            "events",
+            &Each(run.events.len(), || {
+                run.events.iter().map(|e| {
+                    json!({"type": e.kind, "reason": e.reason, "object": e.object,
+                        "message": e.message, "time": e.time.as_secs_f64()})
+                })
+            }),
+        )?;
+        m.serialize_entry(
+            "timeline",
+            &Each(timeline().count(), || {
+                timeline().map(|(s, index)| {
+                    let ch = &run.timeline.changes[index].change;
+                    let moved: Vec<&str> = s
+                        .moved
+                        .iter()
+                        .map(|m| c.pods[m.pod].full_name.as_str())
+                        .collect();
+                    json!({"time": s.time.as_secs_f64(), "change": ch.verb(),
+                        "object": ch.object(), "moved": moved})
+                })
+            }),
+        )?;
+        m.serialize_entry("end", &end_json(run))?;
+        m.serialize_entry("scheduler", run.scheduler.as_str())?;
+        if !run.repeats.is_empty() {
+            m.serialize_entry("repeats", &repeats_json(run))?;
+        }
+        m.end()
     }
-    report
+}
+
+/// A JSON array of `len` items that `items` builds one at a time as they are written.
+struct Each<F>(usize, F);
+
+impl<F, I> serde::Serialize for Each<F>
+where
+    F: Fn() -> I,
+    I: Iterator<Item = Value>,
+{
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = serializer.serialize_seq(Some(self.0))?;
+        for item in (self.1)() {
+            seq.serialize_element(&item)?;
+        }
+        seq.end()
+    }
+}
+
+/// One pod of the report: `name`, `node`, `nominatedNode`, `phase`, and when known
+/// `assumedNode` and `conditions`.
+fn pod_json(run: &Run, id: usize) -> Value {
+    let c = &run.cluster;
+    let p = &c.pods[id];
+    let mut m = Map::new();
+    m.insert("name".into(), json!(p.full_name));
+    m.insert(
+        "node".into(),
+        json!(run.node_of(id).map(|n| c.nodes[n].name())),
+    );
+    // `status.nominatedNodeName` of a pod still waiting (the queue keeps the same).
+    let nominated = run
+        .pod_states
+        .get(id)
+        .filter(|s| s.phase == PodPhase::Pending)
+        .and_then(|s| s.nominated.as_deref());
+    m.insert("nominatedNode".into(), json!(nominated));
+    m.insert("phase".into(), json!(run.phase(id).as_str()));
+    if let Some(state) = run.pod_states.get(id) {
+        if let PodPhase::Assumed(n) = state.phase {
+            m.insert("assumedNode".into(), json!(c.nodes[n].name()));
+        }
+        if let Some(cond) = &state.condition {
+            let mut cm = Map::new();
+            cm.insert("type".into(), json!("PodScheduled"));
+            cm.insert(
+                "status".into(),
+                json!(if cond.status { "True" } else { "False" }),
+            );
+            if !cond.status {
+                cm.insert("reason".into(), json!(cond.reason));
+                cm.insert("message".into(), json!(cond.message));
+            }
+            m.insert("conditions".into(), json!([Value::Object(cm)]));
+        }
+    }
+    Value::Object(m)
 }
 
 /// `repeats`: each block of `cycles[firstCycle ..][.. cycles]` (and of `events[firstEvent
