@@ -15,7 +15,7 @@
 //!   pod as the report's `pods` lists them (input order, pods the timeline created after
 //!   them), at the end of the same run; see [`COLUMNS`].
 
-use schedlab_core::report::json_report;
+use schedlab_core::report::JsonReport;
 use schedlab_core::scenario::{Phase, Run};
 use schedlab_core::trace::Outcome;
 use std::borrow::Cow;
@@ -24,7 +24,8 @@ use std::borrow::Cow;
 /// filter and score tables; without, what `--summary` prints), indented by `serde_json`'s
 /// pretty printer, and a newline (`println!`).
 pub fn report_json(run: &Run, detail: bool) -> String {
-    let mut text = serde_json::to_string_pretty(&json_report(run, detail)).unwrap_or_default();
+    // Serialised as it is built: a full report of a big run is never held twice.
+    let mut text = serde_json::to_string_pretty(&JsonReport { run, detail }).unwrap_or_default();
     text.push('\n');
     text
 }
@@ -233,6 +234,7 @@ mod tests {
     use super::*;
     use crate::state::{load, EditorFile};
     use schedlab_core::simulation::Limits;
+    use schedlab_core::report::json_report;
 
     #[test]
     fn fields_are_quoted_only_when_they_must_be() {

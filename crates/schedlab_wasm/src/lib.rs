@@ -66,7 +66,11 @@ fn load(files: &str) -> Result<Scenario, String> {
 #[wasm_bindgen]
 pub fn run(files: &str, seed: u64, summary: bool) -> String {
     match load(files) {
-        Ok(s) => report::json_report(&s.run(seed, !summary), !summary).to_string(),
+        Ok(s) => serde_json::to_string(&report::JsonReport {
+            run: &s.run(seed, !summary),
+            detail: !summary,
+        })
+        .unwrap_or_default(),
         Err(e) => e,
     }
 }
@@ -150,7 +154,11 @@ impl Session {
         } else {
             StopReason::Until
         };
-        report::json_report(&self.sim.to_run(stop), false).to_string()
+        serde_json::to_string(&report::JsonReport {
+            run: &self.sim.to_run(stop),
+            detail: false,
+        })
+        .unwrap_or_default()
     }
 
     /// Cycle `cycle` with its filter and score tables (recomputed), as the report spells a
