@@ -233,8 +233,8 @@ pub fn field(text: &str) -> Cow<'_, str> {
 mod tests {
     use super::*;
     use crate::state::{load, EditorFile};
-    use schedlab_core::simulation::Limits;
     use schedlab_core::report::json_report;
+    use schedlab_core::simulation::Limits;
 
     #[test]
     fn fields_are_quoted_only_when_they_must_be() {
