@@ -327,7 +327,8 @@ impl Scenario {
             .find(|c| c.global_default)
             .map(|c| c.value);
         let mut queue: Vec<(i32, usize, PodId)> = Vec::new();
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = std::collections::HashSet::with_capacity(inputs.pods.len());
+        cluster.pods.reserve(inputs.pods.len());
         for (i, (pod, origin)) in inputs.pods.into_iter().enumerate() {
             if matches!(pod.status.phase.as_str(), "Succeeded" | "Failed") {
                 continue;
@@ -344,7 +345,7 @@ impl Scenario {
                 &pod,
                 &cluster.priority_classes,
                 global_default,
-                &join_path(&origin.path, "spec.priorityClassName"),
+                || join_path(&origin.path, "spec.priorityClassName"),
                 &origin.file,
                 &mut warnings,
             );
@@ -538,7 +539,7 @@ fn resolve_priority(
     pod: &Pod,
     classes: &[PriorityClass],
     global_default: Option<i32>,
-    path: &str,
+    path: impl FnOnce() -> String,
     file: &str,
     warnings: &mut Vec<Diagnostic>,
 ) -> i32 {
@@ -550,7 +551,7 @@ fn resolve_priority(
             None => {
                 warnings.push(Diagnostic::new(
                     file,
-                    path,
+                    path(),
                     format!("PriorityClass {class:?} is not in the input; priority 0 is used"),
                 ));
                 0
@@ -605,7 +606,7 @@ fn resolve_timeline(
                 pod,
                 &cluster.priority_classes,
                 global_default,
-                &join_path(&here, "spec.priorityClassName"),
+                || join_path(&here, "spec.priorityClassName"),
                 &file,
                 warnings,
             ));

@@ -904,3 +904,77 @@ fn plain_type_names_replace_whole_rust_type_names_only() {
     assert_eq!(plain_type_names("expected i32s"), "expected i32s");
     assert_eq!(plain_type_names("expected a map"), "expected a map");
 }
+
+/// [`flow_shape`] by its definition: one byte at a time (the scanner skips; both must agree).
+fn flow_shape_byte_by_byte(text: &str) -> (usize, usize) {
+    let (mut depth, mut max, mut items) = (0usize, 0usize, 0usize);
+    let mut second = 0u8;
+    let (mut in_double, mut in_single, mut escaped) = (false, false, false);
+    for b in text.bytes() {
+        if in_double {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_double = false,
+                _ => {}
+            }
+            continue;
+        }
+        if in_single {
+            in_single = b != b'\'';
+            continue;
+        }
+        match b {
+            b'"' => in_double = true,
+            b'\'' => in_single = true,
+            b'[' | b'{' => {
+                depth += 1;
+                max = max.max(depth);
+                if depth == 2 {
+                    second = b;
+                } else if depth == 3 && second == b'[' && b == b'{' {
+                    items += 1;
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    (max, items)
+}
+
+#[test]
+fn flow_shape_counts_depth_and_list_items_outside_strings() {
+    // Worked by hand: depth 3 (list of maps inside the top map), two items.
+    assert_eq!(
+        flow_shape(r#"{"kind":"List","items":[{"a":"[{"},{"b":'{[\'}]}"#),
+        (3, 2)
+    );
+    assert_eq!(flow_shape(r#"{"items":[{"x":"\"{"}]}"#), (3, 1));
+    // Unterminated strings run to the end.
+    assert_eq!(flow_shape(r#"[[{"abc"#), (3, 1));
+    assert_eq!(flow_shape("[['{"), (2, 0));
+    assert_eq!(flow_shape("[\"\\"), (1, 0));
+    assert_eq!(flow_shape(""), (0, 0));
+}
+
+proptest::proptest! {
+    #[test]
+    fn flow_shape_agrees_with_reading_byte_by_byte(
+        text in proptest::string::string_regex(r#"[\[\]{}"'\\a é:,]{0,60}"#).unwrap()
+    ) {
+        proptest::prop_assert_eq!(flow_shape(&text), flow_shape_byte_by_byte(&text));
+    }
+}
+
+proptest::proptest! {
+    #[test]
+    fn find_either_finds_the_first_of_two_bytes(
+        hay in proptest::collection::vec(proptest::sample::select(vec![0u8, 1, b'"', b'\\', b'a', 0x7f, 0x80, 0xff]), 0..40),
+        a in proptest::sample::select(vec![b'"', 0u8, 0x80, 0xff]),
+        b in proptest::sample::select(vec![b'\\', 1u8, 0x7f]),
+    ) {
+        let expected = hay.iter().position(|&c| c == a || c == b);
+        proptest::prop_assert_eq!(find_either(&hay, a, b), expected);
+    }
+}
