@@ -3,7 +3,9 @@
 //! capacity counts as fraction 1. The volume variant is gated off in v1.17.
 
 use super::PrioritySpec;
-use super::{cpu_allocatable_and_requested, memory_allocatable_and_requested, MAX_NODE_SCORE};
+use super::{
+    cpu_allocatable_and_requested, memory_allocatable_and_requested, score_each, MAX_NODE_SCORE,
+};
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
 /// `BalancedResourceAllocation` in the legacy registry.
@@ -48,9 +50,7 @@ impl ScorePlugin for BalancedResourceAllocation {
         nodes: &[&NodeInfo],
         out: &mut [i64],
     ) -> Result<(), CycleError> {
-        for (slot, node) in out.iter_mut().zip(nodes) {
-            *slot = score_node(cx, node);
-        }
+        score_each(cx, nodes, out, score_node);
         Ok(())
     }
 }

@@ -4,7 +4,8 @@
 
 use super::PrioritySpec;
 use super::{
-    cpu_allocatable_and_requested, memory_allocatable_and_requested, mul_div, MAX_NODE_SCORE,
+    cpu_allocatable_and_requested, memory_allocatable_and_requested, mul_div, score_each,
+    MAX_NODE_SCORE,
 };
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
@@ -45,9 +46,7 @@ impl ScorePlugin for LeastRequested {
         nodes: &[&NodeInfo],
         out: &mut [i64],
     ) -> Result<(), CycleError> {
-        for (slot, node) in out.iter_mut().zip(nodes) {
-            *slot = score_node(cx, node);
-        }
+        score_each(cx, nodes, out, score_node);
         Ok(())
     }
 }

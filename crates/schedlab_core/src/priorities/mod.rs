@@ -113,6 +113,19 @@ pub fn normalize_reduce(scores: &mut [i64], max_priority: i64, reverse: bool) {
     }
 }
 
+/// `ScorePlugin::score_nodes` of a priority whose score is a plain function of the node: one
+/// loop, no call through the plugin per node.
+pub fn score_each(
+    cx: &CycleContext,
+    nodes: &[&NodeInfo],
+    out: &mut [i64],
+    score: impl Fn(&CycleContext, &NodeInfo) -> i64,
+) {
+    for (slot, node) in out.iter_mut().zip(nodes) {
+        *slot = score(cx, node);
+    }
+}
+
 /// [`allocatable_and_requested`] for cpu, without the name lookup (hot path).
 pub fn cpu_allocatable_and_requested(cx: &CycleContext, node: &NodeInfo) -> (i64, i64) {
     (
