@@ -16,51 +16,25 @@
 //   that started before it). What the 1.5 s target of item 5 is measured against;
 // - `longTasks`: the main thread's tasks over 50 ms up to then, and the longest.
 
-import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { DIST, launch, serve } from '../tests/browser/support.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const DIST = path.resolve(process.env.SCHEDLAB_DIST ?? path.join(ROOT, 'dist'));
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(name);
   return i > 0 ? process.argv[i + 1] : fallback;
 };
 const RUNS = Number(arg('--runs', 7));
 const PAGE = arg('--path', '');
-const TYPES = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.wasm': 'application/wasm',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.yaml': 'text/yaml; charset=utf-8',
-};
 
 if (!fs.existsSync(path.join(DIST, 'index.html'))) {
   console.error(`${DIST}/index.html: not found; build the site first (see the top of this script)`);
   process.exit(2);
 }
 
-const server = http.createServer((req, res) => {
-  let file = path.normalize(path.join(DIST, decodeURIComponent(new URL(req.url, 'http://x').pathname)));
-  if (!file.startsWith(DIST)) return res.writeHead(403).end();
-  if (fs.existsSync(file) && fs.statSync(file).isDirectory()) file = path.join(file, 'index.html');
-  fs.readFile(file, (err, body) => {
-    if (err) return res.writeHead(404).end();
-    res.writeHead(200, {
-      'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-      'cache-control': 'no-store',
-      'cross-origin-opener-policy': 'same-origin',
-      'cross-origin-embedder-policy': 'require-corp',
-    });
-    res.end(body);
-  });
+const server = await serve(path.resolve(DIST), {
+  headers: { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' },
 });
-await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const base = `http://127.0.0.1:${server.address().port}/${PAGE}`;
 
 /** Set up before the page's own scripts: when the panels appear, and every long task. */
@@ -83,10 +57,7 @@ function watch() {
 
 const runs = [];
 for (let i = 0; i < RUNS; i++) {
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-  });
+  const browser = await launch();
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.on('pageerror', (e) => console.error('pageerror:', e.message));
   await page.addInitScript(watch);

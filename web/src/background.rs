@@ -228,6 +228,7 @@ pub fn warm_up() {
     let Some(worker) = spawn_worker() else {
         return;
     };
+    keep_idle(worker.clone());
     let failed = worker.clone();
     let on_error = Closure::once_into_js(move |ev: web_sys::Event| {
         ev.prevent_default();
@@ -240,11 +241,7 @@ pub fn warm_up() {
             }
         });
     });
-    let spare = IDLE.with(|i| i.borrow_mut().replace(worker.clone()));
     worker.set_onerror(Some(on_error.unchecked_ref()));
-    if let Some(spare) = spare {
-        spare.terminate();
-    }
 }
 
 /// A question being answered in a worker, with the handlers that must live as long.

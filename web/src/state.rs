@@ -1444,9 +1444,7 @@ impl Playground {
     }
 
     fn schedule_address_sync(&self) {
-        if let Some(t) = self.address_timer.get_value() {
-            t.clear();
-        }
+        self.cancel_address_sync();
         let this = *self;
         let handle = set_timeout_with_handle(
             move || {

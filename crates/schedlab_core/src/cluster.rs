@@ -411,8 +411,8 @@ pub struct NodeInfo {
     pub requested: Resources,
     // Line 3.
     /// The node object and what it alone decides (shared: cloning a cluster or copying a node
-    /// for preemption copies none of it). Replaced only through [`NodeInfo::set_facts`], which
-    /// keeps `hot` in step.
+    /// for preemption copies none of it). Replaced only by [`NodeInfo::set_facts`] and by
+    /// copying another node's (`clone`, `clone_from`), both of which keep `hot` in step.
     facts: Arc<NodeFacts>,
     /// Pods on the node, in the order they arrived.
     pub pods: Vec<PodId>,

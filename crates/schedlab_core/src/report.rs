@@ -35,20 +35,11 @@ impl serde::Serialize for JsonReport<'_> {
         let c = &run.cluster;
         let mut order: Vec<usize> = (0..c.pods.len()).collect();
         order.sort_by_key(|&id| c.pods[id].input_index);
-        let timeline = || {
-            run.steps.iter().filter_map(|s| match s.kind {
-                StepKind::Change { index } => Some((s, index)),
-                _ => None,
-            })
-        };
         let mut m = serializer.serialize_map(None)?;
-        m.serialize_entry(
-            "pods",
-            &Each(order.len(), || order.iter().map(|&id| pod_json(run, id))),
-        )?;
+        m.serialize_entry("pods", &Each(|| order.iter().map(|&id| pod_json(run, id))))?;
         m.serialize_entry(
             "cycles",
-            &Each(run.cycles.len(), || {
+            &Each(|| {
                 run.cycles
                     .iter()
                     .map(|t| cycle_json(c, &run.filter_names, &run.score_names, t, self.detail))
@@ -56,7 +47,7 @@ impl serde::Serialize for JsonReport<'_> {
         )?;
         m.serialize_entry(
             "events",
-            &Each(run.events.len(), || {
+            &Each(|| {
                 run.events.iter().map(|e| {
                     json!({"type": e.kind, "reason": e.reason, "object": e.object,
                         "message": e.message, "time": e.time.as_secs_f64()})
@@ -65,16 +56,19 @@ impl serde::Serialize for JsonReport<'_> {
         )?;
         m.serialize_entry(
             "timeline",
-            &Each(timeline().count(), || {
-                timeline().map(|(s, index)| {
+            &Each(|| {
+                run.steps.iter().filter_map(|s| {
+                    let StepKind::Change { index } = s.kind else {
+                        return None;
+                    };
                     let ch = &run.timeline.changes[index].change;
                     let moved: Vec<&str> = s
                         .moved
                         .iter()
                         .map(|m| c.pods[m.pod].full_name.as_str())
                         .collect();
-                    json!({"time": s.time.as_secs_f64(), "change": ch.verb(),
-                        "object": ch.object(), "moved": moved})
+                    Some(json!({"time": s.time.as_secs_f64(), "change": ch.verb(),
+                        "object": ch.object(), "moved": moved}))
                 })
             }),
         )?;
@@ -87,8 +81,8 @@ impl serde::Serialize for JsonReport<'_> {
     }
 }
 
-/// A JSON array of `len` items that `items` builds one at a time as they are written.
-struct Each<F>(usize, F);
+/// A JSON array whose items the closure's iterator builds one at a time as they are written.
+struct Each<F>(F);
 
 impl<F, I> serde::Serialize for Each<F>
 where
@@ -96,12 +90,7 @@ where
     I: Iterator<Item = Value>,
 {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeSeq;
-        let mut seq = serializer.serialize_seq(Some(self.0))?;
-        for item in (self.1)() {
-            seq.serialize_element(&item)?;
-        }
-        seq.end()
+        serializer.collect_seq((self.0)())
     }
 }
 

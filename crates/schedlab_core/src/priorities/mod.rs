@@ -147,14 +147,8 @@ pub fn memory_allocatable_and_requested(cx: &CycleContext, node: &NodeInfo) -> (
 pub fn allocatable_and_requested(cx: &CycleContext, node: &NodeInfo, resource: &str) -> (i64, i64) {
     let pod = cx.pod;
     match resource {
-        CPU => (
-            node.hot().milli_cpu,
-            node.nonzero_cpu.saturating_add(pod.nonzero_cpu),
-        ),
-        MEMORY => (
-            node.hot().memory,
-            node.nonzero_memory.saturating_add(pod.nonzero_memory),
-        ),
+        CPU => cpu_allocatable_and_requested(cx, node),
+        MEMORY => memory_allocatable_and_requested(cx, node),
         r => (
             node.allocatable().get(r),
             node.requested
