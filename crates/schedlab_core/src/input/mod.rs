@@ -10,6 +10,7 @@
 //! warning; a known kind that is malformed is an error.
 
 mod aliases;
+mod items;
 pub mod locate;
 mod parse;
 pub mod timeline;
@@ -156,9 +157,31 @@ pub fn read_sources(sources: &[Source]) -> Result<Inputs, Vec<Diagnostic>> {
 /// Reads one source (the object limit applies per source). An editor that reads its files
 /// one by one can keep the result of a file that did not change.
 pub fn read_source(src: &Source) -> Result<Inputs, Vec<Diagnostic>> {
-    let mut inputs = Inputs::default();
-    let mut errors = Vec::new();
-    let mut count = 0usize;
+    let (mut inputs, mut errors) = match items::read_in_parallel(src) {
+        Some(read) => read,
+        None => {
+            let (mut inputs, mut errors) = (Inputs::default(), Vec::new());
+            read_one_thread(src, &mut inputs, &mut errors, &mut 0);
+            (inputs, errors)
+        }
+    };
+    let sources = std::slice::from_ref(src);
+    locate_lines(&mut errors, sources);
+    locate_lines(&mut inputs.warnings, sources);
+    if errors.is_empty() {
+        Ok(inputs)
+    } else {
+        Err(errors)
+    }
+}
+
+/// [`read_source`] on the calling thread.
+fn read_one_thread(
+    src: &Source,
+    inputs: &mut Inputs,
+    errors: &mut Vec<Diagnostic>,
+    count: &mut usize,
+) {
     match read_json_list(src) {
         Some(Streamed::List(list)) => {
             let ListSink {
@@ -169,7 +192,7 @@ pub fn read_source(src: &Source) -> Result<Inputs, Vec<Diagnostic>> {
                 deferred,
                 ..
             } = *list;
-            (inputs, errors, count) = (read, found, counted);
+            (*inputs, *errors, *count) = (read, found, counted);
             let (first, kind, api_version, items) = deferred.expect("a list");
             let item_kind = kind.strip_suffix("List").filter(|k| !k.is_empty());
             for (j, item) in items.into_iter().enumerate() {
@@ -180,9 +203,9 @@ pub fn read_source(src: &Source) -> Result<Inputs, Vec<Diagnostic>> {
                     item,
                     item_kind,
                     &api_version,
-                    &mut inputs,
-                    &mut errors,
-                    &mut count,
+                    inputs,
+                    errors,
+                    count,
                 );
             }
         }
@@ -191,21 +214,13 @@ pub fn read_source(src: &Source) -> Result<Inputs, Vec<Diagnostic>> {
                 prefix: String::new(),
                 value,
             };
-            read_document(src.name, doc, &mut inputs, &mut errors, &mut count);
+            read_document(src.name, doc, inputs, errors, count);
         }
         None => {
-            for doc in split_documents(src, &mut errors) {
-                read_document(src.name, doc, &mut inputs, &mut errors, &mut count);
+            for doc in split_documents(src, errors) {
+                read_document(src.name, doc, inputs, errors, count);
             }
         }
-    }
-    let sources = std::slice::from_ref(src);
-    locate_lines(&mut errors, sources);
-    locate_lines(&mut inputs.warnings, sources);
-    if errors.is_empty() {
-        Ok(inputs)
-    } else {
-        Err(errors)
     }
 }
 
@@ -232,25 +247,34 @@ impl Inputs {
             deployments,
             warnings,
         } = other;
-        self.deployments.extend(deployments);
-        self.nodes.extend(nodes);
-        self.pods.extend(pods);
-        self.services.extend(services);
-        self.replication_controllers.extend(replication_controllers);
-        self.replica_sets.extend(replica_sets);
-        self.stateful_sets.extend(stateful_sets);
-        self.priority_classes.extend(priority_classes);
-        self.policies.extend(policies);
-        self.configs.extend(configs);
-        self.modern_configs.extend(modern_configs);
-        self.persistent_volumes.extend(persistent_volumes);
-        self.persistent_volume_claims
-            .extend(persistent_volume_claims);
-        self.storage_classes.extend(storage_classes);
-        self.csi_nodes.extend(csi_nodes);
-        self.pod_disruption_budgets.extend(pod_disruption_budgets);
-        self.timelines.extend(timelines);
-        self.warnings.extend(warnings);
+        take_or_extend(&mut self.deployments, deployments);
+        take_or_extend(&mut self.nodes, nodes);
+        take_or_extend(&mut self.pods, pods);
+        take_or_extend(&mut self.services, services);
+        take_or_extend(&mut self.replication_controllers, replication_controllers);
+        take_or_extend(&mut self.replica_sets, replica_sets);
+        take_or_extend(&mut self.stateful_sets, stateful_sets);
+        take_or_extend(&mut self.priority_classes, priority_classes);
+        take_or_extend(&mut self.policies, policies);
+        take_or_extend(&mut self.configs, configs);
+        take_or_extend(&mut self.modern_configs, modern_configs);
+        take_or_extend(&mut self.persistent_volumes, persistent_volumes);
+        take_or_extend(&mut self.persistent_volume_claims, persistent_volume_claims);
+        take_or_extend(&mut self.storage_classes, storage_classes);
+        take_or_extend(&mut self.csi_nodes, csi_nodes);
+        take_or_extend(&mut self.pod_disruption_budgets, pod_disruption_budgets);
+        take_or_extend(&mut self.timelines, timelines);
+        take_or_extend(&mut self.warnings, warnings);
+    }
+}
+
+/// `into` followed by `more`: `more` itself when `into` is empty, so that a file's 50 000 pods
+/// are not copied into the vector of all files' pods.
+fn take_or_extend<T>(into: &mut Vec<T>, more: Vec<T>) {
+    if into.is_empty() && more.capacity() >= into.capacity() {
+        *into = more;
+    } else {
+        into.extend(more);
     }
 }
 
