@@ -393,7 +393,7 @@ fn capacity_agrees_with_plain_runs_on_every_gallery_scenario() {
             for i in 1..=n {
                 let mut pod = t[0].pod.clone();
                 pod.metadata.name = format!("probe-{i}");
-                inputs.pods.push((pod, t[0].origin.clone()));
+                inputs.pods.push((Box::new(pod), t[0].origin.clone()));
             }
             let s = schedlab_core::Scenario::from_inputs_with(inputs, &src, None).expect("loads");
             s.run(0, false)

@@ -129,8 +129,8 @@ pub struct PodInfo {
     pub host_ports: Vec<HostPort>,
     /// Request of an incoming pod (`GetResourceRequest`: containers summed, max with each init).
     pub request: Resources,
-    /// The pod as given.
-    pub pod: Pod,
+    /// The pod as given (boxed where it was read: it is not copied again).
+    pub pod: Box<Pod>,
     /// `namespace/name`.
     pub full_name: String,
     /// Namespace with the `default` fallback.
@@ -141,7 +141,8 @@ pub struct PodInfo {
 
 impl PodInfo {
     /// Derives requests and ports. `priority` must already be resolved.
-    pub fn new(pod: Pod, priority: i32, input_index: usize) -> PodInfo {
+    pub fn new(pod: impl Into<Box<Pod>>, priority: i32, input_index: usize) -> PodInfo {
+        let pod = pod.into();
         let mut node_request = Resources::default();
         let mut nonzero_cpu = 0i64;
         let mut nonzero_memory = 0i64;
@@ -190,7 +191,8 @@ impl PodInfo {
     /// pod-level `spec.resources.requests` replace the containers' cpu and memory. The scoring
     /// sums apply the 100m / 200Mi defaults per container, regular and init alike. Host ports
     /// include the sidecars'. `request` and `node_request` are the same amount.
-    pub fn new_v135(pod: Pod, priority: i32, input_index: usize) -> PodInfo {
+    pub fn new_v135(pod: impl Into<Box<Pod>>, priority: i32, input_index: usize) -> PodInfo {
+        let pod = pod.into();
         let request = pod_requests_v135(&pod, false);
         let nonzero = pod_requests_v135(&pod, true);
         let host_ports = pod
@@ -1722,7 +1724,7 @@ mod index_tests {
                 ..ProfileSettings::default()
             };
             for &p in &incoming {
-                let p = c.pods[p].pod.clone();
+                let p = Pod::clone(&c.pods[p].pod);
                 let ctx = format!("case {case}, pod {p:?}");
                 assert_eq!(
                     filter_all_with(&mipa::MatchInterPodAffinity, &c, p.clone(), &settings),

@@ -149,7 +149,8 @@ impl SchedulerVersion {
 /// A pod as v1.35 mode reads it: `matchLabelKeys`/`mismatchLabelKeys` merged into its pod
 /// (anti-)affinity selectors as kube-apiserver does at creation, then v1.35's accounting
 /// ([`PodInfo::new_v135`]).
-pub fn modern_pod_info(mut pod: Pod, priority: i32, input_index: usize) -> PodInfo {
+pub fn modern_pod_info(pod: impl Into<Box<Pod>>, priority: i32, input_index: usize) -> PodInfo {
+    let mut pod = pod.into();
     crate::modern::plugins::inter_pod_affinity::apply_match_label_keys(&mut pod);
     PodInfo::new_v135(pod, priority, input_index)
 }
@@ -361,7 +362,7 @@ impl Scenario {
                     "resource claims are not modelled: DynamicResources treats the pod as one without claims",
                 ));
             }
-            let info = |pod: Pod| match &modern {
+            let info = |pod: Box<Pod>| match &modern {
                 Some(_) => modern_pod_info(pod, priority, i),
                 None => PodInfo::new(pod, priority, i),
             };

@@ -71,7 +71,7 @@ pub fn templates(file: &str, inputs: Inputs) -> Result<Vec<Template>, Vec<Diagno
     let mut out: Vec<Template> = inputs
         .pods
         .into_iter()
-        .map(|(pod, origin)| Template { pod, origin })
+        .map(|(pod, origin)| Template { pod: *pod, origin })
         .collect();
     let mut errors = Vec::new();
     for (pod, origin) in inputs.deployments {
@@ -137,8 +137,8 @@ fn upper_bound(cluster: &Inputs, template: &Pod) -> usize {
 }
 
 /// The `k`-th copy (from 1) of a template.
-fn copy(template: &Template, k: usize) -> (Pod, Origin) {
-    let mut pod = template.pod.clone();
+fn copy(template: &Template, k: usize) -> (Box<Pod>, Origin) {
+    let mut pod = Box::new(template.pod.clone());
     pod.metadata.name = format!("{}-{k}", template.pod.metadata.name);
     pod.spec.node_name.clear();
     pod.status.phase.clear();

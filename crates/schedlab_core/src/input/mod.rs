@@ -99,7 +99,7 @@ pub struct Inputs {
     /// Nodes.
     pub nodes: Vec<(Node, Origin)>,
     /// Pods.
-    pub pods: Vec<(Pod, Origin)>,
+    pub pods: Vec<(Box<Pod>, Origin)>,
     /// Services.
     pub services: Vec<Service>,
     /// ReplicationControllers.
@@ -1052,7 +1052,7 @@ fn read_object(
             if let Some(p) = typed::<Pod>(file, path, &value, errors) {
                 if require_name(&p.metadata.name, errors) {
                     validate::pod(check!(), &p, &sourceless);
-                    inputs.pods.push((p, origin()));
+                    inputs.pods.push((Box::new(p), origin()));
                 }
             }
         }
