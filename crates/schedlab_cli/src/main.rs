@@ -37,11 +37,12 @@ use std::process::ExitCode;
     about = "kube-scheduler v1.17, simulated: see where each pod lands and why"
 )]
 struct Cli {
-    /// Threads for independent runs (`bench --runs`, `sweep`, `compare`, `capacity`). One run
-    /// stays on one thread. Decisions and reports are the same whatever the number.
-    #[arg(long, global = true, default_value_t = 1, value_name = "N",
+    /// Threads for reading large JSON lists and for independent runs (`bench --runs`, `sweep`,
+    /// `compare`, `capacity`); one run stays on one thread. Default: the machine's cores.
+    /// Objects, decisions, reports and errors are the same whatever the number.
+    #[arg(long, global = true, value_name = "N",
           value_parser = clap::value_parser!(u16).range(1..=1024))]
-    threads: u16,
+    threads: Option<u16>,
     #[command(subcommand)]
     command: Command,
 }
@@ -296,8 +297,11 @@ fn left_to_exit<T>(value: T) {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let threads = cli.threads;
-    match schedlab_core::parallel::with_threads(usize::from(threads), move || command(cli)) {
+    let threads = cli.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    );
+    match schedlab_core::parallel::with_threads(threads, move || command(cli)) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: --threads {threads}: {e}");

@@ -5,7 +5,7 @@
 //! binding and the timeline on the virtual clock, until nothing can happen any more.
 
 use crate::cluster::{Cluster, NodeId, PodId, PodInfo};
-use crate::input::{self, join_path, Diagnostic, Source};
+use crate::input::{self, join_path, Diagnostic, Origin, Source};
 use crate::model::timeline::{Change, Timeline};
 use crate::model::volume::{
     CsiNode, PersistentVolume, PersistentVolumeClaim, StorageClass, VolumeCatalog,
@@ -328,13 +328,13 @@ impl Scenario {
             .find(|c| c.global_default)
             .map(|c| c.value);
         let mut queue: Vec<(i32, usize, PodId)> = Vec::new();
-        let mut seen = std::collections::HashSet::with_capacity(inputs.pods.len());
+        let repeated = repeated_names(&inputs.pods);
         cluster.pods.reserve(inputs.pods.len());
         for (i, (pod, origin)) in inputs.pods.into_iter().enumerate() {
-            if matches!(pod.status.phase.as_str(), "Succeeded" | "Failed") {
+            if finished(&pod) {
                 continue;
             }
-            if !seen.insert(pod.full_name()) {
+            if repeated[i] {
                 errors.push(Diagnostic::new(
                     &origin.file,
                     join_path(&origin.path, "metadata.name"),
@@ -565,6 +565,50 @@ fn resolve_priority(
 /// Checks the timeline against the cluster as it will be at each change's time (nodes and pods
 /// it names exist, names it creates do not), resolves created pods' priorities into
 /// `spec.priority`, and gives every pod a change creates or names its id.
+/// Pods that have finished (`Succeeded`, `Failed`): the scheduler never sees them.
+fn finished(pod: &Pod) -> bool {
+    matches!(pod.status.phase.as_str(), "Succeeded" | "Failed")
+}
+
+/// For each pod, whether an earlier pod that has not finished has its `namespace/name`.
+/// The names are compared where they lie in the pods, with no string built per pod.
+fn repeated_names(pods: &[(Box<Pod>, Origin)]) -> Vec<bool> {
+    let mut seen = std::collections::HashSet::with_capacity(pods.len());
+    pods.iter()
+        .map(|(pod, _)| {
+            let m = &pod.metadata;
+            !finished(pod) && !seen.insert(FullName(m.namespace_or_default(), &m.name))
+        })
+        .collect()
+}
+
+/// A pod's `namespace/name` (`Pod::full_name`) as its two parts: equal when the joined strings
+/// are equal, and hashed by what follows the joined string's last `/`, which equal joined
+/// strings share.
+struct FullName<'a>(&'a str, &'a str);
+
+impl FullName<'_> {
+    fn joined(&self) -> impl Iterator<Item = u8> + '_ {
+        self.0.bytes().chain(*b"/").chain(self.1.bytes())
+    }
+}
+
+impl PartialEq for FullName<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.len() + self.1.len() == other.0.len() + other.1.len()
+            && self.joined().eq(other.joined())
+    }
+}
+
+impl Eq for FullName<'_> {}
+
+impl std::hash::Hash for FullName<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let last = self.1.rsplit('/').next().unwrap_or(self.1);
+        last.hash(state);
+    }
+}
+
 fn resolve_timeline(
     timeline: &mut Timeline,
     cluster: &Cluster,
@@ -573,6 +617,9 @@ fn resolve_timeline(
     warnings: &mut Vec<Diagnostic>,
 ) -> Vec<Vec<(PodId, String)>> {
     use std::collections::{BTreeMap, HashMap, HashSet};
+    if timeline.changes.is_empty() {
+        return Vec::new();
+    }
     let mut nodes: HashSet<String> = cluster.node_index.keys().cloned().collect();
     let mut pods: HashMap<String, PodId> = cluster
         .pods
@@ -791,6 +838,49 @@ mod tests {
             .iter()
             .any(|c| c.outcome == Outcome::Unschedulable));
         assert!(with.cycles.iter().any(|c| c.tie_set.len() > 1));
+    }
+
+    #[test]
+    fn a_repeated_pod_name_is_an_error_at_the_second_pod_unless_one_has_finished() {
+        // p0..p3 in namespace a; the second "a/p1" is the error (items[2]); "a/p2" is given
+        // again but the first one has Succeeded, and "b/p3" is another namespace's pod.
+        let pod = |ns: &str, name: &str, phase: &str| {
+            format!(r#"{{"kind": "Pod", "apiVersion": "v1", "metadata": {{"name": "{name}", "namespace": "{ns}"}}, "spec": {{"containers": [{{"name": "c"}}]}}, "status": {{"phase": "{phase}"}}}}"#)
+        };
+        let items = [
+            pod("a", "p1", "Pending"),
+            pod("a", "p2", "Succeeded"),
+            pod("a", "p1", "Pending"),
+            pod("a", "p2", "Pending"),
+            pod("b", "p3", "Pending"),
+            pod("a", "p3", "Pending"),
+        ];
+        let text = format!(r#"{{"kind": "List", "items": [{}]}}"#, items.join(", "));
+        let src = crate::input::Source {
+            name: "pods.json",
+            text: &text,
+        };
+        let Err(errors) = super::Scenario::load(&[src]) else {
+            panic!("a repeated name is an error");
+        };
+        let said: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            said,
+            [r#"pods.json: items[2].metadata.name: duplicate pod "a/p1""#]
+        );
+    }
+
+    #[test]
+    fn full_names_are_equal_when_their_joined_strings_are() {
+        use super::FullName;
+        use std::hash::{BuildHasher, RandomState};
+        let hasher = RandomState::new();
+        let same = [FullName("a/b", "c"), FullName("a", "b/c")];
+        assert!(same[0] == same[1]);
+        assert_eq!(hasher.hash_one(&same[0]), hasher.hash_one(&same[1]));
+        assert!(FullName("a", "bc") != FullName("ab", "c"));
+        assert!(FullName("a", "b") != FullName("a", "c"));
+        assert!(FullName("a", "b") == FullName("a", "b"));
     }
 
     #[test]
