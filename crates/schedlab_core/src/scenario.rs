@@ -845,7 +845,9 @@ mod tests {
         // p0..p3 in namespace a; the second "a/p1" is the error (items[2]); "a/p2" is given
         // again but the first one has Succeeded, and "b/p3" is another namespace's pod.
         let pod = |ns: &str, name: &str, phase: &str| {
-            format!(r#"{{"kind": "Pod", "apiVersion": "v1", "metadata": {{"name": "{name}", "namespace": "{ns}"}}, "spec": {{"containers": [{{"name": "c"}}]}}, "status": {{"phase": "{phase}"}}}}"#)
+            format!(
+                r#"{{"kind": "Pod", "apiVersion": "v1", "metadata": {{"name": "{name}", "namespace": "{ns}"}}, "spec": {{"containers": [{{"name": "c"}}]}}, "status": {{"phase": "{phase}"}}}}"#
+            )
         };
         let items = [
             pod("a", "p1", "Pending"),

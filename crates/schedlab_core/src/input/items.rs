@@ -1,12 +1,14 @@
-//! A large JSON list read on several threads: its items are found by a scan of the text, parsed
-//! and converted to their objects in chunks on the pool of [`crate::parallel`], and put back
-//! together in item order, so the result is the one [`super::read_json_list`] gives on one
-//! thread: the same objects in the same order, the same warnings and errors.
+//! A large JSON or YAML list read on several threads: its items are found by a scan of the
+//! text, parsed and converted to their objects in chunks on the pool of [`crate::parallel`],
+//! and put back together in item order, so the result is the one the file gives on one thread
+//! (`read_json_list`, or `split_documents` and `read_document`): the same objects in the same
+//! order, the same warnings and errors.
 //!
-//! Only a plain list takes this path: a top-level map whose `items` is a sequence of maps, each
-//! item and the rest of the document valid on its own. Anything else, and every item that does
-//! not parse (a syntax error, a repeated key), returns `None` and the caller reads the file on
-//! one thread, which words the error with its line as before.
+//! Only a plain list takes this path: a top-level map whose `items` is a sequence of maps (in
+//! YAML, a block sequence in one document without aliases), each item and the rest of the
+//! document valid on its own. Anything else, and every item that does not parse (a syntax
+//! error, a repeated key), returns `None` and the caller reads the file on one thread, which
+//! words the error with its line as before.
 
 use super::parse::{self, Context, ItemSink, TreeSeed};
 use super::tree::Tree;
@@ -162,33 +164,197 @@ struct Part {
     errors: Vec<Diagnostic>,
 }
 
-/// Reads a JSON list's items on the pool's threads; `None` when the file is not a plain list
-/// (see the module documentation) or the pool has one thread, and the caller reads it alone.
+/// Reads a list's items on the pool's threads; `None` when the file is not a plain list (see
+/// the module documentation) or the pool has one thread, and the caller reads it alone.
 pub(super) fn read_in_parallel(src: &Source) -> Option<(Inputs, Vec<Diagnostic>)> {
     let threads = crate::parallel::threads();
     if threads < 2 || src.text.len() > super::MAX_FILE_BYTES {
         return None;
     }
     let text = src.text.trim_start_matches('\u{feff}');
-    let layout = items_layout(text)?;
-    let n = layout.items.len();
-    if !(MIN_ITEMS..=MAX_OBJECTS).contains(&n) {
+    if super::looks_like_json(text) {
+        let layout = items_layout(text)?;
+        if !(MIN_ITEMS..=MAX_OBJECTS).contains(&layout.items.len()) {
+            return None;
+        }
+        // The document around the items, with `items: []`: its kind and apiVersion.
+        let outer = format!("{}{}", &text[..=layout.open], &text[layout.close..]);
+        let ctx = Context::default();
+        let mut sink = Streaming(false);
+        let mut de = serde_json::Deserializer::from_str(&outer);
+        let doc = parse::DocSeed {
+            ctx: &ctx,
+            sink: &mut sink,
+        }
+        .deserialize(&mut de)
+        .and_then(|v| de.end().map(|()| v))
+        .ok()?;
+        if !sink.0 {
+            return None;
+        }
+        let parse_item = |index: usize, ctx: &Context, read: Reader| {
+            let mut de = serde_json::Deserializer::from_str(&text[layout.items[index].clone()]);
+            let item = TreeSeed { ctx }
+                .deserialize(&mut de)
+                .and_then(|v| de.end().map(|()| v))
+                .ok()?;
+            read(item);
+            Some(())
+        };
+        read_items(src.name, &doc, layout.items.len(), threads, parse_item)
+    } else {
+        let layout = yaml_items_layout(text)?;
+        if !(MIN_ITEMS..=MAX_OBJECTS).contains(&layout.items.len())
+            || super::flow_depth(text) > super::MAX_NESTING
+        {
+            return None;
+        }
+        let outer = format!("{}items: []\n{}", &text[..layout.key], &text[layout.end..]);
+        let doc = parse_yaml(&outer, &Context::default())?;
+        if doc.get("items") != Some(&Tree::Seq(Vec::new())) {
+            return None;
+        }
+        let parse_item = |index: usize, ctx: &Context, read: Reader| {
+            // The item as a document of its own: its dash made a space, so that its lines keep
+            // their columns.
+            let range = layout.items[index].clone();
+            let mut item = String::with_capacity(range.len() + layout.indent + 1);
+            item.extend(std::iter::repeat_n(' ', layout.indent + 1));
+            item.push_str(&text[range.start + layout.indent + 1..range.end]);
+            let tree = parse_yaml(&item, ctx)?;
+            if !matches!(tree, Tree::Map(_)) || depth(&tree) > MAX_DEPTH {
+                return None;
+            }
+            read(tree);
+            Some(())
+        };
+        read_items(src.name, &doc, layout.items.len(), threads, parse_item)
+    }
+}
+
+/// One YAML document's tree; `None` for an error, or for no document or several.
+fn parse_yaml<'t>(text: &'t str, ctx: &Context) -> Option<Tree<'t>> {
+    let mut documents = serde_yaml_ng::Deserializer::from_str(text);
+    let tree = TreeSeed { ctx }.deserialize(documents.next()?).ok()?;
+    documents.next().is_none().then_some(tree)
+}
+
+/// How deeply a tree nests (a scalar is 0).
+fn depth(tree: &Tree) -> usize {
+    match tree {
+        Tree::Seq(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
+        Tree::Map(entries) => 1 + entries.iter().map(|(_, v)| depth(v)).max().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// Where a YAML list's `items` and its items are (see [`yaml_items_layout`]).
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct YamlLayout {
+    /// The start of the `items:` line.
+    pub key: usize,
+    /// The end of the last item (the start of the line after it).
+    pub end: usize,
+    /// The column of the items' dashes.
+    pub indent: usize,
+    /// Each item, from the start of its dash's line to the start of the next item's.
+    pub items: Vec<Range<usize>>,
+}
+
+/// Finds the items of a YAML document's top-level `items:` block sequence, in a file of one
+/// document without directives, document markers or aliases (`*`), where `items:` starts a
+/// line and is alone on it. An item runs from a line whose first character at the dashes'
+/// column is `-` to the next such line; the sequence ends at the first other line (not blank,
+/// not a comment) that is not indented past the dashes.
+pub(super) fn yaml_items_layout(text: &str) -> Option<YamlLayout> {
+    if text.contains('*') {
         return None;
     }
-    // The document around the items, with `items: []`: its kind and apiVersion.
-    let outer = format!("{}{}", &text[..=layout.open], &text[layout.close..]);
-    let ctx = Context::default();
-    let mut sink = Streaming(false);
-    let mut de = serde_json::Deserializer::from_str(&outer);
-    let doc = parse::DocSeed {
-        ctx: &ctx,
-        sink: &mut sink,
+    let mut key = None;
+    let mut indent = None;
+    let mut items = Vec::new();
+    let mut end = None;
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let content = line.trim_end_matches(['\n', '\r']);
+        if content.starts_with("---") || content.starts_with("...") || content.starts_with('%') {
+            return None;
+        }
+        let trimmed = content.trim_start_matches(' ');
+        let blank = trimmed.is_empty() || trimmed.starts_with('#');
+        if key.is_none() {
+            if content.starts_with("items:") {
+                let rest = content["items:".len()..].trim_start_matches(' ');
+                if !(rest.is_empty() || rest.starts_with('#')) {
+                    return None;
+                }
+                key = Some(start);
+            }
+            continue;
+        }
+        if end.is_some() {
+            if content.starts_with("items:") {
+                return None; // given twice: the reader on one thread says so
+            }
+            continue;
+        }
+        if blank {
+            continue;
+        }
+        let column = content.len() - trimmed.len();
+        let dash = trimmed == "-" || trimmed.starts_with("- ");
+        match indent {
+            None if dash => {
+                indent = Some(column);
+                items.push(start..start);
+            }
+            None => return None,
+            Some(k) if column == k && dash => items.push(start..start),
+            Some(k) if column > k => {}
+            Some(_) => end = Some(start),
+        }
+        if let Some(last) = items.last_mut() {
+            if end.is_none() {
+                last.end = at;
+            }
+        }
     }
-    .deserialize(&mut de)
-    .and_then(|v| de.end().map(|()| v))
-    .ok()?;
+    let key = key?;
+    let end = end.or(items.last().map(|r| r.end))?;
+    // An item runs to the next one's start (blank lines and comments between are its own).
+    for k in 1..items.len() {
+        items[k - 1].end = items[k].start;
+    }
+    if let Some(last) = items.last_mut() {
+        last.end = end;
+    }
+    Some(YamlLayout {
+        key,
+        end,
+        indent: indent?,
+        items,
+    })
+}
+
+/// What an item's tree is handed to once parsed.
+type Reader<'r> = &'r mut dyn for<'a> FnMut(Tree<'a>);
+
+/// Reads `n` items of the list `doc` (the document with its items cut out), each parsed by
+/// `parse_item` on one of `threads` threads and handed to the reader it is given.
+fn read_items<'t, P>(
+    file: &str,
+    doc: &Tree<'t>,
+    n: usize,
+    threads: usize,
+    parse_item: P,
+) -> Option<(Inputs, Vec<Diagnostic>)>
+where
+    P: Fn(usize, &Context, Reader) -> Option<()> + Sync,
+{
     let kind = doc.get("kind").and_then(Tree::as_str)?;
-    if !sink.0 || (kind != "List" && !kind.ends_with("List")) {
+    if kind != "List" && !kind.ends_with("List") {
         return None;
     }
     let item_kind = kind.strip_suffix("List").filter(|k| !k.is_empty());
@@ -208,25 +374,22 @@ pub(super) fn read_in_parallel(src: &Source) -> Option<(Inputs, Vec<Diagnostic>)
         // Objects read (the limit is checked for the whole list, before sharing it out).
         let mut count = 0;
         for index in range.clone() {
-            let item_text = &text[layout.items[index].clone()];
-            let mut de = serde_json::Deserializer::from_str(item_text);
-            let item = TreeSeed { ctx: &ctx }
-                .deserialize(&mut de)
-                .and_then(|v| de.end().map(|()| v))
-                .ok()?;
-            if index == range.start {
-                make_room(&mut part.inputs, &item, range.end - index);
-            }
-            read_item(
-                src.name,
-                format!("items[{index}]"),
-                item,
-                item_kind,
-                &api_version,
-                &mut part.inputs,
-                &mut part.errors,
-                &mut count,
-            );
+            let mut read = |item: Tree| {
+                if index == range.start {
+                    make_room(&mut part.inputs, &item, range.end - index);
+                }
+                read_item(
+                    file,
+                    format!("items[{index}]"),
+                    item,
+                    item_kind,
+                    &api_version,
+                    &mut part.inputs,
+                    &mut part.errors,
+                    &mut count,
+                );
+            };
+            parse_item(index, &ctx, &mut read)?;
         }
         Some(part)
     });
@@ -448,5 +611,108 @@ mod tests {
         assert!(shared);
         assert_eq!(read(&text, 1).1, two);
         assert!(two.contains("name: \"k\""));
+    }
+
+    /// A YAML list of `n` pods, kubectl's way (dashes at `indent`), with the odd items given.
+    #[cfg(feature = "parallel")]
+    fn yaml_list(n: usize, indent: usize, odd: &[(usize, &str)], tail: &str) -> String {
+        let pad = " ".repeat(indent);
+        let items: String = (0..n)
+            .map(|i| match odd.iter().find(|(at, _)| *at == i) {
+                Some((_, item)) => item.lines().map(|l| format!("{pad}{l}\n")).collect(),
+                None => format!(
+                    "{pad}- apiVersion: v1\n{pad}  kind: Pod\n{pad}  metadata:\n{pad}    name: p{i}\n{pad}    labels: {{app: \"x\"}}\n{pad}  spec:\n{pad}    containers:\n{pad}    - name: c\n{pad}      resources:\n{pad}        requests: {{cpu: 100m}}\n"
+                ),
+            })
+            .collect();
+        format!("apiVersion: v1\nitems:\n{items}{tail}")
+    }
+
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn a_yaml_list_read_on_two_threads_is_the_yaml_list_read_on_one() {
+        let odd = [
+            (5, "- kind: Node\n  apiVersion: v1\n  metadata: {name: n5}\n# a comment between items\n"),
+            (900, "- {kind: ConfigMap, apiVersion: v1, metadata: {name: cm}}"),
+            (1500, "- kind: Pod\n  apiVersion: v1\n  metadata:\n    name: bad\n  spec:\n    containers:\n    - name: c\n      resources: {requests: {cpu: 12x}}"),
+            (2000, "-\n  kind: Pod\n  metadata:\n    name: dash-alone\n    annotations:\n      note: |\n        - not an item\n        items: neither\n  spec: {containers: [{name: c}]}"),
+        ];
+        for (indent, tail) in [
+            (0, "kind: List\nmetadata: {resourceVersion: \"\"}\n"),
+            (2, "kind: PodList\n"),
+        ] {
+            let text = yaml_list(2500, indent, &odd, tail);
+            let (shared, two) = read(&text, 2);
+            assert!(shared, "dashes at column {indent}");
+            assert_eq!(read(&text, 1).1, two);
+            assert!(two.contains("items[1500].spec.containers[0].resources.requests.cpu"));
+            assert!(two.contains(r#"invalid quantity \"12x\""#));
+        }
+        // Worked out from the list: 2497 pods, one node, the ConfigMap skipped with a warning.
+        let text = yaml_list(2500, 0, &odd[..2], "kind: List\n");
+        let Ok(inputs) = super::super::read_source(&Source {
+            name: "pods.yaml",
+            text: &text,
+        }) else {
+            panic!("the list reads");
+        };
+        assert_eq!((inputs.pods.len(), inputs.nodes.len()), (2498, 1));
+        assert_eq!(inputs.warnings.len(), 1);
+        assert_eq!(inputs.warnings[0].path, "items[900]");
+    }
+
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn yaml_lists_that_are_not_plain_are_read_on_one_thread_with_the_same_result() {
+        let anchored = "- &a\n  kind: Pod\n  metadata: {name: anchored}\n- *a";
+        let dup = "- kind: Pod\n  kind: Pod\n  metadata: {name: d}";
+        let scalar = "- just a string";
+        let tab = "- kind: Pod\n\tmetadata: {name: t}";
+        for (why, text) in [
+            (
+                "an alias",
+                yaml_list(2500, 0, &[(10, anchored)], "kind: List\n"),
+            ),
+            (
+                "a key given twice",
+                yaml_list(2500, 0, &[(10, dup)], "kind: List\n"),
+            ),
+            (
+                "a scalar item",
+                yaml_list(2500, 0, &[(10, scalar)], "kind: List\n"),
+            ),
+            ("a tab", yaml_list(2500, 0, &[(10, tab)], "kind: List\n")),
+            (
+                "two documents",
+                yaml_list(2500, 0, &[], "kind: List\n---\nkind: Node\n"),
+            ),
+            (
+                "items twice",
+                yaml_list(2500, 0, &[], "kind: List\nitems: []\n"),
+            ),
+            ("not a list", yaml_list(2500, 0, &[], "kind: Pod\n")),
+        ] {
+            let (shared, two) = read(&text, 2);
+            assert!(!shared, "{why}");
+            assert_eq!(read(&text, 1).1, two, "{why}");
+        }
+    }
+
+    #[test]
+    fn finds_the_items_of_a_yaml_list() {
+        let text = "kind: List\nitems:\n- a: 1\n  b: |\n    - x\n\n# c\n-   d: 2\nmetadata: {}\n";
+        let layout = yaml_items_layout(text).expect("a plain list");
+        let items: Vec<&str> = layout.items.iter().map(|r| &text[r.clone()]).collect();
+        assert_eq!(items, ["- a: 1\n  b: |\n    - x\n\n# c\n", "-   d: 2\n"]);
+        assert_eq!(&text[layout.key..layout.end], &text[11..text.len() - 13]);
+        assert_eq!(layout.indent, 0);
+        for text in [
+            "items: [1, 2]\n",
+            "kind: List\n---\nitems:\n- a: 1\n",
+            "items:\n  a: 1\n",
+            "items:\n- a: *x\n",
+        ] {
+            assert_eq!(yaml_items_layout(text), None, "{text}");
+        }
     }
 }
