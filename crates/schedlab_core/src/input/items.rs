@@ -285,8 +285,8 @@ pub(super) fn yaml_items_layout(text: &str) -> Option<YamlLayout> {
         let trimmed = content.trim_start_matches(' ');
         let blank = trimmed.is_empty() || trimmed.starts_with('#');
         if key.is_none() {
-            if content.starts_with("items:") {
-                let rest = content["items:".len()..].trim_start_matches(' ');
+            if let Some(rest) = content.strip_prefix("items:") {
+                let rest = rest.trim_start_matches(' ');
                 if !(rest.is_empty() || rest.starts_with('#')) {
                     return None;
                 }
