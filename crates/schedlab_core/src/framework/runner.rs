@@ -833,9 +833,17 @@ fn prioritize(
 
 /// Adds `scores` times `weight` to `totals`, in Go's int64 arithmetic: wrapping like upstream
 /// (see validateSelectedConfigs in policy).
+/// Weight 1 (the default of every priority) is a plain sum: no 64-bit multiplies, which SSE2
+/// lacks.
 fn add_weighted(totals: &mut [i64], scores: &[i64], weight: i64) {
-    for (total, score) in totals.iter_mut().zip(scores) {
-        *total = total.wrapping_add(score.wrapping_mul(weight));
+    if weight == 1 {
+        for (total, score) in totals.iter_mut().zip(scores) {
+            *total = total.wrapping_add(*score);
+        }
+    } else {
+        for (total, score) in totals.iter_mut().zip(scores) {
+            *total = total.wrapping_add(score.wrapping_mul(weight));
+        }
     }
 }
 

@@ -217,6 +217,11 @@ impl ScorePlugin for Reference {
         let max = scores.iter().copied().fold(0, i64::max);
         let min = scores.iter().copied().fold(0, i64::min);
         let diff = max - min;
+        if diff <= 0 {
+            // Every score is the same: each becomes 0, as below.
+            scores.fill(0);
+            return;
+        }
         for s in scores.iter_mut() {
             let mut f = 0.0;
             if diff > 0 {
