@@ -141,5 +141,15 @@ pub fn score_all_with(
     }
     let mut norm = raw.clone();
     plugin.normalize(&cx, &state, &nodes, &mut norm);
+    if let crate::framework::State::Uniform(v) = state {
+        // The runner adds a uniform priority's one normalised value without normalising:
+        // every plugin test checks that it is what normalising gives.
+        if let Some(each) = plugin.normalize_uniform(v) {
+            assert!(
+                norm.iter().all(|&s| s == each),
+                "normalize_uniform({v}) = {each}, normalize gave {norm:?}"
+            );
+        }
+    }
     (raw, norm)
 }

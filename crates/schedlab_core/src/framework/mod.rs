@@ -172,6 +172,12 @@ pub trait ScorePlugin: Send + Sync {
         _scores: &mut [i64],
     ) {
     }
+    /// What [`Self::normalize`] makes of scores that are all `raw` ([`State::uniform`]), when
+    /// that is one value whatever the nodes: the runner then adds it once per cycle instead of
+    /// node by node. `None` (the default) when it depends on the nodes, or is not worked out.
+    fn normalize_uniform(&self, _raw: i64) -> Option<i64> {
+        None
+    }
 }
 
 /// A filter under its configured name.

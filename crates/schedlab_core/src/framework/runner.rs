@@ -802,8 +802,18 @@ fn prioritize(
     raw.resize(n, 0);
     scores.resize(n, 0);
     let (raw, scores) = (&mut raw[..n], &mut scores[..n]);
+    // What every node gets from the priorities whose normalised scores are one value
+    // (`normalize_uniform`), added once at the end: in wrapping arithmetic the sums are the
+    // same whatever the order.
+    let mut everyone = 0i64;
     for s in &profile.scores {
         let state = s.plugin.pre_score(cx, nodes)?;
+        if let (State::Uniform(v), false) = (&state, detail) {
+            if let Some(score) = s.plugin.normalize_uniform(*v) {
+                everyone = everyone.wrapping_add(score.wrapping_mul(s.weight));
+                continue;
+            }
+        }
         match state {
             State::Uniform(v) => raw.fill(v),
             _ => s.plugin.score_nodes(cx, &state, nodes, raw)?,
@@ -824,6 +834,9 @@ fn prioritize(
                 });
             }
         }
+    }
+    if everyone != 0 {
+        totals.iter_mut().for_each(|t| *t = t.wrapping_add(everyone));
     }
     if detail {
         trace.totals = nodes.iter().zip(&totals).map(|(n, t)| (n.id, *t)).collect();

@@ -15,6 +15,10 @@ pub static SPEC: PrioritySpec = PrioritySpec {
 pub struct EqualPriority;
 
 impl ScorePlugin for EqualPriority {
+    fn normalize_uniform(&self, raw: i64) -> Option<i64> {
+        Some(raw) // no normalize: scores are kept
+    }
+
     fn pre_score(&self, _: &CycleContext, _: &[&NodeInfo]) -> Result<State, CycleError> {
         Ok(State::uniform(1))
     }

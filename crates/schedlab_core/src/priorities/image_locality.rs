@@ -35,6 +35,10 @@ pub fn normalized_image_name(name: &str) -> String {
 }
 
 impl ScorePlugin for ImageLocality {
+    fn normalize_uniform(&self, raw: i64) -> Option<i64> {
+        Some(raw) // no normalize: scores are kept
+    }
+
     fn pre_score(&self, cx: &CycleContext, _: &[&NodeInfo]) -> Result<State, CycleError> {
         let names: Vec<String> = cx
             .pod

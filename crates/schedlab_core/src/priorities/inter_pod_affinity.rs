@@ -177,6 +177,10 @@ impl ScorePlugin for InterPodAffinity {
     fn normalize(&self, cx: &CycleContext, state: &State, nodes: &[&NodeInfo], scores: &mut [i64]) {
         Reference.normalize(cx, state, nodes, scores);
     }
+
+    fn normalize_uniform(&self, raw: i64) -> Option<i64> {
+        Reference.normalize_uniform(raw)
+    }
 }
 
 impl ScorePlugin for Reference {
@@ -211,6 +215,11 @@ impl ScorePlugin for Reference {
             .iter()
             .filter_map(|(k, values)| labels.get(k).and_then(|v| values.get(v)))
             .sum())
+    }
+
+    fn normalize_uniform(&self, _raw: i64) -> Option<i64> {
+        // Equal scores differ by 0: each becomes 0.
+        Some(0)
     }
 
     fn normalize(&self, _: &CycleContext, _: &State, _: &[&NodeInfo], scores: &mut [i64]) {

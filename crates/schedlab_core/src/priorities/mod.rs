@@ -113,6 +113,20 @@ pub fn normalize_reduce(scores: &mut [i64], max_priority: i64, reverse: bool) {
     }
 }
 
+/// [`normalize_reduce`] of scores that are all `raw`: the one value each becomes.
+pub fn normalize_reduce_uniform(raw: i64, max_priority: i64, reverse: bool) -> i64 {
+    let max_count = raw.max(0);
+    if max_count == 0 {
+        return if reverse { max_priority } else { raw };
+    }
+    let v = max_priority * raw / max_count;
+    if reverse {
+        max_priority - v
+    } else {
+        v
+    }
+}
+
 /// `ScorePlugin::score_nodes` of a priority whose score is a plain function of the node: one
 /// loop, no call through the plugin per node.
 pub fn score_each(
@@ -179,6 +193,25 @@ mod tests {
             ]
         );
         assert_eq!(names().len(), 14);
+    }
+
+    #[test]
+    fn normalize_reduce_of_equal_scores_is_one_value() {
+        // Worked out from NormalizeReduce: all 0 (or less) → max count 0 → 10 reversed, kept
+        // otherwise; all 7 → 10 · 7 / 7 = 10, reversed 0.
+        for (raw, reverse, want) in [
+            (0, true, 10),
+            (0, false, 0),
+            (-3, true, 10),
+            (-3, false, -3),
+            (7, false, 10),
+            (7, true, 0),
+        ] {
+            assert_eq!(normalize_reduce_uniform(raw, 10, reverse), want);
+            let mut scores = vec![raw; 4];
+            normalize_reduce(&mut scores, 10, reverse);
+            assert_eq!(scores, [want; 4]);
+        }
     }
 
     #[test]

@@ -44,6 +44,10 @@ impl ScorePlugin for NodeAffinity {
     fn normalize(&self, _: &CycleContext, _: &State, _: &[&NodeInfo], scores: &mut [i64]) {
         normalize_reduce(scores, MAX_NODE_SCORE, false);
     }
+
+    fn normalize_uniform(&self, raw: i64) -> Option<i64> {
+        Some(super::normalize_reduce_uniform(raw, MAX_NODE_SCORE, false))
+    }
 }
 
 #[cfg(test)]

@@ -19,6 +19,10 @@ pub static SPEC: PrioritySpec = PrioritySpec {
 pub struct NodePreferAvoidPods;
 
 impl ScorePlugin for NodePreferAvoidPods {
+    fn normalize_uniform(&self, raw: i64) -> Option<i64> {
+        Some(raw) // no normalize: scores are kept
+    }
+
     fn pre_score(&self, cx: &CycleContext, _: &[&NodeInfo]) -> Result<State, CycleError> {
         let controlled = cx
             .pod

@@ -53,6 +53,10 @@ impl ScorePlugin for TaintToleration {
     fn normalize(&self, _: &CycleContext, _: &State, _: &[&NodeInfo], scores: &mut [i64]) {
         normalize_reduce(scores, MAX_NODE_SCORE, true);
     }
+
+    fn normalize_uniform(&self, raw: i64) -> Option<i64> {
+        Some(super::normalize_reduce_uniform(raw, MAX_NODE_SCORE, true))
+    }
 }
 
 #[cfg(test)]
