@@ -836,7 +836,9 @@ fn prioritize(
         }
     }
     if everyone != 0 {
-        totals.iter_mut().for_each(|t| *t = t.wrapping_add(everyone));
+        totals
+            .iter_mut()
+            .for_each(|t| *t = t.wrapping_add(everyone));
     }
     if detail {
         trace.totals = nodes.iter().zip(&totals).map(|(n, t)| (n.id, *t)).collect();
