@@ -96,7 +96,8 @@ export function launch(args = []) {
  * Records in `problems` the page errors and console errors of `page` and, with `requests`, its
  * failed requests and HTTP errors. `expected`: URL endings allowed to fail (their HTTP errors,
  * and the console errors a 404 logs, do not count). `ignoreFailed(request)`: failed requests
- * that do not count.
+ * that do not count. A favicon fetch the browser abandons (`net::ERR_ABORTED`, when the tab
+ * navigates or closes before the icon arrives) never counts: it is the browser's, not the page's.
  */
 export function watch(page, problems, { requests = true, expected = [], ignoreFailed = () => false } = {}) {
   page.on('pageerror', (e) => problems.push(`pageerror: ${e.message}`));
@@ -107,8 +108,10 @@ export function watch(page, problems, { requests = true, expected = [], ignoreFa
     }
   });
   if (!requests) return page;
+  const abandonedIcon = (r) =>
+    r.failure()?.errorText === 'net::ERR_ABORTED' && new URL(r.url()).pathname.includes('/favicon');
   page.on('requestfailed', (r) => {
-    if (!ignoreFailed(r)) problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`);
+    if (!abandonedIcon(r) && !ignoreFailed(r)) problems.push(`request failed: ${r.url()} (${r.failure()?.errorText})`);
   });
   page.on('response', (r) => {
     if (r.status() >= 400 && !expected.some((u) => r.url().endsWith(u))) {
