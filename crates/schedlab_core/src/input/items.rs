@@ -181,24 +181,12 @@ pub(super) fn read_in_parallel(src: &Source) -> Option<(Inputs, Vec<Diagnostic>)
         let outer = format!("{}{}", &text[..=layout.open], &text[layout.close..]);
         let ctx = Context::default();
         let mut sink = Streaming(false);
-        let mut de = serde_json::Deserializer::from_str(&outer);
-        let doc = parse::DocSeed {
-            ctx: &ctx,
-            sink: &mut sink,
-        }
-        .deserialize(&mut de)
-        .and_then(|v| de.end().map(|()| v))
-        .ok()?;
+        let doc = parse::json_document(&outer, &ctx, &mut sink).ok()?;
         if !sink.0 {
             return None;
         }
         let parse_item = |index: usize, ctx: &Context, read: Reader| {
-            let mut de = serde_json::Deserializer::from_str(&text[layout.items[index].clone()]);
-            let item = TreeSeed { ctx }
-                .deserialize(&mut de)
-                .and_then(|v| de.end().map(|()| v))
-                .ok()?;
-            read(item);
+            read(parse::json_tree(&text[layout.items[index].clone()], ctx).ok()?);
             Some(())
         };
         read_items(src.name, &doc, layout.items.len(), threads, parse_item)

@@ -366,14 +366,7 @@ where
         deferred: None,
         kept: Vec::new(),
     };
-    let mut de = serde_json::Deserializer::from_str(text);
-    let value = parse::DocSeed {
-        ctx: &ctx,
-        sink: &mut sink,
-    }
-    .deserialize(&mut de)
-    .and_then(|v| de.end().map(|()| v))
-    .ok()?;
+    let value = parse::json_document(text, &ctx, &mut sink).ok()?;
     if !sink.streaming {
         return Some(Streamed::Document(value));
     }
@@ -595,11 +588,7 @@ fn split_documents<'t>(src: &Source<'t>, errors: &mut Vec<Diagnostic>) -> Vec<Do
     }
     if looks_like_json(text) {
         let ctx = parse::Context::default();
-        let mut de = serde_json::Deserializer::from_str(text);
-        let parsed = parse::TreeSeed { ctx: &ctx }
-            .deserialize(&mut de)
-            .and_then(|v| de.end().map(|()| v));
-        return match parsed {
+        return match parse::json_tree(text, &ctx) {
             Ok(value) => vec![Doc {
                 prefix: String::new(),
                 value,

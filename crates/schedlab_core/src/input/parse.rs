@@ -396,6 +396,27 @@ impl<'de, S: ItemSink<'de>> Visitor<'de> for ItemsSeed<'_, '_, S> {
     }
 }
 
+/// The one JSON value that `text` is, as [`TreeSeed`] builds it (nothing may follow it).
+pub(crate) fn json_tree<'t>(text: &'t str, ctx: &Context) -> Result<Tree<'t>, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    TreeSeed { ctx }
+        .deserialize(&mut de)
+        .and_then(|v| de.end().map(|()| v))
+}
+
+/// The one JSON document that `text` is, as [`DocSeed`] builds it: the items of its top-level
+/// `items` sequence go to `sink` (nothing may follow the document).
+pub(crate) fn json_document<'t, S: ItemSink<'t>>(
+    text: &'t str,
+    ctx: &Context,
+    sink: &mut S,
+) -> Result<Tree<'t>, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    DocSeed { ctx, sink }
+        .deserialize(&mut de)
+        .and_then(|v| de.end().map(|()| v))
+}
+
 /// A map's entries so far, and the hashes of its keys once it is large enough that looking
 /// through the entries for a repeated key would cost more than hashing.
 #[derive(Default)]
