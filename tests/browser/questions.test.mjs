@@ -214,7 +214,16 @@ describe('the questions panel: compare, sweep, capacity', () => {
   });
 
   it('a cancelled question leaves no answer behind', async () => {
-    const { context, page } = await start(split(read('least-vs-most/cluster.yaml')), 'sweep');
+    // 1000 runs of 200 nodes and 400 pods: seconds of work, so that Cancel finds it running
+    // (1000 runs of the small question cluster can finish before the click lands).
+    const list = (items) => `apiVersion: v1\nkind: List\nitems:\n${items.join('')}`;
+    const many = {
+      nodes: list(Array.from({ length: 200 }, (_, i) =>
+        `- {apiVersion: v1, kind: Node, metadata: {name: n${i}}, status: {allocatable: {cpu: '8', memory: 16Gi, pods: '110'}}}\n`)),
+      pods: list(Array.from({ length: 400 }, (_, i) =>
+        `- {apiVersion: v1, kind: Pod, metadata: {name: p${i}}, spec: {containers: [{name: c, image: i, resources: {requests: {cpu: 100m}}}]}}\n`)),
+    };
+    const { context, page } = await start(many, 'sweep');
     await page.fill('[data-testid="sweep-values"]', '0..999');
     await page.click('[data-testid="sweep-run"]');
     await page.click('[data-testid="questions-cancel"]');
