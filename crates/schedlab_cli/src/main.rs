@@ -37,7 +37,7 @@ use std::process::ExitCode;
     about = "kube-scheduler v1.17, simulated: see where each pod lands and why"
 )]
 struct Cli {
-    /// Threads for reading large JSON lists and for independent runs (`bench --runs`, `sweep`,
+    /// Threads for reading large JSON and YAML lists and for independent runs (`bench --runs`, `sweep`,
     /// `compare`, `capacity`); one run stays on one thread. Default: the machine's cores.
     /// Objects, decisions, reports and errors are the same whatever the number.
     #[arg(long, global = true, value_name = "N",

@@ -562,9 +562,6 @@ fn resolve_priority(
     }
 }
 
-/// Checks the timeline against the cluster as it will be at each change's time (nodes and pods
-/// it names exist, names it creates do not), resolves created pods' priorities into
-/// `spec.priority`, and gives every pod a change creates or names its id.
 /// Pods that have finished (`Succeeded`, `Failed`): the scheduler never sees them.
 fn finished(pod: &Pod) -> bool {
     matches!(pod.status.phase.as_str(), "Succeeded" | "Failed")
@@ -609,6 +606,9 @@ impl std::hash::Hash for FullName<'_> {
     }
 }
 
+/// Checks the timeline against the cluster as it will be at each change's time (nodes and pods
+/// it names exist, names it creates do not), resolves created pods' priorities into
+/// `spec.priority`, and gives every pod a change creates or names its id.
 fn resolve_timeline(
     timeline: &mut Timeline,
     cluster: &Cluster,

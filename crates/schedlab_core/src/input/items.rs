@@ -12,7 +12,9 @@
 
 use super::parse::{self, Context, ItemSink, TreeSeed};
 use super::tree::Tree;
-use super::{find_either, read_item, Diagnostic, Inputs, Source, FLOW_BYTES, MAX_OBJECTS};
+use super::{
+    find_either, make_room, read_item, Diagnostic, Inputs, Source, FLOW_BYTES, MAX_OBJECTS,
+};
 use serde::de::DeserializeSeed;
 use std::ops::Range;
 
@@ -262,6 +264,8 @@ pub(super) fn yaml_items_layout(text: &str) -> Option<YamlLayout> {
     let mut indent = None;
     let mut items = Vec::new();
     let mut end = None;
+    // The end of the last line that belongs to the sequence (where it ends at the file's end).
+    let mut last_line_end = 0;
     let mut at = 0;
     for line in text.split_inclusive('\n') {
         let start = at;
@@ -301,16 +305,15 @@ pub(super) fn yaml_items_layout(text: &str) -> Option<YamlLayout> {
             None => return None,
             Some(k) if column == k && dash => items.push(start..start),
             Some(k) if column > k => {}
-            Some(_) => end = Some(start),
-        }
-        if let Some(last) = items.last_mut() {
-            if end.is_none() {
-                last.end = at;
+            Some(_) => {
+                end = Some(start);
+                continue;
             }
         }
+        last_line_end = at;
     }
     let key = key?;
-    let end = end.or(items.last().map(|r| r.end))?;
+    let end = end.unwrap_or(last_line_end);
     // An item runs to the next one's start (blank lines and comments between are its own).
     for k in 1..items.len() {
         items[k - 1].end = items[k].start;
@@ -402,15 +405,6 @@ where
         errors.extend(part.errors);
     }
     Some((inputs, errors))
-}
-
-/// Room for a chunk's pods or nodes, as the first item's kind suggests.
-fn make_room(inputs: &mut Inputs, first: &Tree, items: usize) {
-    match first.get("kind").and_then(Tree::as_str) {
-        Some("Pod") => inputs.pods.reserve(items),
-        Some("Node") => inputs.nodes.reserve(items),
-        _ => {}
-    }
 }
 
 /// Notes whether the document's `items` was a sequence (it holds none here: they were cut out).

@@ -157,14 +157,8 @@ pub fn read_sources(sources: &[Source]) -> Result<Inputs, Vec<Diagnostic>> {
 /// Reads one source (the object limit applies per source). An editor that reads its files
 /// one by one can keep the result of a file that did not change.
 pub fn read_source(src: &Source) -> Result<Inputs, Vec<Diagnostic>> {
-    let (mut inputs, mut errors) = match items::read_in_parallel(src) {
-        Some(read) => read,
-        None => {
-            let (mut inputs, mut errors) = (Inputs::default(), Vec::new());
-            read_one_thread(src, &mut inputs, &mut errors, &mut 0);
-            (inputs, errors)
-        }
-    };
+    let (mut inputs, mut errors) =
+        items::read_in_parallel(src).unwrap_or_else(|| read_one_thread(src));
     let sources = std::slice::from_ref(src);
     locate_lines(&mut errors, sources);
     locate_lines(&mut inputs.warnings, sources);
@@ -175,13 +169,9 @@ pub fn read_source(src: &Source) -> Result<Inputs, Vec<Diagnostic>> {
     }
 }
 
-/// [`read_source`] on the calling thread.
-fn read_one_thread(
-    src: &Source,
-    inputs: &mut Inputs,
-    errors: &mut Vec<Diagnostic>,
-    count: &mut usize,
-) {
+/// [`read_source`]'s objects and errors, read on the calling thread.
+fn read_one_thread(src: &Source) -> (Inputs, Vec<Diagnostic>) {
+    let (mut inputs, mut errors, mut count) = (Inputs::default(), Vec::new(), 0);
     match read_json_list(src) {
         Some(Streamed::List(list)) => {
             let ListSink {
@@ -192,7 +182,7 @@ fn read_one_thread(
                 deferred,
                 ..
             } = *list;
-            (*inputs, *errors, *count) = (read, found, counted);
+            (inputs, errors, count) = (read, found, counted);
             let (first, kind, api_version, items) = deferred.expect("a list");
             let item_kind = kind.strip_suffix("List").filter(|k| !k.is_empty());
             for (j, item) in items.into_iter().enumerate() {
@@ -203,9 +193,9 @@ fn read_one_thread(
                     item,
                     item_kind,
                     &api_version,
-                    inputs,
-                    errors,
-                    count,
+                    &mut inputs,
+                    &mut errors,
+                    &mut count,
                 );
             }
         }
@@ -214,14 +204,15 @@ fn read_one_thread(
                 prefix: String::new(),
                 value,
             };
-            read_document(src.name, doc, inputs, errors, count);
+            read_document(src.name, doc, &mut inputs, &mut errors, &mut count);
         }
         None => {
-            for doc in split_documents(src, errors) {
-                read_document(src.name, doc, inputs, errors, count);
+            for doc in split_documents(src, &mut errors) {
+                read_document(src.name, doc, &mut inputs, &mut errors, &mut count);
             }
         }
     }
+    (inputs, errors)
 }
 
 impl Inputs {
@@ -416,11 +407,17 @@ impl ListSink<'_, '_> {
     /// that the vector of 50 000 pods is not copied as it grows.
     fn make_room(&mut self, index: usize, item: &Tree) {
         let ahead = self.estimate.saturating_sub(index).min(ROOM_AHEAD);
-        match item.get("kind").and_then(Tree::as_str) {
-            Some("Pod") if self.inputs.pods.capacity() == 0 => self.inputs.pods.reserve(ahead),
-            Some("Node") if self.inputs.nodes.capacity() == 0 => self.inputs.nodes.reserve(ahead),
-            _ => {}
-        }
+        make_room(&mut self.inputs, item, ahead);
+    }
+}
+
+/// Makes room for `ahead` more pods or nodes, as `item`'s kind says, unless the vector has
+/// room already (it is made once, at a list's first pod or node).
+fn make_room(inputs: &mut Inputs, item: &Tree, ahead: usize) {
+    match item.get("kind").and_then(Tree::as_str) {
+        Some("Pod") if inputs.pods.capacity() == 0 => inputs.pods.reserve(ahead),
+        Some("Node") if inputs.nodes.capacity() == 0 => inputs.nodes.reserve(ahead),
+        _ => {}
     }
 }
 

@@ -227,16 +227,12 @@ impl ScorePlugin for Reference {
         let min = scores.iter().copied().fold(0, i64::min);
         let diff = max - min;
         if diff <= 0 {
-            // Every score is the same: each becomes 0, as below.
+            // Every score is the same: each becomes 0.
             scores.fill(0);
             return;
         }
         for s in scores.iter_mut() {
-            let mut f = 0.0;
-            if diff > 0 {
-                f = MAX_NODE_SCORE as f64 * ((*s - min) as f64 / diff as f64);
-            }
-            *s = f as i64;
+            *s = (MAX_NODE_SCORE as f64 * ((*s - min) as f64 / diff as f64)) as i64;
         }
     }
 }
