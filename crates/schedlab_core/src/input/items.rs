@@ -2,7 +2,8 @@
 //! text, parsed and converted to their objects in chunks on the pool of [`crate::parallel`],
 //! and put back together in item order, so the result is the one the file gives on one thread
 //! (`read_json_list`, or `split_documents` and `read_document`): the same objects in the same
-//! order, the same warnings and errors.
+//! order, the same warnings and errors. A YAML item written as kubectl writes it is read by
+//! [`block_yaml`], any other by libyaml; a YAML list takes this path on one thread too.
 //!
 //! Only a plain list takes this path: a top-level map whose `items` is a sequence of maps (in
 //! YAML, a block sequence in one document without aliases), each item and the rest of the
@@ -10,6 +11,7 @@
 //! error, a repeated key), returns `None` and the caller reads the file on one thread, which
 //! words the error with its line as before.
 
+use super::block_yaml;
 use super::parse::{self, Context, ItemSink, TreeSeed};
 use super::tree::Tree;
 use super::{
@@ -167,14 +169,19 @@ struct Part {
 }
 
 /// Reads a list's items on the pool's threads; `None` when the file is not a plain list (see
-/// the module documentation) or the pool has one thread, and the caller reads it alone.
+/// the module documentation), or is JSON and the pool has one thread (the streaming reader is
+/// as quick then), and the caller reads it alone. A YAML list takes this path on one thread
+/// too, for [`block_yaml`]'s quick reading of each item.
 pub(super) fn read_in_parallel(src: &Source) -> Option<(Inputs, Vec<Diagnostic>)> {
     let threads = crate::parallel::threads();
-    if threads < 2 || src.text.len() > super::MAX_FILE_BYTES {
+    if src.text.len() > super::MAX_FILE_BYTES {
         return None;
     }
     let text = src.text.trim_start_matches('\u{feff}');
     if super::looks_like_json(text) {
+        if threads < 2 {
+            return None;
+        }
         let layout = items_layout(text)?;
         if !(MIN_ITEMS..=MAX_OBJECTS).contains(&layout.items.len()) {
             return None;
@@ -208,6 +215,12 @@ pub(super) fn read_in_parallel(src: &Source) -> Option<(Inputs, Vec<Diagnostic>)
             // The item as a document of its own: its dash made a space, so that its lines keep
             // their columns.
             let range = layout.items[index].clone();
+            if let Some(Tree::Seq(mut one)) = block_yaml::parse(&text[range.clone()]) {
+                if let (1, Some(item @ Tree::Map(_))) = (one.len(), one.pop()) {
+                    read(item);
+                    return Some(());
+                }
+            }
             let mut item = String::with_capacity(range.len() + layout.indent + 1);
             item.extend(std::iter::repeat_n(' ', layout.indent + 1));
             item.push_str(&text[range.start + layout.indent + 1..range.end]);
@@ -481,7 +494,8 @@ mod tests {
         )
     }
 
-    /// `read_source` on `threads` threads, printed (objects, warnings and errors).
+    /// `read_source` on `threads` threads, printed (objects, warnings and errors), and whether
+    /// it took this module's path.
     #[cfg(feature = "parallel")]
     fn read(text: &str, threads: usize) -> (bool, String) {
         let src = Source {
@@ -493,6 +507,17 @@ mod tests {
             (shared, format!("{:?}", super::super::read_source(&src)))
         })
         .expect("a pool")
+    }
+
+    /// What the sequential reader gives, printed as [`read`] prints it.
+    #[cfg(feature = "parallel")]
+    fn sequential(text: &str) -> String {
+        let src = Source {
+            name: "pods.json",
+            text,
+        };
+        let (inputs, errors) = super::super::read_one_thread(&src);
+        format!("{:?}", super::super::finish(&src, inputs, errors))
     }
 
     #[cfg(feature = "parallel")]
@@ -602,8 +627,12 @@ mod tests {
         let items: String = (0..n)
             .map(|i| match odd.iter().find(|(at, _)| *at == i) {
                 Some((_, item)) => item.lines().map(|l| format!("{pad}{l}\n")).collect(),
-                None => format!(
+                // Every other item in flow style, which only libyaml reads.
+                None if i % 2 == 1 => format!(
                     "{pad}- apiVersion: v1\n{pad}  kind: Pod\n{pad}  metadata:\n{pad}    name: p{i}\n{pad}    labels: {{app: \"x\"}}\n{pad}  spec:\n{pad}    containers:\n{pad}    - name: c\n{pad}      resources:\n{pad}        requests: {{cpu: 100m}}\n"
+                ),
+                None => format!(
+                    "{pad}- apiVersion: v1\n{pad}  kind: Pod\n{pad}  metadata:\n{pad}    name: p{i}\n{pad}    labels:\n{pad}      app: 'x'\n{pad}  spec:\n{pad}    containers:\n{pad}    - name: c\n{pad}      resources:\n{pad}        requests:\n{pad}          cpu: 100m\n"
                 ),
             })
             .collect();
@@ -617,6 +646,7 @@ mod tests {
             (5, "- kind: Node\n  apiVersion: v1\n  metadata: {name: n5}\n# a comment between items\n"),
             (900, "- {kind: ConfigMap, apiVersion: v1, metadata: {name: cm}}"),
             (1500, "- kind: Pod\n  apiVersion: v1\n  metadata:\n    name: bad\n  spec:\n    containers:\n    - name: c\n      resources: {requests: {cpu: 12x}}"),
+            (1700, "- kind: Pod\n  apiVersion: v1\n  metadata:\n    name: bad-block\n  spec:\n    containers:\n    - name: c\n      resources:\n        requests:\n          cpu: 12x\n"),
             (2000, "-\n  kind: Pod\n  metadata:\n    name: dash-alone\n    annotations:\n      note: |\n        - not an item\n        items: neither\n  spec: {containers: [{name: c}]}"),
         ];
         for (indent, tail) in [
@@ -626,11 +656,15 @@ mod tests {
             let text = yaml_list(2500, indent, &odd, tail);
             let (shared, two) = read(&text, 2);
             assert!(shared, "dashes at column {indent}");
-            assert_eq!(read(&text, 1).1, two);
+            // On one thread too, for the quick reading of each item.
+            assert_eq!(read(&text, 1), (true, two.clone()));
+            assert_eq!(sequential(&text), two);
             assert!(two.contains("items[1500].spec.containers[0].resources.requests.cpu"));
             assert!(two.contains(r#"invalid quantity \"12x\""#));
+            assert!(two.contains("items[1700].spec.containers[0].resources.requests.cpu"));
         }
-        // Worked out from the list: 2497 pods, one node, the ConfigMap skipped with a warning.
+        // Worked out from the list: 2498 pods, one node, the ConfigMap skipped with a warning;
+        // a block item and a flow item read alike.
         let text = yaml_list(2500, 0, &odd[..2], "kind: List\n");
         let Ok(inputs) = super::super::read_source(&Source {
             name: "pods.yaml",
@@ -639,6 +673,15 @@ mod tests {
             panic!("the list reads");
         };
         assert_eq!((inputs.pods.len(), inputs.nodes.len()), (2498, 1));
+        for (k, name) in [(0, "p0"), (1, "p1")] {
+            let pod = &inputs.pods[k].0;
+            assert_eq!(pod.metadata.name, name);
+            assert_eq!(
+                pod.metadata.labels.get("app").map(String::as_str),
+                Some("x")
+            );
+            assert_eq!(pod.spec.containers[0].resources.requests.0.get("cpu"), 100);
+        }
         assert_eq!(inputs.warnings.len(), 1);
         assert_eq!(inputs.warnings[0].path, "items[900]");
     }
@@ -676,7 +719,8 @@ mod tests {
         ] {
             let (shared, two) = read(&text, 2);
             assert!(!shared, "{why}");
-            assert_eq!(read(&text, 1).1, two, "{why}");
+            assert_eq!(read(&text, 1), (false, two.clone()), "{why}");
+            assert_eq!(sequential(&text), two, "{why}");
         }
     }
 

@@ -10,6 +10,7 @@
 //! warning; a known kind that is malformed is an error.
 
 mod aliases;
+mod block_yaml;
 mod items;
 pub mod locate;
 mod parse;
@@ -157,8 +158,16 @@ pub fn read_sources(sources: &[Source]) -> Result<Inputs, Vec<Diagnostic>> {
 /// Reads one source (the object limit applies per source). An editor that reads its files
 /// one by one can keep the result of a file that did not change.
 pub fn read_source(src: &Source) -> Result<Inputs, Vec<Diagnostic>> {
-    let (mut inputs, mut errors) =
-        items::read_in_parallel(src).unwrap_or_else(|| read_one_thread(src));
+    let (inputs, errors) = items::read_in_parallel(src).unwrap_or_else(|| read_one_thread(src));
+    finish(src, inputs, errors)
+}
+
+/// The lines of `src`'s errors and warnings found, and its objects or its errors.
+fn finish(
+    src: &Source,
+    mut inputs: Inputs,
+    mut errors: Vec<Diagnostic>,
+) -> Result<Inputs, Vec<Diagnostic>> {
     let sources = std::slice::from_ref(src);
     locate_lines(&mut errors, sources);
     locate_lines(&mut inputs.warnings, sources);
