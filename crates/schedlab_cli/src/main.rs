@@ -310,6 +310,23 @@ fn main() -> ExitCode {
     }
 }
 
+/// Pending pods × nodes past which a full JSON report is said to be huge: 2000 pods on 5000
+/// nodes print some 0.8 GB of tables.
+const HUGE_TABLES: usize = 10_000_000;
+
+/// Warns, before a run, that its full JSON report (every cycle's filter and score tables) will
+/// take gigabytes of memory and output, when it will; `--summary` is the form for big runs.
+fn warn_if_the_tables_are_huge(scenario: &Scenario) {
+    let (pending, nodes) = (scenario.queue.len(), scenario.cluster.nodes.len());
+    if pending.saturating_mul(nodes) >= HUGE_TABLES {
+        eprintln!(
+            "warning: the full report holds every cycle's filter and score tables: for {pending} \
+             pending pods on {nodes} nodes that can take gigabytes of memory and output; \
+             --summary leaves the tables out (the decisions are the same)"
+        );
+    }
+}
+
 /// Runs the command (on the thread pool that `--threads` sized).
 fn command(cli: Cli) -> ExitCode {
     match cli.command {
@@ -330,6 +347,9 @@ fn command(cli: Cli) -> ExitCode {
             // report reads placements and events, and the tables of a 50 000-pod run on 5000
             // nodes would take some 15 GB.
             let tables = !summary && !matches!(output, Output::Text);
+            if tables {
+                warn_if_the_tables_are_huge(&scenario);
+            }
             let run = scenario.run_with(seed, tables, Limits { until, max_cycles });
             if let Some(w) = &run.warning {
                 eprintln!("warning: {w}");
