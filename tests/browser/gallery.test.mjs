@@ -2,6 +2,7 @@
 // classic, is compiled into the wasm; every other example's files are fetched from the site's
 // scenarios/ folder when it is first opened. Checks that choosing big-cluster shows a loading
 // strip, then the 1000-node run; that the wasm the page loads holds none of the fetched files;
+// that big-cluster is read a part at a time, and a pick made meanwhile supersedes it;
 // that a failed fetch leaves the editors as they were (and Try again opens the example); that a
 // saved big-cluster tab restores after a reload, and says so when it cannot; and that links
 // (in the address bar at load, or typed in later) to fetched examples and lessons open.
@@ -130,6 +131,35 @@ describe('the gallery: examples fetched when chosen', () => {
     }
     await context.close();
     assertNoProblems();
+  });
+
+  it('reads big-cluster a part at a time, and a pick made meanwhile supersedes it', async () => {
+    const context = await env.context();
+    const page = await env.tab(context, { ignoreFailed: iconCancelled });
+    await page.goto(`${env.base}#example=classic`);
+    await page.waitForSelector('[data-testid="node-card"][data-node="node-a1"]');
+    const loads = () => page.getAttribute('[data-testid="controls"]', 'data-loads').then(Number);
+    const loadsBefore = await loads();
+    await page.selectOption('[data-testid="gallery"]', 'big-cluster');
+    // Its 10 000 pods are read between frames: the status line says so, and the page takes
+    // the next pick while it reads (or runs).
+    await page.waitForFunction(() => /reading the inputs|simulating/.test(document.querySelector('.loading')?.textContent ?? ''));
+    await page.selectOption('[data-testid="gallery"]', 'classic');
+    await waitStats(page, CLASSIC);
+    assert.equal(await scenario(page), 'classic');
+    // The superseded load never shows: classic's run is the one loaded, and stays.
+    const loadsAfter = await loads();
+    assert.equal(loadsAfter, loadsBefore + 1);
+    await page.waitForTimeout(2000);
+    assert.equal(await loads(), loadsAfter);
+    assert.equal(await stats(page).then((s) => s.startsWith(CLASSIC)), true);
+    await page.waitForSelector('[data-testid="node-card"][data-node="node-a1"]');
+    // And big-cluster, picked again, reads and runs to the end.
+    await page.selectOption('[data-testid="gallery"]', 'big-cluster');
+    await waitStats(page, BIG);
+    await page.waitForSelector('[data-testid="heat-map-canvas"]');
+    assertNoProblems();
+    await context.close();
   });
 
   it('a failed fetch changes nothing but the message it shows; Try again opens the example', async () => {

@@ -2,8 +2,12 @@
 //! screen, the selection, the controls; and the actions that change them.
 //!
 //! Every valid edit reloads the scenario and runs it to its end at once (a millisecond or so
-//! for a small cluster; a big one runs in slices so the tab never freezes), then shows it at
-//! the same position as before (the end, unless the user had stepped back). Only when a load
+//! for a small cluster), then shows it at the same position as before (the end, unless the user
+//! had stepped back). A big one is loaded in tasks of at most some 16 ms each, so that the tab
+//! never freezes: a changed list of 2000 items or more is read a chunk of items at a time
+//! ([`ListReader`]), each other big text in a task of its own, then the scenario is built, then
+//! the session is made and run in slices, and shown in a task of its own. A newer edit, pick or
+//! link stops a load still going (its reading and its run alike). Only when a load
 //! has taken longer than [`SLOW_RUN_MS`] do edits wait for a pause in typing of
 //! [`DEBOUNCE_MS`]. A failed load keeps the last valid session on screen and only replaces the
 //! errors. Editor texts are saved per tab (`sessionStorage`, under a slot of their own in an
@@ -37,7 +41,7 @@ use crate::lesson::LessonAt;
 use crate::link::{self, LinkError, Opened, Shared, View};
 use crate::session::{Frame, Session, SessionInfo};
 use leptos::prelude::*;
-use schedlab_core::input::{looks_like_json, read_source, Inputs};
+use schedlab_core::input::{looks_like_json, read_source, Inputs, ListReader};
 use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::{Diagnostic, Scenario, Source};
 use std::sync::Arc;
@@ -210,9 +214,18 @@ pub enum InspectTarget {
 pub const SPEEDS: [u32; 6] = [1, 2, 5, 10, 30, 100];
 
 /// Cycles simulated between two looks at the clock while loading a big scenario.
-const LOAD_CHUNK: usize = 16;
-/// Loading yields to the browser after this long, so the tab never freezes.
-const LOAD_SLICE_MS: f64 = 40.0;
+const LOAD_CHUNK: usize = 4;
+/// Loading yields to the browser after this long, so the tab never freezes (a slice also
+/// takes the checkpoint it reaches: some 30 ms on big-cluster).
+const LOAD_SLICE_MS: f64 = 16.0;
+/// A changed text longer than this that is a plain list of 2000 items or more is read a chunk
+/// of items at a time between frames ([`ListReader`]), not in one go.
+const SLICED_READ_BYTES: usize = 256 << 10;
+/// Items read between two looks at the clock.
+const READ_CHUNK: usize = 100;
+/// Pods (bound and pending) past which a new session is made and run after the next frame,
+/// not in the task that read its inputs.
+const DEFERRED_START_PODS: usize = 2000;
 
 /// What the inspector resolves its target to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -355,6 +368,8 @@ pub struct Playground {
     pub loading: RwSignal<Option<usize>>,
     load_generation: StoredValue<u64>,
     last_run_ms: StoredValue<f64>,
+    /// Counts reads of the texts: a sliced read stops when a newer one started.
+    read_generation: StoredValue<u64>,
     /// A rerun waits for the next paint.
     deferred: StoredValue<bool>,
     pending: StoredValue<Option<TimeoutHandle>>,
@@ -588,6 +603,7 @@ impl Playground {
             can_redo: RwSignal::new(false),
             load_generation: StoredValue::new(0),
             last_run_ms: StoredValue::new(0.0),
+            read_generation: StoredValue::new(0),
             deferred: StoredValue::new(false),
             pending: StoredValue::new(None),
             ticker: StoredValue::new(None),
@@ -1008,17 +1024,117 @@ impl Playground {
             set_timeout(
                 move || {
                     this.deferred.set_value(false);
-                    this.recompute();
+                    this.recompute_in_slices();
                 },
                 Duration::ZERO,
             );
         });
     }
 
+    /// [`Playground::recompute`], after reading each big list that changed a chunk of items at
+    /// a time between frames ([`SLICED_READ_BYTES`]), so that reading big-cluster's 10 000 pods
+    /// never holds the page for long.
+    fn recompute_in_slices(&self) {
+        let texts: Vec<String> = self.texts.iter().map(|t| t.get_untracked()).collect();
+        let names = source_names(&texts);
+        let fresh: Vec<usize> = self.parsed.with_value(|parsed| {
+            (0..texts.len())
+                .filter(|&i| {
+                    (SLICED_READ_BYTES..=PAGE_MAX_TEXT).contains(&texts[i].len())
+                        && parsed[i]
+                            .as_ref()
+                            .is_none_or(|p| p.text != texts[i] || p.name != names[i])
+                })
+                .collect()
+        });
+        let Some(&index) = fresh.first() else {
+            self.recompute();
+            return;
+        };
+        let generation = self.read_generation.get_value() + 1;
+        self.read_generation.set_value(generation);
+        self.loading.set(Some(0));
+        // Saying it is slow makes the edits that follow wait for a pause in typing.
+        self.last_run_ms.set_value(SLOW_RUN_MS + 1.0);
+        match ListReader::new(&names[index], &texts[index]) {
+            Some(reader) => self.continue_reading(reader, index, generation),
+            None => {
+                // Not a list to read in parts: read it in a task of its own.
+                let src = Source {
+                    name: &names[index],
+                    text: &texts[index],
+                };
+                let read = read_within_page_limit(&src);
+                self.parsed.update_value(|parsed| {
+                    parsed[index] = Some(ParsedFile {
+                        name: names[index].clone(),
+                        text: texts[index].clone(),
+                        read,
+                    })
+                });
+                self.after_a_frame(generation);
+            }
+        }
+    }
+
+    /// Reads more of editor `index`'s list; once it is read, keeps it as that editor's read
+    /// and goes on (after a frame) with the rest of the load.
+    fn continue_reading(&self, mut reader: ListReader, index: usize, generation: u64) {
+        let started = now_ms();
+        loop {
+            match reader.read_some(READ_CHUNK) {
+                // An item that does not parse: the whole text is read at once, which words
+                // the error.
+                None => {
+                    self.recompute();
+                    return;
+                }
+                Some(true) => {
+                    let (name, text) = (reader.name().to_string(), reader.text().to_string());
+                    let read = reader.finish();
+                    self.parsed.update_value(|parsed| {
+                        parsed[index] = Some(ParsedFile { name, text, read })
+                    });
+                    break;
+                }
+                Some(false) if now_ms() - started > LOAD_SLICE_MS => {
+                    let this = *self;
+                    set_timeout(
+                        move || {
+                            if this.read_generation.get_value() == generation {
+                                this.continue_reading(reader, index, generation);
+                            }
+                        },
+                        Duration::ZERO,
+                    );
+                    return;
+                }
+                Some(false) => {}
+            }
+        }
+        self.after_a_frame(generation);
+    }
+
+    /// Goes on with [`Playground::recompute_in_slices`] in a task of its own, unless a newer
+    /// read started meanwhile.
+    fn after_a_frame(&self, generation: u64) {
+        let this = *self;
+        set_timeout(
+            move || {
+                if this.read_generation.get_value() == generation {
+                    this.recompute_in_slices();
+                }
+            },
+            Duration::ZERO,
+        );
+    }
+
     /// Loads the current texts. On success a new session replaces the old one (and the texts
     /// are kept as the last valid ones); on failure only the errors are replaced, and the last
     /// valid session stays on screen.
     fn recompute(&self) {
+        // A sliced read still going reads texts that are no longer the editors'.
+        self.read_generation.update_value(|g| *g += 1);
         let texts: Vec<String> = self.texts.iter().map(|t| t.get_untracked()).collect();
         crate::crash::remember_inputs(
             self.texts
@@ -1057,7 +1173,14 @@ impl Playground {
                 self.stop_pending.set_value(false);
             }
         }
-        self.last_run_ms.set_value(now_ms() - started);
+        // A run that goes on after this task (a big one, in slices) counts as slow.
+        let elapsed = now_ms() - started;
+        let going_on = self.loading.with_untracked(Option::is_some);
+        self.last_run_ms.set_value(if going_on {
+            elapsed.max(SLOW_RUN_MS + 1.0)
+        } else {
+            elapsed
+        });
     }
 
     /// [`load`], rereading only the files whose text changed since the last call.
@@ -1093,14 +1216,43 @@ impl Playground {
     fn start(&self, scenario: Scenario, position: usize) {
         let generation = self.load_generation.get_value() + 1;
         self.load_generation.set_value(generation);
-        let session = Session::new(&scenario, self.seed.get_untracked());
-        self.continue_loading(session, generation, position);
+        let seed = self.seed.get_untracked();
+        if scenario.cluster.pods.len() <= DEFERRED_START_PODS {
+            self.continue_loading(Session::new(&scenario, seed), generation, position);
+            return;
+        }
+        // A big one: the session is made after a frame, not in the task that read the inputs.
+        self.loading.set(Some(0));
+        let this = *self;
+        set_timeout(
+            move || {
+                if this.load_generation.get_value() == generation {
+                    let session = Session::new(&scenario, seed);
+                    this.continue_loading(session, generation, position);
+                }
+            },
+            Duration::ZERO,
+        );
     }
 
     fn continue_loading(&self, mut session: Session, generation: u64, position: usize) {
         let started = now_ms();
         loop {
             if session.run_some(LOAD_CHUNK) {
+                if now_ms() - started > LOAD_SLICE_MS / 2.0 {
+                    // Showing the run takes a task of its own, after this slice's frame.
+                    self.loading.set(Some(session.cycles_known()));
+                    let this = *self;
+                    set_timeout(
+                        move || {
+                            if this.load_generation.get_value() == generation {
+                                this.finish_loading(session, position);
+                            }
+                        },
+                        Duration::ZERO,
+                    );
+                    return;
+                }
                 break;
             }
             if now_ms() - started > LOAD_SLICE_MS {
@@ -1118,6 +1270,11 @@ impl Playground {
                 return;
             }
         }
+        self.finish_loading(session, position);
+    }
+
+    /// Shows a session that ran to its end, at `position` (clamped).
+    fn finish_loading(&self, mut session: Session, position: usize) {
         self.loading.set(None);
         session.go_to(position);
         let info = Arc::clone(&session.info);

@@ -168,20 +168,22 @@ struct Part {
     errors: Vec<Diagnostic>,
 }
 
-/// Reads a list's items on the pool's threads; `None` when the file is not a plain list (see
-/// the module documentation), or is JSON and the pool has one thread (the streaming reader is
-/// as quick then), and the caller reads it alone. A YAML list takes this path on one thread
-/// too, for [`block_yaml`]'s quick reading of each item.
-pub(super) fn read_in_parallel(src: &Source) -> Option<(Inputs, Vec<Diagnostic>)> {
-    let threads = crate::parallel::threads();
-    if src.text.len() > super::MAX_FILE_BYTES {
-        return None;
-    }
-    let text = src.text.trim_start_matches('\u{feff}');
+/// Where a plain list's items are, in JSON or in YAML.
+enum Layout {
+    Json(ItemsLayout),
+    Yaml(YamlLayout),
+}
+
+/// What a plain list says of its items: the kind they take when they have none (a `PodList`'s
+/// items are pods), and the apiVersion that comes with it.
+struct Head {
+    item_kind: Option<String>,
+    api_version: Option<Tree<'static>>,
+}
+
+/// A plain list's items and head; `None` for anything else (see the module documentation).
+fn plan(text: &str) -> Option<(Layout, Head)> {
     if super::looks_like_json(text) {
-        if threads < 2 {
-            return None;
-        }
         let layout = items_layout(text)?;
         if !(MIN_ITEMS..=MAX_OBJECTS).contains(&layout.items.len()) {
             return None;
@@ -194,11 +196,7 @@ pub(super) fn read_in_parallel(src: &Source) -> Option<(Inputs, Vec<Diagnostic>)
         if !sink.0 {
             return None;
         }
-        let parse_item = |index: usize, ctx: &Context, read: Reader| {
-            read(parse::json_tree(&text[layout.items[index].clone()], ctx).ok()?);
-            Some(())
-        };
-        read_items(src.name, &doc, layout.items.len(), threads, parse_item)
+        Some((Layout::Json(layout), head(&doc)?))
     } else {
         let layout = yaml_items_layout(text)?;
         if !(MIN_ITEMS..=MAX_OBJECTS).contains(&layout.items.len())
@@ -211,27 +209,218 @@ pub(super) fn read_in_parallel(src: &Source) -> Option<(Inputs, Vec<Diagnostic>)
         if doc.get("items") != Some(&Tree::Seq(Vec::new())) {
             return None;
         }
-        let parse_item = |index: usize, ctx: &Context, read: Reader| {
-            // The item as a document of its own: its dash made a space, so that its lines keep
-            // their columns.
-            let range = layout.items[index].clone();
-            if let Some(Tree::Seq(mut one)) = block_yaml::parse(&text[range.clone()]) {
-                if let (1, Some(item @ Tree::Map(_))) = (one.len(), one.pop()) {
-                    read(item);
-                    return Some(());
+        Some((Layout::Yaml(layout), head(&doc)?))
+    }
+}
+
+/// The head of a list document; `None` when its kind is not a list's.
+fn head(doc: &Tree) -> Option<Head> {
+    let kind = doc.get("kind").and_then(Tree::as_str)?;
+    if kind != "List" && !kind.ends_with("List") {
+        return None;
+    }
+    Some(Head {
+        item_kind: kind
+            .strip_suffix("List")
+            .filter(|k| !k.is_empty())
+            .map(str::to_string),
+        api_version: doc.get("apiVersion").cloned().map(Tree::into_owned),
+    })
+}
+
+impl Layout {
+    fn len(&self) -> usize {
+        match self {
+            Layout::Json(layout) => layout.items.len(),
+            Layout::Yaml(layout) => layout.items.len(),
+        }
+    }
+
+    /// Parses item `index` of `text` and hands its tree to `read`; `None` when it does not
+    /// parse (the sequential reader words the error).
+    fn parse_item(&self, text: &str, index: usize, ctx: &Context, read: Reader) -> Option<()> {
+        match self {
+            Layout::Json(layout) => {
+                read(parse::json_tree(&text[layout.items[index].clone()], ctx).ok()?);
+            }
+            Layout::Yaml(layout) => {
+                let range = layout.items[index].clone();
+                if let Some(Tree::Seq(mut one)) = block_yaml::parse(&text[range.clone()]) {
+                    if let (1, Some(item @ Tree::Map(_))) = (one.len(), one.pop()) {
+                        read(item);
+                        return Some(());
+                    }
                 }
+                // The item as a document of its own: its dash made a space, so that its lines
+                // keep their columns.
+                let mut item = String::with_capacity(range.len() + layout.indent + 1);
+                item.extend(std::iter::repeat_n(' ', layout.indent + 1));
+                item.push_str(&text[range.start + layout.indent + 1..range.end]);
+                let tree = parse_yaml(&item, ctx)?;
+                if !matches!(tree, Tree::Map(_)) || depth(&tree) > MAX_DEPTH {
+                    return None;
+                }
+                read(tree);
             }
-            let mut item = String::with_capacity(range.len() + layout.indent + 1);
-            item.extend(std::iter::repeat_n(' ', layout.indent + 1));
-            item.push_str(&text[range.start + layout.indent + 1..range.end]);
-            let tree = parse_yaml(&item, ctx)?;
-            if !matches!(tree, Tree::Map(_)) || depth(&tree) > MAX_DEPTH {
-                return None;
-            }
-            read(tree);
-            Some(())
+        }
+        Some(())
+    }
+
+    /// Reads items `range` of the list in `text` into a part of their own.
+    fn read_chunk(&self, file: &str, text: &str, head: &Head, range: Range<usize>) -> Option<Part> {
+        let ctx = Context::default();
+        let mut part = Part {
+            inputs: Inputs::default(),
+            errors: Vec::new(),
         };
-        read_items(src.name, &doc, layout.items.len(), threads, parse_item)
+        // Objects read (the limit is checked for the whole list, before sharing it out).
+        let mut count = 0;
+        for index in range.clone() {
+            let mut read = |item: Tree| {
+                if index == range.start {
+                    make_room(&mut part.inputs, &item, range.end - index);
+                }
+                read_item(
+                    file,
+                    format!("items[{index}]"),
+                    item,
+                    head.item_kind.as_deref(),
+                    &head.api_version,
+                    &mut part.inputs,
+                    &mut part.errors,
+                    &mut count,
+                );
+            };
+            self.parse_item(text, index, &ctx, &mut read)?;
+        }
+        Some(part)
+    }
+}
+
+/// Reads a list's items on the pool's threads; `None` when the file is not a plain list (see
+/// the module documentation), or is JSON and the pool has one thread (the streaming reader is
+/// as quick then), and the caller reads it alone. A YAML list takes this path on one thread
+/// too, for [`block_yaml`]'s quick reading of each item.
+pub(super) fn read_in_parallel(src: &Source) -> Option<(Inputs, Vec<Diagnostic>)> {
+    let threads = crate::parallel::threads();
+    if src.text.len() > super::MAX_FILE_BYTES {
+        return None;
+    }
+    let text = src.text.trim_start_matches('\u{feff}');
+    if threads < 2 && super::looks_like_json(text) {
+        return None;
+    }
+    let (layout, head) = plan(text)?;
+    let n = layout.len();
+    let chunk = n.div_ceil(threads * CHUNKS_PER_THREAD).max(1);
+    let chunks: Vec<Range<usize>> = (0..n)
+        .step_by(chunk)
+        .map(|start| start..(start + chunk).min(n))
+        .collect();
+    let parts = crate::parallel::map(&chunks, |range| {
+        layout.read_chunk(src.name, text, &head, range.clone())
+    });
+    let mut parts = parts
+        .into_iter()
+        .collect::<Option<Vec<Part>>>()?
+        .into_iter();
+    let Part {
+        mut inputs,
+        mut errors,
+    } = parts.next()?;
+    let rest: Vec<Part> = parts.collect();
+    // Room for all at once, so the first part's vectors are not copied again as they grow.
+    inputs
+        .pods
+        .reserve(rest.iter().map(|p| p.inputs.pods.len()).sum());
+    inputs
+        .nodes
+        .reserve(rest.iter().map(|p| p.inputs.nodes.len()).sum());
+    for part in rest {
+        inputs.append(part.inputs);
+        errors.extend(part.errors);
+    }
+    Some((inputs, errors))
+}
+
+/// A large plain list read a few items at a time, for a caller that must not stop for long
+/// (the page reads between frames). The result is [`super::read_source`]'s for the same text.
+pub struct ListReader {
+    name: String,
+    text: String,
+    layout: Layout,
+    head: Head,
+    /// The next item to read.
+    next: usize,
+    inputs: Inputs,
+    errors: Vec<Diagnostic>,
+}
+
+impl ListReader {
+    /// A reader of `text`, when it is a plain list of 2000 items or more; `None` for anything
+    /// else, which [`super::read_source`] reads at once.
+    pub fn new(name: &str, text: &str) -> Option<ListReader> {
+        if text.len() > super::MAX_FILE_BYTES {
+            return None;
+        }
+        let (layout, head) = plan(text.trim_start_matches('\u{feff}'))?;
+        Some(ListReader {
+            name: name.to_string(),
+            text: text.to_string(),
+            layout,
+            head,
+            next: 0,
+            inputs: Inputs::default(),
+            errors: Vec::new(),
+        })
+    }
+
+    /// The file's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The file's text.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// The items read so far, and how many the list has.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.next, self.layout.len())
+    }
+
+    /// Reads up to `items` more items: `Some(true)` once all are read, `None` when one does not
+    /// parse (then read the text with [`super::read_source`], which words the error).
+    pub fn read_some(&mut self, items: usize) -> Option<bool> {
+        let end = (self.next + items.max(1)).min(self.layout.len());
+        let text = self.text.trim_start_matches('\u{feff}');
+        let part = self
+            .layout
+            .read_chunk(&self.name, text, &self.head, self.next..end)?;
+        self.inputs.append(part.inputs);
+        self.errors.extend(part.errors);
+        self.next = end;
+        Some(end == self.layout.len())
+    }
+
+    /// What the list read to: its objects, or its errors (with their lines).
+    pub fn finish(self) -> Result<Inputs, Vec<Diagnostic>> {
+        let src = Source {
+            name: &self.name,
+            text: &self.text,
+        };
+        super::finish(&src, self.inputs, self.errors)
+    }
+}
+
+/// Notes whether the document's `items` was a sequence (it holds none here: they were cut out).
+struct Streaming(bool);
+
+impl<'t> ItemSink<'t> for Streaming {
+    fn item(&mut self, _: usize, _: Tree<'t>) {}
+    fn streaming(&mut self) {
+        self.0 = true;
     }
 }
 
@@ -345,91 +534,6 @@ pub(super) fn yaml_items_layout(text: &str) -> Option<YamlLayout> {
 /// What an item's tree is handed to once parsed.
 type Reader<'r> = &'r mut dyn for<'a> FnMut(Tree<'a>);
 
-/// Reads `n` items of the list `doc` (the document with its items cut out), each parsed by
-/// `parse_item` on one of `threads` threads and handed to the reader it is given.
-fn read_items<'t, P>(
-    file: &str,
-    doc: &Tree<'t>,
-    n: usize,
-    threads: usize,
-    parse_item: P,
-) -> Option<(Inputs, Vec<Diagnostic>)>
-where
-    P: Fn(usize, &Context, Reader) -> Option<()> + Sync,
-{
-    let kind = doc.get("kind").and_then(Tree::as_str)?;
-    if kind != "List" && !kind.ends_with("List") {
-        return None;
-    }
-    let item_kind = kind.strip_suffix("List").filter(|k| !k.is_empty());
-    let api_version = doc.get("apiVersion").cloned();
-
-    let chunk = n.div_ceil(threads * CHUNKS_PER_THREAD).max(1);
-    let chunks: Vec<Range<usize>> = (0..n)
-        .step_by(chunk)
-        .map(|start| start..(start + chunk).min(n))
-        .collect();
-    let parts = crate::parallel::map(&chunks, |range| {
-        let ctx = Context::default();
-        let mut part = Part {
-            inputs: Inputs::default(),
-            errors: Vec::new(),
-        };
-        // Objects read (the limit is checked for the whole list, before sharing it out).
-        let mut count = 0;
-        for index in range.clone() {
-            let mut read = |item: Tree| {
-                if index == range.start {
-                    make_room(&mut part.inputs, &item, range.end - index);
-                }
-                read_item(
-                    file,
-                    format!("items[{index}]"),
-                    item,
-                    item_kind,
-                    &api_version,
-                    &mut part.inputs,
-                    &mut part.errors,
-                    &mut count,
-                );
-            };
-            parse_item(index, &ctx, &mut read)?;
-        }
-        Some(part)
-    });
-    let mut parts = parts
-        .into_iter()
-        .collect::<Option<Vec<Part>>>()?
-        .into_iter();
-    let Part {
-        mut inputs,
-        mut errors,
-    } = parts.next()?;
-    let rest: Vec<Part> = parts.collect();
-    // Room for all at once, so the first part's vectors are not copied again as they grow.
-    inputs
-        .pods
-        .reserve(rest.iter().map(|p| p.inputs.pods.len()).sum());
-    inputs
-        .nodes
-        .reserve(rest.iter().map(|p| p.inputs.nodes.len()).sum());
-    for part in rest {
-        inputs.append(part.inputs);
-        errors.extend(part.errors);
-    }
-    Some((inputs, errors))
-}
-
-/// Notes whether the document's `items` was a sequence (it holds none here: they were cut out).
-struct Streaming(bool);
-
-impl<'t> ItemSink<'t> for Streaming {
-    fn item(&mut self, _: usize, _: Tree<'t>) {}
-    fn streaming(&mut self) {
-        self.0 = true;
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -509,6 +613,19 @@ mod tests {
         .expect("a pool")
     }
 
+    /// What a [`ListReader`] gives reading `step` items at a time, printed as [`read`] prints
+    /// it; `None` when it does not take the text, or stops at an item that does not parse.
+    #[cfg(feature = "parallel")]
+    fn in_steps(text: &str, step: usize) -> Option<String> {
+        let mut reader = ListReader::new("pods.json", text)?;
+        let mut steps = 0;
+        while !reader.read_some(step)? {
+            steps += 1;
+            assert_eq!(reader.progress().0, steps * step);
+        }
+        Some(format!("{:?}", reader.finish()))
+    }
+
     /// What the sequential reader gives, printed as [`read`] prints it.
     #[cfg(feature = "parallel")]
     fn sequential(text: &str) -> String {
@@ -547,6 +664,7 @@ mod tests {
         let (alone, one) = read(&text, 1);
         assert!(!alone);
         assert_eq!(one, two);
+        assert_eq!(in_steps(&text, 333).as_ref(), Some(&two));
         // Worked out from the list: 2997 pods (3000 less the node, the ConfigMap and the
         // ReplicaSet), in input order; the ConfigMap skipped and the ReplicaSet's apiVersion
         // noted, in that order.
@@ -577,6 +695,7 @@ mod tests {
         let (shared, two) = read(&text, 2);
         assert!(shared);
         assert_eq!(read(&text, 1).1, two);
+        assert_eq!(in_steps(&text, 1000).as_ref(), Some(&two));
         assert!(
             two.contains(r#"items[3].spec.containers[0].resources.requests.cpu"#),
             "{two}"
@@ -609,6 +728,7 @@ mod tests {
             let (shared, two) = read(&text, 2);
             assert!(!shared, "{why}");
             assert_eq!(read(&text, 1).1, two, "{why}");
+            assert_eq!(in_steps(&text, 500), None, "{why}");
         }
         // A PodList whose items take its kind, and its apiVersion given after them.
         let text = list(2500, &[(5, kindless)], "")
@@ -659,6 +779,7 @@ mod tests {
             // On one thread too, for the quick reading of each item.
             assert_eq!(read(&text, 1), (true, two.clone()));
             assert_eq!(sequential(&text), two);
+            assert_eq!(in_steps(&text, 700).as_ref(), Some(&two));
             assert!(two.contains("items[1500].spec.containers[0].resources.requests.cpu"));
             assert!(two.contains(r#"invalid quantity \"12x\""#));
             assert!(two.contains("items[1700].spec.containers[0].resources.requests.cpu"));
@@ -721,6 +842,7 @@ mod tests {
             assert!(!shared, "{why}");
             assert_eq!(read(&text, 1), (false, two.clone()), "{why}");
             assert_eq!(sequential(&text), two, "{why}");
+            assert_eq!(in_steps(&text, 700), None, "{why}");
         }
     }
 

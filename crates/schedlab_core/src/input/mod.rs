@@ -29,6 +29,8 @@ use std::borrow::Cow;
 use std::fmt;
 use tree::Tree;
 
+pub use items::ListReader;
+
 /// Largest input file accepted (64 MiB).
 pub const MAX_FILE_BYTES: usize = 64 << 20;
 /// Most objects accepted in one file (each file is read on its own; see [`read_source`]).

@@ -70,6 +70,25 @@ impl<'t> Tree<'t> {
         }
     }
 
+    /// The same tree owning its strings.
+    pub fn into_owned(self) -> Tree<'static> {
+        match self {
+            Tree::Null => Tree::Null,
+            Tree::Bool(b) => Tree::Bool(b),
+            Tree::U64(u) => Tree::U64(u),
+            Tree::I64(i) => Tree::I64(i),
+            Tree::F64(f) => Tree::F64(f),
+            Tree::Str(s) => Tree::Str(Cow::Owned(s.into_owned())),
+            Tree::Seq(items) => Tree::Seq(items.into_iter().map(Tree::into_owned).collect()),
+            Tree::Map(entries) => Tree::Map(
+                entries
+                    .into_iter()
+                    .map(|(k, v)| (Cow::Owned(k.into_owned()), v.into_owned()))
+                    .collect(),
+            ),
+        }
+    }
+
     /// Whether this is `null`.
     pub fn is_null(&self) -> bool {
         matches!(self, Tree::Null)
