@@ -31,7 +31,7 @@ for t in "${targets[@]}"; do
   if [ -d "fuzz/regressions/$t" ]; then dirs+=("fuzz/regressions/$t"); fi
   opts=(-max_total_time="$seconds" -rss_limit_mb=2048 -timeout=30 -print_final_stats=1)
   case "$t" in
-    input_documents | configurations) opts+=(-dict=fuzz/dicts/kubernetes.dict) ;;
+    input_documents | configurations | block_yaml) opts+=(-dict=fuzz/dicts/kubernetes.dict) ;;
     # Structured (arbitrary) input: long inputs from the start make bigger scenarios.
     simulation) opts+=(-max_len=1024 -len_control=0) ;;
   esac

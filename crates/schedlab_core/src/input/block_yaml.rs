@@ -54,6 +54,24 @@ pub(super) fn parse(text: &str) -> Option<Tree<'_>> {
     (reader.at == reader.lines.len()).then_some(tree)
 }
 
+/// Whether this reader leaves `text` to libyaml, or reads it as libyaml's path does (the
+/// `block_yaml` fuzz target holds it to that).
+pub(super) fn agrees_with_libyaml(text: &str) -> bool {
+    parse(text).is_none_or(|quick| libyaml(text) == Some(quick))
+}
+
+/// The tree libyaml's path gives (serde_yaml_ng into [`super::parse::TreeSeed`]); `None` for
+/// an error, or for other than one document.
+fn libyaml(text: &str) -> Option<Tree<'_>> {
+    use serde::de::DeserializeSeed;
+    let ctx = super::parse::Context::default();
+    let mut documents = serde_yaml_ng::Deserializer::from_str(text);
+    let tree = super::parse::TreeSeed { ctx: &ctx }
+        .deserialize(documents.next()?)
+        .ok()?;
+    documents.next().is_none().then_some(tree)
+}
+
 /// A line that holds something: its indentation, and its text without it or trailing spaces.
 struct Line<'t> {
     indent: usize,
@@ -313,18 +331,7 @@ fn plain(text: &str) -> Option<Tree<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::parse::{Context, TreeSeed};
     use proptest::prelude::*;
-    use serde::de::DeserializeSeed;
-
-    /// The tree libyaml's path gives (serde_yaml_ng into [`TreeSeed`]); `None` for an error or
-    /// for other than one document.
-    fn libyaml(text: &str) -> Option<Tree<'_>> {
-        let ctx = Context::default();
-        let mut documents = serde_yaml_ng::Deserializer::from_str(text);
-        let tree = TreeSeed { ctx: &ctx }.deserialize(documents.next()?).ok()?;
-        documents.next().is_none().then_some(tree)
-    }
 
     fn s(v: &str) -> Tree<'_> {
         Tree::Str(Cow::Borrowed(v))

@@ -140,6 +140,13 @@ pub struct Inputs {
     pub warnings: Vec<Diagnostic>,
 }
 
+/// For the `block_yaml` fuzz target: whether the quick reader of kubectl's block YAML (used for
+/// the items of large lists) leaves `text` to libyaml, or reads it as libyaml's path does.
+#[doc(hidden)]
+pub fn block_yaml_agrees_with_libyaml(text: &str) -> bool {
+    block_yaml::agrees_with_libyaml(text)
+}
+
 /// Reads every source; returns all errors found, not just the first.
 pub fn read_sources(sources: &[Source]) -> Result<Inputs, Vec<Diagnostic>> {
     let mut inputs = Inputs::default();
