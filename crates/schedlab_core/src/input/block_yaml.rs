@@ -23,6 +23,10 @@ use std::collections::HashSet;
 /// Deepest nesting read here (the sequential reader's limit is checked on the tree after).
 const MAX_DEPTH: usize = 100;
 
+/// Longest key read here: YAML lets an implicit key run to 1024 characters at most, and libyaml
+/// refuses a longer one ("could not find expected ':'"), so longer keys are left to it.
+const MAX_KEY: usize = 1000;
+
 /// Maps with more entries than this look for a repeated key in a hash set, not by scanning.
 const SCAN_KEYS: usize = 16;
 
@@ -223,6 +227,7 @@ fn entry(content: &str) -> Option<(&str, &str)> {
         .bytes()
         .next()
         .is_some_and(|b| !is_indicator(b) && b != b'-')
+        && key.len() <= MAX_KEY
         && !key.ends_with(' ')
         && !key.bytes().any(|b| matches!(b, b'#' | b'"' | b'\''));
     plain_key.then(|| (key, content[colon + 1..].trim_start_matches(' ')))
@@ -415,6 +420,17 @@ mod tests {
             assert!(fast.is_some(), "{text}");
             assert_eq!(fast, libyaml(text), "{text}");
         }
+    }
+
+    #[test]
+    fn a_key_is_read_here_up_to_its_limit_only() {
+        // Found by the block_yaml fuzz target: libyaml refuses a key past 1024 characters.
+        let short = format!("{}: 1\n", "k".repeat(MAX_KEY));
+        assert!(parse(&short).is_some());
+        assert_eq!(parse(&short), libyaml(&short));
+        let long = format!("a:\n-\n{}:\n  b: 1\n", "k".repeat(1100));
+        assert_eq!(libyaml(&long), None);
+        assert_eq!(parse(&long), None);
     }
 
     #[test]
