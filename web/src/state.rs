@@ -366,6 +366,9 @@ pub struct Playground {
     pub loads: RwSignal<u64>,
     /// Cycles simulated so far while a big scenario loads (`None` when idle).
     pub loading: RwSignal<Option<usize>>,
+    /// While a big list is read a part at a time: its file, the items read, and how many it
+    /// has.
+    pub reading: RwSignal<Option<(String, usize, usize)>>,
     load_generation: StoredValue<u64>,
     last_run_ms: StoredValue<f64>,
     /// Counts reads of the texts: a sliced read stops when a newer one started.
@@ -594,6 +597,7 @@ impl Playground {
             help: RwSignal::new(false),
             tab: RwSignal::new(EditorFile::Nodes),
             loading: RwSignal::new(None),
+            reading: RwSignal::new(None),
             loads: RwSignal::new(0),
             notice: RwSignal::new(None),
             undo: RwSignal::new(None),
@@ -1086,10 +1090,12 @@ impl Playground {
                 // An item that does not parse: the whole text is read at once, which words
                 // the error.
                 None => {
+                    self.reading.set(None);
                     self.recompute();
                     return;
                 }
                 Some(true) => {
+                    self.reading.set(None);
                     let (name, text) = (reader.name().to_string(), reader.text().to_string());
                     let read = reader.finish();
                     self.parsed.update_value(|parsed| {
@@ -1098,6 +1104,9 @@ impl Playground {
                     break;
                 }
                 Some(false) if now_ms() - started > LOAD_SLICE_MS => {
+                    let (read, of) = reader.progress();
+                    self.reading
+                        .set(Some((reader.name().to_string(), read, of)));
                     let this = *self;
                     set_timeout(
                         move || {
@@ -1135,6 +1144,7 @@ impl Playground {
     fn recompute(&self) {
         // A sliced read still going reads texts that are no longer the editors'.
         self.read_generation.update_value(|g| *g += 1);
+        self.reading.set(None);
         let texts: Vec<String> = self.texts.iter().map(|t| t.get_untracked()).collect();
         crate::crash::remember_inputs(
             self.texts

@@ -97,6 +97,9 @@ pub fn Controls() -> impl IntoView {
             .unwrap_or_default()
     };
     let loading = move || {
+        if let Some((file, read, of)) = state.reading.get() {
+            return Some(format!("reading {file}… {read} of {of} items"));
+        }
         state.loading.get().map(|n| {
             if n == 0 {
                 "reading the inputs and simulating…".to_string()
