@@ -64,16 +64,9 @@ pub(super) fn matches_libyaml(text: &str) -> Option<bool> {
     parse(text).map(|quick| libyaml(text) == Some(quick))
 }
 
-/// The tree libyaml's path gives (serde_yaml_ng into [`super::parse::TreeSeed`]); `None` for
-/// an error, or for other than one document.
+/// The tree libyaml's path gives; `None` for an error, or for other than one document.
 fn libyaml(text: &str) -> Option<Tree<'_>> {
-    use serde::de::DeserializeSeed;
-    let ctx = super::parse::Context::default();
-    let mut documents = serde_yaml_ng::Deserializer::from_str(text);
-    let tree = super::parse::TreeSeed { ctx: &ctx }
-        .deserialize(documents.next()?)
-        .ok()?;
-    documents.next().is_none().then_some(tree)
+    super::parse::yaml_tree(text, &super::parse::Context::default())
 }
 
 /// A line that holds something: its indentation, and its text without it or trailing spaces.

@@ -12,12 +12,11 @@
 //! words the error with its line as before.
 
 use super::block_yaml;
-use super::parse::{self, Context, ItemSink, TreeSeed};
+use super::parse::{self, Context, ItemSink};
 use super::tree::Tree;
 use super::{
     find_either, make_room, read_item, Diagnostic, Inputs, Source, FLOW_BYTES, MAX_OBJECTS,
 };
-use serde::de::DeserializeSeed;
 use std::ops::Range;
 
 /// Fewest items worth sharing out (below, one thread reads the list as it parses it).
@@ -205,7 +204,7 @@ fn plan(text: &str) -> Option<(Layout, Head)> {
             return None;
         }
         let outer = format!("{}items: []\n{}", &text[..layout.key], &text[layout.end..]);
-        let doc = parse_yaml(&outer, &Context::default())?;
+        let doc = parse::yaml_tree(&outer, &Context::default())?;
         if doc.get("items") != Some(&Tree::Seq(Vec::new())) {
             return None;
         }
@@ -256,7 +255,7 @@ impl Layout {
                 let mut item = String::with_capacity(range.len() + layout.indent + 1);
                 item.extend(std::iter::repeat_n(' ', layout.indent + 1));
                 item.push_str(&text[range.start + layout.indent + 1..range.end]);
-                let tree = parse_yaml(&item, ctx)?;
+                let tree = parse::yaml_tree(&item, ctx)?;
                 if !matches!(tree, Tree::Map(_)) || depth(&tree) > MAX_DEPTH {
                     return None;
                 }
@@ -422,13 +421,6 @@ impl<'t> ItemSink<'t> for Streaming {
     fn streaming(&mut self) {
         self.0 = true;
     }
-}
-
-/// One YAML document's tree; `None` for an error, or for no document or several.
-fn parse_yaml<'t>(text: &'t str, ctx: &Context) -> Option<Tree<'t>> {
-    let mut documents = serde_yaml_ng::Deserializer::from_str(text);
-    let tree = TreeSeed { ctx }.deserialize(documents.next()?).ok()?;
-    documents.next().is_none().then_some(tree)
 }
 
 /// How deeply a tree nests (a scalar is 0).

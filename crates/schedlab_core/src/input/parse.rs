@@ -404,6 +404,14 @@ pub(crate) fn json_tree<'t>(text: &'t str, ctx: &Context) -> Result<Tree<'t>, se
         .and_then(|v| de.end().map(|()| v))
 }
 
+/// The tree of the one YAML document that `text` is, as [`TreeSeed`] builds it from
+/// serde_yaml_ng's events; `None` for an error, or for no document or several.
+pub(crate) fn yaml_tree<'t>(text: &'t str, ctx: &Context) -> Option<Tree<'t>> {
+    let mut documents = serde_yaml_ng::Deserializer::from_str(text);
+    let tree = TreeSeed { ctx }.deserialize(documents.next()?).ok()?;
+    documents.next().is_none().then_some(tree)
+}
+
 /// The one JSON document that `text` is, as [`DocSeed`] builds it: the items of its top-level
 /// `items` sequence go to `sink` (nothing may follow the document).
 pub(crate) fn json_document<'t, S: ItemSink<'t>>(
