@@ -1047,7 +1047,7 @@ impl Playground {
                     (SLICED_READ_BYTES..=PAGE_MAX_TEXT).contains(&texts[i].len())
                         && parsed[i]
                             .as_ref()
-                            .is_none_or(|p| p.text != texts[i] || p.name != names[i])
+                            .is_none_or(|p| !p.is_of(&names[i], &texts[i]))
                 })
                 .collect()
         });
@@ -1203,7 +1203,7 @@ impl Playground {
             for (i, src) in sources.iter().enumerate() {
                 let fresh = parsed[i]
                     .as_ref()
-                    .is_none_or(|p| p.text != src.text || p.name != src.name);
+                    .is_none_or(|p| !p.is_of(src.name, src.text));
                 if fresh {
                     parsed[i] = Some(ParsedFile {
                         name: src.name.to_string(),
@@ -2089,6 +2089,13 @@ struct ParsedFile {
     name: String,
     text: String,
     read: Result<Inputs, Vec<Diagnostic>>,
+}
+
+impl ParsedFile {
+    /// Whether this is the read of `text` under `name` (else the editor's text must be read).
+    fn is_of(&self, name: &str, text: &str) -> bool {
+        self.name == name && self.text == text
+    }
 }
 
 /// Loads the texts (in [`EditorFile::ALL`] order) as one scenario.

@@ -16,9 +16,9 @@
 //! `false` forms are booleans; decimal integers without a leading zero are numbers; every other
 //! plain scalar that no number parser accepts is a string.
 
+use super::parse::Keys;
 use super::tree::Tree;
 use std::borrow::Cow;
-use std::collections::HashSet;
 
 /// Deepest nesting read here (the sequential reader's limit is checked on the tree after).
 const MAX_DEPTH: usize = 100;
@@ -26,9 +26,6 @@ const MAX_DEPTH: usize = 100;
 /// Longest key read here: YAML lets an implicit key run to 1024 characters at most, and libyaml
 /// refuses a longer one ("could not find expected ':'"), so longer keys are left to it.
 const MAX_KEY: usize = 1000;
-
-/// Maps with more entries than this look for a repeated key in a hash set, not by scanning.
-const SCAN_KEYS: usize = 16;
 
 /// The tree of `text`, one document holding one block map or block sequence; `None` when the
 /// text is anything else, or anything this reader leaves to libyaml (see the module docs).
@@ -140,9 +137,7 @@ impl<'t> Reader<'t> {
 
     /// A block map whose keys are at column `indent`.
     fn map(&mut self, indent: usize) -> Option<Tree<'t>> {
-        let mut entries: Vec<(Cow<'t, str>, Tree<'t>)> = Vec::new();
-        let mut keys: Vec<&'t str> = Vec::new();
-        let mut hashed: Option<HashSet<&'t str>> = None;
+        let mut keys = Keys::default();
         while let Some(line) = self.lines.get(self.at) {
             if line.indent < indent {
                 break;
@@ -151,18 +146,7 @@ impl<'t> Reader<'t> {
                 return None;
             }
             let (key, rest) = entry(line.content)?;
-            let repeated = match hashed.as_mut() {
-                Some(set) => !set.insert(key),
-                None => {
-                    let seen = keys.contains(&key);
-                    keys.push(key);
-                    if keys.len() > SCAN_KEYS {
-                        hashed = Some(keys.drain(..).collect());
-                    }
-                    seen
-                }
-            };
-            if repeated {
+            if keys.seen(key) {
                 return None; // libyaml's path words the error
             }
             self.at += 1;
@@ -173,12 +157,10 @@ impl<'t> Reader<'t> {
                 self.ends_line(indent)?;
                 value
             };
-            // A null member is absent, as the reader drops it.
-            if !value.is_null() {
-                entries.push((Cow::Borrowed(key), value));
-            }
+            keys.push(Cow::Borrowed(key), value);
         }
-        Some(Tree::Map(entries))
+        // A null member is absent, as the reader drops it.
+        Some(keys.into_map())
     }
 
     /// The value of a key or dash with nothing after it on its line, at `indent`: a node on

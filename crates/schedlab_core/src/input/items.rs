@@ -180,6 +180,12 @@ struct Head {
     api_version: Option<Tree<'static>>,
 }
 
+/// A file's text without its byte-order mark, the offsets of a [`Layout`] count from; `None`
+/// for a file past the size limit (which the sequential reader refuses).
+fn body(text: &str) -> Option<&str> {
+    (text.len() <= super::MAX_FILE_BYTES).then(|| text.trim_start_matches('\u{feff}'))
+}
+
 /// A plain list's items and head; `None` for anything else (see the module documentation).
 fn plan(text: &str) -> Option<(Layout, Head)> {
     if super::looks_like_json(text) {
@@ -302,10 +308,7 @@ impl Layout {
 /// too, for [`block_yaml`]'s quick reading of each item.
 pub(super) fn read_in_parallel(src: &Source) -> Option<(Inputs, Vec<Diagnostic>)> {
     let threads = crate::parallel::threads();
-    if src.text.len() > super::MAX_FILE_BYTES {
-        return None;
-    }
-    let text = src.text.trim_start_matches('\u{feff}');
+    let text = body(src.text)?;
     if threads < 2 && super::looks_like_json(text) {
         return None;
     }
@@ -359,10 +362,7 @@ impl ListReader {
     /// A reader of `text`, when it is a plain list of 2000 items or more; `None` for anything
     /// else, which [`super::read_source`] reads at once.
     pub fn new(name: &str, text: &str) -> Option<ListReader> {
-        if text.len() > super::MAX_FILE_BYTES {
-            return None;
-        }
-        let (layout, head) = plan(text.trim_start_matches('\u{feff}'))?;
+        let (layout, head) = plan(body(text)?)?;
         Some(ListReader {
             name: name.to_string(),
             text: text.to_string(),
@@ -393,10 +393,9 @@ impl ListReader {
     /// parse (then read the text with [`super::read_source`], which words the error).
     pub fn read_some(&mut self, items: usize) -> Option<bool> {
         let end = (self.next + items.max(1)).min(self.layout.len());
-        let text = self.text.trim_start_matches('\u{feff}');
-        let part = self
-            .layout
-            .read_chunk(&self.name, text, &self.head, self.next..end)?;
+        let part =
+            self.layout
+                .read_chunk(&self.name, body(&self.text)?, &self.head, self.next..end)?;
         self.inputs.append(part.inputs);
         self.errors.extend(part.errors);
         self.next = end;

@@ -194,16 +194,12 @@ impl<'de> Visitor<'de> for TreeSeed<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Tree<'de>, A::Error> {
         let mut keys = Keys::default();
-        let mut nulls = false;
         while let Some(key) = access.next_key_seed(KeySeed {
             ctx: self.ctx,
             keys: &mut keys,
         })? {
             match access.next_value_seed(self) {
-                Ok(v) => {
-                    nulls |= v.is_null();
-                    keys.entries.push((key, v));
-                }
+                Ok(v) => keys.push(key, v),
                 Err(e) => {
                     if self.ctx.unwinding() {
                         self.ctx.push(Segment::Key(key.into_owned()));
@@ -212,12 +208,7 @@ impl<'de> Visitor<'de> for TreeSeed<'_> {
                 }
             }
         }
-        let mut entries = keys.entries;
-        if nulls {
-            // Dropped only now, so that a key given once as null and once more is still seen.
-            entries.retain(|(_, v)| !v.is_null());
-        }
-        Ok(Tree::Map(entries))
+        Ok(keys.into_map())
     }
 }
 
@@ -310,7 +301,6 @@ impl<'de, S: ItemSink<'de>> Visitor<'de> for DocSeed<'_, '_, S> {
         let DocSeed { ctx, sink } = self;
         let tree = TreeSeed { ctx };
         let mut keys = Keys::default();
-        let mut nulls = false;
         while let Some(key) = access.next_key_seed(KeySeed {
             ctx,
             keys: &mut keys,
@@ -324,10 +314,7 @@ impl<'de, S: ItemSink<'de>> Visitor<'de> for DocSeed<'_, '_, S> {
                 access.next_value_seed(tree)
             };
             match value {
-                Ok(v) => {
-                    nulls |= v.is_null();
-                    keys.entries.push((key, v));
-                }
+                Ok(v) => keys.push(key, v),
                 Err(e) => {
                     if ctx.unwinding() {
                         ctx.push(Segment::Key(key.into_owned()));
@@ -336,11 +323,7 @@ impl<'de, S: ItemSink<'de>> Visitor<'de> for DocSeed<'_, '_, S> {
                 }
             }
         }
-        let mut entries = keys.entries;
-        if nulls {
-            entries.retain(|(_, v)| !v.is_null());
-        }
-        Ok(Tree::Map(entries))
+        Ok(keys.into_map())
     }
 }
 
@@ -428,9 +411,11 @@ pub(crate) fn json_document<'t, S: ItemSink<'t>>(
 /// A map's entries so far, and the hashes of its keys once it is large enough that looking
 /// through the entries for a repeated key would cost more than hashing.
 #[derive(Default)]
-struct Keys<'de> {
+pub(super) struct Keys<'de> {
     entries: Vec<(Cow<'de, str>, Tree<'de>)>,
     hashes: Option<HashSet<u64>>,
+    /// Whether a value is null.
+    nulls: bool,
 }
 
 /// Up to this many keys, a repeated key is looked for among the entries.
@@ -442,9 +427,25 @@ fn key_hash(key: &str) -> u64 {
     h.finish()
 }
 
-impl Keys<'_> {
+impl<'de> Keys<'de> {
+    /// Adds an entry (its key checked with [`Keys::seen`]).
+    pub(super) fn push(&mut self, key: Cow<'de, str>, value: Tree<'de>) {
+        self.nulls |= value.is_null();
+        self.entries.push((key, value));
+    }
+
+    /// The map: its entries in input order, without the null ones (dropped only now, so that
+    /// a key given once as null and once more is still seen).
+    pub(super) fn into_map(self) -> Tree<'de> {
+        let mut entries = self.entries;
+        if self.nulls {
+            entries.retain(|(_, v)| !v.is_null());
+        }
+        Tree::Map(entries)
+    }
+
     /// Whether the map already holds `key`; remembers its hash when the map is large.
-    fn seen(&mut self, key: &str) -> bool {
+    pub(super) fn seen(&mut self, key: &str) -> bool {
         if self.entries.len() < SCAN_KEYS {
             return self.entries.iter().any(|(k, _)| k == key);
         }
