@@ -34,12 +34,107 @@ pub fn with_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> Re
     Ok(pool.install(f))
 }
 
+/// Nodes below which a full scan stays on one thread: splitting it would cost more than it
+/// saves.
+pub const MIN_SPLIT_NODES: usize = 1000;
+
+thread_local! {
+    /// Whether this thread runs under [`with_helper`]: a second thread is waiting for work.
+    static HELPED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Whether this thread runs an item of [`map`]: the other items keep the other threads
+    /// busy, so no helper is taken.
+    static IN_MAP: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Calls of [`join`] so far: the tests check that the split paths ran.
+#[cfg(all(test, feature = "parallel"))]
+static JOINS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// Whether a scan of every one of `nodes` nodes is split in two halves side by side
+/// ([`join`]): only under [`with_helper`].
+pub fn split_scan(nodes: usize) -> bool {
+    nodes >= MIN_SPLIT_NODES && HELPED.with(std::cell::Cell::get)
+}
+
+/// `a` and `b`, side by side when there are several threads; `a` first otherwise.
+pub fn join<A: Send, B: Send>(
+    a: impl FnOnce() -> A + Send,
+    b: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    #[cfg(all(test, feature = "parallel"))]
+    JOINS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    #[cfg(feature = "parallel")]
+    {
+        rayon::join(a, b)
+    }
+    #[cfg(not(feature = "parallel"))]
+    {
+        (a(), b())
+    }
+}
+
+/// Runs `f` (a whole run) with a second thread of the pool kept awake for it: the helper
+/// looks for work without ever going to sleep, so the halves of each scan [`join`] hands out
+/// start at once instead of after a wake-up (which costs as much as a whole scan of a few
+/// thousand nodes). Only on a pool of several threads with nothing else running on it.
+pub fn with_helper<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+    #[cfg(feature = "parallel")]
+    {
+        use std::sync::atomic::{AtomicBool, Ordering};
+        let free = threads() > 1
+            && !IN_MAP.with(std::cell::Cell::get)
+            && rayon::current_thread_index().is_some()
+            && !HELPED.with(std::cell::Cell::get);
+        if free {
+            /// Ends the helper however `f` ends (a panic included) and clears the flag.
+            struct Done<'a>(&'a AtomicBool);
+            impl Drop for Done<'_> {
+                fn drop(&mut self) {
+                    HELPED.with(|h| h.set(false));
+                    self.0.store(true, Ordering::Release);
+                }
+            }
+            let stop = AtomicBool::new(false);
+            let (r, ()) = rayon::join(
+                || {
+                    let _done = Done(&stop);
+                    HELPED.with(|h| h.set(true));
+                    f()
+                },
+                || {
+                    while !stop.load(Ordering::Acquire) {
+                        match rayon::yield_now() {
+                            Some(rayon::Yield::Executed) => {}
+                            // Polling less often leaves the cache lines of the run's
+                            // own work queue to the run.
+                            Some(rayon::Yield::Idle) => {
+                                (0..64).for_each(|_| std::hint::spin_loop())
+                            }
+                            None => break,
+                        }
+                    }
+                },
+            );
+            return r;
+        }
+    }
+    f()
+}
+
 /// `f` over every item, in parallel when there are several threads; the results in order.
 pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + Send) -> Vec<R> {
     #[cfg(feature = "parallel")]
     {
         use rayon::prelude::*;
-        items.par_iter().map(f).collect()
+        items
+            .par_iter()
+            .map(|item| {
+                let was = IN_MAP.with(|m| m.replace(true));
+                let out = f(item);
+                IN_MAP.with(|m| m.set(was));
+                out
+            })
+            .collect()
     }
     #[cfg(not(feature = "parallel"))]
     {
@@ -50,8 +145,45 @@ pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + Send) -> 
 #[cfg(all(test, feature = "parallel"))]
 mod tests {
     use crate::report::json_report;
+    use crate::scenario::SchedulerVersion;
     use crate::simulation::Limits;
-    use crate::workloads::{build, Workload};
+    use crate::workloads::{build, build_for, Workload};
+    use std::sync::atomic::Ordering;
+
+    #[test]
+    fn scans_split_in_halves_decide_as_one_thread_does() {
+        // Every workload under both schedulers with percentageOfNodesToScore 100 on 1000
+        // nodes, so every cycle filters and scores every node: their scans are split in two
+        // halves on a pool of two threads. The reports (placements, events, FitError
+        // messages, preemptions and nominations) are the one-thread reports, byte for byte.
+        // The workloads give nodes that fail (anti-affinity, affinity, spreading, full nodes
+        // before preemption) and nominated pods (PreemptionBasic).
+        for scheduler in [SchedulerVersion::V1_17, SchedulerVersion::V1_35] {
+            for (name, workload) in Workload::ALL {
+                let (bound, pending) = match workload {
+                    Workload::Preemption => (4000, 40),
+                    _ => (1000, 120),
+                };
+                let scenario = build_for(workload, 1000, bound, pending, 100, scheduler);
+                let report = || {
+                    let run = scenario.run_with(7, false, Limits::default());
+                    json_report(&run, true).to_string()
+                };
+                let alone = super::with_threads(1, report).expect("a pool");
+                let joins = super::JOINS.load(Ordering::Relaxed);
+                let split = super::with_threads(2, report).expect("a pool");
+                assert!(
+                    super::JOINS.load(Ordering::Relaxed) >= joins + pending,
+                    "{name} under {scheduler:?}: the scans were not split ({} joins)",
+                    super::JOINS.load(Ordering::Relaxed) - joins
+                );
+                assert!(
+                    alone == split,
+                    "{name} under {scheduler:?}: the split scans decided otherwise"
+                );
+            }
+        }
+    }
 
     #[test]
     fn runs_shared_out_over_threads_come_back_in_order_and_unchanged() {

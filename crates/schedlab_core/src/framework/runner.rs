@@ -202,6 +202,9 @@ pub struct SchedulerState {
     pub(crate) scratch: (Vec<i64>, Vec<i64>),
     /// The nodes' copies with their nominated pods, reused while they stay true.
     nominated_copies: NominatedCopies,
+    /// What the second half of a split scan ([`crate::parallel::split_scan`]) keeps apart:
+    /// its nominated copies and its failed nodes.
+    second_half: Box<(NominatedCopies, FailedNodes)>,
 }
 
 impl SchedulerState {
@@ -212,6 +215,7 @@ impl SchedulerState {
             rng: Rng::new(seed),
             scratch: (Vec::new(), Vec::new()),
             nominated_copies: NominatedCopies::default(),
+            second_half: Box::default(),
         }
     }
 }
@@ -299,6 +303,14 @@ impl FailedNodes {
     /// Records `node` as failed with the reasons pushed since the previous node.
     fn close_node(&mut self, node: NodeId) {
         self.nodes.push((node, self.reasons.len()));
+    }
+
+    /// Adds `other`'s failed nodes after this one's (the second half of a split scan).
+    fn append(&mut self, other: &FailedNodes) {
+        let offset = self.reasons.len();
+        self.reasons.extend_from_slice(&other.reasons);
+        self.nodes
+            .extend(other.nodes.iter().map(|&(node, end)| (node, offset + end)));
     }
 
     /// Drops the reasons pushed since the previous node.
@@ -400,7 +412,18 @@ fn cycle(
     // Without the trace one record serves every node (nothing is written to it).
     let mut record = NodeFilterRecord::default();
     // The nodes from `start` on, wrapping around (no division per node).
-    for &id in node_order[start..].iter().chain(&node_order[..start]) {
+    let rotated = node_order[start..].iter().chain(&node_order[..start]);
+    if !detail && to_find >= all && crate::parallel::split_scan(all) {
+        let (copies_b, failed_b) = &mut *st.second_half;
+        feasible = filter_in_halves(
+            (&active, check_all, cx, pod, nominations),
+            rotated.clone(),
+            (&mut st.nominated_copies, failed),
+            (copies_b, failed_b),
+        )?;
+        processed = all;
+    }
+    for &id in rotated.skip(processed) {
         if feasible.len() >= to_find {
             break;
         }
@@ -483,6 +506,68 @@ fn cycle(
     trace.node = Some(selected);
     trace.tie_set = tie_set;
     Ok(())
+}
+
+/// What every node's filters read in one cycle: the active filters, `alwaysCheckAllPredicates`,
+/// the cycle, the pod, the nominations.
+type FilterInputs<'a, 'c> = (
+    &'a [ActiveFilter<'a>],
+    bool,
+    &'a CycleContext<'c>,
+    PodId,
+    &'a Nominations,
+);
+
+/// `findNodesThatFit` over every node (no trace) in two halves side by side: the same feasible
+/// nodes, failed nodes (with their reasons) and first error, in the same order, as the loop
+/// over all of them. Each half keeps its own nominated copies (a cache: the answers are the
+/// same).
+fn filter_in_halves<'n, 'c: 'n>(
+    (active, check_all, cx, pod, nominations): FilterInputs<'_, 'c>,
+    order: impl Iterator<Item = &'n NodeId> + Clone + Send,
+    (copies_a, failed_a): (&mut NominatedCopies, &mut FailedNodes),
+    (copies_b, failed_b): (&mut NominatedCopies, &mut FailedNodes),
+) -> Result<Vec<&'c NodeInfo>, CycleError> {
+    let cluster = cx.cluster;
+    let half = order.clone().count() / 2;
+    let scan = |ids: &mut dyn Iterator<Item = &'n NodeId>,
+                copies: &mut NominatedCopies,
+                failed: &mut FailedNodes|
+     -> Result<Vec<&'c NodeInfo>, CycleError> {
+        let mut feasible = Vec::with_capacity(half + 1);
+        let mut record = NodeFilterRecord::default();
+        for &id in ids {
+            let node = &cluster.nodes[id];
+            let fits = filter_node(
+                active,
+                check_all,
+                cx,
+                pod,
+                node,
+                nominations,
+                false,
+                &mut record,
+                copies,
+                &mut failed.reasons,
+            )?;
+            if fits {
+                feasible.push(node);
+            } else {
+                failed.close_node(node.id);
+            }
+        }
+        Ok(feasible)
+    };
+    failed_b.clear();
+    let (first, second) = (order.clone().take(half), order.skip(half));
+    let (a, b) = crate::parallel::join(
+        || scan(&mut { first }, copies_a, &mut *failed_a),
+        || scan(&mut { second }, copies_b, &mut *failed_b),
+    );
+    let mut feasible = a?;
+    feasible.extend(b?);
+    failed_a.append(failed_b);
+    Ok(feasible)
 }
 
 /// A profile's filters prepared for one pod (`pre_filter` run): answers whether the pod fits
@@ -788,6 +873,9 @@ fn prioritize(
         }
         return Ok(totals);
     }
+    if !detail && crate::parallel::split_scan(n) {
+        return prioritize_in_halves(profile, cx, nodes, &mut scratch.0);
+    }
     let mut totals = vec![0i64; n];
     if detail {
         trace.scores = nodes
@@ -842,6 +930,84 @@ fn prioritize(
     }
     if detail {
         trace.totals = nodes.iter().zip(&totals).map(|(n, t)| (n.id, *t)).collect();
+    }
+    Ok(totals)
+}
+
+/// [`prioritize`] without the trace, each priority's map over the two halves of the nodes side
+/// by side: the same totals, and the same first error, as the loop over the priorities.
+/// Each `pre_score` runs first, in order (they read the cycle, never each other); where
+/// one fails, what comes after it is computed but never used.
+fn prioritize_in_halves(
+    profile: &Profile,
+    cx: &CycleContext,
+    nodes: &[&NodeInfo],
+    matrix: &mut Vec<i64>,
+) -> Result<Vec<i64>, CycleError> {
+    let n = nodes.len();
+    let half = n / 2;
+    let states: Vec<Result<State, CycleError>> = profile
+        .scores
+        .iter()
+        .map(|s| s.plugin.pre_score(cx, nodes))
+        .collect();
+    // The priorities whose map runs on every node: one row of the matrix each.
+    let mapped: Vec<(&dyn super::ScorePlugin, &State)> = profile
+        .scores
+        .iter()
+        .zip(&states)
+        .filter_map(|(s, state)| match state {
+            Ok(State::Uniform(_)) | Err(_) => None,
+            Ok(state) => Some((s.plugin.as_ref(), state)),
+        })
+        .collect();
+    matrix.resize(mapped.len() * n, 0);
+    let (mut rows_a, mut rows_b): (Vec<&mut [i64]>, Vec<&mut [i64]>) = matrix
+        .chunks_mut(n)
+        .map(|row| row.split_at_mut(half))
+        .unzip();
+    let map = |nodes: &[&NodeInfo], rows: &mut [&mut [i64]]| -> Vec<Result<(), CycleError>> {
+        mapped
+            .iter()
+            .zip(rows.iter_mut())
+            .map(|(&(plugin, state), row)| plugin.score_nodes(cx, state, nodes, row))
+            .collect()
+    };
+    let (done_a, done_b) = crate::parallel::join(
+        || map(&nodes[..half], &mut rows_a),
+        || map(&nodes[half..], &mut rows_b),
+    );
+    let mut totals = vec![0i64; n];
+    let mut everyone = 0i64;
+    let mut done = done_a.into_iter().zip(done_b);
+    let mut rows = matrix.chunks_mut(n);
+    let mut filled = Vec::new();
+    for (s, state) in profile.scores.iter().zip(states) {
+        let state = state?;
+        let raw = match state {
+            State::Uniform(v) => {
+                if let Some(score) = s.plugin.normalize_uniform(v) {
+                    everyone = everyone.wrapping_add(score.wrapping_mul(s.weight));
+                    continue;
+                }
+                filled.clear();
+                filled.resize(n, v);
+                &mut filled[..]
+            }
+            _ => {
+                let (a, b) = done.next().expect("a row per mapped priority");
+                a?;
+                b?;
+                rows.next().expect("a row per mapped priority")
+            }
+        };
+        s.plugin.normalize(cx, &state, nodes, raw);
+        add_weighted(&mut totals, raw, s.weight);
+    }
+    if everyone != 0 {
+        totals
+            .iter_mut()
+            .for_each(|t| *t = t.wrapping_add(everyone));
     }
     Ok(totals)
 }

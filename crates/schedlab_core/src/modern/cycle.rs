@@ -580,7 +580,27 @@ fn run(
     // again.
     let nominated_failed = modern.nominated_node.is_some();
     // The nodes from `start` on, wrapping around (no division per node).
-    for &node in candidates[start..].iter().chain(&candidates[..start]) {
+    let rotated = candidates[start..].iter().chain(&candidates[..start]);
+    if !detail && to_find >= n && crate::parallel::split_scan(n) {
+        let scanned = filter_in_halves(profile, &visited, states, cx, nominations, rotated.clone());
+        for (half_feasible, rejected, reasons) in scanned {
+            feasible.extend(half_feasible?);
+            let mut from = 0;
+            for (node, code, ran, end) in rejected {
+                d.reasons.extend_from_slice(&reasons[from..end]);
+                from = end;
+                let record = NodeFilterRecord {
+                    node,
+                    ran,
+                    failures: Vec::new(),
+                };
+                let again = nominated_failed && Some(node) == nominated;
+                reject(d, profile, &record, node, code, again);
+            }
+        }
+        evaluated = n;
+    }
+    for &node in rotated.skip(evaluated) {
         if feasible.len() >= to_find {
             break;
         }
@@ -608,24 +628,8 @@ fn run(
         if code == Code::Success {
             feasible.push(node);
         } else {
-            if nominated_failed && Some(node) == nominated {
-                // Overwrites the nominated pass's entry (same verdict).
-                let drop_from = d
-                    .rejections
-                    .iter()
-                    .position(|r| r.node == node)
-                    .map(|i| (i, if i == 0 { 0 } else { d.rejections[i - 1].end }));
-                if let Some((i, from)) = drop_from {
-                    let to = d.rejections[i].end;
-                    d.reasons.drain(from..to);
-                    let removed = to - from;
-                    d.rejections.remove(i);
-                    for r in &mut d.rejections[i..] {
-                        r.end -= removed;
-                    }
-                }
-            }
-            note_rejection(d, profile, &record, node, code);
+            let again = nominated_failed && Some(node) == nominated;
+            reject(d, profile, &record, node, code, again);
         }
     }
     let processed = feasible.len() + d.len();
@@ -683,6 +687,92 @@ fn run(
 }
 
 /// Records `node`'s rejection (its reasons are already at the end of `d.reasons`).
+/// One scanned half of the nodes ([`filter_in_halves`]): its feasible nodes (or the first
+/// error), and each rejected node with its code, the filters that ran, and the end of its
+/// reasons in the half's own buffer.
+type ScannedHalf = (
+    Result<Vec<NodeId>, String>,
+    Vec<(NodeId, Code, usize, usize)>,
+    Vec<Reason>,
+);
+
+/// The filters over every node (no trace) in two halves side by side; the caller takes the
+/// halves in order, which gives what the loop over all the nodes would: the same feasible
+/// nodes, rejections, reasons and first error.
+fn filter_in_halves<'n>(
+    profile: &Profile,
+    visited: &[(usize, usize)],
+    states: &CycleStates,
+    cx: &Cx,
+    nominations: &Nominations,
+    order: impl Iterator<Item = &'n NodeId> + Clone + Send,
+) -> [ScannedHalf; 2] {
+    let half = order.clone().count() / 2;
+    let scan = |ids: &mut dyn Iterator<Item = &'n NodeId>| -> ScannedHalf {
+        let mut feasible = Vec::with_capacity(half + 1);
+        let mut rejected = Vec::new();
+        let mut reasons = Vec::new();
+        for &node in ids {
+            let mut record = NodeFilterRecord {
+                node,
+                ..NodeFilterRecord::default()
+            };
+            let code = match filter_with_nominated(
+                profile,
+                visited,
+                states,
+                cx,
+                &cx.cluster.nodes[node],
+                nominations,
+                &mut reasons,
+                &mut record,
+                false,
+            ) {
+                Ok(code) => code,
+                Err(e) => return (Err(e), rejected, reasons),
+            };
+            if code == Code::Success {
+                feasible.push(node);
+            } else {
+                rejected.push((node, code, record.ran, reasons.len()));
+            }
+        }
+        (Ok(feasible), rejected, reasons)
+    };
+    let (first, second) = (order.clone().take(half), order.skip(half));
+    let (a, b) = crate::parallel::join(|| scan(&mut { first }), || scan(&mut { second }));
+    [a, b]
+}
+
+/// Records a node the filters rejected; `again` when it is the nominated node, tried first
+/// and met again by the scan, whose first entry this one replaces (same verdict).
+fn reject(
+    d: &mut Diagnosis,
+    profile: &Profile,
+    record: &NodeFilterRecord,
+    node: NodeId,
+    code: Code,
+    again: bool,
+) {
+    if again {
+        let drop_from = d
+            .rejections
+            .iter()
+            .position(|r| r.node == node)
+            .map(|i| (i, if i == 0 { 0 } else { d.rejections[i - 1].end }));
+        if let Some((i, from)) = drop_from {
+            let to = d.rejections[i].end;
+            d.reasons.drain(from..to);
+            let removed = to - from;
+            d.rejections.remove(i);
+            for r in &mut d.rejections[i..] {
+                r.end -= removed;
+            }
+        }
+    }
+    note_rejection(d, profile, record, node, code);
+}
+
 fn note_rejection(
     d: &mut Diagnosis,
     profile: &Profile,
@@ -869,17 +959,50 @@ fn prioritize(
     // Every plugin's raw score, plugin after plugin (each call is independent of the others,
     // so the order changes nothing; a plugin reads its PreScore state once per cycle).
     let (all_raw, scores) = scratch;
-    all_raw.clear();
+    // Every row is written whole below (a uniform score fills it): no need to zero it first.
     all_raw.resize(n * running.len(), 0);
-    for (r, &(_, i, state)) in running.iter().enumerate() {
+    // One plugin's raw scores of `nodes` into `raw`.
+    let score = |&(_, i, state): &(usize, usize, Option<&dyn PluginState>),
+                 nodes: &[&NodeInfo],
+                 raw: &mut [i64]| {
         let e = &profile.plugins[i];
-        let raw = &mut all_raw[r * n..(r + 1) * n];
         match e.plugin.uniform_score(cx, state) {
-            Some(v) => raw.fill(v),
+            Some(v) => {
+                raw.fill(v);
+                Ok(())
+            }
             None => e
                 .plugin
                 .score_nodes(cx, state, nodes, raw)
-                .map_err(|m| format!("running Score plugin {:?}: {m}", e.spec.name))?,
+                .map_err(|m| format!("running Score plugin {:?}: {m}", e.spec.name)),
+        }
+    };
+    if !detail && n > 0 && crate::parallel::split_scan(n) {
+        // The two halves of the nodes side by side; the first error in plugin order, then
+        // node order, as the loop below would return it.
+        let half = n / 2;
+        let (mut rows_a, mut rows_b): (Vec<&mut [i64]>, Vec<&mut [i64]>) = all_raw
+            .chunks_mut(n)
+            .map(|row| row.split_at_mut(half))
+            .unzip();
+        let map = |nodes: &[&NodeInfo], rows: &mut [&mut [i64]]| -> Vec<Result<(), String>> {
+            running
+                .iter()
+                .zip(rows.iter_mut())
+                .map(|(plugin, row)| score(plugin, nodes, row))
+                .collect()
+        };
+        let (a, b) = crate::parallel::join(
+            || map(&nodes[..half], &mut rows_a),
+            || map(&nodes[half..], &mut rows_b),
+        );
+        for (a, b) in a.into_iter().zip(b) {
+            a?;
+            b?;
+        }
+    } else {
+        for (r, plugin) in running.iter().enumerate() {
+            score(plugin, nodes, &mut all_raw[r * n..(r + 1) * n])?;
         }
     }
     scores.clear();

@@ -562,6 +562,33 @@ impl Simulation {
 
     /// Runs until quiescent or a limit is reached.
     pub fn run(&mut self, limits: Limits) -> StopReason {
+        if self.scans_every_node() {
+            crate::parallel::with_helper(|| self.run_here(limits))
+        } else {
+            self.run_here(limits)
+        }
+    }
+
+    /// Whether this run's cycles filter and score every node of a cluster big enough for
+    /// the scans to be split in halves ([`crate::parallel::split_scan`]): only then is a
+    /// second thread kept awake for it.
+    fn scans_every_node(&self) -> bool {
+        use crate::framework::runner::num_feasible_nodes_to_find;
+        let nodes = self.state.cluster.nodes.len();
+        let every = |percentage: i32| num_feasible_nodes_to_find(nodes, percentage) >= nodes;
+        nodes >= crate::parallel::MIN_SPLIT_NODES
+            && match &self.schedulers {
+                Schedulers::Legacy(p) => every(p.settings.percentage_of_nodes_to_score),
+                Schedulers::Modern(c) => c.profiles.iter().any(|p| {
+                    every(
+                        p.percentage_of_nodes_to_score
+                            .unwrap_or(c.percentage_of_nodes_to_score),
+                    )
+                }),
+            }
+    }
+
+    fn run_here(&mut self, limits: Limits) -> StopReason {
         loop {
             if limits.max_cycles.is_some_and(|m| self.state.cycles >= m) {
                 return StopReason::MaxCycles;
