@@ -37,8 +37,9 @@ use std::process::ExitCode;
     about = "kube-scheduler v1.17, simulated: see where each pod lands and why"
 )]
 struct Cli {
-    /// Threads for reading large JSON and YAML lists and for independent runs (`bench --runs`, `sweep`,
-    /// `compare`, `capacity`); one run stays on one thread. Default: the machine's cores.
+    /// Threads for reading large JSON and YAML lists, for independent runs (`bench --runs`, `sweep`,
+    /// `compare`, `capacity`), and for one run's full scans (`percentageOfNodesToScore: 100` on
+    /// 1000 nodes or more: each scan in two halves). Default: the machine's cores.
     /// Objects, decisions, reports and errors are the same whatever the number.
     #[arg(long, global = true, value_name = "N",
           value_parser = clap::value_parser!(u16).range(1..=1024))]

@@ -1,14 +1,23 @@
-//! Independent work spread over a thread pool, with results in the order a sequential loop
-//! gives them: `schedlab bench --runs` today, and the sweeps and comparisons that run one
-//! scenario many times.
+//! Work spread over a thread pool, with results in the order a sequential loop gives them,
+//! so that every decision and report is the same byte for byte whatever the number of
+//! threads:
 //!
-//! With the `parallel` feature (the native CLI's `--threads N`) the work runs on a rayon pool;
-//! without it (the wasm builds today) everything runs on the calling thread.
+//! - independent runs ([`map`]): `schedlab bench --runs`, and the sweeps and comparisons that
+//!   run one scenario many times;
+//! - one run's full scans: when every cycle filters and scores every node
+//!   (`percentageOfNodesToScore: 100` on at least [`MIN_SPLIT_NODES`] nodes), the cycle runners
+//!   (`framework/runner.rs`, `modern/cycle.rs`) split each scan in two halves side by side
+//!   ([`join`]) and put the halves' answers back in node order.
 //!
-//! Full scans of one cycle (every node filtered and scored, in chunks, merged in node order)
-//! were built and measured here too, and removed: on the 2-core VM they were slower than one
-//! thread (0.6× at 5000 nodes, 0.84× at 15 000), because the per-node merge and the per-cycle
-//! wake-ups cost as much as the filters themselves. See `docs/benchmarks.md`.
+//! A scan of 5000 nodes takes a fifth of a millisecond, about what waking a sleeping thread
+//! costs, so split scans only pay under [`with_helper`]: the run keeps a second pool thread
+//! looking for work, never asleep, for as long as it goes. The first attempt (chunks on rayon's
+//! pool without a helper, eight hand-outs per cycle) was slower than one thread: see
+//! `docs/benchmarks.md`.
+//!
+//! With the `parallel` feature (the native CLI's `--threads N`, the threaded wasm build) the
+//! work runs on a rayon pool; without it (the page's wasm) everything runs on the calling
+//! thread.
 
 /// Threads available to [`map`].
 pub fn threads() -> usize {
