@@ -82,6 +82,36 @@ pub fn join<A: Send, B: Send>(
     }
 }
 
+/// `f(job, nodes, row)` for each job, each filling its row of `matrix` (one row of
+/// `nodes.len()` values per job): the first half of the nodes and the second side by side
+/// ([`join`]). Each job's results, first half then second, in job order.
+pub fn rows_in_halves<J: Sync, N: Sync, E: Send>(
+    jobs: &[J],
+    nodes: &[N],
+    matrix: &mut [i64],
+    f: impl Fn(&J, &[N], &mut [i64]) -> Result<(), E> + Sync,
+) -> Vec<(Result<(), E>, Result<(), E>)> {
+    let (n, half) = (nodes.len(), nodes.len() / 2);
+    if n == 0 {
+        return Vec::new();
+    }
+    let (mut rows_a, mut rows_b): (Vec<&mut [i64]>, Vec<&mut [i64]>) = matrix
+        .chunks_mut(n)
+        .map(|row| row.split_at_mut(half))
+        .unzip();
+    let map = |nodes: &[N], rows: &mut [&mut [i64]]| -> Vec<Result<(), E>> {
+        jobs.iter()
+            .zip(rows.iter_mut())
+            .map(|(job, row)| f(job, nodes, row))
+            .collect()
+    };
+    let (a, b) = join(
+        || map(&nodes[..half], &mut rows_a),
+        || map(&nodes[half..], &mut rows_b),
+    );
+    a.into_iter().zip(b).collect()
+}
+
 /// Runs `f` (a whole run) with a second thread of the pool kept awake for it: the helper
 /// looks for work without ever going to sleep, so the halves of each scan [`join`] hands out
 /// start at once instead of after a wake-up (which costs as much as a whole scan of a few

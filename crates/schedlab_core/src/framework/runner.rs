@@ -945,7 +945,6 @@ fn prioritize_in_halves(
     matrix: &mut Vec<i64>,
 ) -> Result<Vec<i64>, CycleError> {
     let n = nodes.len();
-    let half = n / 2;
     let states: Vec<Result<State, CycleError>> = profile
         .scores
         .iter()
@@ -962,24 +961,13 @@ fn prioritize_in_halves(
         })
         .collect();
     matrix.resize(mapped.len() * n, 0);
-    let (mut rows_a, mut rows_b): (Vec<&mut [i64]>, Vec<&mut [i64]>) = matrix
-        .chunks_mut(n)
-        .map(|row| row.split_at_mut(half))
-        .unzip();
-    let map = |nodes: &[&NodeInfo], rows: &mut [&mut [i64]]| -> Vec<Result<(), CycleError>> {
-        mapped
-            .iter()
-            .zip(rows.iter_mut())
-            .map(|(&(plugin, state), row)| plugin.score_nodes(cx, state, nodes, row))
-            .collect()
-    };
-    let (done_a, done_b) = crate::parallel::join(
-        || map(&nodes[..half], &mut rows_a),
-        || map(&nodes[half..], &mut rows_b),
-    );
+    let done =
+        crate::parallel::rows_in_halves(&mapped, nodes, matrix, |&(plugin, state), nodes, row| {
+            plugin.score_nodes(cx, state, nodes, row)
+        });
     let mut totals = vec![0i64; n];
     let mut everyone = 0i64;
-    let mut done = done_a.into_iter().zip(done_b);
+    let mut done = done.into_iter();
     let mut rows = matrix.chunks_mut(n);
     let mut filled = Vec::new();
     for (s, state) in profile.scores.iter().zip(states) {

@@ -980,23 +980,8 @@ fn prioritize(
     if !detail && n > 0 && crate::parallel::split_scan(n) {
         // The two halves of the nodes side by side; the first error in plugin order, then
         // node order, as the loop below would return it.
-        let half = n / 2;
-        let (mut rows_a, mut rows_b): (Vec<&mut [i64]>, Vec<&mut [i64]>) = all_raw
-            .chunks_mut(n)
-            .map(|row| row.split_at_mut(half))
-            .unzip();
-        let map = |nodes: &[&NodeInfo], rows: &mut [&mut [i64]]| -> Vec<Result<(), String>> {
-            running
-                .iter()
-                .zip(rows.iter_mut())
-                .map(|(plugin, row)| score(plugin, nodes, row))
-                .collect()
-        };
-        let (a, b) = crate::parallel::join(
-            || map(&nodes[..half], &mut rows_a),
-            || map(&nodes[half..], &mut rows_b),
-        );
-        for (a, b) in a.into_iter().zip(b) {
+        let done = crate::parallel::rows_in_halves(&running, nodes, all_raw, score);
+        for (a, b) in done {
             a?;
             b?;
         }
