@@ -686,7 +686,6 @@ fn run(
     Ok(())
 }
 
-/// Records `node`'s rejection (its reasons are already at the end of `d.reasons`).
 /// One scanned half of the nodes ([`filter_in_halves`]): its feasible nodes (or the first
 /// error), and each rejected node with its code, the filters that ran, and the end of its
 /// reasons in the half's own buffer.
@@ -773,6 +772,7 @@ fn reject(
     note_rejection(d, profile, record, node, code);
 }
 
+/// Records `node`'s rejection (its reasons are already at the end of `d.reasons`).
 fn note_rejection(
     d: &mut Diagnosis,
     profile: &Profile,
