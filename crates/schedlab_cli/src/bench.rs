@@ -271,7 +271,7 @@ pub fn run(a: &BenchArgs) -> ExitCode {
     };
     let per_pod = evaluated as f64 / cycles.max(1) as f64;
     outln!(
-        "{{\"workload\":\"{}\",\"scheduler\":\"{}\",\"loop\":\"{}\",\"nodes\":{},\"bound\":{},\"pending\":{},\"percentageOfNodesToScore\":{},\"trace\":{},\
+        "{{\"workload\":\"{}\",\"scheduler\":\"{}\",\"loop\":\"{}\",\"nodes\":{},\"bound\":{},\"pending\":{},\"percentageOfNodesToScore\":{},\"threads\":{},\"trace\":{},\
          \"history\":{},\"cycles\":{},\"scheduled\":{},\"seconds\":{:.3},\"podsPerSecond\":{:.0},\"evaluatedNodesPerPod\":{:.1},\"setupSeconds\":{:.3},\"peakRssMiB\":{}{extra}}}",
         a.workload.upstream_name(),
         a.scheduler.as_str(),
@@ -280,6 +280,7 @@ pub fn run(a: &BenchArgs) -> ExitCode {
         bound,
         pending,
         a.percentage,
+        schedlab_core::parallel::threads(),
         a.trace,
         matches!(a.mode, LoopMode::Queue) && !a.no_history,
         cycles,
