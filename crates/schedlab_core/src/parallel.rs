@@ -112,6 +112,12 @@ pub fn rows_in_halves<J: Sync, N: Sync, E: Send>(
     a.into_iter().zip(b).collect()
 }
 
+/// Spin-loop hints the helper of [`with_helper`] gives between two looks for work. A hint
+/// (x86's `pause`) lasts a hundred cycles or more, so this is the helper's delay in taking a
+/// half: 64 hints (about 3 µs) made a full 5000-node run 15–20 % slower than 4 did, and 0 and
+/// 16 measured as 4 (`docs/benchmarks.md`, seventh round).
+const HELPER_PAUSES: usize = 4;
+
 /// Runs `f` (a whole run) with a second thread of the pool kept awake for it: the helper
 /// looks for work without ever going to sleep, so the halves of each scan [`join`] hands out
 /// start at once instead of after a wake-up (which costs as much as a whole scan of a few
@@ -144,10 +150,8 @@ pub fn with_helper<R: Send>(f: impl FnOnce() -> R + Send) -> R {
                     while !stop.load(Ordering::Acquire) {
                         match rayon::yield_now() {
                             Some(rayon::Yield::Executed) => {}
-                            // Polling less often leaves the cache lines of the run's
-                            // own work queue to the run.
                             Some(rayon::Yield::Idle) => {
-                                (0..64).for_each(|_| std::hint::spin_loop())
+                                (0..HELPER_PAUSES).for_each(|_| std::hint::spin_loop())
                             }
                             None => break,
                         }
