@@ -116,6 +116,7 @@ pub fn rows_in_halves<J: Sync, N: Sync, E: Send>(
 /// (x86's `pause`) lasts a hundred cycles or more, so this is the helper's delay in taking a
 /// half: 64 hints (about 3 µs) made a full 5000-node run 15–20 % slower than 4 did, and 0 and
 /// 16 measured as 4 (`docs/benchmarks.md`, seventh round).
+#[cfg(feature = "parallel")]
 const HELPER_PAUSES: usize = 4;
 
 /// Runs `f` (a whole run) with a second thread of the pool kept awake for it: the helper
