@@ -90,6 +90,11 @@ describe('the gallery: examples fetched when chosen', () => {
     assert.equal(await scenario(page), 'big-cluster');
     assert.equal(await loading.count(), 0);
     assert.equal(await page.inputValue('[data-testid="gallery"]'), 'big-cluster');
+    // The Pods editor, behind its tab, holds the whole of pods.json, and its tab shows it.
+    const pods = read('big-cluster/pods.json').toString('utf8');
+    await page.click('[data-testid="tab-pods"]');
+    assert.equal(await page.inputValue('[data-testid="editor-pods"] textarea'), pods);
+    await page.click('[data-testid="tab-nodes"]');
     await page.unroute('**/scenarios/big-cluster/pods.json');
     // Its two files came from the site, each once.
     assert.deepEqual(scenarioRequests(start).sort(), ['/scenarios/big-cluster/nodes.json', '/scenarios/big-cluster/pods.json']);

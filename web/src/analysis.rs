@@ -613,7 +613,7 @@ mod tests {
             .map(|f| f.example_text(example).to_string())
             .collect();
         let scenario = load(&texts).unwrap_or_else(|e| panic!("{name}: {e:?}"));
-        let mut s = Session::new(&scenario, 0);
+        let mut s = Session::new(scenario, 0);
         while !s.run_some(64) {}
         s
     }

@@ -394,7 +394,7 @@ status: {allocatable: {cpu: \"1\", memory: 4Gi, pods: \"110\"}}
             let page = load(&texts.iter().map(|(_, t)| t.clone()).collect::<Vec<_>>())
                 .unwrap_or_else(|e| panic!("{}: {e:?}", example.name));
             for seed in [0, 5] {
-                let mut session = Session::new(&page, seed);
+                let mut session = Session::new(page.clone(), seed);
                 while !session.run_some(64) {}
                 // Wherever the page stands, the report is of the whole run.
                 session.go_to(0);

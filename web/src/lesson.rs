@@ -642,7 +642,7 @@ mod tests {
             let lesson = src.lesson().unwrap_or_else(|e| panic!("{e}"));
             let scenario = page_scenario(src);
             // Run as the page runs it, and inspect each stop's cycle as the inspector does.
-            let mut session = Session::new(&scenario, SEED);
+            let mut session = Session::new(scenario.clone(), SEED);
             while !session.run_some(64) {}
             let cycles = session.info.cycle_steps.len();
             // A check must not rest on a coin flip: it holds with another seed too.

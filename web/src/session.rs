@@ -294,9 +294,11 @@ pub struct Session {
 }
 
 impl Session {
-    /// Starts a session at t = 0. [`Session::run_some`] takes it to its end.
-    pub fn new(scenario: &Scenario, seed: u64) -> Session {
-        let mut sim = Simulation::new(scenario, seed, false);
+    /// Starts a session at t = 0. [`Session::run_some`] takes it to its end. The session
+    /// keeps `scenario` (for replays and exports): taken, not copied, since a big one's copy
+    /// is a main-thread task of its own.
+    pub fn new(scenario: Scenario, seed: u64) -> Session {
+        let mut sim = Simulation::new(&scenario, seed, false);
         // Checkpoints close enough that going back or explaining a past cycle replays a few
         // milliseconds of work: a step costs about one pass over the nodes.
         let nodes = scenario.cluster.nodes.len().max(1);
@@ -318,7 +320,7 @@ impl Session {
         });
         Session {
             sim,
-            scenario: scenario.clone(),
+            scenario,
             seed,
             info,
             details: RefCell::new(Vec::new()),
@@ -882,7 +884,7 @@ mod tests {
             .collect();
         texts[EditorFile::Pods.index()].push_str(extra);
         let scenario = load(&texts).unwrap_or_else(|e| panic!("{e:?}"));
-        let mut s = Session::new(&scenario, 0);
+        let mut s = Session::new(scenario, 0);
         while !s.run_some(64) {}
         s
     }

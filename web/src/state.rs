@@ -1228,7 +1228,7 @@ impl Playground {
         self.load_generation.set_value(generation);
         let seed = self.seed.get_untracked();
         if scenario.cluster.pods.len() <= DEFERRED_START_PODS {
-            self.continue_loading(Session::new(&scenario, seed), generation, position);
+            self.continue_loading(Session::new(scenario, seed), generation, position);
             return;
         }
         // A big one: the session is made after a frame, not in the task that read the inputs.
@@ -1237,7 +1237,7 @@ impl Playground {
         set_timeout(
             move || {
                 if this.load_generation.get_value() == generation {
-                    let session = Session::new(&scenario, seed);
+                    let session = Session::new(scenario, seed);
                     this.continue_loading(session, generation, position);
                 }
             },
