@@ -365,6 +365,24 @@ describe('schedlab playground', () => {
     await canvas.click({ position: { x: 5, y: 5 } });
     await page.waitForSelector('[data-testid="node-card"][data-node="node-0001"]');
     await page.screenshot({ path: path.join(SHOTS, 'schedlab-big-cluster.png') });
+    // A narrower window: the heat-map fits its card again (it used to keep its first width
+    // and spill over the next card). Cells are 15 px, so it fills all but less than one.
+    const fit = () =>
+      page.evaluate(() => {
+        const c = document.querySelector('[data-testid="heat-map-canvas"]');
+        return [c.getBoundingClientRect().width, c.parentElement.clientWidth];
+      });
+    const wide = page.viewportSize();
+    const [before] = await fit();
+    await page.setViewportSize({ width: 1000, height: wide.height });
+    await page.waitForFunction(() => {
+      const c = document.querySelector('[data-testid="heat-map-canvas"]');
+      return c.getBoundingClientRect().width <= c.parentElement.clientWidth;
+    });
+    const [narrow, room] = await fit();
+    assert.ok(narrow < before, `the heat-map narrowed (${before} → ${narrow} px)`);
+    assert.ok(room - narrow < 15, `it fills its card (${narrow} of ${room} px)`);
+    await page.setViewportSize(wide);
     await page.selectOption('[data-testid="gallery"]', 'classic');
     await page.waitForSelector('[data-testid="node-card"][data-node="node-a1"]');
     assertNoProblems();

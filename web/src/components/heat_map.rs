@@ -1,12 +1,14 @@
 //! The heat-map of a big cluster: one cell per node on a canvas, coloured by CPU requested /
 //! allocatable. Cordoned nodes are grey, nodes with a nominated pod carry a dot, the selected
-//! node (or the node of the selected pod) is outlined. Clicking a cell selects its node.
+//! node (or the node of the selected pod) is outlined. Clicking a cell selects its node. The
+//! canvas takes its container's width, and is drawn again when that width changes.
 
 use crate::session::{ChipKind, Frame};
 use crate::state::{Playground, Selection};
 use leptos::html;
 use leptos::prelude::*;
 use schedlab_core::model::resources::format_usage;
+use wasm_bindgen::prelude::Closure;
 use wasm_bindgen::JsCast;
 
 /// Gap between cells, in CSS pixels.
@@ -40,14 +42,28 @@ pub fn HeatMap() -> impl IntoView {
             }
         });
     });
-    // Fit the canvas to its container once it is on the page.
+    // Fit the canvas to its container once it is on the page, and again whenever the
+    // container's width changes (a narrower window): without that, the cells spill out of the
+    // card.
+    let observer: StoredValue<Option<WidthObserver>, LocalStorage> = StoredValue::new_local(None);
     Effect::new(move |_| {
         if let Some(c) = canvas.get() {
             if let Some(parent) = c.parent_element() {
-                let w = f64::from(parent.client_width()).max(200.0);
-                width.set(w);
+                width.set(fit_width(&parent));
+                observer.update_value(|o| {
+                    if o.is_none() {
+                        *o = WidthObserver::new(&parent, width);
+                    }
+                });
             }
         }
+    });
+    on_cleanup(move || {
+        observer.try_update_value(|o| {
+            if let Some(o) = o.take() {
+                o.observer.disconnect();
+            }
+        });
     });
 
     let cell_at = move |x: f64, y: f64| -> Option<usize> {
@@ -104,6 +120,42 @@ pub fn HeatMap() -> impl IntoView {
                 <span class="hover" data-testid="heat-map-hover">{move || hover.get().unwrap_or_default()}</span>
             </div>
         </div>
+    }
+}
+
+/// The width the canvas may take in `container`.
+fn fit_width(container: &web_sys::Element) -> f64 {
+    f64::from(container.client_width()).max(200.0)
+}
+
+/// Sets the canvas's width signal when its container changes width.
+struct WidthObserver {
+    observer: web_sys::ResizeObserver,
+    /// Called by the observer; kept alive as long as it.
+    _on_resize: Closure<dyn FnMut(js_sys::Array)>,
+}
+
+impl WidthObserver {
+    fn new(container: &web_sys::Element, width: RwSignal<f64>) -> Option<WidthObserver> {
+        let on_resize = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+            let Ok(entry) = entries.get(0).dyn_into::<web_sys::ResizeObserverEntry>() else {
+                return;
+            };
+            // Read after the browser's layout: no layout of its own.
+            let w = fit_width(&entry.target());
+            if width
+                .try_get_untracked()
+                .is_some_and(|old| (old - w).abs() >= 1.0)
+            {
+                width.try_set(w);
+            }
+        });
+        let observer = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
+        observer.observe(container);
+        Some(WidthObserver {
+            observer,
+            _on_resize: on_resize,
+        })
     }
 }
 
