@@ -1228,55 +1228,62 @@ impl Playground {
         self.load_generation.set_value(generation);
         let seed = self.seed.get_untracked();
         if scenario.cluster.pods.len() <= DEFERRED_START_PODS {
-            self.continue_loading(Session::new(scenario, seed), generation, position);
+            self.continue_loading(Session::new(scenario, seed), generation, position, false);
             return;
         }
-        // A big one: the session is made after a frame, not in the task that read the inputs.
+        // A big one: the session is made after a frame, not in the task that read the inputs,
+        // and runs from the task after that (making big-cluster's session is some 30 ms).
         self.loading.set(Some(0));
+        self.later(generation, move |this| {
+            let session = Session::new(scenario, seed);
+            this.later(generation, move |this| {
+                this.continue_loading(session, generation, position, true)
+            });
+        });
+    }
+
+    /// Runs `f` in a task of its own, after the next frame, unless a newer load (a newer
+    /// edit, pick or link) has started meanwhile.
+    fn later(&self, generation: u64, f: impl FnOnce(Playground) + 'static) {
         let this = *self;
         set_timeout(
             move || {
                 if this.load_generation.get_value() == generation {
-                    let session = Session::new(scenario, seed);
-                    this.continue_loading(session, generation, position);
+                    f(this)
                 }
             },
             Duration::ZERO,
         );
     }
 
-    fn continue_loading(&self, mut session: Session, generation: u64, position: usize) {
+    /// Runs `session` for a slice of [`LOAD_SLICE_MS`], then again in a later task, until its
+    /// end, which is shown at `position`. A `sliced` load (a big one, or one that has already
+    /// yielded) is shown in a task of its own too.
+    fn continue_loading(
+        &self,
+        mut session: Session,
+        generation: u64,
+        position: usize,
+        sliced: bool,
+    ) {
         let started = now_ms();
         loop {
             if session.run_some(LOAD_CHUNK) {
-                if now_ms() - started > LOAD_SLICE_MS / 2.0 {
+                if sliced || now_ms() - started > LOAD_SLICE_MS / 2.0 {
                     // Showing the run takes a task of its own, after this slice's frame.
                     self.loading.set(Some(session.cycles_known()));
-                    let this = *self;
-                    set_timeout(
-                        move || {
-                            if this.load_generation.get_value() == generation {
-                                this.finish_loading(session, position);
-                            }
-                        },
-                        Duration::ZERO,
-                    );
+                    self.later(generation, move |this| {
+                        this.finish_loading(session, position)
+                    });
                     return;
                 }
                 break;
             }
             if now_ms() - started > LOAD_SLICE_MS {
                 self.loading.set(Some(session.cycles_known()));
-                let this = *self;
-                // A newer edit supersedes this load.
-                set_timeout(
-                    move || {
-                        if this.load_generation.get_value() == generation {
-                            this.continue_loading(session, generation, position);
-                        }
-                    },
-                    Duration::from_millis(0),
-                );
+                self.later(generation, move |this| {
+                    this.continue_loading(session, generation, position, true)
+                });
                 return;
             }
         }
