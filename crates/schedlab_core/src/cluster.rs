@@ -1115,12 +1115,23 @@ pub struct TopologyIndex {
     key_ids: HashMap<String, usize>,
     /// Label groups of bound pods.
     pub groups: Vec<LabelGroup>,
-    group_ids: HashMap<(String, Labels), usize>,
+    /// [`group_hash`] of a group's namespace and labels → the groups with that hash: a bound
+    /// pod finds its group without copying its namespace and labels into a key.
+    group_ids: HashMap<u64, Vec<usize>>,
     /// Distinct affinity terms of bound pods.
     pub terms: Vec<TermGroup>,
     term_ids: HashMap<(TermKind, String, i64, String), usize>,
     /// Per term: how many bound pods carry it (the term is dropped at 0).
     term_pods: Vec<i64>,
+}
+
+/// The hash a label group is found by in [`TopologyIndex`]: of its namespace and labels.
+fn group_hash(namespace: &str, labels: &Labels) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = NameHash::default();
+    namespace.hash(&mut h);
+    labels.hash(&mut h);
+    h.finish()
 }
 
 /// Adds `delta` to a count, dropping the entry at 0 so the map equals a never-counted one.
@@ -1213,14 +1224,17 @@ impl TopologyIndex {
     /// pod is left in them.
     fn unbind(&mut self, info: &PodInfo, node: NodeId) {
         self.count(info, node, -1);
-        let gkey = (info.namespace.clone(), info.labels().clone());
-        if let Some(&gid) = self.group_ids.get(&gkey) {
+        if let Some(gid) = self.group_of(&info.namespace, info.labels()) {
             if self.groups[gid].node_pods.is_empty() {
-                self.group_ids.remove(&gkey);
+                // The last group moves into the freed place.
+                let last = self.groups.len() - 1;
+                self.index_group(gid, false);
+                if gid != last {
+                    self.index_group(last, false);
+                }
                 self.groups.swap_remove(gid);
-                if let Some(moved) = self.groups.get(gid) {
-                    let k = (moved.namespace.clone(), moved.labels.clone());
-                    self.group_ids.insert(k, gid);
+                if gid != last {
+                    self.index_group(gid, true);
                 }
             }
         }
@@ -1244,10 +1258,32 @@ impl TopologyIndex {
 
     /// Adds `delta` (±1) occurrences of a pod on a node to its label group and its terms,
     /// creating them when missing. The pod's keys must be registered.
+    /// The label group of `namespace` and `labels`, if some bound pod has them.
+    fn group_of(&self, namespace: &str, labels: &Labels) -> Option<usize> {
+        self.group_ids
+            .get(&group_hash(namespace, labels))?
+            .iter()
+            .copied()
+            .find(|&g| self.groups[g].namespace == namespace && self.groups[g].labels == *labels)
+    }
+
+    /// Enters group `gid` (at its place in `groups`) in `group_ids`, or takes it out.
+    fn index_group(&mut self, gid: usize, enter: bool) {
+        let g = &self.groups[gid];
+        let hash = group_hash(&g.namespace, &g.labels);
+        if enter {
+            self.group_ids.entry(hash).or_default().push(gid);
+        } else if let Some(ids) = self.group_ids.get_mut(&hash) {
+            ids.retain(|&i| i != gid);
+            if ids.is_empty() {
+                self.group_ids.remove(&hash);
+            }
+        }
+    }
+
     fn count(&mut self, info: &PodInfo, node: NodeId, delta: i64) {
-        let gkey = (info.namespace.clone(), info.labels().clone());
-        let gid = match self.group_ids.get(&gkey) {
-            Some(&g) => g,
+        let gid = match self.group_of(&info.namespace, info.labels()) {
+            Some(g) => g,
             None => {
                 self.groups.push(LabelGroup {
                     namespace: info.namespace.clone(),
@@ -1255,8 +1291,9 @@ impl TopologyIndex {
                     counts: vec![DomainCounts::new(); self.keys.len()],
                     node_pods: BTreeMap::new(),
                 });
-                self.group_ids.insert(gkey, self.groups.len() - 1);
-                self.groups.len() - 1
+                let g = self.groups.len() - 1;
+                self.index_group(g, true);
+                g
             }
         };
         let g = &mut self.groups[gid];
@@ -1884,9 +1921,12 @@ mod index_tests {
                 (format!("{k:?}"), (g.key, named(g.key, &g.counts), n))
             })
             .collect();
-        assert_eq!(t.groups.len(), t.group_ids.len());
+        assert_eq!(
+            t.groups.len(),
+            t.group_ids.values().map(Vec::len).sum::<usize>()
+        );
         for (i, g) in t.groups.iter().enumerate() {
-            assert_eq!(t.group_ids[&(g.namespace.clone(), g.labels.clone())], i);
+            assert_eq!(t.group_of(&g.namespace, &g.labels), Some(i));
         }
         for (i, g) in t.terms.iter().enumerate() {
             assert_eq!(
