@@ -295,8 +295,7 @@ pub struct Session {
 
 impl Session {
     /// Starts a session at t = 0. [`Session::run_some`] takes it to its end. The session
-    /// keeps `scenario` (for replays and exports): taken, not copied, since a big one's copy
-    /// is a main-thread task of its own.
+    /// keeps `scenario` (for replays and exports), taken rather than copied.
     pub fn new(scenario: Scenario, seed: u64) -> Session {
         let mut sim = Simulation::new(&scenario, seed, false);
         // Checkpoints close enough that going back or explaining a past cycle replays a few

@@ -1107,15 +1107,9 @@ impl Playground {
                     let (read, of) = reader.progress();
                     self.reading
                         .set(Some((reader.name().to_string(), read, of)));
-                    let this = *self;
-                    set_timeout(
-                        move || {
-                            if this.read_generation.get_value() == generation {
-                                this.continue_reading(reader, index, generation);
-                            }
-                        },
-                        Duration::ZERO,
-                    );
+                    self.later(self.read_generation, generation, move |this| {
+                        this.continue_reading(reader, index, generation)
+                    });
                     return;
                 }
                 Some(false) => {}
@@ -1127,15 +1121,9 @@ impl Playground {
     /// Goes on with [`Playground::recompute_in_slices`] in a task of its own, unless a newer
     /// read started meanwhile.
     fn after_a_frame(&self, generation: u64) {
-        let this = *self;
-        set_timeout(
-            move || {
-                if this.read_generation.get_value() == generation {
-                    this.recompute_in_slices();
-                }
-            },
-            Duration::ZERO,
-        );
+        self.later(self.read_generation, generation, |this| {
+            this.recompute_in_slices()
+        });
     }
 
     /// Loads the current texts. On success a new session replaces the old one (and the texts
@@ -1232,23 +1220,30 @@ impl Playground {
             return;
         }
         // A big one: the session is made after a frame, not in the task that read the inputs,
-        // and runs from the task after that (making big-cluster's session is some 30 ms).
+        // and runs from the task after that (making big-cluster's session is some 10-20 ms).
         self.loading.set(Some(0));
-        self.later(generation, move |this| {
+        let loads = self.load_generation;
+        self.later(loads, generation, move |this| {
             let session = Session::new(scenario, seed);
-            this.later(generation, move |this| {
+            this.later(loads, generation, move |this| {
                 this.continue_loading(session, generation, position, true)
             });
         });
     }
 
-    /// Runs `f` in a task of its own, after the next frame, unless a newer load (a newer
-    /// edit, pick or link) has started meanwhile.
-    fn later(&self, generation: u64, f: impl FnOnce(Playground) + 'static) {
+    /// Runs `f` in a task of its own, after the next frame, unless `counter` (the reads' or
+    /// the loads' generation) has moved past `generation` meanwhile: a newer edit, pick or
+    /// link supersedes the work.
+    fn later(
+        &self,
+        counter: StoredValue<u64>,
+        generation: u64,
+        f: impl FnOnce(Playground) + 'static,
+    ) {
         let this = *self;
         set_timeout(
             move || {
-                if this.load_generation.get_value() == generation {
+                if counter.get_value() == generation {
                     f(this)
                 }
             },
@@ -1272,7 +1267,7 @@ impl Playground {
                 if sliced || now_ms() - started > LOAD_SLICE_MS / 2.0 {
                     // Showing the run takes a task of its own, after this slice's frame.
                     self.loading.set(Some(session.cycles_known()));
-                    self.later(generation, move |this| {
+                    self.later(self.load_generation, generation, move |this| {
                         this.finish_loading(session, position)
                     });
                     return;
@@ -1281,7 +1276,7 @@ impl Playground {
             }
             if now_ms() - started > LOAD_SLICE_MS {
                 self.loading.set(Some(session.cycles_known()));
-                self.later(generation, move |this| {
+                self.later(self.load_generation, generation, move |this| {
                     this.continue_loading(session, generation, position, true)
                 });
                 return;

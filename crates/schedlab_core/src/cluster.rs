@@ -1228,13 +1228,13 @@ impl TopologyIndex {
             if self.groups[gid].node_pods.is_empty() {
                 // The last group moves into the freed place.
                 let last = self.groups.len() - 1;
-                self.index_group(gid, false);
+                self.leave_group(gid);
                 if gid != last {
-                    self.index_group(last, false);
+                    self.leave_group(last);
                 }
                 self.groups.swap_remove(gid);
                 if gid != last {
-                    self.index_group(gid, true);
+                    self.enter_group(gid);
                 }
             }
         }
@@ -1256,8 +1256,6 @@ impl TopologyIndex {
         }
     }
 
-    /// Adds `delta` (±1) occurrences of a pod on a node to its label group and its terms,
-    /// creating them when missing. The pod's keys must be registered.
     /// The label group of `namespace` and `labels`, if some bound pod has them.
     fn group_of(&self, namespace: &str, labels: &Labels) -> Option<usize> {
         self.group_ids
@@ -1267,13 +1265,18 @@ impl TopologyIndex {
             .find(|&g| self.groups[g].namespace == namespace && self.groups[g].labels == *labels)
     }
 
-    /// Enters group `gid` (at its place in `groups`) in `group_ids`, or takes it out.
-    fn index_group(&mut self, gid: usize, enter: bool) {
+    /// Enters group `gid` (at its place in `groups`) in `group_ids`.
+    fn enter_group(&mut self, gid: usize) {
         let g = &self.groups[gid];
         let hash = group_hash(&g.namespace, &g.labels);
-        if enter {
-            self.group_ids.entry(hash).or_default().push(gid);
-        } else if let Some(ids) = self.group_ids.get_mut(&hash) {
+        self.group_ids.entry(hash).or_default().push(gid);
+    }
+
+    /// Takes group `gid` out of `group_ids`.
+    fn leave_group(&mut self, gid: usize) {
+        let g = &self.groups[gid];
+        let hash = group_hash(&g.namespace, &g.labels);
+        if let Some(ids) = self.group_ids.get_mut(&hash) {
             ids.retain(|&i| i != gid);
             if ids.is_empty() {
                 self.group_ids.remove(&hash);
@@ -1281,6 +1284,8 @@ impl TopologyIndex {
         }
     }
 
+    /// Adds `delta` (±1) occurrences of a pod on a node to its label group and its terms,
+    /// creating them when missing. The pod's keys must be registered.
     fn count(&mut self, info: &PodInfo, node: NodeId, delta: i64) {
         let gid = match self.group_of(&info.namespace, info.labels()) {
             Some(g) => g,
@@ -1292,7 +1297,7 @@ impl TopologyIndex {
                     node_pods: BTreeMap::new(),
                 });
                 let g = self.groups.len() - 1;
-                self.index_group(g, true);
+                self.enter_group(g);
                 g
             }
         };
