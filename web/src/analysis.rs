@@ -597,9 +597,10 @@ pub struct ScoreRow {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::host::load;
     use crate::gallery::example_named;
     use crate::session::Session;
-    use crate::state::{load, EditorFile};
+    use crate::state::EditorFile;
     use schedlab_core::scenario::SchedulerVersion;
 
     /// A gallery example run to its end, as the page runs it.

@@ -566,9 +566,10 @@ mod tests {
                     )
                 })
                 .collect();
-            let page =
-                crate::state::load(&texts.iter().map(|(_, t)| t.clone()).collect::<Vec<_>>())
-                    .unwrap_or_else(|e| panic!("{}: {e:?}", example.name));
+            let page = crate::engine::host::load(
+                &texts.iter().map(|(_, t)| t.clone()).collect::<Vec<_>>(),
+            )
+            .unwrap_or_else(|e| panic!("{}: {e:?}", example.name));
             let bundle = export(&texts);
             let exported = Scenario::load(&[Source {
                 name: "bundle.yaml",
@@ -594,7 +595,7 @@ mod tests {
                     .map_or_else(String::new, |(_, t)| t.clone())
             })
             .collect();
-        let scenario = crate::state::load(&texts).unwrap_or_else(|e| panic!("{e:?}"));
+        let scenario = crate::engine::host::load(&texts).unwrap_or_else(|e| panic!("{e:?}"));
         let c = &scenario.cluster;
         (
             c.nodes.iter().map(|n| n.name().to_string()).collect(),

@@ -232,7 +232,8 @@ pub fn field(text: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::{load, EditorFile};
+    use crate::engine::host::load;
+    use crate::state::EditorFile;
     use schedlab_core::report::json_report;
     use schedlab_core::simulation::Limits;
 

@@ -17,6 +17,7 @@ pub mod bundle;
 mod components;
 pub mod crash;
 pub mod embed;
+pub mod engine;
 pub mod export;
 pub mod forms;
 pub mod gallery;

@@ -65,8 +65,9 @@ pub fn check(inputs: &mut Inputs, names: &[String], errors: &mut Vec<Diagnostic>
 
 #[cfg(test)]
 mod tests {
+    use crate::engine::host::load;
     use crate::gallery::GALLERY;
-    use crate::state::{load, EditorFile};
+    use crate::state::EditorFile;
 
     /// The classic example's texts with `text` in `editor`.
     fn texts_with(editor: EditorFile, text: &str) -> Vec<String> {

@@ -34,6 +34,7 @@ pub const LIMITS: Limits = Limits {
 };
 
 /// What does not change while stepping: names, the whole event log, the scrubber's marks.
+#[derive(Debug)]
 pub struct SessionInfo {
     /// Every pod the run knows (input pods and pods the timeline creates), by pod id.
     pub pods: Vec<PodStatic>,
@@ -43,6 +44,8 @@ pub struct SessionInfo {
     pub events: Vec<EventRow>,
     /// The step that ran each cycle.
     pub cycle_steps: Vec<usize>,
+    /// Each cycle's pod and whether it placed it.
+    pub cycles: Vec<CycleFact>,
     /// Each pod's cycles, in order.
     pub pod_cycles: Vec<Vec<usize>>,
     /// The steps that applied a timeline change, with what it did (the scrubber's marks).
@@ -61,6 +64,61 @@ pub struct SessionInfo {
     pub node_count: usize,
     /// The kube-scheduler that ran (`v1.17` or `v1.35`).
     pub scheduler: SchedulerVersion,
+    /// The seed it ran with.
+    pub seed: u64,
+    /// Nodes evaluated over every cycle: the rows of a full report's filter tables (what
+    /// makes it big).
+    pub evaluated_nodes: usize,
+}
+
+impl SessionInfo {
+    /// The last cycle run before `position`.
+    pub fn last_cycle_at(&self, position: usize) -> Option<usize> {
+        let steps = &self.cycle_steps;
+        steps.partition_point(|&s| s < position).checked_sub(1)
+    }
+
+    /// The position just after cycle `cycle` ran.
+    pub fn position_after_cycle(&self, cycle: usize) -> Option<usize> {
+        self.cycle_steps.get(cycle).map(|s| s + 1)
+    }
+
+    /// The position after the next cycle from `position` (the end when no cycle is left).
+    pub fn next_cycle_end(&self, position: usize) -> usize {
+        let steps = &self.cycle_steps;
+        let next = steps.partition_point(|&s| s < position);
+        steps.get(next).map_or(self.end, |s| s + 1)
+    }
+
+    /// Where Step stood one cycle before `position`: just after the cycle before the last
+    /// one that ran (the start when there is none), so that Back undoes Step.
+    pub fn previous_cycle_end(&self, position: usize) -> usize {
+        match self.last_cycle_at(position) {
+            Some(c) if c > 0 => self.cycle_steps[c - 1] + 1,
+            _ => 0,
+        }
+    }
+
+    /// The cycle that the step at `position` runs, if that step is a cycle.
+    pub fn cycle_at(&self, position: usize) -> Option<usize> {
+        self.cycle_steps.binary_search(&position).ok()
+    }
+
+    /// The first position at or after `position` whose step is a cycle (what phase stepping
+    /// walks through), with that cycle.
+    pub fn next_cycle_from(&self, position: usize) -> Option<(usize, usize)> {
+        let next = self.cycle_steps.partition_point(|&s| s < position);
+        self.cycle_steps.get(next).map(|&at| (at, next))
+    }
+}
+
+/// One cycle's outcome, in short.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CycleFact {
+    /// The pod it tried to place.
+    pub pod: PodId,
+    /// It placed it.
+    pub placed: bool,
 }
 
 /// A pod's fixed facts.
@@ -307,6 +365,7 @@ impl Session {
             input_order: Vec::new(),
             events: Vec::new(),
             cycle_steps: Vec::new(),
+            cycles: Vec::new(),
             pod_cycles: Vec::new(),
             marks: Vec::new(),
             filter_names: sim.filter_names.clone(),
@@ -316,6 +375,8 @@ impl Session {
             stop: StopReason::MaxCycles,
             node_count: scenario.cluster.nodes.len(),
             scheduler: scenario.scheduler,
+            seed,
+            evaluated_nodes: 0,
         });
         Session {
             sim,
@@ -325,11 +386,6 @@ impl Session {
             details: RefCell::new(Vec::new()),
             trail: Vec::new(),
         }
-    }
-
-    /// The seed of the run.
-    pub fn seed(&self) -> u64 {
-        self.seed
     }
 
     /// The whole run again, from the start to the end, as `schedlab run --seed SEED` runs it
@@ -348,12 +404,6 @@ impl Session {
     /// cut short by one says so in its `end.warning`).
     pub fn report_json(&self, summary: bool) -> String {
         crate::export::report_json(&self.export_run(!summary), !summary)
-    }
-
-    /// Nodes evaluated over every cycle: the rows of a full report's filter tables (what
-    /// makes it big).
-    pub fn evaluated_nodes(&self) -> usize {
-        self.sim.cycles().iter().map(|t| t.evaluated).sum()
     }
 
     /// The placements as CSV ([`crate::export::placements_csv`]), from the same run as
@@ -440,6 +490,14 @@ impl Session {
             input_order,
             events,
             cycle_steps,
+            cycles: sim
+                .cycles()
+                .iter()
+                .map(|t| CycleFact {
+                    pod: t.pod,
+                    placed: t.node.is_some(),
+                })
+                .collect(),
             pod_cycles,
             marks,
             filter_names: self.info.filter_names.clone(),
@@ -449,6 +507,8 @@ impl Session {
             stop,
             node_count: self.info.node_count,
             scheduler: self.info.scheduler,
+            seed: self.seed,
+            evaluated_nodes: sim.cycles().iter().map(|t| t.evaluated).sum(),
         });
     }
 
@@ -523,31 +583,12 @@ impl Session {
 
     /// The last cycle run before `position`.
     pub fn last_cycle_at(&self, position: usize) -> Option<usize> {
-        let steps = &self.info.cycle_steps;
-        steps.partition_point(|&s| s < position).checked_sub(1)
+        self.info.last_cycle_at(position)
     }
 
     /// The position just after cycle `cycle` ran.
     pub fn position_after_cycle(&self, cycle: usize) -> Option<usize> {
-        self.info.cycle_steps.get(cycle).map(|s| s + 1)
-    }
-
-    /// The position after the next cycle (the end when no cycle is left).
-    pub fn next_cycle_end(&self) -> usize {
-        let position = self.position();
-        let steps = &self.info.cycle_steps;
-        let next = steps.partition_point(|&s| s < position);
-        steps.get(next).map_or(self.info.end, |s| s + 1)
-    }
-
-    /// Where Step stood one cycle ago: just after the cycle before the last one that ran (the
-    /// start when there is none), so that Back undoes Step.
-    pub fn previous_cycle_end(&self) -> usize {
-        let position = self.position();
-        match self.last_cycle_at(position) {
-            Some(c) if c > 0 => self.info.cycle_steps[c - 1] + 1,
-            _ => 0,
-        }
+        self.info.position_after_cycle(cycle)
     }
 
     /// Whether the step at the current position is a cycle (what phase stepping walks
@@ -869,8 +910,9 @@ pub fn requests_summary(r: &schedlab_core::model::Resources) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::host::load;
     use crate::gallery::example_named;
-    use crate::state::{load, EditorFile};
+    use crate::state::EditorFile;
 
     /// `pdb-steers` with `extra` appended to its Pods editor, run to its end.
     fn pdb_steers(extra: &str) -> Session {

@@ -35,15 +35,16 @@
 
 use crate::analysis::{self, Inspection, Phase};
 use crate::embed::PageMode;
+use crate::engine::{self, Load, Reply};
 use crate::gallery::{self, default_config, example_named, Example, Loaded};
 use crate::history::{Change, History, WorkState};
 use crate::lesson::LessonAt;
 use crate::link::{self, LinkError, Opened, Shared, View};
-use crate::session::{Frame, Session, SessionInfo};
+use crate::session::{Frame, SessionInfo};
 use leptos::prelude::*;
-use schedlab_core::input::{looks_like_json, read_source, Inputs, ListReader};
+use schedlab_core::input::looks_like_json;
 use schedlab_core::scenario::SchedulerVersion;
-use schedlab_core::{Diagnostic, Scenario, Source};
+use schedlab_core::Diagnostic;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -213,20 +214,6 @@ pub enum InspectTarget {
 /// Run speeds, in scheduling cycles per second.
 pub const SPEEDS: [u32; 6] = [1, 2, 5, 10, 30, 100];
 
-/// Cycles simulated between two looks at the clock while loading a big scenario.
-const LOAD_CHUNK: usize = 4;
-/// Loading yields to the browser after this long, so the tab never freezes (a slice also
-/// takes the checkpoint it reaches: some 30 ms on big-cluster).
-const LOAD_SLICE_MS: f64 = 16.0;
-/// A changed text longer than this that is a plain list of 2000 items or more is read a chunk
-/// of items at a time between frames ([`ListReader`]), not in one go.
-const SLICED_READ_BYTES: usize = 256 << 10;
-/// Items read between two looks at the clock.
-const READ_CHUNK: usize = 100;
-/// Pods (bound and pending) past which a new session is made and run after the next frame,
-/// not in the task that read its inputs.
-const DEFERRED_START_PODS: usize = 2000;
-
 /// What the inspector resolves its target to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Inspected {
@@ -328,9 +315,12 @@ pub struct Playground {
     /// Why the tab's work is not saved (a refused save, a saved text that could not be read
     /// back), while it is not.
     pub save_problem: RwSignal<Option<String>>,
-    session: StoredValue<Option<Session>, LocalStorage>,
-    /// Each editor's last text and what it read to: an edit rereads only its own file.
-    parsed: StoredValue<Vec<Option<ParsedFile>>, LocalStorage>,
+    /// A run is loaded in the engine (and not forgotten for a new example or link).
+    has_run: StoredValue<bool>,
+    /// The position the run stands at, as last asked of the engine.
+    position: StoredValue<usize>,
+    /// The newest load's texts.
+    load_texts: StoredValue<LoadTexts, LocalStorage>,
     /// The loaded run's fixed facts.
     pub info: RwSignal<Option<Arc<SessionInfo>>>,
     /// The world at the current position.
@@ -369,18 +359,17 @@ pub struct Playground {
     /// While a big list is read a part at a time: its file, the items read, and how many it
     /// has.
     pub reading: RwSignal<Option<(String, usize, usize)>>,
+    /// Counts the loads: a newer one supersedes an older one still going.
     load_generation: StoredValue<u64>,
     last_run_ms: StoredValue<f64>,
-    /// Counts reads of the texts: a sliced read stops when a newer one started.
-    read_generation: StoredValue<u64>,
     /// A rerun waits for the next paint.
     deferred: StoredValue<bool>,
     pending: StoredValue<Option<TimeoutHandle>>,
     ticker: StoredValue<Option<IntervalHandle>>,
     /// What the inspector shows.
     pub inspected: Memo<Option<Inspected>>,
-    /// The inspection of [`Playground::inspected`].
-    pub inspection: Memo<Option<Inspection>>,
+    /// The inspection of [`Playground::inspected`] (the engine's answer).
+    pub inspection: RwSignal<Option<Inspection>>,
     /// The selected pod (for views that highlight it).
     pub selected_pod: Memo<Option<usize>>,
     /// While walking a cycle phase by phase: its pod (popped from the queue, not yet placed).
@@ -495,7 +484,6 @@ impl Playground {
                 seed: seed.get(),
             })
         });
-        let session: StoredValue<Option<Session>, LocalStorage> = StoredValue::new_local(None);
         let info: RwSignal<Option<Arc<SessionInfo>>> = RwSignal::new(None);
         let frame: RwSignal<Option<Arc<Frame>>> = RwSignal::new(None);
         let selection = RwSignal::new(Selection::None);
@@ -514,17 +502,29 @@ impl Playground {
                 }
             }
         });
-        let inspection = Memo::new(move |_| {
-            let what = inspected.get()?;
-            let info = info.get()?;
+        let inspection: RwSignal<Option<Inspection>> = RwSignal::new(None);
+        // Counts the inspections asked: only the newest one's answer is shown.
+        let asked = StoredValue::new(0u64);
+        Effect::new(move |_| {
+            let what = inspected.get();
+            let info = info.get();
+            asked.update_value(|n| *n += 1);
+            let (Some(what), Some(info)) = (what, info) else {
+                inspection.set(None);
+                return;
+            };
             match what {
-                Inspected::Cycle(c) => session.with_value(|s| {
-                    let s = s.as_ref()?;
-                    let detail = s.cycle_detail(c)?;
-                    let (trace, cluster) = &*detail;
-                    Some(analysis::inspect_cycle(trace, cluster, &info, c))
-                }),
-                Inspected::PodOnly(p, node) => analysis::inspect_pod_without_cycle(&info, p, node),
+                Inspected::Cycle(c) => {
+                    let question = asked.get_value();
+                    engine::inspect(c, move |answer| {
+                        if asked.get_value() == question {
+                            inspection.set(answer)
+                        }
+                    })
+                }
+                Inspected::PodOnly(p, node) => {
+                    inspection.set(analysis::inspect_pod_without_cycle(&info, p, node))
+                }
             }
         });
         let selected_pod = Memo::new(move |_| match selection.get() {
@@ -538,8 +538,7 @@ impl Playground {
                 .is_some_and(|p| p < Phase::Assume && p != Phase::Preempt);
             match (walking, target.get()) {
                 (true, InspectTarget::Cycle(c)) => {
-                    info.track();
-                    session.with_value(|s| s.as_ref().and_then(|s| s.cycle(c)).map(|t| t.pod))
+                    info.with(|i| i.as_ref()?.cycles.get(c).map(|f| f.pod))
                 }
                 _ => None,
             }
@@ -585,8 +584,9 @@ impl Playground {
             address_timer: StoredValue::new(None),
             errors: RwSignal::new(Vec::new()),
             save_problem,
-            session,
-            parsed: StoredValue::new_local(vec![None, None, None, None]),
+            has_run: StoredValue::new(false),
+            position: StoredValue::new(0),
+            load_texts: StoredValue::new_local(LoadTexts::default()),
             info,
             frame,
             selection,
@@ -607,7 +607,6 @@ impl Playground {
             can_redo: RwSignal::new(false),
             load_generation: StoredValue::new(0),
             last_run_ms: StoredValue::new(0.0),
-            read_generation: StoredValue::new(0),
             deferred: StoredValue::new(false),
             pending: StoredValue::new(None),
             ticker: StoredValue::new(None),
@@ -629,18 +628,15 @@ impl Playground {
             ),
             restore_failed,
         };
-        state.recompute();
-        if state.errors.with_untracked(|e| !e.is_empty()) {
-            // The saved texts have errors: show the last inputs that loaded, as before the reload.
-            let valid: Option<Vec<String>> = EditorFile::ALL
-                .iter()
-                .map(|f| storage::load(&f.valid_key()))
-                .collect();
-            if let Some(Ok(scenario)) = valid.map(|texts| load(&texts)) {
-                state.pending_view.set_value(view);
-                state.start(scenario, usize::MAX);
-            }
-        }
+        engine::start(move |reply| state.on_load_reply(reply));
+        // Should the saved texts have errors, the last inputs that loaded are shown, as before
+        // the reload.
+        let valid: Option<Vec<String>> = EditorFile::ALL
+            .iter()
+            .map(|f| storage::load(&f.valid_key()))
+            .collect();
+        let texts: Vec<String> = state.texts.iter().map(|t| t.get_untracked()).collect();
+        state.load(false, valid.filter(|v| *v != texts));
         // The first run also pays one-time costs (the wasm tiers up, the parsers warm), so it
         // says little about the next; the first edit measures again.
         state.last_run_ms.set_value(0.0);
@@ -960,7 +956,7 @@ impl Playground {
         }
         self.selection.set(Selection::None);
         self.target.set(InspectTarget::Latest);
-        self.session.set_value(None);
+        self.forget_run();
         self.rerun(true);
     }
 
@@ -1035,104 +1031,23 @@ impl Playground {
         });
     }
 
-    /// [`Playground::recompute`], after reading each big list that changed a chunk of items at
-    /// a time between frames ([`SLICED_READ_BYTES`]), so that reading big-cluster's 10 000 pods
-    /// never holds the page for long.
+    /// [`Playground::load`], reading each big list that changed a chunk of items at a time
+    /// ([`crate::engine::host`]), so that reading big-cluster's 10 000 pods never holds the page
+    /// for long.
     fn recompute_in_slices(&self) {
-        let texts: Vec<String> = self.texts.iter().map(|t| t.get_untracked()).collect();
-        let names = source_names(&texts);
-        let fresh: Vec<usize> = self.parsed.with_value(|parsed| {
-            (0..texts.len())
-                .filter(|&i| {
-                    (SLICED_READ_BYTES..=PAGE_MAX_TEXT).contains(&texts[i].len())
-                        && parsed[i]
-                            .as_ref()
-                            .is_none_or(|p| !p.is_of(&names[i], &texts[i]))
-                })
-                .collect()
-        });
-        let Some(&index) = fresh.first() else {
-            self.recompute();
-            return;
-        };
-        let generation = self.read_generation.get_value() + 1;
-        self.read_generation.set_value(generation);
-        self.loading.set(Some(0));
-        // Saying it is slow makes the edits that follow wait for a pause in typing.
-        self.last_run_ms.set_value(SLOW_RUN_MS + 1.0);
-        match ListReader::new(&names[index], &texts[index]) {
-            Some(reader) => self.continue_reading(reader, index, generation),
-            None => {
-                // Not a list to read in parts: read it in a task of its own.
-                let src = Source {
-                    name: &names[index],
-                    text: &texts[index],
-                };
-                let read = read_within_page_limit(&src);
-                self.parsed.update_value(|parsed| {
-                    parsed[index] = Some(ParsedFile {
-                        name: names[index].clone(),
-                        text: texts[index].clone(),
-                        read,
-                    })
-                });
-                self.after_a_frame(generation);
-            }
-        }
+        self.load(true, None);
     }
 
-    /// Reads more of editor `index`'s list; once it is read, keeps it as that editor's read
-    /// and goes on (after a frame) with the rest of the load.
-    fn continue_reading(&self, mut reader: ListReader, index: usize, generation: u64) {
-        let started = now_ms();
-        loop {
-            match reader.read_some(READ_CHUNK) {
-                // An item that does not parse: the whole text is read at once, which words
-                // the error.
-                None => {
-                    self.reading.set(None);
-                    self.recompute();
-                    return;
-                }
-                Some(true) => {
-                    self.reading.set(None);
-                    let (name, text) = (reader.name().to_string(), reader.text().to_string());
-                    let read = reader.finish();
-                    self.parsed.update_value(|parsed| {
-                        parsed[index] = Some(ParsedFile { name, text, read })
-                    });
-                    break;
-                }
-                Some(false) if now_ms() - started > LOAD_SLICE_MS => {
-                    let (read, of) = reader.progress();
-                    self.reading
-                        .set(Some((reader.name().to_string(), read, of)));
-                    self.later(self.read_generation, generation, move |this| {
-                        this.continue_reading(reader, index, generation)
-                    });
-                    return;
-                }
-                Some(false) => {}
-            }
-        }
-        self.after_a_frame(generation);
-    }
-
-    /// Goes on with [`Playground::recompute_in_slices`] in a task of its own, unless a newer
-    /// read started meanwhile.
-    fn after_a_frame(&self, generation: u64) {
-        self.later(self.read_generation, generation, |this| {
-            this.recompute_in_slices()
-        });
+    /// Loads the current texts ([`Playground::load`]) in as few tasks as it can.
+    fn recompute(&self) {
+        self.load(false, None);
     }
 
     /// Loads the current texts. On success a new session replaces the old one (and the texts
     /// are kept as the last valid ones); on failure only the errors are replaced, and the last
-    /// valid session stays on screen.
-    fn recompute(&self) {
-        // A sliced read still going reads texts that are no longer the editors'.
-        self.read_generation.update_value(|g| *g += 1);
-        self.reading.set(None);
+    /// valid session stays on screen, unless `fallback` texts are given: then their run is
+    /// shown. The replies arrive in [`Playground::on_load_reply`].
+    fn load(&self, sliced: bool, fallback: Option<Vec<String>>) {
         let texts: Vec<String> = self.texts.iter().map(|t| t.get_untracked()).collect();
         crate::crash::remember_inputs(
             self.texts
@@ -1144,168 +1059,106 @@ impl Playground {
                 crate::crash::PANIC_TEST
             );
         }
+        let generation = self.load_generation.get_value() + 1;
+        self.load_generation.set_value(generation);
+        self.reading.set(None);
+        self.loading.set(Some(0));
+        // Stay where the user was: at the end (the default) or at the same step.
+        let position = match (self.has_run.get_value(), self.info.get_untracked()) {
+            (true, Some(info)) if self.position.get_value() < info.end => self.position.get_value(),
+            _ => usize::MAX,
+        };
+        self.load_texts.set_value(LoadTexts {
+            generation,
+            texts: texts.clone(),
+        });
         let started = now_ms();
-        match self.load_cached(&texts) {
-            Ok(scenario) => {
-                for (f, t) in EditorFile::ALL.iter().zip(&texts) {
-                    storage::save(&f.valid_key(), t);
-                }
-                self.errors.set(Vec::new());
-                // Stay where the user was: at the end (the default) or at the same step.
-                let keep = self.session.with_value(|s| {
-                    s.as_ref().map_or(usize::MAX, |s| {
-                        if s.position() >= s.info.end {
-                            usize::MAX
-                        } else {
-                            s.position()
-                        }
-                    })
-                });
-                self.start(scenario, keep);
-            }
-            Err(errors) => {
-                self.loading.set(None);
-                self.errors.set(errors);
-                // A link's view needs a run; one that does not load has none.
-                self.pending_view.set_value(None);
-                self.stop_pending.set_value(false);
-            }
-        }
+        engine::load(Load {
+            generation,
+            texts,
+            seed: self.seed.get_untracked(),
+            position,
+            sliced,
+            fallback,
+        });
         // A run that goes on after this task (a big one, in slices) counts as slow.
         let elapsed = now_ms() - started;
         let going_on = self.loading.with_untracked(Option::is_some);
-        self.last_run_ms.set_value(if going_on {
+        self.last_run_ms.set_value(if going_on || sliced {
             elapsed.max(SLOW_RUN_MS + 1.0)
         } else {
             elapsed
         });
     }
 
-    /// [`load`], rereading only the files whose text changed since the last call.
-    fn load_cached(&self, texts: &[String]) -> Result<Scenario, Vec<Diagnostic>> {
-        let names = source_names(texts);
-        let sources = sources(&names, texts);
-        let mut inputs = Inputs::default();
-        let mut errors = Vec::new();
-        self.parsed.update_value(|parsed| {
-            for (i, src) in sources.iter().enumerate() {
-                let fresh = parsed[i]
-                    .as_ref()
-                    .is_none_or(|p| !p.is_of(src.name, src.text));
-                if fresh {
-                    parsed[i] = Some(ParsedFile {
-                        name: src.name.to_string(),
-                        text: src.text.to_string(),
-                        read: read_within_page_limit(src),
-                    });
-                }
-                match parsed[i].as_ref().map(|p| &p.read) {
-                    Some(Ok(read)) => inputs.append(read.clone()),
-                    Some(Err(e)) => errors.extend(e.iter().cloned()),
-                    None => {}
-                }
-            }
+    /// Shows what the engine says of the newest load; a superseded load's replies are dropped.
+    fn on_load_reply(&self, reply: Reply) {
+        let current = self.load_texts.with_value(|l| match &reply {
+            Reply::Reading { generation, .. }
+            | Reply::Valid { generation }
+            | Reply::Failed { generation, .. }
+            | Reply::Running { generation, .. }
+            | Reply::Loaded { generation, .. } => *generation == l.generation,
+            _ => false,
         });
-        assemble(inputs, errors, &names, &sources)
-    }
-
-    /// Runs a new session to its end in slices (a big scenario never freezes the tab), then
-    /// shows it at `position` (clamped).
-    fn start(&self, scenario: Scenario, position: usize) {
-        let generation = self.load_generation.get_value() + 1;
-        self.load_generation.set_value(generation);
-        let seed = self.seed.get_untracked();
-        if scenario.cluster.pods.len() <= DEFERRED_START_PODS {
-            self.continue_loading(Session::new(scenario, seed), generation, position, false);
+        if !current {
             return;
         }
-        // A big one: the session is made after a frame, not in the task that read the inputs,
-        // and runs from the task after that (making big-cluster's session is some 10-20 ms).
-        self.loading.set(Some(0));
-        let loads = self.load_generation;
-        self.later(loads, generation, move |this| {
-            let session = Session::new(scenario, seed);
-            this.later(loads, generation, move |this| {
-                this.continue_loading(session, generation, position, true)
-            });
-        });
-    }
-
-    /// Runs `f` in a task of its own, after the next frame, unless `counter` (the reads' or
-    /// the loads' generation) has moved past `generation` meanwhile: a newer edit, pick or
-    /// link supersedes the work.
-    fn later(
-        &self,
-        counter: StoredValue<u64>,
-        generation: u64,
-        f: impl FnOnce(Playground) + 'static,
-    ) {
-        let this = *self;
-        set_timeout(
-            move || {
-                if counter.get_value() == generation {
-                    f(this)
-                }
-            },
-            Duration::ZERO,
-        );
-    }
-
-    /// Runs `session` for a slice of [`LOAD_SLICE_MS`], then again in a later task, until its
-    /// end, which is shown at `position`. A `sliced` load (a big one, or one that has already
-    /// yielded) is shown in a task of its own too.
-    fn continue_loading(
-        &self,
-        mut session: Session,
-        generation: u64,
-        position: usize,
-        sliced: bool,
-    ) {
-        let started = now_ms();
-        loop {
-            if session.run_some(LOAD_CHUNK) {
-                if sliced || now_ms() - started > LOAD_SLICE_MS / 2.0 {
-                    // Showing the run takes a task of its own, after this slice's frame.
-                    self.loading.set(Some(session.cycles_known()));
-                    self.later(self.load_generation, generation, move |this| {
-                        this.finish_loading(session, position)
-                    });
-                    return;
-                }
-                break;
-            }
-            if now_ms() - started > LOAD_SLICE_MS {
-                self.loading.set(Some(session.cycles_known()));
-                self.later(self.load_generation, generation, move |this| {
-                    this.continue_loading(session, generation, position, true)
+        match reply {
+            Reply::Reading { file, read, of, .. } => self.reading.set(Some((file, read, of))),
+            Reply::Valid { .. } => {
+                self.reading.set(None);
+                self.load_texts.with_value(|l| {
+                    for (f, t) in EditorFile::ALL.iter().zip(&l.texts) {
+                        storage::save(&f.valid_key(), t);
+                    }
                 });
-                return;
+                self.errors.set(Vec::new());
             }
+            Reply::Failed {
+                errors, fallback, ..
+            } => {
+                self.reading.set(None);
+                self.errors.set(errors);
+                if !fallback {
+                    self.loading.set(None);
+                    // A link's view needs a run; one that does not load has none.
+                    self.pending_view.set_value(None);
+                    self.stop_pending.set_value(false);
+                }
+            }
+            Reply::Running { cycles, .. } => {
+                self.reading.set(None);
+                self.loading.set(Some(cycles));
+            }
+            Reply::Loaded { info, frame, .. } => {
+                self.loading.set(None);
+                self.has_run.set_value(true);
+                self.position.set_value(frame.position);
+                self.phase.set(None);
+                self.info.set(Some(info));
+                self.frame.set(Some(frame));
+                if let Some(view) = self.pending_view.get_value() {
+                    self.pending_view.set_value(None);
+                    self.apply_view(view);
+                }
+                self.loads.update(|n| *n += 1);
+            }
+            _ => {}
         }
-        self.finish_loading(session, position);
     }
 
-    /// Shows a session that ran to its end, at `position` (clamped).
-    fn finish_loading(&self, mut session: Session, position: usize) {
-        self.loading.set(None);
-        session.go_to(position);
-        let info = Arc::clone(&session.info);
-        let frame = Arc::new(session.frame());
-        self.session.set_value(Some(session));
-        self.phase.set(None);
-        self.info.set(Some(info));
-        self.frame.set(Some(frame));
-        if let Some(view) = self.pending_view.get_value() {
-            self.pending_view.set_value(None);
-            self.apply_view(view);
-        }
-        self.loads.update(|n| *n += 1);
+    /// Forgets the loaded run: the next load opens at its end, and a link's view waits for
+    /// it. The frame stays on screen until then.
+    fn forget_run(&self) {
+        self.has_run.set_value(false);
+        engine::forget();
     }
 
-    /// Calls `f` with the loaded session (the last run that loaded: while the inputs have
-    /// errors, or a newer run is still loading, not the editors' texts), if there is one.
-    pub fn with_session<R>(&self, f: impl FnOnce(&Session) -> R) -> Option<R> {
-        self.session.with_value(|s| s.as_ref().map(f))
+    /// Whether a run is loaded (the last run that loaded: while the inputs have errors, or a
+    /// newer run is still loading, not the editors' texts).
+    pub fn has_run(&self) -> bool {
+        self.has_run.get_value() && self.info.with_untracked(Option::is_some)
     }
 
     // ---- links and the address bar ---------------------------------------------------------
@@ -1376,28 +1229,37 @@ impl Playground {
     /// [`Playground::step_phase`]): before the cycle's step until `selectHost`, after it for
     /// `assume` and `preempt`, one step later for `bind`.
     fn phase_position(&self, cycle: usize, phase: Phase) -> Option<usize> {
-        self.session.with_value(|s| {
-            let s = s.as_ref()?;
-            let at = *s.info.cycle_steps.get(cycle)?;
+        self.info.with_untracked(|info| {
+            let info = info.as_ref()?;
+            let at = *info.cycle_steps.get(cycle)?;
             Some(match phase {
                 Phase::QueuePop | Phase::Filter | Phase::Score | Phase::SelectHost => at,
                 Phase::Assume | Phase::Preempt => at + 1,
-                Phase::Bind => (at + 2).min(s.info.end),
+                Phase::Bind => (at + 2).min(info.end),
             })
         })
     }
 
     fn position_after_cycle(&self, cycle: usize) -> Option<usize> {
-        self.session
-            .with_value(|s| s.as_ref().and_then(|s| s.position_after_cycle(cycle)))
+        self.info
+            .with_untracked(|info| info.as_ref()?.position_after_cycle(cycle))
+    }
+
+    /// Whether cycle `cycle` of the loaded run placed its pod.
+    fn placed(&self, cycle: usize) -> bool {
+        self.info.with_untracked(|info| {
+            info.as_ref()
+                .and_then(|i| i.cycles.get(cycle))
+                .is_some_and(|f| f.placed)
+        })
     }
 
     /// Opens the loaded run where a link asked. What does not fit this run (a cycle past its
     /// end, a phase the cycle does not have) is said in the link message.
     fn apply_view(&self, view: View) {
         let facts = self
-            .session
-            .with_value(|s| s.as_ref().map(|s| (s.info.cycle_steps.len(), s.info.end)));
+            .info
+            .with_untracked(|i| i.as_ref().map(|i| (i.cycle_steps.len(), i.end)));
         let Some((cycles, end)) = facts else {
             return;
         };
@@ -1419,16 +1281,12 @@ impl Playground {
                 ));
                 self.phase.set(None);
                 self.target.set(InspectTarget::Latest);
-                self.move_to(|s| s.info.end);
+                self.move_to(|info, _| info.end);
             }
             Some(c) => {
                 let mut phase = view.phase;
                 if let Some(p) = phase {
-                    let scheduled = self.session.with_value(|s| {
-                        s.as_ref()
-                            .and_then(|s| s.cycle(c))
-                            .is_some_and(|t| t.node.is_some())
-                    });
+                    let scheduled = self.placed(c);
                     if !Phase::of(scheduled).contains(&p) {
                         let why = if scheduled {
                             "its pod was placed"
@@ -1448,13 +1306,13 @@ impl Playground {
                     None => self.position_after_cycle(c),
                 };
                 let position = step.or(implied).unwrap_or(end);
-                self.move_to(|_| position);
+                self.move_to(|_, _| position);
                 self.target.set(InspectTarget::Cycle(c));
                 self.phase.set(phase);
             }
             None => {
                 if let Some(p) = step {
-                    self.move_to(|_| p);
+                    self.move_to(|_, _| p);
                 }
                 self.phase.set(None);
                 self.target.set(InspectTarget::Latest);
@@ -1476,9 +1334,8 @@ impl Playground {
 
     /// Opens a view now when the run is loaded, else when it is.
     fn show_view(&self, view: View) {
-        let loaded = self.session.with_value(|s| s.is_some())
-            && self.loading.get_untracked().is_none()
-            && !self.deferred.get_value();
+        let loaded =
+            self.has_run() && self.loading.get_untracked().is_none() && !self.deferred.get_value();
         if loaded {
             self.apply_view(view);
         } else {
@@ -1505,7 +1362,7 @@ impl Playground {
         self.target.set(InspectTarget::Latest);
         self.phase.set(None);
         self.undo.set(None);
-        self.session.set_value(None);
+        self.forget_run();
         self.lesson_list.set(false);
         self.set_lesson(opened.lesson);
         self.stop_pending.set_value(opened.lesson.is_some());
@@ -1869,24 +1726,41 @@ impl Playground {
 
     // ---- the controls ---------------------------------------------------------------------
 
-    /// Moves the session and refreshes the frame.
-    fn move_to(&self, position: impl FnOnce(&Session) -> usize) {
-        let frame = self.session.try_update_value(|s| {
-            let s = s.as_mut()?;
-            let p = position(s);
-            s.go_to(p);
-            Some(Arc::new(s.frame()))
+    /// Moves the run to the position `position` picks (from the run's facts and the current
+    /// position), and shows its frame.
+    fn move_to(&self, position: impl FnOnce(&SessionInfo, usize) -> usize) {
+        self.move_then(position, false, |_| {});
+    }
+
+    /// [`Playground::move_to`], then `then` once the frame is on screen. `prefetch`: the
+    /// engine records the cycle about to run in detail.
+    fn move_then(
+        &self,
+        position: impl FnOnce(&SessionInfo, usize) -> usize,
+        prefetch: bool,
+        then: impl FnOnce(Playground) + 'static,
+    ) {
+        let Some(info) = self
+            .info
+            .get_untracked()
+            .filter(|_| self.has_run.get_value())
+        else {
+            return;
+        };
+        let to = position(&info, self.position.get_value()).min(info.end);
+        self.position.set_value(to);
+        let this = *self;
+        engine::go_to(to, prefetch, move |frame| {
+            this.frame.set(Some(frame));
+            then(this);
         });
-        if let Some(Some(frame)) = frame {
-            self.frame.set(Some(frame));
-        }
     }
 
     /// Steps one scheduling cycle (and the steps due before it).
     pub fn step_cycle(&self) {
         self.phase.set(None);
         self.target.set(InspectTarget::Latest);
-        self.move_to(Session::next_cycle_end);
+        self.move_to(SessionInfo::next_cycle_end);
     }
 
     /// Steps back one cycle: to where Step stood before it ran.
@@ -1894,7 +1768,7 @@ impl Playground {
         self.pause();
         self.phase.set(None);
         self.target.set(InspectTarget::Latest);
-        self.move_to(Session::previous_cycle_end);
+        self.move_to(SessionInfo::previous_cycle_end);
     }
 
     /// Goes to the start (t = 0, nothing scheduled).
@@ -1902,7 +1776,7 @@ impl Playground {
         self.pause();
         self.phase.set(None);
         self.target.set(InspectTarget::Latest);
-        self.move_to(|_| 0);
+        self.move_to(|_, _| 0);
     }
 
     /// Goes to the end of the run.
@@ -1910,7 +1784,7 @@ impl Playground {
         self.pause();
         self.phase.set(None);
         self.target.set(InspectTarget::Latest);
-        self.move_to(|s| s.info.end);
+        self.move_to(|info, _| info.end);
     }
 
     /// The scrubber moved.
@@ -1918,7 +1792,7 @@ impl Playground {
         self.pause();
         self.phase.set(None);
         self.target.set(InspectTarget::Latest);
-        self.move_to(|_| position);
+        self.move_to(|_, _| position);
     }
 
     /// An event was clicked: goes to just after the step that emitted it (so it is the newest
@@ -1926,7 +1800,7 @@ impl Playground {
     pub fn jump_to_event(&self, cycle: usize, step: usize) {
         self.pause();
         self.phase.set(None);
-        self.move_to(|s| s.position_after_cycle(cycle).unwrap_or(0).max(step + 1));
+        self.move_to(|info, _| info.position_after_cycle(cycle).unwrap_or(0).max(step + 1));
         self.target.set(InspectTarget::Cycle(cycle));
     }
 
@@ -1942,28 +1816,22 @@ impl Playground {
         };
         let Some((phase, cycle)) = walking else {
             // Start on the next cycle: apply what comes before it, then show its pop.
-            let next = self.session.try_update_value(|s| {
-                let s = s.as_mut()?;
-                while s.next_is_cycle().is_none() && s.position() < s.info.end {
-                    let p = s.position() + 1;
-                    s.go_to(p);
-                }
-                let cycle = s.next_is_cycle()?;
-                s.prefetch_next_cycle();
-                Some((cycle, Arc::new(s.frame())))
-            });
-            if let Some(Some((cycle, frame))) = next {
-                self.frame.set(Some(frame));
-                self.target.set(InspectTarget::Cycle(cycle));
-                self.phase.set(Some(Phase::QueuePop));
+            let next = self
+                .info
+                .with_untracked(|info| info.as_ref()?.next_cycle_from(self.position.get_value()));
+            if let Some((at, cycle)) = next {
+                self.move_then(
+                    |_, _| at,
+                    true,
+                    move |this| {
+                        this.target.set(InspectTarget::Cycle(cycle));
+                        this.phase.set(Some(Phase::QueuePop));
+                    },
+                );
             }
             return;
         };
-        let scheduled = self.session.with_value(|s| {
-            s.as_ref()
-                .and_then(|s| s.cycle(cycle))
-                .is_some_and(|t| t.node.is_some())
-        });
+        let scheduled = self.placed(cycle);
         let phases = Phase::of(scheduled);
         let next = phases
             .iter()
@@ -1971,14 +1839,18 @@ impl Playground {
             .and_then(|i| phases.get(i + 1))
             .copied();
         match next {
-            Some(p @ (Phase::Assume | Phase::Preempt)) => {
-                self.move_to(|s| s.position_after_cycle(cycle).unwrap_or(s.position()));
-                self.phase.set(Some(p));
-            }
+            Some(p @ (Phase::Assume | Phase::Preempt)) => self.move_then(
+                |info, here| info.position_after_cycle(cycle).unwrap_or(here),
+                false,
+                move |this| this.phase.set(Some(p)),
+            ),
             Some(Phase::Bind) => {
                 // The binding is the next step for this pod (at once, or after bindLatency).
-                self.move_to(|s| (s.position() + 1).min(s.info.end));
-                self.phase.set(Some(Phase::Bind));
+                self.move_then(
+                    |_, here| here + 1,
+                    false,
+                    |this| this.phase.set(Some(Phase::Bind)),
+                )
             }
             Some(p) => self.phase.set(Some(p)),
             None => {
@@ -2000,14 +1872,19 @@ impl Playground {
 
     /// Starts running.
     pub fn play(&self) {
-        let at_end = self
-            .frame
-            .with_untracked(|f| f.as_ref().is_some_and(|f| f.position >= f.end));
-        if at_end {
-            self.move_to(|_| 0);
+        if self.at_end() {
+            self.move_to(|_, _| 0);
         }
         self.running.set(true);
         self.restart_ticker();
+    }
+
+    /// Whether the run stands (or was last sent) at its end.
+    fn at_end(&self) -> bool {
+        self.info.with_untracked(|i| {
+            i.as_ref()
+                .is_some_and(|i| self.position.get_value() >= i.end)
+        })
     }
 
     /// Stops running.
@@ -2038,10 +1915,7 @@ impl Playground {
         let handle = set_interval_with_handle(
             move || {
                 this.step_cycle();
-                let done = this
-                    .frame
-                    .with_untracked(|f| f.as_ref().is_none_or(|f| f.position >= f.end));
-                if done {
+                if !this.has_run() || this.at_end() {
                     this.pause();
                 }
             },
@@ -2051,92 +1925,11 @@ impl Playground {
     }
 }
 
-/// The file name each editor's text is read under (`nodes.yaml`, `policy.json`, ...).
-fn source_names(texts: &[String]) -> Vec<String> {
-    EditorFile::ALL
-        .iter()
-        .zip(texts)
-        .map(|(f, t)| f.source_name(t))
-        .collect()
-}
-
-/// The editors' texts as sources for the core.
-fn sources<'a>(names: &'a [String], texts: &'a [String]) -> Vec<Source<'a>> {
-    names
-        .iter()
-        .zip(texts)
-        .map(|(name, text)| Source { name, text })
-        .collect()
-}
-
-/// [`read_source`], unless the text is over [`PAGE_MAX_TEXT`]: then an error that says so (the
-/// text stays in its editor, saved).
-fn read_within_page_limit(src: &Source) -> Result<Inputs, Vec<Diagnostic>> {
-    if src.text.len() > PAGE_MAX_TEXT {
-        return Err(vec![Diagnostic::new(
-            src.name,
-            "",
-            format!(
-                "this text is {:.1} MB, more than the {} MB the playground reads per editor; it is kept here, but not run (`schedlab run` reads files of up to 64 MiB)",
-                src.text.len() as f64 / 1e6,
-                PAGE_MAX_TEXT >> 20
-            ),
-        )]);
-    }
-    read_source(src)
-}
-
-/// One editor's text as last read.
-struct ParsedFile {
-    name: String,
-    text: String,
-    read: Result<Inputs, Vec<Diagnostic>>,
-}
-
-impl ParsedFile {
-    /// Whether this is the read of `text` under `name` (else the editor's text must be read).
-    fn is_of(&self, name: &str, text: &str) -> bool {
-        self.name == name && self.text == text
-    }
-}
-
-/// Loads the texts (in [`EditorFile::ALL`] order) as one scenario.
-pub fn load(texts: &[String]) -> Result<Scenario, Vec<Diagnostic>> {
-    let names = source_names(texts);
-    let sources = sources(&names, texts);
-    let mut inputs = Inputs::default();
-    let mut errors = Vec::new();
-    for src in &sources {
-        match read_within_page_limit(src) {
-            Ok(read) => inputs.append(read),
-            Err(e) => errors.extend(e),
-        }
-    }
-    assemble(inputs, errors, &names, &sources)
-}
-
-/// The scenario of the files as read (their objects and their errors).
-///
-/// kube-scheduler v1.35 reads no Policy: when the inputs hold a v1 configuration, the Policy
-/// editor is left out of the scenario (the Policy tab says so), its objects and its errors
-/// alike. A Policy typed into another editor stays, and the core reports the mix.
-fn assemble(
-    mut inputs: Inputs,
-    mut errors: Vec<Diagnostic>,
-    names: &[String],
-    sources: &[Source],
-) -> Result<Scenario, Vec<Diagnostic>> {
-    crate::misplaced::check(&mut inputs, names, &mut errors);
-    if !inputs.modern_configs.is_empty() {
-        let policy_file = &names[EditorFile::Policy.index()];
-        inputs.policies.retain(|(_, o)| o.file != *policy_file);
-        inputs.warnings.retain(|d| d.file != *policy_file);
-        errors.retain(|d| d.file != *policy_file);
-    }
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    Scenario::from_inputs(inputs, sources)
+/// The texts of the newest load (saved as the last valid ones if they read).
+#[derive(Default)]
+struct LoadTexts {
+    generation: u64,
+    texts: Vec<String>,
 }
 
 impl Default for Playground {

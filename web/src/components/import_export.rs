@@ -8,8 +8,8 @@
 //!   also offers the **report** (what `schedlab run --output json` prints for that file) and
 //!   the **placements** as CSV ([`crate::export`]).
 
+use crate::engine::{self, Export};
 use crate::export::{cli_command, BIG_REPORT, BYTES_PER_ROW};
-use crate::session::Session;
 use crate::state::{EditorFile, Playground};
 use leptos::prelude::*;
 use schedlab_core::simulation::StopReason;
@@ -69,44 +69,53 @@ pub fn ImportExport() -> impl IntoView {
         let Some(checked) = ready(state) else {
             return;
         };
-        let summary = state
-            .with_session(|s| s.evaluated_nodes().saturating_mul(BYTES_PER_ROW))
-            .is_some_and(|bytes| bytes > BIG_REPORT && offer_summary(bytes));
-        let Some((text, seed)) = state.with_session(|s| (s.report_json(summary), s.seed())) else {
+        let Some(info) = state.info.get_untracked() else {
             return;
         };
-        download(
-            &file_name(state, "-report", "json"),
-            &text,
-            "application/json",
-        );
-        let mut notes = checked;
-        if seed != 0 || summary {
-            let command = cli_command(&file_name(state, "", "yaml"), seed, summary);
-            notes.push(format!(
-                "The report is what \u{201c}{command}\u{201d} prints."
-            ));
-        }
-        tell(state, notes);
+        let bytes = info.evaluated_nodes.saturating_mul(BYTES_PER_ROW);
+        let summary = bytes > BIG_REPORT && offer_summary(bytes);
+        let seed = info.seed;
+        engine::export(Export::Report { summary }, move |text| {
+            let Some(text) = text else {
+                return;
+            };
+            download(
+                &file_name(state, "-report", "json"),
+                &text,
+                "application/json",
+            );
+            let mut notes = checked;
+            if seed != 0 || summary {
+                let command = cli_command(&file_name(state, "", "yaml"), seed, summary);
+                notes.push(format!(
+                    "The report is what \u{201c}{command}\u{201d} prints."
+                ));
+            }
+            tell(state, notes);
+        });
     };
     let export_csv = move || {
         open.set(None);
         let Some(mut notes) = ready(state) else {
             return;
         };
-        let Some((text, stopped)) = state
-            .with_session(|s: &Session| (s.placements_csv(), s.info.stop != StopReason::Quiescent))
-        else {
+        let Some(info) = state.info.get_untracked() else {
             return;
         };
-        download(&file_name(state, "-placements", "csv"), &text, "text/csv");
-        if stopped {
-            notes.push(
-                "The run stopped at a default bound with more still to happen, as schedlab run stops it: the placements are those at that point."
-                    .to_string(),
-            );
-        }
-        tell(state, notes);
+        let stopped = info.stop != StopReason::Quiescent;
+        engine::export(Export::PlacementsCsv, move |text| {
+            let Some(text) = text else {
+                return;
+            };
+            download(&file_name(state, "-placements", "csv"), &text, "text/csv");
+            if stopped {
+                notes.push(
+                    "The run stopped at a default bound with more still to happen, as schedlab run stops it: the placements are those at that point."
+                        .to_string(),
+                );
+            }
+            tell(state, notes);
+        });
     };
     let import = move |mode: Mode| {
         move |ev: leptos::ev::Event| {
@@ -335,7 +344,7 @@ fn ready(state: Playground) -> Option<Vec<String>> {
         );
         return None;
     }
-    if state.with_session(|_| ()).is_none() {
+    if !state.has_run() {
         tell(
             state,
             vec!["Nothing to export yet: no run has loaded (fix the inputs first).".into()],

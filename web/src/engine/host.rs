@@ -1,0 +1,430 @@
+//! The side of the engine that holds the session: it reads the editors' texts (rereading only
+//! the files that changed), builds the scenario, runs it to its end in slices, and answers the
+//! page's requests about it. It runs wherever [`super::Engine`] put it (see the module docs)
+//! and talks only through [`Request`]s and [`Reply`]s.
+//!
+//! A load goes in tasks of at most some 16 ms each, so that whatever thread holds the host
+//! stays responsive: a changed list of 2000 items or more is read a chunk of items at a time
+//! ([`ListReader`]), each other big text in a task of its own, then the scenario is built, then
+//! the session is made and run in slices, and shown in a task of its own. A newer load stops
+//! one still going (its reading and its run alike). A failed load keeps the last valid session.
+
+use super::{Load, Reply, Request};
+use crate::analysis;
+use crate::session::Session;
+use crate::state::{EditorFile, PAGE_MAX_TEXT};
+use schedlab_core::input::{read_source, Inputs, ListReader};
+use schedlab_core::{Diagnostic, Scenario, Source};
+use std::cell::RefCell;
+use std::sync::Arc;
+use wasm_bindgen::prelude::*;
+
+/// Cycles simulated between two looks at the clock while loading a big scenario.
+const LOAD_CHUNK: usize = 4;
+/// Loading yields after this long, so the thread that holds the host never freezes (a slice
+/// also takes the checkpoint it reaches: some 30 ms on big-cluster).
+const LOAD_SLICE_MS: f64 = 16.0;
+/// A changed text longer than this that is a plain list of 2000 items or more is read a chunk
+/// of items at a time between tasks ([`ListReader`]), not in one go.
+const SLICED_READ_BYTES: usize = 256 << 10;
+/// Items read between two looks at the clock.
+const READ_CHUNK: usize = 100;
+/// Pods (bound and pending) past which a new session is made and run in later tasks, not in
+/// the task that read its inputs.
+const DEFERRED_START_PODS: usize = 2000;
+
+#[wasm_bindgen]
+extern "C" {
+    /// The global `setTimeout`: a window's or a worker's.
+    #[wasm_bindgen(js_name = setTimeout)]
+    fn set_timeout(handler: &js_sys::Function, ms: i32) -> JsValue;
+}
+
+thread_local! {
+    static HOST: RefCell<Host> = RefCell::new(Host::default());
+    /// Replies made but not yet delivered (they go out once the host is no longer borrowed).
+    static OUTBOX: RefCell<Vec<Reply>> = const { RefCell::new(Vec::new()) };
+    /// Where replies go: the page's own handler, or the worker's `postMessage`.
+    static DELIVER: RefCell<Option<super::Handler>> = const { RefCell::new(None) };
+}
+
+/// Sends the host's replies to `deliver`.
+pub fn set_delivery(deliver: impl Fn(Reply) + 'static) {
+    DELIVER.with_borrow_mut(|d| *d = Some(Box::new(deliver)));
+}
+
+/// Handles `request`, then delivers the replies it made at once.
+pub fn handle(request: Request) {
+    HOST.with_borrow_mut(|host| host.handle(request));
+    deliver_replies();
+}
+
+fn post(reply: Reply) {
+    OUTBOX.with_borrow_mut(|o| o.push(reply));
+}
+
+fn deliver_replies() {
+    loop {
+        let replies = OUTBOX.take();
+        if replies.is_empty() {
+            return;
+        }
+        for reply in replies {
+            DELIVER.with_borrow(|d| {
+                if let Some(deliver) = d {
+                    deliver(reply)
+                }
+            });
+        }
+    }
+}
+
+/// Runs `f` on the host in a task of its own, unless a newer load started meanwhile.
+fn later(generation: u64, f: impl FnOnce(&mut Host) + 'static) {
+    let task = Closure::once_into_js(move || {
+        HOST.with_borrow_mut(|host| {
+            if host.generation == generation {
+                f(host)
+            }
+        });
+        deliver_replies();
+    });
+    set_timeout(task.unchecked_ref(), 0);
+}
+
+/// Milliseconds on a clock that only goes forward (the worker's or the window's
+/// `performance.now()`).
+fn now_ms() -> f64 {
+    js_sys::Reflect::get(&js_sys::global(), &"performance".into())
+        .ok()
+        .and_then(|p| p.dyn_into::<web_sys::Performance>().ok())
+        .map_or_else(js_sys::Date::now, |p| p.now())
+}
+
+/// The session and what it was made from.
+#[derive(Default)]
+struct Host {
+    /// The last loaded session.
+    session: Option<Session>,
+    /// Each editor's last text and what it read to: an edit rereads only its own file.
+    parsed: Vec<Option<ParsedFile>>,
+    /// The newest load's generation: work for an older one stops.
+    generation: u64,
+}
+
+impl Host {
+    fn handle(&mut self, request: Request) {
+        match request {
+            Request::Load(load) => {
+                self.generation = load.generation;
+                if load.sliced {
+                    self.read_in_slices(load)
+                } else {
+                    self.read_and_start(load)
+                }
+            }
+            Request::Forget => self.session = None,
+            Request::GoTo {
+                id,
+                position,
+                prefetch,
+            } => {
+                let frame = self.session.as_mut().map(|s| {
+                    s.go_to(position);
+                    if prefetch {
+                        s.prefetch_next_cycle();
+                    }
+                    Arc::new(s.frame())
+                });
+                post(Reply::Frame { id, frame });
+            }
+            Request::Inspect { id, cycle } => {
+                let inspection = self.session.as_ref().and_then(|s| {
+                    let detail = s.cycle_detail(cycle)?;
+                    let (trace, cluster) = &*detail;
+                    Some(Box::new(analysis::inspect_cycle(
+                        trace, cluster, &s.info, cycle,
+                    )))
+                });
+                post(Reply::Inspection { id, inspection });
+            }
+            Request::Export { id, what } => {
+                let text = self.session.as_ref().map(|s| what.of(s));
+                post(Reply::Exported { id, text });
+            }
+        }
+    }
+
+    /// Reads each big list that changed a chunk of items at a time ([`SLICED_READ_BYTES`]),
+    /// then the rest, and starts the run.
+    fn read_in_slices(&mut self, load: Load) {
+        let names = source_names(&load.texts);
+        self.parsed.resize_with(load.texts.len(), || None);
+        let fresh = (0..load.texts.len()).find(|&i| {
+            (SLICED_READ_BYTES..=PAGE_MAX_TEXT).contains(&load.texts[i].len())
+                && self.parsed[i]
+                    .as_ref()
+                    .is_none_or(|p| !p.is_of(&names[i], &load.texts[i]))
+        });
+        let Some(index) = fresh else {
+            self.read_and_start(load);
+            return;
+        };
+        match ListReader::new(&names[index], &load.texts[index]) {
+            Some(reader) => self.continue_reading(reader, index, load),
+            None => {
+                // Not a list to read in parts: read it in a task of its own.
+                let src = Source {
+                    name: &names[index],
+                    text: &load.texts[index],
+                };
+                let read = read_within_page_limit(&src);
+                self.parsed[index] = Some(ParsedFile {
+                    name: names[index].clone(),
+                    text: load.texts[index].clone(),
+                    read,
+                });
+                later(load.generation, |host| host.read_in_slices(load));
+            }
+        }
+    }
+
+    /// Reads more of editor `index`'s list; once it is read, keeps it as that editor's read
+    /// and goes on (in a later task) with the rest of the load.
+    fn continue_reading(&mut self, mut reader: ListReader, index: usize, load: Load) {
+        let started = now_ms();
+        loop {
+            match reader.read_some(READ_CHUNK) {
+                // An item that does not parse: the whole text is read at once, which words
+                // the error.
+                None => {
+                    self.read_and_start(load);
+                    return;
+                }
+                Some(true) => {
+                    let (name, text) = (reader.name().to_string(), reader.text().to_string());
+                    let read = reader.finish();
+                    self.parsed[index] = Some(ParsedFile { name, text, read });
+                    break;
+                }
+                Some(false) if now_ms() - started > LOAD_SLICE_MS => {
+                    let (read, of) = reader.progress();
+                    post(Reply::Reading {
+                        generation: load.generation,
+                        file: reader.name().to_string(),
+                        read,
+                        of,
+                    });
+                    later(load.generation, move |host| {
+                        host.continue_reading(reader, index, load)
+                    });
+                    return;
+                }
+                Some(false) => {}
+            }
+        }
+        later(load.generation, |host| host.read_in_slices(load));
+    }
+
+    /// Reads what is left of the texts and starts the run; or says what is wrong with them
+    /// (and then starts the run of `load.fallback`, if it has one that reads).
+    fn read_and_start(&mut self, load: Load) {
+        let generation = load.generation;
+        match self.read_cached(&load.texts) {
+            Ok(scenario) => {
+                post(Reply::Valid { generation });
+                self.start(scenario, load);
+            }
+            Err(errors) => {
+                let fallback = load.fallback.as_deref().and_then(|t| self::load(t).ok());
+                post(Reply::Failed {
+                    generation,
+                    errors,
+                    fallback: fallback.is_some(),
+                });
+                if let Some(scenario) = fallback {
+                    self.start(scenario, load);
+                }
+            }
+        }
+    }
+
+    /// [`load`], rereading only the files whose text changed since the last call.
+    fn read_cached(&mut self, texts: &[String]) -> Result<Scenario, Vec<Diagnostic>> {
+        let names = source_names(texts);
+        let sources = sources(&names, texts);
+        let mut inputs = Inputs::default();
+        let mut errors = Vec::new();
+        self.parsed.resize_with(texts.len(), || None);
+        for (parsed, src) in self.parsed.iter_mut().zip(&sources) {
+            if parsed.as_ref().is_none_or(|p| !p.is_of(src.name, src.text)) {
+                *parsed = Some(ParsedFile {
+                    name: src.name.to_string(),
+                    text: src.text.to_string(),
+                    read: read_within_page_limit(src),
+                });
+            }
+            match parsed.as_ref().map(|p| &p.read) {
+                Some(Ok(read)) => inputs.append(read.clone()),
+                Some(Err(e)) => errors.extend(e.iter().cloned()),
+                None => {}
+            }
+        }
+        assemble(inputs, errors, &names, &sources)
+    }
+
+    /// Runs a new session to its end in slices, then shows it at `load.position` (clamped).
+    fn start(&mut self, scenario: Scenario, load: Load) {
+        if scenario.cluster.pods.len() <= DEFERRED_START_PODS {
+            let session = Session::new(scenario, load.seed);
+            self.continue_loading(session, load, false);
+            return;
+        }
+        // A big one: the session is made in a task of its own, and runs from the one after.
+        post(Reply::Running {
+            generation: load.generation,
+            cycles: 0,
+        });
+        later(load.generation, move |_| {
+            let session = Session::new(scenario, load.seed);
+            later(load.generation, move |host| {
+                host.continue_loading(session, load, true)
+            });
+        });
+    }
+
+    /// Runs `session` for a slice of [`LOAD_SLICE_MS`], then again in a later task, until its
+    /// end. A `sliced` load (a big one, or one that has already yielded) is shown in a task of
+    /// its own too.
+    fn continue_loading(&mut self, mut session: Session, load: Load, sliced: bool) {
+        let started = now_ms();
+        loop {
+            if session.run_some(LOAD_CHUNK) {
+                if sliced || now_ms() - started > LOAD_SLICE_MS / 2.0 {
+                    // Showing the run takes a task of its own.
+                    post(Reply::Running {
+                        generation: load.generation,
+                        cycles: session.cycles_known(),
+                    });
+                    later(load.generation, move |host| {
+                        host.finish_loading(session, load)
+                    });
+                    return;
+                }
+                break;
+            }
+            if now_ms() - started > LOAD_SLICE_MS {
+                post(Reply::Running {
+                    generation: load.generation,
+                    cycles: session.cycles_known(),
+                });
+                later(load.generation, move |host| {
+                    host.continue_loading(session, load, true)
+                });
+                return;
+            }
+        }
+        self.finish_loading(session, load);
+    }
+
+    /// Keeps a session that ran to its end, at `load.position` (clamped), and shows it.
+    fn finish_loading(&mut self, mut session: Session, load: Load) {
+        session.go_to(load.position);
+        let info = Arc::clone(&session.info);
+        let frame = Arc::new(session.frame());
+        self.session = Some(session);
+        post(Reply::Loaded {
+            generation: load.generation,
+            info,
+            frame,
+        });
+    }
+}
+
+/// The file name each editor's text is read under (`nodes.yaml`, `policy.json`, ...).
+fn source_names(texts: &[String]) -> Vec<String> {
+    EditorFile::ALL
+        .iter()
+        .zip(texts)
+        .map(|(f, t)| f.source_name(t))
+        .collect()
+}
+
+/// The editors' texts as sources for the core.
+fn sources<'a>(names: &'a [String], texts: &'a [String]) -> Vec<Source<'a>> {
+    names
+        .iter()
+        .zip(texts)
+        .map(|(name, text)| Source { name, text })
+        .collect()
+}
+
+/// [`read_source`], unless the text is over [`PAGE_MAX_TEXT`]: then an error that says so (the
+/// text stays in its editor, saved).
+fn read_within_page_limit(src: &Source) -> Result<Inputs, Vec<Diagnostic>> {
+    if src.text.len() > PAGE_MAX_TEXT {
+        return Err(vec![Diagnostic::new(
+            src.name,
+            "",
+            format!(
+                "this text is {:.1} MB, more than the {} MB the playground reads per editor; it is kept here, but not run (`schedlab run` reads files of up to 64 MiB)",
+                src.text.len() as f64 / 1e6,
+                PAGE_MAX_TEXT >> 20
+            ),
+        )]);
+    }
+    read_source(src)
+}
+
+/// One editor's text as last read.
+struct ParsedFile {
+    name: String,
+    text: String,
+    read: Result<Inputs, Vec<Diagnostic>>,
+}
+
+impl ParsedFile {
+    /// Whether this is the read of `text` under `name` (else the editor's text must be read).
+    fn is_of(&self, name: &str, text: &str) -> bool {
+        self.name == name && self.text == text
+    }
+}
+
+/// Reads the texts (in [`EditorFile::ALL`] order) as one scenario.
+pub fn load(texts: &[String]) -> Result<Scenario, Vec<Diagnostic>> {
+    let names = source_names(texts);
+    let sources = sources(&names, texts);
+    let mut inputs = Inputs::default();
+    let mut errors = Vec::new();
+    for src in &sources {
+        match read_within_page_limit(src) {
+            Ok(read) => inputs.append(read),
+            Err(e) => errors.extend(e),
+        }
+    }
+    assemble(inputs, errors, &names, &sources)
+}
+
+/// The scenario of the files as read (their objects and their errors).
+///
+/// kube-scheduler v1.35 reads no Policy: when the inputs hold a v1 configuration, the Policy
+/// editor is left out of the scenario (the Policy tab says so), its objects and its errors
+/// alike. A Policy typed into another editor stays, and the core reports the mix.
+fn assemble(
+    mut inputs: Inputs,
+    mut errors: Vec<Diagnostic>,
+    names: &[String],
+    sources: &[Source],
+) -> Result<Scenario, Vec<Diagnostic>> {
+    crate::misplaced::check(&mut inputs, names, &mut errors);
+    if !inputs.modern_configs.is_empty() {
+        let policy_file = &names[EditorFile::Policy.index()];
+        inputs.policies.retain(|(_, o)| o.file != *policy_file);
+        inputs.warnings.retain(|d| d.file != *policy_file);
+        errors.retain(|d| d.file != *policy_file);
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Scenario::from_inputs(inputs, sources)
+}

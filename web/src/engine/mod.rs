@@ -1,0 +1,271 @@
+//! The page's line to the engine: the session (the scheduler's run of the editors' texts) lives
+//! in [`host`], and the page ([`crate::state::Playground`]) reaches it only through
+//! [`Request`]s and [`Reply`]s. A load, a move along the run, an inspection and an export are
+//! each a request; the page shows what the replies carry: the run's fixed facts
+//! ([`SessionInfo`]), the world at one position ([`Frame`]), one cycle's tables
+//! ([`Inspection`]), an export's text.
+//!
+//! Replies come back in the order of their requests. A load's replies carry its generation:
+//! the page ignores those of a load that a newer one superseded, and the host stops the older
+//! load's work at its next slice.
+//!
+//! Today the host runs on the page's own thread: [`send`] hands it the request at once, and
+//! its replies to that request are delivered before [`send`] returns (those of a load's later
+//! slices, in those slices' tasks).
+
+pub mod host;
+
+use crate::analysis::Inspection;
+use crate::session::{Frame, Session, SessionInfo};
+use schedlab_core::Diagnostic;
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Read the editors' texts and run them.
+#[derive(Clone, Debug)]
+pub struct Load {
+    /// Counts the page's loads: a newer one supersedes this one.
+    pub generation: u64,
+    /// The editors' texts, in [`crate::state::EditorFile::ALL`] order.
+    pub texts: Vec<String>,
+    /// The seed.
+    pub seed: u64,
+    /// Where to show the run (clamped to its end).
+    pub position: usize,
+    /// Read big lists a part at a time and run a big scenario in slices even where one task
+    /// could (the page asked after a paint, because loads have been slow).
+    pub sliced: bool,
+    /// Texts to run instead when `texts` have errors (the last valid texts, on a reload).
+    pub fallback: Option<Vec<String>>,
+}
+
+/// What an export asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Export {
+    /// `schedlab run --output json` of the run, with `--summary` or with every table.
+    Report {
+        /// Without the filter and score tables.
+        summary: bool,
+    },
+    /// The placements as CSV.
+    PlacementsCsv,
+}
+
+impl Export {
+    /// The export of `session`.
+    fn of(self, session: &Session) -> String {
+        match self {
+            Export::Report { summary } => session.report_json(summary),
+            Export::PlacementsCsv => session.placements_csv(),
+        }
+    }
+}
+
+/// What the page asks the engine.
+#[derive(Clone, Debug)]
+pub enum Request {
+    /// Read the texts and run them ([`Reply::Reading`], [`Reply::Valid`] or
+    /// [`Reply::Failed`], [`Reply::Running`], [`Reply::Loaded`]).
+    Load(Load),
+    /// Forget the loaded session (a new example or link replaces the work).
+    Forget,
+    /// Go to `position` (clamped to the run), and reply with its frame. `prefetch`: record
+    /// the cycle about to run in detail (phase stepping shows it before it runs).
+    GoTo {
+        /// Names the reply.
+        id: u64,
+        /// Steps applied.
+        position: usize,
+        /// Record the next cycle in detail.
+        prefetch: bool,
+    },
+    /// The inspection of cycle `cycle`.
+    Inspect {
+        /// Names the reply.
+        id: u64,
+        /// The cycle.
+        cycle: usize,
+    },
+    /// An export of the loaded run.
+    Export {
+        /// Names the reply.
+        id: u64,
+        /// What to export.
+        what: Export,
+    },
+}
+
+/// What the engine answers.
+#[derive(Clone, Debug)]
+pub enum Reply {
+    /// A load reads a big list: its file, the items read, and how many it has.
+    Reading {
+        /// The load's generation.
+        generation: u64,
+        /// The file.
+        file: String,
+        /// Items read.
+        read: usize,
+        /// Items in all.
+        of: usize,
+    },
+    /// A load's texts read without errors: they are the last valid texts.
+    Valid {
+        /// The load's generation.
+        generation: u64,
+    },
+    /// A load's texts have errors; the last valid session stays, unless the load's fallback
+    /// texts read, and then their run follows.
+    Failed {
+        /// The load's generation.
+        generation: u64,
+        /// What is wrong.
+        errors: Vec<Diagnostic>,
+        /// The fallback texts read: their run follows.
+        fallback: bool,
+    },
+    /// A big load runs: the cycles run so far.
+    Running {
+        /// The load's generation.
+        generation: u64,
+        /// Cycles run so far.
+        cycles: usize,
+    },
+    /// A load's run is over and is now the session, shown at the load's position.
+    Loaded {
+        /// The load's generation.
+        generation: u64,
+        /// The run's fixed facts.
+        info: Arc<SessionInfo>,
+        /// The world at the position.
+        frame: Arc<Frame>,
+    },
+    /// The world at the position a [`Request::GoTo`] asked for (`None`: no session).
+    Frame {
+        /// The request's id.
+        id: u64,
+        /// The world there.
+        frame: Option<Arc<Frame>>,
+    },
+    /// A cycle's inspection (`None`: no such cycle, or no session).
+    Inspection {
+        /// The request's id.
+        id: u64,
+        /// What the inspector shows.
+        inspection: Option<Box<Inspection>>,
+    },
+    /// An export's text (`None`: no session).
+    Exported {
+        /// The request's id.
+        id: u64,
+        /// The text.
+        text: Option<String>,
+    },
+}
+
+type Answer = Box<dyn FnOnce(Reply)>;
+/// Takes replies.
+type Handler = Box<dyn Fn(Reply)>;
+
+thread_local! {
+    /// What waits for the reply to each request, by id.
+    static WAITING: RefCell<HashMap<u64, Answer>> = RefCell::new(HashMap::new());
+    static NEXT_ID: Cell<u64> = const { Cell::new(1) };
+    /// The page's handler of a load's replies.
+    static ON_LOAD: RefCell<Option<Handler>> = const { RefCell::new(None) };
+}
+
+/// Starts the engine; a load's replies go to `on_load`.
+pub fn start(on_load: impl Fn(Reply) + 'static) {
+    ON_LOAD.with_borrow_mut(|h| *h = Some(Box::new(on_load)));
+    host::set_delivery(receive);
+}
+
+/// Sends `request` to the host.
+fn send(request: Request) {
+    host::handle(request);
+}
+
+/// Hands a reply to whatever waits for it.
+fn receive(reply: Reply) {
+    let id = match &reply {
+        Reply::Frame { id, .. } | Reply::Inspection { id, .. } | Reply::Exported { id, .. } => {
+            Some(*id)
+        }
+        _ => None,
+    };
+    match id {
+        Some(id) => {
+            if let Some(answer) = WAITING.with_borrow_mut(|w| w.remove(&id)) {
+                answer(reply)
+            }
+        }
+        None => ON_LOAD.with_borrow(|h| {
+            if let Some(h) = h {
+                h(reply)
+            }
+        }),
+    }
+}
+
+/// Sends a request made from a fresh id, and calls `answer` with its reply.
+fn ask(request: impl FnOnce(u64) -> Request, answer: impl FnOnce(Reply) + 'static) {
+    let id = NEXT_ID.get();
+    NEXT_ID.set(id + 1);
+    WAITING.with_borrow_mut(|w| w.insert(id, Box::new(answer)));
+    send(request(id));
+}
+
+/// Reads and runs `load` (its replies go to the handler given to [`start`]).
+pub fn load(load: Load) {
+    send(Request::Load(load));
+}
+
+/// Forgets the loaded session.
+pub fn forget() {
+    send(Request::Forget);
+}
+
+/// Goes to `position`, then calls `then` with its frame (never, when no session is loaded).
+pub fn go_to(position: usize, prefetch: bool, then: impl FnOnce(Arc<Frame>) + 'static) {
+    ask(
+        |id| Request::GoTo {
+            id,
+            position,
+            prefetch,
+        },
+        |reply| {
+            if let Reply::Frame {
+                frame: Some(frame), ..
+            } = reply
+            {
+                then(frame)
+            }
+        },
+    );
+}
+
+/// Calls `then` with the inspection of cycle `cycle`.
+pub fn inspect(cycle: usize, then: impl FnOnce(Option<Inspection>) + 'static) {
+    ask(
+        |id| Request::Inspect { id, cycle },
+        |reply| {
+            if let Reply::Inspection { inspection, .. } = reply {
+                then(inspection.map(|i| *i))
+            }
+        },
+    );
+}
+
+/// Calls `then` with an export of the loaded run (`None` when none is loaded).
+pub fn export(what: Export, then: impl FnOnce(Option<String>) + 'static) {
+    ask(
+        |id| Request::Export { id, what },
+        |reply| {
+            if let Reply::Exported { text, .. } = reply {
+                then(text)
+            }
+        },
+    );
+}
