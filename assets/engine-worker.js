@@ -1,4 +1,10 @@
-// The questions' Web Worker (web/src/background.rs). It answers each message (a question as
+// The engine's Web Worker. With ?role=session it holds the playground's session
+// (web/src/engine/worker.rs): it loads the page's own wasm, starts the session host, and hands
+// each message (a request as JSON text) to it; the host posts its replies (JSON text) itself.
+// If the wasm fails there (a panic is a bug of ours), it posts { error }, and the page goes on
+// with the host on its own thread.
+//
+// Otherwise it is the questions' worker (web/src/background.rs). It answers each message (a question as
 // JSON text) with { reply, threads, why }: `answerQuestion`'s reply (JSON text), the threads
 // that computed it, and why only one when that is so. If the wasm fails (a panic is a bug of
 // ours), it posts { error } instead, and the page stops this worker.
@@ -31,7 +37,15 @@ async function threaded() {
   return { module, threads };
 }
 
+const session = params.get('role') === 'session';
+
 const ready = (async () => {
+  if (session) {
+    const module = await import(params.get('glue'));
+    await module.default({ module_or_path: params.get('wasm') });
+    module.startSessionHost();
+    return { module, threads: 1 };
+  }
   const pool = await threaded();
   if (pool.module) return pool;
   const module = await import(params.get('glue'));
@@ -48,6 +62,14 @@ self.onmessage = async (event) => {
     engine = await ready;
   } catch {
     return; // already reported as the worker's error event
+  }
+  if (session) {
+    try {
+      engine.module.sessionRequest(event.data);
+    } catch (e) {
+      self.postMessage({ error: String(e && e.message || e) });
+    }
+    return;
   }
   try {
     const reply = engine.module.answerQuestion(event.data);

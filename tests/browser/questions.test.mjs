@@ -292,8 +292,10 @@ describe('the questions panel: compare, sweep, capacity', () => {
     const box = await page.locator('[data-testid="questions-toggle"]').boundingBox();
     assert.ok(box.y >= 0 && box.y < 800, `the panel's heading is in view (y = ${box.y})`);
     // Opening the panel starts the worker, before any question.
-    const worker = page.workers().find((w) => w.url().includes('engine-worker.js')) ?? (await page.waitForEvent('worker'));
-    assert.ok(worker.url().includes('engine-worker.js'), worker.url());
+    // (The page's other worker holds its session: `role=session`.)
+    const questions = (w) => w.url().includes('engine-worker.js') && !w.url().includes('role=session');
+    const worker = page.workers().find(questions) ?? (await page.waitForEvent('worker', { predicate: questions }));
+    assert.ok(questions(worker), worker.url());
     assert.deepEqual(env.problems.splice(0), []);
     await context.close();
   });

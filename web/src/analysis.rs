@@ -78,7 +78,7 @@ impl Phase {
 }
 
 /// Everything the inspector shows about one cycle.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Inspection {
     /// `namespace/name`.
     pub pod: String,
@@ -94,7 +94,7 @@ pub struct Inspection {
 }
 
 /// One `scheduleOne`, ready to render.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CycleView {
     /// 1-based cycle number.
     pub number: usize,
@@ -103,7 +103,8 @@ pub struct CycleView {
     /// Virtual time of the cycle.
     pub time: Millis,
     /// `Scheduled`, `Unschedulable` or `Error`.
-    pub outcome: &'static str,
+    #[serde(deserialize_with = "crate::engine::wire::static_str")]
+    pub outcome: crate::engine::wire::StaticStr,
     /// The chosen node.
     pub chosen: Option<String>,
     /// The `FailedScheduling` message.
@@ -128,7 +129,7 @@ pub struct CycleView {
 }
 
 /// The extension points of a v1.35 cycle, plugin by plugin.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ModernView {
     /// The profile (`schedulerName`).
     pub profile: String,
@@ -157,12 +158,13 @@ pub struct ModernView {
 }
 
 /// One plugin's status at an extension point.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct StatusRow {
     /// The plugin.
     pub plugin: String,
     /// Upstream's code (`Success`, `Skip`, `Unschedulable`, ...).
-    pub code: &'static str,
+    #[serde(deserialize_with = "crate::engine::wire::static_str")]
+    pub code: crate::engine::wire::StaticStr,
     /// `Status.Message()` (empty for a plain success or skip).
     pub message: String,
 }
@@ -178,7 +180,7 @@ fn status_rows(list: &[PluginStatus]) -> Vec<StatusRow> {
 }
 
 /// What `preempt` did after a FitError.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PreemptionView {
     /// Why the pod may not preempt, when it may not.
     pub not_eligible: Option<String>,
@@ -189,7 +191,8 @@ pub struct PreemptionView {
     /// Candidate nodes with their minimal victim sets, in evaluation order.
     pub candidates: Vec<CandidateRow>,
     /// The criterion of `pickOneNodeForPreemption` that decided.
-    pub decided_by: Option<&'static str>,
+    #[serde(deserialize_with = "crate::engine::wire::static_str_option")]
+    pub decided_by: Option<crate::engine::wire::StaticStr>,
     /// The explanation in words.
     pub explanation: Option<String>,
     /// Lower-priority pods that lost their nomination.
@@ -197,7 +200,7 @@ pub struct PreemptionView {
 }
 
 /// One candidate node of `selectNodesForPreemption`.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct CandidateRow {
     /// The node.
     pub node: String,
@@ -214,7 +217,7 @@ pub struct CandidateRow {
 }
 
 /// A PodDisruptionBudget that covers victims of a preemption candidate.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct PdbHit {
     /// The budget's name (`namespace/name` outside `default`).
     pub name: String,
@@ -504,7 +507,7 @@ fn join(parts: impl Iterator<Item = String>) -> String {
 }
 
 /// Nodes × predicates.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FilterTable {
     /// Predicate names, in evaluation order.
     pub columns: Vec<String>,
@@ -523,7 +526,7 @@ pub struct FilterTable {
 }
 
 /// One node's filter results.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct FilterRow {
     /// The node.
     pub node: String,
@@ -532,11 +535,12 @@ pub struct FilterRow {
     /// One cell per column (a failure spans the columns that did not run after it).
     pub cells: Vec<FilterCell>,
     /// v1.35: the code of a rejected node's status (`Unschedulable`, ...).
-    pub code: Option<&'static str>,
+    #[serde(deserialize_with = "crate::engine::wire::static_str_option")]
+    pub code: Option<crate::engine::wire::StaticStr>,
 }
 
 /// One predicate's verdict on one node.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub enum FilterCell {
     /// Passed.
     Pass,
@@ -556,7 +560,7 @@ pub enum FilterCell {
 }
 
 /// Nodes × priorities.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ScoreTable {
     /// Priority names, in profile order.
     pub columns: Vec<String>,
@@ -569,7 +573,7 @@ pub struct ScoreTable {
 }
 
 /// Whether `prioritizeNodes` ran.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Scoring {
     /// It ran.
     Scored,
@@ -580,7 +584,7 @@ pub enum Scoring {
 }
 
 /// One node's scores.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ScoreRow {
     /// The node.
     pub node: String,

@@ -172,7 +172,7 @@ thread_local! {
 /// The worker's address: the script, with the page's wasm-bindgen module and wasm file (as
 /// Trunk preloads them, with their hashed names) and the threaded build's module, all
 /// absolute, for it to load.
-fn worker_url() -> Option<String> {
+pub(crate) fn worker_url() -> Option<String> {
     let document = web_sys::window()?.document()?;
     let base = document.base_uri().ok()??;
     let absolute = |href: &str| Some(web_sys::Url::new_with_base(href, &base).ok()?.href());

@@ -34,7 +34,7 @@ pub const LIMITS: Limits = Limits {
 };
 
 /// What does not change while stepping: names, the whole event log, the scrubber's marks.
-#[derive(Debug)]
+#[derive(Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct SessionInfo {
     /// Every pod the run knows (input pods and pods the timeline creates), by pod id.
     pub pods: Vec<PodStatic>,
@@ -113,7 +113,7 @@ impl SessionInfo {
 }
 
 /// One cycle's outcome, in short.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct CycleFact {
     /// The pod it tried to place.
     pub pod: PodId,
@@ -122,7 +122,7 @@ pub struct CycleFact {
 }
 
 /// A pod's fixed facts.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PodStatic {
     /// `namespace/name`.
     pub name: String,
@@ -135,12 +135,14 @@ pub struct PodStatic {
 }
 
 /// One event, as `kubectl get events` lists it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct EventRow {
     /// `Normal` or `Warning`.
-    pub kind: &'static str,
+    #[serde(deserialize_with = "crate::engine::wire::static_str")]
+    pub kind: crate::engine::wire::StaticStr,
     /// `Scheduled`, `FailedScheduling`, `Preempted`, ...
-    pub reason: &'static str,
+    #[serde(deserialize_with = "crate::engine::wire::static_str")]
+    pub reason: crate::engine::wire::StaticStr,
     /// `pod/name` (namespace dropped when `default`).
     pub object: String,
     /// The message.
@@ -154,7 +156,7 @@ pub struct EventRow {
 }
 
 /// A timeline change on the scrubber.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Mark {
     /// The step that applied it.
     pub step: usize,
@@ -165,7 +167,7 @@ pub struct Mark {
 }
 
 /// The world at one position.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Frame {
     /// Steps applied.
     pub position: usize,
@@ -192,7 +194,7 @@ pub struct Frame {
 }
 
 /// A PodDisruptionBudget at one position.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PdbView {
     /// Its name (`namespace/name` outside `default`).
     pub name: String,
@@ -208,7 +210,7 @@ pub struct PdbView {
 }
 
 /// Requested against allocatable.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Usage {
     /// Requested (milli-CPU, bytes or pods).
     pub used: i64,
@@ -232,7 +234,7 @@ impl Usage {
 }
 
 /// One node as the cluster view draws it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct NodeCard {
     /// Name.
     pub name: String,
@@ -253,7 +255,7 @@ pub struct NodeCard {
 }
 
 /// A pod on a node card.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Chip {
     /// The pod.
     pub pod: PodId,
@@ -264,7 +266,7 @@ pub struct Chip {
 }
 
 /// How a pod is on a node.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ChipKind {
     /// Bound.
     Bound,
@@ -289,11 +291,12 @@ impl ChipKind {
 }
 
 /// A pod's status at one position.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PodStatus {
     /// `Pending`, `Assumed`, `Bound`, `Terminating`, `Deleted`, or `Not created` for a pod the
     /// timeline has not created yet.
-    pub phase: &'static str,
+    #[serde(deserialize_with = "crate::engine::wire::static_str")]
+    pub phase: crate::engine::wire::StaticStr,
     /// Its node (assumed or bound).
     pub node: Option<String>,
     /// `status.nominatedNodeName`.
@@ -303,7 +306,7 @@ pub struct PodStatus {
 }
 
 /// The queue at one position.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct QueueView {
     /// activeQ, in pop order.
     pub active: Vec<QueueRow>,
@@ -314,7 +317,7 @@ pub struct QueueView {
 }
 
 /// One queued pod.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct QueueRow {
     /// The pod.
     pub pod: PodId,

@@ -1,16 +1,15 @@
-//! The playground's state: the four editor texts, the loaded [`Session`] and the frame on
+//! The playground's state: the four editor texts, the loaded run's facts and the frame on
 //! screen, the selection, the controls; and the actions that change them.
 //!
-//! Every valid edit reloads the scenario and runs it to its end at once (a millisecond or so
+//! The run itself lives in the engine ([`crate::engine`], in a Web Worker where one starts): an
+//! action sends it a request (load these texts, go to this step, inspect this cycle) and shows
+//! the reply. Every valid edit reloads the scenario and runs it to its end (a millisecond or so
 //! for a small cluster), then shows it at the same position as before (the end, unless the user
-//! had stepped back). A big one is loaded in tasks of at most some 16 ms each, so that the tab
-//! never freezes: a changed list of 2000 items or more is read a chunk of items at a time
-//! ([`ListReader`]), each other big text in a task of its own, then the scenario is built, then
-//! the session is made and run in slices, and shown in a task of its own. A newer edit, pick or
-//! link stops a load still going (its reading and its run alike). Only when a load
-//! has taken longer than [`SLOW_RUN_MS`] do edits wait for a pause in typing of
-//! [`DEBOUNCE_MS`]. A failed load keeps the last valid session on screen and only replaces the
-//! errors. Editor texts are saved per tab (`sessionStorage`, under a slot of their own in an
+//! had stepped back). A big one loads in slices, with the status line counting the items read
+//! and the cycles run; a newer edit, pick or link stops a load still going (its reading and its
+//! run alike). Only when a load has taken longer than [`SLOW_RUN_MS`] do edits wait for a pause
+//! in typing of [`DEBOUNCE_MS`]. A failed load keeps the last valid run on screen and only
+//! replaces the errors. Editor texts are saved per tab (`sessionStorage`, under a slot of their own in an
 //! iframe), so a reload never loses work and two tabs or frames never overwrite each other.
 //!
 //! The address bar follows the page: its fragment is a link to the scenario on screen, at the
@@ -637,8 +636,6 @@ impl Playground {
             .collect();
         let texts: Vec<String> = state.texts.iter().map(|t| t.get_untracked()).collect();
         state.load(false, valid.filter(|v| *v != texts));
-        // The first run also pays one-time costs (the wasm tiers up, the parsers warm), so it
-        // says little about the next; the first edit measures again.
         state.last_run_ms.set_value(0.0);
         state
     }
@@ -1068,11 +1065,12 @@ impl Playground {
             (true, Some(info)) if self.position.get_value() < info.end => self.position.get_value(),
             _ => usize::MAX,
         };
+        let started = now_ms();
         self.load_texts.set_value(LoadTexts {
             generation,
             texts: texts.clone(),
+            started,
         });
-        let started = now_ms();
         engine::load(Load {
             generation,
             texts,
@@ -1081,14 +1079,26 @@ impl Playground {
             sliced,
             fallback,
         });
-        // A run that goes on after this task (a big one, in slices) counts as slow.
-        let elapsed = now_ms() - started;
-        let going_on = self.loading.with_untracked(Option::is_some);
-        self.last_run_ms.set_value(if going_on || sliced {
-            elapsed.max(SLOW_RUN_MS + 1.0)
+        // A run that goes on after this task (a big one, in slices, or one in the worker)
+        // counts as slow until it ends.
+        if self.loading.with_untracked(Option::is_some) || sliced {
+            self.last_run_ms
+                .set_value((now_ms() - started).max(SLOW_RUN_MS + 1.0));
+        }
+    }
+
+    /// A load ended (it loaded, or failed with nothing to run instead): edits wait for a
+    /// pause in typing only if it took long.
+    fn load_ended(&self) {
+        let (generation, started) = self.load_texts.with_value(|l| (l.generation, l.started));
+        // The first load also pays one-time costs (the worker starts, the wasm tiers up, the
+        // parsers warm), so it says little about the next; the first edit measures again.
+        let took = if generation == 1 {
+            0.0
         } else {
-            elapsed
-        });
+            now_ms() - started
+        };
+        self.last_run_ms.set_value(took);
     }
 
     /// Shows what the engine says of the newest load; a superseded load's replies are dropped.
@@ -1121,6 +1131,7 @@ impl Playground {
                 self.reading.set(None);
                 self.errors.set(errors);
                 if !fallback {
+                    self.load_ended();
                     self.loading.set(None);
                     // A link's view needs a run; one that does not load has none.
                     self.pending_view.set_value(None);
@@ -1132,6 +1143,7 @@ impl Playground {
                 self.loading.set(Some(cycles));
             }
             Reply::Loaded { info, frame, .. } => {
+                self.load_ended();
                 self.loading.set(None);
                 self.has_run.set_value(true);
                 self.position.set_value(frame.position);
@@ -1930,6 +1942,8 @@ impl Playground {
 struct LoadTexts {
     generation: u64,
     texts: Vec<String>,
+    /// When it was sent ([`now_ms`]).
+    started: f64,
 }
 
 impl Default for Playground {

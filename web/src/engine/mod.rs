@@ -9,21 +9,27 @@
 //! the page ignores those of a load that a newer one superseded, and the host stops the older
 //! load's work at its next slice.
 //!
-//! Today the host runs on the page's own thread: [`send`] hands it the request at once, and
-//! its replies to that request are delivered before [`send`] returns (those of a load's later
-//! slices, in those slices' tasks).
+//! The host runs in a Web Worker ([`worker`]), so the page's main thread only renders: a big
+//! scenario's reading, building and running never hold it. Where no worker can run (no
+//! `Worker`, a script that does not load, a worker that failed), the host runs on the page's
+//! own thread: [`send`] hands it the request at once, and its replies to that request are
+//! delivered before [`send`] returns (those of a load's later slices, in those slices'
+//! tasks). `<html data-engine>` says which (`worker` or `page`).
 
 pub mod host;
+pub mod wire;
+pub mod worker;
 
 use crate::analysis::Inspection;
 use crate::session::{Frame, Session, SessionInfo};
 use schedlab_core::Diagnostic;
+use serde::{Deserialize, Serialize};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::sync::Arc;
 
 /// Read the editors' texts and run them.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Load {
     /// Counts the page's loads: a newer one supersedes this one.
     pub generation: u64,
@@ -41,7 +47,7 @@ pub struct Load {
 }
 
 /// What an export asks for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Export {
     /// `schedlab run --output json` of the run, with `--summary` or with every table.
     Report {
@@ -63,7 +69,7 @@ impl Export {
 }
 
 /// What the page asks the engine.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum Request {
     /// Read the texts and run them ([`Reply::Reading`], [`Reply::Valid`] or
     /// [`Reply::Failed`], [`Reply::Running`], [`Reply::Loaded`]).
@@ -97,7 +103,7 @@ pub enum Request {
 }
 
 /// What the engine answers.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub enum Reply {
     /// A load reads a big list: its file, the items read, and how many it has.
     Reading {
@@ -176,15 +182,39 @@ thread_local! {
     static ON_LOAD: RefCell<Option<Handler>> = const { RefCell::new(None) };
 }
 
-/// Starts the engine; a load's replies go to `on_load`.
+/// Starts the engine (in a worker when one starts); a load's replies go to `on_load`.
 pub fn start(on_load: impl Fn(Reply) + 'static) {
     ON_LOAD.with_borrow_mut(|h| *h = Some(Box::new(on_load)));
     host::set_delivery(receive);
+    let in_worker = worker::start(receive);
+    say_where(in_worker);
 }
 
-/// Sends `request` to the host.
+/// Marks the page with where the engine runs (`<html data-engine="worker">` or `"page"`).
+fn say_where(in_worker: bool) {
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.set_attribute("data-engine", if in_worker { "worker" } else { "page" });
+    }
+}
+
+/// The worker failed: what waited for its replies is dropped, and the page's own host reads
+/// and runs `last_load` again.
+fn went_local(last_load: Option<Load>) {
+    WAITING.with_borrow_mut(HashMap::clear);
+    say_where(false);
+    if let Some(load) = last_load {
+        host::handle(Request::Load(load));
+    }
+}
+
+/// Sends `request` to the host: the worker's, else the page's own.
 fn send(request: Request) {
-    host::handle(request);
+    if !worker::send(&request) {
+        host::handle(request);
+    }
 }
 
 /// Hands a reply to whatever waits for it.
@@ -268,4 +298,60 @@ pub fn export(what: Export, then: impl FnOnce(Option<String>) + 'static) {
             }
         },
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gallery::example_named;
+    use crate::state::EditorFile;
+
+    /// What the host sends crosses to the page as JSON and back unchanged: a run's facts, a
+    /// frame and an inspection, of both schedulers, with a preemption among them.
+    #[test]
+    fn replies_cross_as_json_unchanged() {
+        for name in ["classic", "batch-displaced", "preemption-v135"] {
+            let example = example_named(name)
+                .texts()
+                .expect("natively every example is compiled in");
+            assert_eq!(example.name(), name);
+            let texts: Vec<String> = EditorFile::ALL
+                .iter()
+                .map(|f| f.example_text(example).to_string())
+                .collect();
+            let scenario = host::load(&texts).expect("the example loads");
+            let mut session = Session::new(scenario, 0);
+            while !session.run_some(64) {}
+            let middle = session.info.end / 2;
+            session.go_to(middle);
+            let cycles = session.info.cycle_steps.len();
+            let mut replies = vec![
+                Reply::Loaded {
+                    generation: 3,
+                    info: Arc::clone(&session.info),
+                    frame: Arc::new(session.frame()),
+                },
+                Reply::Failed {
+                    generation: 4,
+                    errors: vec![Diagnostic::new("pods.yaml", "items[3]", "invalid quantity")],
+                    fallback: false,
+                },
+            ];
+            for cycle in 0..cycles {
+                let detail = session.cycle_detail(cycle).expect("a cycle");
+                let (trace, cluster) = &*detail;
+                let inspection =
+                    crate::analysis::inspect_cycle(trace, cluster, &session.info, cycle);
+                replies.push(Reply::Inspection {
+                    id: cycle as u64,
+                    inspection: Some(Box::new(inspection)),
+                });
+            }
+            for reply in replies {
+                let text = serde_json::to_string(&reply).expect("serialises");
+                let back: Reply = serde_json::from_str(&text).expect("reads back");
+                assert_eq!(format!("{back:?}"), format!("{reply:?}"), "{name}");
+            }
+        }
+    }
 }

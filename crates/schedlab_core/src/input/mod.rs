@@ -46,7 +46,7 @@ pub struct Source<'a> {
 }
 
 /// An error or warning about an input, located by file, path and (when known) line.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Diagnostic {
     /// File name.
     pub file: String,

@@ -178,7 +178,19 @@ pub use v135::backoff_duration_v135;
 use crate::cluster::PodId;
 
 /// Virtual time or a duration, in integer milliseconds.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub struct Millis(pub u64);
 
 impl Millis {

@@ -11,7 +11,7 @@ use crate::model::volume::{
 };
 
 /// One node's story.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct NodeExplanation {
     /// The node.
     pub node: String,
@@ -22,7 +22,7 @@ pub struct NodeExplanation {
 }
 
 /// The explanation of a cycle.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Explanation {
     /// One-line summary.
     pub summary: String,

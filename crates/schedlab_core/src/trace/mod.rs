@@ -78,7 +78,7 @@ impl NodeFilterRecord {
 }
 
 /// One priority's contribution to one node.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ScoreRecord {
     /// Before normalisation.
     pub raw: i64,

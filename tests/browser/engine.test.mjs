@@ -1,0 +1,89 @@
+// Browser test of where the playground's engine runs (web/src/engine/): in a Web Worker, so the
+// page's main thread only renders; and, where no worker can run, on the page's own thread, with
+// the same results.
+//
+// Expected placements are worked out by hand from assets/scenarios/classic and v1.17's rules (as
+// in playground.test.mjs), not copied from the app.
+
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { open } from './support.mjs';
+
+const chip = (page, node, pod) =>
+  page.locator(`[data-testid="node-card"][data-node="${node}"] [data-testid="pod-chip"][data-pod="${pod}"]`);
+const engine = (page) => page.evaluate(() => document.documentElement.dataset.engine);
+
+/** Opens classic, steps it from t = 0, and checks what each step shows. */
+async function stepClassic(page, base) {
+  await page.goto(`${base}#example=classic`);
+  await page.waitForSelector('[data-testid="node-card"]');
+  // At the end of the run db-0 is bound on node-a1: it asks for disktype=ssd, which node-a1 and
+  // node-a2 have, and node-a2 is cordoned.
+  await page.waitForSelector('[data-testid="node-card"][data-node="node-a1"] [data-testid="pod-chip"][data-pod="db-0"][data-kind="bound"]');
+  await page.click('[data-testid="control-rewind"]');
+  await page.waitForSelector('[data-testid="inspector-empty"]');
+  assert.equal(await page.locator('[data-testid="pod-chip"]').count(), 0);
+  // One cycle: db-0 (priority 1000, first in activeQ) is assumed on node-a1.
+  await page.click('[data-testid="control-step"]');
+  await page.waitForSelector('[data-testid="inspected-pod"]:text-is("db-0")');
+  assert.match(await page.textContent('[data-testid="position"]'), /cycle 1 of 8/);
+  assert.equal(await chip(page, 'node-a1', 'db-0').getAttribute('data-kind'), 'assumed');
+  // The inspector's tables come from the engine too: node-a2 failed the first predicate.
+  const a2 = page.locator('[data-testid="filter-table"] tr[data-node="node-a2"] td.fail');
+  assert.equal(await a2.textContent(), 'node(s) were unschedulable');
+}
+
+describe('the engine', () => {
+  let env;
+
+  before(async () => {
+    env = await open();
+  });
+
+  after(async () => {
+    await env?.close();
+  });
+
+  it('holds the session in a Web Worker', async () => {
+    const context = await env.context();
+    const page = await env.tab(context);
+    await stepClassic(page, env.base);
+    assert.equal(await engine(page), 'worker');
+    assert.ok(
+      page.workers().some((w) => w.url().includes('engine-worker.js') && w.url().includes('role=session')),
+      page.workers().map((w) => w.url()).join('\n'),
+    );
+    assert.deepEqual(env.problems.splice(0), []);
+    await context.close();
+  });
+
+  it('runs on the page\'s thread when no worker starts, with the same results', async () => {
+    const context = await env.context();
+    // The worker's script fails to load (a missing file): the page drops the worker and runs the
+    // engine itself, from the load it had sent.
+    await context.addInitScript(() => {
+      const Real = window.Worker;
+      window.Worker = function (url, options) {
+        return new Real('missing-worker.js', options);
+      };
+    });
+    const page = await env.tab(context);
+    await stepClassic(page, env.base);
+    assert.equal(await engine(page), 'page');
+    const problems = env.problems.splice(0);
+    assert.ok(problems.every((p) => p.includes('missing-worker.js')), problems.join('\n'));
+    await context.close();
+  });
+
+  it('runs on the page\'s thread in a browser without Worker', async () => {
+    const context = await env.context();
+    await context.addInitScript(() => {
+      delete window.Worker;
+    });
+    const page = await env.tab(context);
+    await stepClassic(page, env.base);
+    assert.equal(await engine(page), 'page');
+    assert.deepEqual(env.problems.splice(0), []);
+    await context.close();
+  });
+});
