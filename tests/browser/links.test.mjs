@@ -126,7 +126,13 @@ describe('links, per-tab work and hosting anywhere', () => {
       const parts = u.split(/[?#]/)[0].split('/');
       return parts.length > 2 && files.has(`/${parts[1]}`) && !u.includes('?');
     };
-    assert.deepEqual(env.server.seen.filter((u) => !files.has(u) && !inFolder(u)), []);
+    // The engine's worker is asked for with the addresses of the page's own wasm, nothing else.
+    const worker = (u) => {
+      const url = new URL(u, base);
+      return url.pathname === '/engine-worker.js'
+        && [...url.searchParams.keys()].every((k) => ['glue', 'wasm', 'threaded', 'role'].includes(k));
+    };
+    assert.deepEqual(env.server.seen.filter((u) => !files.has(u) && !inFolder(u) && !worker(u)), []);
 
     const fresh = await context();
     const other = await tab(fresh);
@@ -262,6 +268,8 @@ describe('links, per-tab work and hosting anywhere', () => {
     assert.equal(await message.getAttribute('data-error'), 'false');
     assert.match(await message.textContent(), /"cycle=abc" is not a cycle number/);
     assert.equal(await scenarioName(page), 'anti-affinity');
+    // The run arrives from the engine's worker.
+    await page.waitForSelector('[data-testid="position"]:has-text("cycle 4 of 4")');
     assert.match(await position(page), /cycle 4 of 4/);
     await ctx.close();
     assertNoProblems();
