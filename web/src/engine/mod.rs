@@ -306,8 +306,9 @@ mod tests {
     use crate::gallery::example_named;
     use crate::state::EditorFile;
 
-    /// What the host sends crosses to the page as JSON and back unchanged: a run's facts, a
-    /// frame and an inspection, of both schedulers, with a preemption among them.
+    /// What the host sends crosses to the page as JSON and back unchanged: a run's facts, the
+    /// frame at every step (patched against the frame before), and every cycle's inspection,
+    /// of both schedulers, with a preemption among them.
     #[test]
     fn replies_cross_as_json_unchanged() {
         for name in ["classic", "batch-displaced", "preemption-v135"] {
@@ -322,9 +323,6 @@ mod tests {
             let scenario = host::load(&texts).expect("the example loads");
             let mut session = Session::new(scenario, 0);
             while !session.run_some(64) {}
-            let middle = session.info.end / 2;
-            session.go_to(middle);
-            let cycles = session.info.cycle_steps.len();
             let mut replies = vec![
                 Reply::Loaded {
                     generation: 3,
@@ -337,7 +335,15 @@ mod tests {
                     fallback: false,
                 },
             ];
-            for cycle in 0..cycles {
+            // Back to the start, then forward one step at a time.
+            for (id, position) in std::iter::once(0).chain(0..=session.info.end).enumerate() {
+                session.go_to(position);
+                replies.push(Reply::Frame {
+                    id: id as u64,
+                    frame: Some(Arc::new(session.frame())),
+                });
+            }
+            for cycle in 0..session.info.cycle_steps.len() {
                 let detail = session.cycle_detail(cycle).expect("a cycle");
                 let (trace, cluster) = &*detail;
                 let inspection =
@@ -347,11 +353,16 @@ mod tests {
                     inspection: Some(Box::new(inspection)),
                 });
             }
+            let (mut sender, mut receiver) = (wire::End::default(), wire::End::default());
+            let mut patched = 0;
             for reply in replies {
-                let text = serde_json::to_string(&reply).expect("serialises");
-                let back: Reply = serde_json::from_str(&text).expect("reads back");
+                let text = serde_json::to_string(&sender.send(reply.clone())).expect("serialises");
+                patched += usize::from(text.contains("\"Changed\""));
+                let message = serde_json::from_str(&text).expect("reads back");
+                let back = receiver.receive(message).expect("the patch fits");
                 assert_eq!(format!("{back:?}"), format!("{reply:?}"), "{name}");
             }
+            assert!(patched > 0, "{name}: no frame crossed as a patch");
         }
     }
 }

@@ -7,6 +7,7 @@
 //! not load, a panic inside), the page drops it, runs the host on its own thread from then on,
 //! and sends that host the last load again.
 
+use super::wire::{End, Message};
 use super::{host, Load, Reply, Request};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
@@ -15,9 +16,11 @@ use wasm_bindgen::JsCast;
 /// In the worker: replies go back to the page as JSON text.
 #[wasm_bindgen(js_name = startSessionHost)]
 pub fn start_session_host() {
-    host::set_delivery(|reply| {
+    let end = RefCell::new(End::default());
+    host::set_delivery(move |reply| {
         let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-        let message = match serde_json::to_string(&reply) {
+        let message = end.borrow_mut().send(reply);
+        let message = match serde_json::to_string(&message) {
             Ok(text) => JsValue::from_str(&text),
             // A reply that does not serialise is a bug of ours: the page stops this worker.
             Err(e) => {
@@ -67,13 +70,17 @@ pub fn start(receive: fn(Reply)) -> bool {
     let Ok(worker) = web_sys::Worker::new_with_options(&url, &options) else {
         return false;
     };
+    let mut end = End::default();
     let on_message =
         Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
             match event.data().as_string() {
-                Some(text) => match serde_json::from_str::<Reply>(&text) {
-                    Ok(reply) => receive(reply),
-                    Err(e) => fail(&format!("a reply could not be read: {e}")),
-                },
+                Some(text) => {
+                    match serde_json::from_str::<Message>(&text).map(|m| end.receive(m)) {
+                        Ok(Some(reply)) => receive(reply),
+                        Ok(None) => fail("a frame's patch did not fit the frame before"),
+                        Err(e) => fail(&format!("a reply could not be read: {e}")),
+                    }
+                }
                 None => {
                     let error = js_sys::Reflect::get(&event.data(), &"error".into())
                         .ok()
