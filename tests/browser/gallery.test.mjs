@@ -162,7 +162,12 @@ describe('the gallery: examples fetched when chosen', () => {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     await waitStats(page, CLASSIC);
     assert.equal(await scenario(page), 'classic');
-    // The superseded load never shows: classic's run is the one loaded, and stays.
+    // The superseded load never shows: classic's run is the one loaded (it arrives from the
+    // engine's worker), and stays.
+    await page.waitForFunction(
+      (n) => Number(document.querySelector('[data-testid="controls"]').dataset.loads) > n,
+      loadsBefore,
+    );
     const loadsAfter = await loads();
     assert.equal(loadsAfter, loadsBefore + 1);
     await page.waitForTimeout(2000);
@@ -208,7 +213,8 @@ describe('the gallery: examples fetched when chosen', () => {
     await page.unroute('**/scenarios/anti-affinity/*');
     await page.click('[data-testid="gallery-retry"]');
     await waitScenario(page, 'anti-affinity');
-    await page.waitForSelector('[data-testid="node-card"]');
+    // Its run arrives from the engine's worker: three nodes in place of the edited one.
+    await page.waitForSelector('[data-testid="node-card"]:not([data-node="solo"])');
     assert.equal(await page.locator('[data-testid="node-card"]').count(), 3);
     assert.equal(await error.count(), 0);
     // Undo brings the edited work back.
