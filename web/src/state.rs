@@ -1739,18 +1739,17 @@ impl Playground {
     // ---- the controls ---------------------------------------------------------------------
 
     /// Moves the run to the position `position` picks (from the run's facts and the current
-    /// position), and shows its frame.
+    /// position), and shows its frame when the engine sends it.
     fn move_to(&self, position: impl FnOnce(&SessionInfo, usize) -> usize) {
-        self.move_then(position, false, |_| {});
+        self.move_prefetching(position, false);
     }
 
-    /// [`Playground::move_to`], then `then` once the frame is on screen. `prefetch`: the
-    /// engine records the cycle about to run in detail.
-    fn move_then(
+    /// [`Playground::move_to`]; `prefetch`: the engine records the cycle about to run in
+    /// detail (phase stepping shows it before it runs).
+    fn move_prefetching(
         &self,
         position: impl FnOnce(&SessionInfo, usize) -> usize,
         prefetch: bool,
-        then: impl FnOnce(Playground) + 'static,
     ) {
         let Some(info) = self
             .info
@@ -1761,11 +1760,8 @@ impl Playground {
         };
         let to = position(&info, self.position.get_value()).min(info.end);
         self.position.set_value(to);
-        let this = *self;
-        engine::go_to(to, prefetch, move |frame| {
-            this.frame.set(Some(frame));
-            then(this);
-        });
+        let frame = self.frame;
+        engine::go_to(to, prefetch, move |f| frame.set(Some(f)));
     }
 
     /// Steps one scheduling cycle (and the steps due before it).
@@ -1832,14 +1828,11 @@ impl Playground {
                 .info
                 .with_untracked(|info| info.as_ref()?.next_cycle_from(self.position.get_value()));
             if let Some((at, cycle)) = next {
-                self.move_then(
-                    |_, _| at,
-                    true,
-                    move |this| {
-                        this.target.set(InspectTarget::Cycle(cycle));
-                        this.phase.set(Some(Phase::QueuePop));
-                    },
-                );
+                // The walk moves on at once, so that a press made before the frame arrives
+                // takes the next phase; the frame follows.
+                self.target.set(InspectTarget::Cycle(cycle));
+                self.phase.set(Some(Phase::QueuePop));
+                self.move_prefetching(|_, _| at, true);
             }
             return;
         };
@@ -1850,21 +1843,16 @@ impl Playground {
             .position(|&p| p == phase)
             .and_then(|i| phases.get(i + 1))
             .copied();
+        if let Some(p) = next {
+            self.phase.set(Some(p));
+        }
         match next {
-            Some(p @ (Phase::Assume | Phase::Preempt)) => self.move_then(
-                |info, here| info.position_after_cycle(cycle).unwrap_or(here),
-                false,
-                move |this| this.phase.set(Some(p)),
-            ),
-            Some(Phase::Bind) => {
-                // The binding is the next step for this pod (at once, or after bindLatency).
-                self.move_then(
-                    |_, here| here + 1,
-                    false,
-                    |this| this.phase.set(Some(Phase::Bind)),
-                )
+            Some(Phase::Assume | Phase::Preempt) => {
+                self.move_to(|info, here| info.position_after_cycle(cycle).unwrap_or(here))
             }
-            Some(p) => self.phase.set(Some(p)),
+            // The binding is the next step for this pod (at once, or after bindLatency).
+            Some(Phase::Bind) => self.move_to(|_, here| here + 1),
+            Some(_) => {}
             None => {
                 // The cycle is done: start the next one.
                 self.phase.set(None);
