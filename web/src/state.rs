@@ -1056,6 +1056,18 @@ impl Playground {
                 crate::crash::PANIC_TEST
             );
         }
+        if fallback.is_none() && self.shows(&texts) {
+            // The run on screen is of these very texts (an editor that lost focus, an edit
+            // undone): nothing to load, and the position and phase stay.
+            self.reading.set(None);
+            self.loading.set(None);
+            self.errors.set(Vec::new());
+            if let Some(view) = self.pending_view.get_value() {
+                self.pending_view.set_value(None);
+                self.apply_view(view);
+            }
+            return;
+        }
         let generation = self.load_generation.get_value() + 1;
         self.load_generation.set_value(generation);
         self.reading.set(None);
@@ -1066,10 +1078,15 @@ impl Playground {
             _ => usize::MAX,
         };
         let started = now_ms();
-        self.load_texts.set_value(LoadTexts {
-            generation,
-            texts: texts.clone(),
-            started,
+        self.load_texts.update_value(|l| {
+            *l = LoadTexts {
+                generation,
+                texts: texts.clone(),
+                fallback: fallback.clone(),
+                started,
+                settled: false,
+                shown: l.shown.take(),
+            }
         });
         engine::load(Load {
             generation,
@@ -1087,9 +1104,23 @@ impl Playground {
         }
     }
 
+    /// Whether the run on screen is of `texts` and the seed, with no load going on (then the
+    /// engine's session is that run too).
+    fn shows(&self, texts: &[String]) -> bool {
+        self.has_run()
+            && self.info.with_untracked(|i| {
+                i.as_ref()
+                    .is_some_and(|i| i.seed == self.seed.get_untracked())
+            })
+            && self
+                .load_texts
+                .with_value(|l| l.settled && l.shown.as_deref() == Some(texts))
+    }
+
     /// A load ended (it loaded, or failed with nothing to run instead): edits wait for a
     /// pause in typing only if it took long.
     fn load_ended(&self) {
+        self.load_texts.update_value(|l| l.settled = true);
         let (generation, started) = self.load_texts.with_value(|l| (l.generation, l.started));
         // The first load also pays one-time costs (the worker starts, the wasm tiers up, the
         // parsers warm), so it says little about the next; the first edit measures again.
@@ -1130,7 +1161,11 @@ impl Playground {
             } => {
                 self.reading.set(None);
                 self.errors.set(errors);
-                if !fallback {
+                if fallback {
+                    // The fallback's run follows: it is of the fallback texts.
+                    self.load_texts
+                        .update_value(|l| l.texts = l.fallback.take().unwrap_or_default());
+                } else {
                     self.load_ended();
                     self.loading.set(None);
                     // A link's view needs a run; one that does not load has none.
@@ -1144,6 +1179,8 @@ impl Playground {
             }
             Reply::Loaded { info, frame, .. } => {
                 self.load_ended();
+                self.load_texts
+                    .update_value(|l| l.shown = Some(l.texts.clone()));
                 self.loading.set(None);
                 self.has_run.set_value(true);
                 self.position.set_value(frame.position);
@@ -1914,6 +1951,11 @@ impl Playground {
         let this = *self;
         let handle = set_interval_with_handle(
             move || {
+                // A tick while the last step's frame is still on its way is skipped: the run
+                // goes at the pace the engine and the page can show.
+                if engine::waiting() {
+                    return;
+                }
                 this.step_cycle();
                 if !this.has_run() || this.at_end() {
                     this.pause();
@@ -1929,9 +1971,16 @@ impl Playground {
 #[derive(Default)]
 struct LoadTexts {
     generation: u64,
+    /// Its texts (once it fell back, the fallback's).
     texts: Vec<String>,
+    /// The texts it runs should `texts` have errors.
+    fallback: Option<Vec<String>>,
     /// When it was sent ([`now_ms`]).
     started: f64,
+    /// It has ended.
+    settled: bool,
+    /// The texts of the run on screen.
+    shown: Option<Vec<String>>,
 }
 
 impl Default for Playground {

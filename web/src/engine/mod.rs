@@ -247,6 +247,11 @@ fn ask(request: impl FnOnce(u64) -> Request, answer: impl FnOnce(Reply) + 'stati
     send(request(id));
 }
 
+/// Whether a request still waits for its reply (a step, an inspection, an export).
+pub fn waiting() -> bool {
+    WAITING.with_borrow(|w| !w.is_empty())
+}
+
 /// Reads and runs `load` (its replies go to the handler given to [`start`]).
 pub fn load(load: Load) {
     send(Request::Load(load));
