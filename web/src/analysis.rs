@@ -607,21 +607,7 @@ mod tests {
     use crate::state::EditorFile;
     use schedlab_core::scenario::SchedulerVersion;
 
-    /// A gallery example run to its end, as the page runs it.
-    fn session(name: &str) -> Session {
-        let example = example_named(name)
-            .texts()
-            .expect("natively every example is compiled in");
-        assert_eq!(example.name(), name);
-        let texts: Vec<String> = EditorFile::ALL
-            .iter()
-            .map(|f| f.example_text(example).to_string())
-            .collect();
-        let scenario = load(&texts).unwrap_or_else(|e| panic!("{name}: {e:?}"));
-        let mut s = Session::new(scenario, 0);
-        while !s.run_some(64) {}
-        s
-    }
+    use crate::session::run_example as session;
 
     fn cycle(s: &Session, c: usize) -> CycleView {
         let detail = s.cycle_detail(c).expect("detail");

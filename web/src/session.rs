@@ -910,6 +910,23 @@ pub fn requests_summary(r: &schedlab_core::model::Resources) -> String {
     }
 }
 
+/// A gallery example run to its end, as the page runs it (for tests).
+#[cfg(test)]
+pub(crate) fn run_example(name: &str) -> Session {
+    let example = crate::gallery::example_named(name)
+        .texts()
+        .expect("natively every example is compiled in");
+    assert_eq!(example.name(), name);
+    let texts: Vec<String> = crate::state::EditorFile::ALL
+        .iter()
+        .map(|f| f.example_text(example).to_string())
+        .collect();
+    let scenario = crate::engine::host::load(&texts).unwrap_or_else(|e| panic!("{name}: {e:?}"));
+    let mut s = Session::new(scenario, 0);
+    while !s.run_some(64) {}
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -308,8 +308,6 @@ pub fn export(what: Export, then: impl FnOnce(Option<String>) + 'static) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gallery::example_named;
-    use crate::state::EditorFile;
 
     /// What the host sends crosses to the page as JSON and back unchanged: a run's facts, the
     /// frame at every step (patched against the frame before), and every cycle's inspection,
@@ -317,17 +315,7 @@ mod tests {
     #[test]
     fn replies_cross_as_json_unchanged() {
         for name in ["classic", "batch-displaced", "preemption-v135"] {
-            let example = example_named(name)
-                .texts()
-                .expect("natively every example is compiled in");
-            assert_eq!(example.name(), name);
-            let texts: Vec<String> = EditorFile::ALL
-                .iter()
-                .map(|f| f.example_text(example).to_string())
-                .collect();
-            let scenario = host::load(&texts).expect("the example loads");
-            let mut session = Session::new(scenario, 0);
-            while !session.run_some(64) {}
+            let mut session = crate::session::run_example(name);
             let mut replies = vec![
                 Reply::Loaded {
                     generation: 3,
