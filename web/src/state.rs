@@ -1086,6 +1086,7 @@ impl Playground {
                 started,
                 settled: false,
                 shown: l.shown.take(),
+                forgotten: l.forgotten,
             }
         });
         engine::load(Load {
@@ -1098,7 +1099,7 @@ impl Playground {
         });
         // A run that goes on after this task (a big one, in slices, or one in the worker)
         // counts as slow until it ends.
-        if self.loading.with_untracked(Option::is_some) || sliced {
+        if !self.load_texts.with_value(|l| l.settled) {
             self.last_run_ms
                 .set_value((now_ms() - started).max(SLOW_RUN_MS + 1.0));
         }
@@ -1134,15 +1135,39 @@ impl Playground {
 
     /// Shows what the engine says of the newest load; a superseded load's replies are dropped.
     fn on_load_reply(&self, reply: Reply) {
-        let current = self.load_texts.with_value(|l| match &reply {
+        let generation = match &reply {
             Reply::Reading { generation, .. }
             | Reply::Valid { generation }
             | Reply::Failed { generation, .. }
             | Reply::Running { generation, .. }
-            | Reply::Loaded { generation, .. } => *generation == l.generation,
-            _ => false,
-        });
-        if !current {
+            | Reply::Loaded { generation, .. } => *generation,
+            Reply::Lost => {
+                // The editors' texts again, at the same place; should they have errors, the
+                // run that was on screen.
+                let shown = self.load_texts.with_value(|l| l.shown.clone());
+                self.load_texts.update_value(|l| l.shown = None);
+                self.load(false, shown);
+                return;
+            }
+            _ => return,
+        };
+        let (current, forgotten) = self.load_texts.with_value(|l| (l.generation, l.forgotten));
+        if generation <= forgotten {
+            return;
+        }
+        if generation != current {
+            if let Reply::Loaded { info, frame, .. } = reply {
+                // A superseded load that ended before the engine heard of the newer one: its
+                // run is now the engine's session, and a valid run of newer texts than the one
+                // on screen, so it is shown (the newer load's run replaces it, unless that
+                // fails).
+                self.has_run.set_value(true);
+                self.position.set_value(frame.position);
+                self.load_texts.update_value(|l| l.shown = None);
+                self.phase.set(None);
+                self.info.set(Some(info));
+                self.frame.set(Some(frame));
+            }
             return;
         }
         match reply {
@@ -1201,7 +1226,11 @@ impl Playground {
     /// it. The frame stays on screen until then.
     fn forget_run(&self) {
         self.has_run.set_value(false);
-        engine::forget();
+        // The loads sent so far stop, and what they still reply is of the forgotten run.
+        let generation = self.load_generation.get_value() + 1;
+        self.load_generation.set_value(generation);
+        self.load_texts.update_value(|l| l.forgotten = generation);
+        engine::forget(generation);
     }
 
     /// Whether a run is loaded (the last run that loaded: while the inputs have errors, or a
@@ -1981,6 +2010,8 @@ struct LoadTexts {
     settled: bool,
     /// The texts of the run on screen.
     shown: Option<Vec<String>>,
+    /// Loads up to this generation are of a forgotten run: their replies are dropped.
+    forgotten: u64,
 }
 
 impl Default for Playground {

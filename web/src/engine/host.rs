@@ -123,7 +123,10 @@ impl Host {
                     self.read_and_start(load)
                 }
             }
-            Request::Forget => self.session = None,
+            Request::Forget { generation } => {
+                self.generation = generation;
+                self.session = None;
+            }
             Request::GoTo {
                 id,
                 position,

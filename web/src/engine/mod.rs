@@ -74,8 +74,12 @@ pub enum Request {
     /// Read the texts and run them ([`Reply::Reading`], [`Reply::Valid`] or
     /// [`Reply::Failed`], [`Reply::Running`], [`Reply::Loaded`]).
     Load(Load),
-    /// Forget the loaded session (a new example or link replaces the work).
-    Forget,
+    /// Forget the loaded session (a new example or link replaces the work), and stop the loads
+    /// up to `generation`.
+    Forget {
+        /// The page's loads so far count as superseded.
+        generation: u64,
+    },
     /// Go to `position` (clamped to the run), and reply with its frame. `prefetch`: record
     /// the cycle about to run in detail (phase stepping shows it before it runs).
     GoTo {
@@ -168,6 +172,9 @@ pub enum Reply {
         /// The text.
         text: Option<String>,
     },
+    /// The engine lost its session (its worker failed, and the page's own thread took over):
+    /// the page loads its run again. Made on the page; never crosses.
+    Lost,
 }
 
 type Answer = Box<dyn FnOnce(Reply)>;
@@ -200,14 +207,12 @@ fn say_where(in_worker: bool) {
     }
 }
 
-/// The worker failed: what waited for its replies is dropped, and the page's own host reads
-/// and runs `last_load` again.
-fn went_local(last_load: Option<Load>) {
+/// The worker failed: what waited for its replies is dropped, and the page is told to load its
+/// run again, now on its own thread.
+fn went_local() {
     WAITING.with_borrow_mut(HashMap::clear);
     say_where(false);
-    if let Some(load) = last_load {
-        host::handle(Request::Load(load));
-    }
+    receive(Reply::Lost);
 }
 
 /// Sends `request` to the host: the worker's, else the page's own.
@@ -257,9 +262,9 @@ pub fn load(load: Load) {
     send(Request::Load(load));
 }
 
-/// Forgets the loaded session.
-pub fn forget() {
-    send(Request::Forget);
+/// Forgets the loaded session, and stops the loads up to `generation`.
+pub fn forget(generation: u64) {
+    send(Request::Forget { generation });
 }
 
 /// Goes to `position`, then calls `then` with its frame (never, when no session is loaded).

@@ -5,10 +5,10 @@
 //! The page starts one session worker when it starts. Until the worker has loaded its wasm,
 //! requests wait in the worker's queue. Should the worker fail (no `Worker`, a script that does
 //! not load, a panic inside), the page drops it, runs the host on its own thread from then on,
-//! and sends that host the last load again.
+//! and loads its run again there ([`Reply::Lost`]).
 
 use super::wire::{End, Message};
-use super::{host, Load, Reply, Request};
+use super::{host, Reply, Request};
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -51,8 +51,6 @@ pub struct Line {
     worker: web_sys::Worker,
     _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
     _on_error: Closure<dyn FnMut(web_sys::Event)>,
-    /// The last load sent (sent again to the page's own host should the worker fail).
-    last_load: Option<Load>,
 }
 
 thread_local! {
@@ -104,7 +102,6 @@ pub fn start(receive: fn(Reply)) -> bool {
             worker,
             _on_message: on_message,
             _on_error: on_error,
-            last_load: None,
         })
     });
     true
@@ -120,9 +117,6 @@ pub fn send(request: &Request) -> bool {
         let Ok(text) = serde_json::to_string(request) else {
             return false;
         };
-        if let Request::Load(load) = request {
-            line.last_load = Some(load.clone());
-        }
         line.worker.post_message(&JsValue::from_str(&text)).is_ok()
     })
 }
@@ -141,7 +135,6 @@ fn fail(why: &str) {
         worker,
         _on_message,
         _on_error,
-        last_load,
     } = line;
     worker.set_onmessage(None);
     worker.set_onerror(None);
@@ -153,5 +146,5 @@ fn fail(why: &str) {
         &format!("schedlab: the engine's worker failed ({why}); running on the page's thread")
             .into(),
     );
-    super::went_local(last_load);
+    super::went_local();
 }
