@@ -547,7 +547,7 @@ impl Session {
             self.sim.restore(snapshot);
         }
         if step > self.sim.position() {
-            if let Some(last) = self.last_cycle_at(step) {
+            if let Some(last) = self.info.last_cycle_at(step) {
                 let at = self.info.cycle_steps[last];
                 if at >= self.sim.position() && !self.is_cached(last) {
                     self.sim.go_to_step(at);
@@ -562,7 +562,7 @@ impl Session {
 
     /// Records the cycle about to run in detail (phase stepping shows it before it runs).
     pub fn prefetch_next_cycle(&self) {
-        if let Some(c) = self.next_is_cycle() {
+        if let Some(c) = self.info.cycle_at(self.position()) {
             if !self.is_cached(c) {
                 if let Some(d) = self.sim.next_cycle_detail() {
                     self.remember(c, Arc::new(d));
@@ -584,25 +584,6 @@ impl Session {
         cache.push((cycle, detail));
     }
 
-    /// The last cycle run before `position`.
-    pub fn last_cycle_at(&self, position: usize) -> Option<usize> {
-        self.info.last_cycle_at(position)
-    }
-
-    /// The position just after cycle `cycle` ran.
-    pub fn position_after_cycle(&self, cycle: usize) -> Option<usize> {
-        self.info.position_after_cycle(cycle)
-    }
-
-    /// Whether the step at the current position is a cycle (what phase stepping walks
-    /// through).
-    pub fn next_is_cycle(&self) -> Option<usize> {
-        match self.sim.steps().get(self.position())?.kind {
-            StepKind::Cycle { cycle } => Some(cycle),
-            _ => None,
-        }
-    }
-
     /// Cycle `cycle` with its filter and score tables, and the cluster it saw (replayed from
     /// the nearest checkpoint unless recently seen).
     pub fn cycle_detail(&self, cycle: usize) -> Option<CycleDetail> {
@@ -620,11 +601,6 @@ impl Session {
         Some(d)
     }
 
-    /// The light trace of cycle `cycle` (outcome, node, message).
-    pub fn cycle(&self, cycle: usize) -> Option<&CycleTrace> {
-        self.sim.cycles().get(cycle)
-    }
-
     /// The world at the current position.
     pub fn frame(&self) -> Frame {
         let sim = &self.sim;
@@ -632,7 +608,7 @@ impl Session {
         let position = sim.position();
         let cluster = sim.cluster();
         let states = sim.pod_states();
-        let last_cycle = self.last_cycle_at(position);
+        let last_cycle = info.last_cycle_at(position);
 
         let pdbs = pdb_views(cluster, states);
         let mut budgeted = vec![false; cluster.pods.len()];
@@ -993,7 +969,7 @@ mod tests {
         };
         assert_eq!(chip(&s.info, &f, "node-a", "postgres-0"), Some(true));
         // After the first cycle reports-0 is terminating: still there, still covered.
-        s.go_to(s.position_after_cycle(0).expect("a cycle"));
+        s.go_to(s.info.position_after_cycle(0).expect("a cycle"));
         let f = s.frame();
         assert_eq!(
             f.pods[s
