@@ -1,6 +1,7 @@
 // The engine's Web Worker. With ?role=session it holds the playground's session
 // (web/src/engine/worker.rs): it loads the page's own wasm, starts the session host, and hands
-// each message (a request as JSON text) to it; the host posts its replies (JSON text) itself.
+// each message ({ request, texts, fallback }: a request as JSON text, and a load's texts) to it;
+// the host posts its replies (JSON text) itself.
 // If the wasm fails there (a panic is a bug of ours), it posts { error }, and the page goes on
 // with the host on its own thread.
 //

@@ -90,10 +90,20 @@ describe('the gallery: examples fetched when chosen', () => {
     assert.equal(await scenario(page), 'big-cluster');
     assert.equal(await loading.count(), 0);
     assert.equal(await page.inputValue('[data-testid="gallery"]'), 'big-cluster');
-    // The Pods editor, behind its tab, holds the whole of pods.json, and its tab shows it.
+    // Each big file shows its first 40 lines and its size until asked for the whole text
+    // (nodes.json: 369 877 bytes, 1002 newlines: 362 KB in 1003 lines). Asked, the Pods editor
+    // holds the whole of pods.json.
+    const nodesFile = read('big-cluster/nodes.json').toString('utf8');
+    const nodesPreview = page.locator('[data-testid="editor-nodes"] [data-testid="big-text"]');
+    assert.match(await nodesPreview.textContent(), /362 KB in 1003 lines: its first 40 lines are shown here/);
+    const head = nodesFile.split('\n').slice(0, 40).map((l) => (l.length > 160 ? `${l.slice(0, 160)}…` : l));
+    assert.equal(await nodesPreview.locator('pre').textContent(), `${head.join('\n')}\n`);
+    assert.equal(await page.locator('[data-testid="editor-nodes"] textarea').count(), 0);
     const pods = read('big-cluster/pods.json').toString('utf8');
     await page.click('[data-testid="tab-pods"]');
+    await page.click('[data-testid="editor-pods"] [data-testid="big-text-open"]');
     assert.equal(await page.inputValue('[data-testid="editor-pods"] textarea'), pods);
+    assert.equal(await page.locator('[data-testid="editor-pods"] [data-testid="big-text"]').count(), 0);
     await page.click('[data-testid="tab-nodes"]');
     await page.unroute('**/scenarios/big-cluster/pods.json');
     // Its two files came from the site, each once.

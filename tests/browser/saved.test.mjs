@@ -195,9 +195,12 @@ describe('nothing lost: undo, redo and saved work', () => {
     assert.equal(await page.locator('[data-testid="save-problem"]').count(), 0);
     await page.reload();
     await waitStats();
+    // Restored, each big text shows its first lines until asked for whole (editor.rs).
     await page.click('[data-testid="tab-nodes"]');
+    await page.click('[data-testid="editor-nodes"] [data-testid="big-text-open"]');
     assert.equal(await nodesEditor(page).inputValue(), big);
     await page.click('[data-testid="tab-pods"]');
+    await page.click('[data-testid="editor-pods"] [data-testid="big-text-open"]');
     assert.equal(await page.locator('[data-testid="editor-pods"] textarea').inputValue(), pods);
     await context.close();
     assertNoProblems();

@@ -1,6 +1,11 @@
 //! A text editor for one input file: a plain textarea with a line-number gutter, and the errors
 //! that name this file listed underneath. Clicking an error with a line selects that line.
 //! A "Form | Text" toggle swaps the textarea for the file's form view (Text by default).
+//!
+//! A big text that came from elsewhere (an example, a link, an import) is shown by its first
+//! lines until the user asks for the whole of it: a browser takes some 50 ms to lay out 370 KB
+//! in a textarea, and 20 ms more to hand it megabytes, which would hold the page while a big
+//! scenario loads. Typing or pasting into the textarea keeps it whole.
 
 use super::config_form::ConfigForm;
 use super::node_form::NodeForm;
@@ -14,6 +19,12 @@ use schedlab_core::Diagnostic;
 
 /// Height of one editor line in CSS pixels; equal to `--editor-line` in `style.css`.
 const LINE_HEIGHT_PX: i32 = 18;
+/// A text longer than this that came from elsewhere is shown by its first lines until asked.
+pub const BIG_TEXT_BYTES: usize = 128 << 10;
+/// Lines a big text's preview shows.
+const PREVIEW_LINES: usize = 40;
+/// Characters of a line a big text's preview shows.
+const PREVIEW_LINE_CHARS: usize = 160;
 
 /// The editor of one input file.
 #[component]
@@ -23,6 +34,19 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
     let gutter = NodeRef::<html::Div>::new();
     let area = NodeRef::<html::Textarea>::new();
     let form_view = RwSignal::new(false);
+    // The textarea holds the whole text: it is small, or the user asked for it or typed in it.
+    let whole_asked = RwSignal::new(false);
+    let typed = StoredValue::new(false);
+    Effect::new(move |_| {
+        text.track();
+        if typed.get_value() {
+            typed.set_value(false);
+        } else if whole_asked.get_untracked() {
+            // A text from elsewhere: shown whole again only if small, or asked for.
+            whole_asked.set(false);
+        }
+    });
+    let whole = Memo::new(move |_| whole_asked.get() || text.with(|t| t.len() <= BIG_TEXT_BYTES));
 
     let line_count = Memo::new(move |_| text.with(|t| t.matches('\n').count() + 1));
     let numbers = move || {
@@ -63,8 +87,9 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
         sync_scroll();
     };
     let jump_to = move |line: usize| {
-        if form_view.get_untracked() {
+        if form_view.get_untracked() || !whole.get_untracked() {
             form_view.set(false);
+            whole_asked.set(true);
             request_animation_frame(move || select_line(line));
         } else {
             select_line(line);
@@ -127,6 +152,12 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
                 _ => None,
             }}
             // The text view stays mounted behind the form view (its scroll and selection survive).
+            <Show
+                when=move || whole.get()
+                fallback=move || view! {
+                    <BigTextPreview text=text hidden=form_view on_open=move || whole_asked.set(true)/>
+                }
+            >
             <div class="code" class:hidden=move || form_view.get()>
                 <div class="gutter" node_ref=gutter aria-hidden="true">
                     <pre>{numbers}</pre>
@@ -146,10 +177,15 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
                     autocapitalize="off"
                     wrap="off"
                     prop:value=move || text.get()
-                    on:input=move |ev| state.edit(file, event_target_value(&ev))
+                    on:input=move |ev| {
+                        typed.set_value(true);
+                        whole_asked.set(true);
+                        state.edit(file, event_target_value(&ev))
+                    }
                     on:scroll=move |_| sync_scroll()
                 ></textarea>
             </div>
+            </Show>
             <Show when=move || form_view.get()>
                 <div class="form-scroll">{form}</div>
             </Show>
@@ -164,6 +200,54 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
             </Show>
         </section>
     }
+}
+
+/// A big text's first lines, what it holds in all, and a button that puts the whole of it in the
+/// textarea.
+#[component]
+fn BigTextPreview(
+    text: ReadSignal<String>,
+    hidden: RwSignal<bool>,
+    on_open: impl Fn() + Send + Sync + 'static,
+) -> impl IntoView {
+    let preview = move || text.with(|t| first_lines(t, PREVIEW_LINES, PREVIEW_LINE_CHARS));
+    let size = move || {
+        text.with(|t| {
+            let lines = t.matches('\n').count() + 1;
+            format!(
+                "{} KB in {lines} lines: its first {} lines are shown here, so that the page stays quick. The run reads all of it.",
+                t.len().div_ceil(1024),
+                lines.min(PREVIEW_LINES)
+            )
+        })
+    };
+    view! {
+        <div class="big-text" class:hidden=move || hidden.get() data-testid="big-text">
+            <p class="big-text-note">
+                <span>{size}</span>
+                <button class="big-text-open" data-testid="big-text-open" on:click=move |_| on_open()>
+                    "Show and edit the whole text"
+                </button>
+            </p>
+            <pre class="big-text-head">{preview}</pre>
+        </div>
+    }
+}
+
+/// The first `lines` lines of `text`, each cut after `chars` characters (marked `…`).
+fn first_lines(text: &str, lines: usize, chars: usize) -> String {
+    let mut out = String::new();
+    for line in text.split('\n').take(lines) {
+        match line.char_indices().nth(chars) {
+            Some((cut, _)) => {
+                out.push_str(&line[..cut]);
+                out.push('…');
+            }
+            None => out.push_str(line),
+        }
+        out.push('\n');
+    }
+    out
 }
 
 /// One error: its line (a button that selects it), its path and its message.

@@ -1,19 +1,25 @@
 //! The event log, as `kubectl get events` lists it (newest first), up to the current position.
-//! A filter keeps the events of one pod or node; clicking an event jumps to its cycle.
+//! A filter keeps the events of one pod or node; clicking an event jumps to its cycle. The
+//! newest [`FIRST_SHOWN`] show at first, and more on request: a big run's 200 rows took some
+//! 20 ms of the browser's style and layout in the frame that shows the run.
 
 use super::search_box::SearchBox;
 use crate::state::Playground;
 use leptos::prelude::*;
 
-/// Events shown at once (the filter finds the rest).
-const SHOWN: usize = 200;
+/// Events shown at first (the filter, or the button under the table, finds the rest).
+const FIRST_SHOWN: usize = 50;
+/// Events the button under the table adds.
+const MORE_SHOWN: usize = 200;
 
 /// The event log.
 #[component]
 pub fn EventLog() -> impl IntoView {
     let state = expect_context::<Playground>();
     let filter = RwSignal::new(String::new());
+    let shown = RwSignal::new(FIRST_SHOWN);
     let rows = Memo::new(move |_| {
+        let shown = shown.get();
         let done = state
             .frame
             .with(|f| f.as_ref().map_or(0, |f| f.events_done));
@@ -34,7 +40,7 @@ pub fn EventLog() -> impl IntoView {
                 })
                 .collect();
             let total = matching.len();
-            (total, matching.into_iter().take(SHOWN).collect())
+            (total, matching.into_iter().take(shown).collect())
         })
     });
     let inspected_cycle = move || match state.inspected.get() {
@@ -102,8 +108,16 @@ pub fn EventLog() -> impl IntoView {
                 </table>
                 {move || {
                     let (total, list) = rows.get();
-                    (total > list.len()).then(|| view! {
-                        <p class="more">{format!("showing the newest {} of {total}; filter to find older ones", list.len())}</p>
+                    (total > list.len()).then(|| {
+                        let more = MORE_SHOWN.min(total - list.len());
+                        view! {
+                            <p class="more">
+                                {format!("showing the newest {} of {total}; filter to find older ones, or ", list.len())}
+                                <button class="link" data-testid="events-more" on:click=move |_| shown.update(|n| *n += MORE_SHOWN)>
+                                    {format!("show {more} more")}
+                                </button>
+                            </p>
+                        }
                     })
                 }}
                 {move || (rows.with(|r| r.0 == 0)).then(|| view! { <p class="empty">"No events yet at this point of the run."</p> })}

@@ -29,13 +29,16 @@ pub fn HeatMap() -> impl IntoView {
     let state = expect_context::<Playground>();
     let canvas = NodeRef::<html::Canvas>::new();
     let hover = RwSignal::new(None::<String>);
-    let width = RwSignal::new(640.0_f64);
+    // The container's width, once the browser has laid it out.
+    let width = RwSignal::new(None::<f64>);
 
     // Redraw whenever the frame or the selection changes.
     Effect::new(move |_| {
         let selection = state.selection.get();
         let selected_pod = state.selected_pod.get();
-        let w = width.get();
+        let Some(w) = width.get() else {
+            return;
+        };
         state.frame.with(|f| {
             if let (Some(f), Some(c)) = (f.as_ref(), canvas.get()) {
                 draw(&c, f, &selection, selected_pod, w);
@@ -44,12 +47,13 @@ pub fn HeatMap() -> impl IntoView {
     });
     // Fit the canvas to its container once it is on the page, and again whenever the
     // container's width changes (a narrower window): without that, the cells spill out of the
-    // card.
+    // card. The observer reports the first width after the browser's next layout, before its
+    // paint, and the map is drawn then: reading the width here would force a layout of the
+    // whole page in the middle of a render, and drawing before it would draw twice.
     let observer: StoredValue<Option<WidthObserver>, LocalStorage> = StoredValue::new_local(None);
     Effect::new(move |_| {
         if let Some(c) = canvas.get() {
             if let Some(parent) = c.parent_element() {
-                width.set(fit_width(&parent));
                 observer.update_value(|o| {
                     if o.is_none() {
                         *o = WidthObserver::new(&parent, width);
@@ -71,7 +75,7 @@ pub fn HeatMap() -> impl IntoView {
             let f = f.as_ref()?;
             let n = f.nodes.len();
             let cell = cell_size(n);
-            let cols = columns(width.get_untracked(), cell);
+            let cols = columns(width.get_untracked()?, cell);
             let (col, row) = ((x / (cell + GAP)) as usize, (y / (cell + GAP)) as usize);
             let i = row * cols + col;
             (col < cols && i < n).then_some(i)
@@ -123,11 +127,6 @@ pub fn HeatMap() -> impl IntoView {
     }
 }
 
-/// The width the canvas may take in `container`.
-fn fit_width(container: &web_sys::Element) -> f64 {
-    f64::from(container.client_width()).max(200.0)
-}
-
 /// Sets the canvas's width signal when its container changes width.
 struct WidthObserver {
     observer: web_sys::ResizeObserver,
@@ -136,18 +135,19 @@ struct WidthObserver {
 }
 
 impl WidthObserver {
-    fn new(container: &web_sys::Element, width: RwSignal<f64>) -> Option<WidthObserver> {
+    fn new(container: &web_sys::Element, width: RwSignal<Option<f64>>) -> Option<WidthObserver> {
         let on_resize = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
             let Ok(entry) = entries.get(0).dyn_into::<web_sys::ResizeObserverEntry>() else {
                 return;
             };
-            // Read after the browser's layout: no layout of its own.
-            let w = fit_width(&entry.target());
+            // The width the canvas may take: the container's content box, as the browser's
+            // layout left it (reading it lays nothing out).
+            let w = entry.content_rect().width().max(200.0);
             if width
                 .try_get_untracked()
-                .is_some_and(|old| (old - w).abs() >= 1.0)
+                .is_some_and(|old| old.is_none_or(|old| (old - w).abs() >= 1.0))
             {
-                width.try_set(w);
+                width.try_set(Some(w));
             }
         });
         let observer = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;

@@ -37,7 +37,7 @@ const DEFERRED_START_PODS: usize = 2000;
 extern "C" {
     /// The global `setTimeout`: a window's or a worker's.
     #[wasm_bindgen(js_name = setTimeout)]
-    fn set_timeout(handler: &js_sys::Function, ms: i32) -> JsValue;
+    pub(super) fn set_timeout(handler: &js_sys::Function, ms: i32) -> JsValue;
 }
 
 thread_local! {

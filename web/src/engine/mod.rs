@@ -33,7 +33,9 @@ use std::sync::Arc;
 pub struct Load {
     /// Counts the page's loads: a newer one supersedes this one.
     pub generation: u64,
-    /// The editors' texts, in [`crate::state::EditorFile::ALL`] order.
+    /// The editors' texts, in [`crate::state::EditorFile::ALL`] order. (Not in the JSON: they
+    /// cross to a worker as strings of their own, [`worker::send`].)
+    #[serde(skip)]
     pub texts: Vec<String>,
     /// The seed.
     pub seed: u64,
@@ -42,7 +44,9 @@ pub struct Load {
     /// Read big lists a part at a time and run a big scenario in slices even where one task
     /// could (the page asked after a paint, because loads have been slow).
     pub sliced: bool,
-    /// Texts to run instead when `texts` have errors (the last valid texts, on a reload).
+    /// Texts to run instead when `texts` have errors (the last valid texts, on a reload). (Not
+    /// in the JSON, as `texts`.)
+    #[serde(skip)]
     pub fallback: Option<Vec<String>>,
 }
 

@@ -1,6 +1,7 @@
 //! The engine in a Web Worker: the worker side ([`start_session_host`], [`session_request`],
 //! exported from the page's own wasm and called by `engine-worker.js` with `?role=session`)
-//! and the page side ([`Line`]). Requests and replies cross as JSON text ([`super::wire`]).
+//! and the page side ([`Line`]). Requests and replies cross as JSON text ([`super::wire`]); a
+//! load's texts, as strings of their own.
 //!
 //! The page starts one session worker when it starts. Until the worker has loaded its wasm,
 //! requests wait in the worker's queue. Should the worker fail (no `Worker`, a script that does
@@ -10,6 +11,7 @@
 use super::wire::{End, Message};
 use super::{host, Reply, Request};
 use std::cell::RefCell;
+use std::collections::VecDeque;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -37,13 +39,34 @@ pub fn start_session_host() {
     });
 }
 
-/// In the worker: handles a request (JSON text of a [`Request`]).
+/// In the worker: handles a request: `{ request, texts, fallback }`, the JSON text of a
+/// [`Request`] and, for a load, its texts as strings of their own ([`send`]).
 #[wasm_bindgen(js_name = sessionRequest)]
-pub fn session_request(text: &str) -> Result<(), JsError> {
-    let request: Request = serde_json::from_str(text)
+pub fn session_request(message: JsValue) -> Result<(), JsError> {
+    let field = |name: &str| js_sys::Reflect::get(&message, &name.into()).ok();
+    let text = field("request")
+        .and_then(|r| r.as_string())
+        .ok_or_else(|| JsError::new("the worker's message has no request"))?;
+    let mut request: Request = serde_json::from_str(&text)
         .map_err(|e| JsError::new(&format!("the worker could not read a request: {e}")))?;
+    if let Request::Load(load) = &mut request {
+        load.texts = strings(field("texts"))
+            .ok_or_else(|| JsError::new("the worker's load has no texts"))?;
+        load.fallback = strings(field("fallback"));
+    }
     host::handle(request);
     Ok(())
+}
+
+/// An array of strings as a vector (`None`: not an array of strings).
+fn strings(value: Option<JsValue>) -> Option<Vec<String>> {
+    let array = value?.dyn_into::<js_sys::Array>().ok()?;
+    array.iter().map(|t| t.as_string()).collect()
+}
+
+/// `texts` as an array of strings.
+fn string_array(texts: &[String]) -> js_sys::Array {
+    texts.iter().map(|t| JsValue::from_str(t)).collect()
 }
 
 /// The page's line to its session worker, with the handlers that must live as long.
@@ -55,6 +78,77 @@ pub struct Line {
 
 thread_local! {
     static LINE: RefCell<Option<Line>> = const { RefCell::new(None) };
+    /// Replies that arrived and wait for a task of their own, in order ([`arrive`]).
+    static INBOX: RefCell<VecDeque<Incoming>> = const { RefCell::new(VecDeque::new()) };
+    /// The page's end of the frames' patches.
+    static END: RefCell<End> = RefCell::new(End::default());
+}
+
+/// A reply text longer than this (a big run's facts and first frame: megabytes) is read in a
+/// task of its own, and what it carries is shown in the next: the page's main thread never
+/// spends one task on both.
+const BIG_REPLY_BYTES: usize = 64 << 10;
+
+/// A reply on its way to the page.
+enum Incoming {
+    /// As it arrived.
+    Text(String),
+    /// Read, not yet delivered.
+    Read(Reply),
+}
+
+/// Takes a reply text from the worker: a small one is read and delivered at once; a big one,
+/// or any that arrives behind one, waits in [`INBOX`] for tasks of its own.
+fn arrive(text: String, receive: fn(Reply)) {
+    let waits = INBOX.with_borrow(|inbox| !inbox.is_empty());
+    if !waits && text.len() <= BIG_REPLY_BYTES {
+        if let Some(reply) = read(&text) {
+            receive(reply)
+        }
+        return;
+    }
+    INBOX.with_borrow_mut(|inbox| inbox.push_back(Incoming::Text(text)));
+    if !waits {
+        later(receive);
+    }
+}
+
+/// Takes the inbox's next step in a task of its own: reads its first text, or delivers its
+/// first reply; then schedules the next step while replies wait.
+fn later(receive: fn(Reply)) {
+    let task = Closure::once_into_js(move || {
+        let Some(first) = INBOX.with_borrow_mut(VecDeque::pop_front) else {
+            return;
+        };
+        match first {
+            Incoming::Text(text) => {
+                if let Some(reply) = read(&text) {
+                    INBOX.with_borrow_mut(|inbox| inbox.push_front(Incoming::Read(reply)));
+                }
+            }
+            Incoming::Read(reply) => receive(reply),
+        }
+        if INBOX.with_borrow(|inbox| !inbox.is_empty()) {
+            later(receive);
+        }
+    });
+    host::set_timeout(task.unchecked_ref(), 0);
+}
+
+/// Reads a reply's text (patching its frame against the frame before); `None` when it does not
+/// read, and then the worker is stopped.
+fn read(text: &str) -> Option<Reply> {
+    match serde_json::from_str::<Message>(text).map(|m| END.with_borrow_mut(|end| end.receive(m))) {
+        Ok(Some(reply)) => Some(reply),
+        Ok(None) => {
+            fail("a frame's patch did not fit the frame before");
+            None
+        }
+        Err(e) => {
+            fail(&format!("a reply could not be read: {e}"));
+            None
+        }
+    }
 }
 
 /// Starts the session worker; false when there is none to start (then the host runs on the
@@ -68,17 +162,11 @@ pub fn start(receive: fn(Reply)) -> bool {
     let Ok(worker) = web_sys::Worker::new_with_options(&url, &options) else {
         return false;
     };
-    let mut end = End::default();
+    END.set(End::default());
     let on_message =
         Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
             match event.data().as_string() {
-                Some(text) => {
-                    match serde_json::from_str::<Message>(&text).map(|m| end.receive(m)) {
-                        Ok(Some(reply)) => receive(reply),
-                        Ok(None) => fail("a frame's patch did not fit the frame before"),
-                        Err(e) => fail(&format!("a reply could not be read: {e}")),
-                    }
-                }
+                Some(text) => arrive(text, receive),
                 None => {
                     let error = js_sys::Reflect::get(&event.data(), &"error".into())
                         .ok()
@@ -108,7 +196,8 @@ pub fn start(receive: fn(Reply)) -> bool {
 }
 
 /// Sends `request` to the worker; false when there is no worker (the caller hands it to the
-/// page's own host).
+/// page's own host). A load's texts (megabytes, for a big scenario) cross as strings of their
+/// own beside the request's JSON, not escaped into it.
 pub fn send(request: &Request) -> bool {
     LINE.with_borrow_mut(|line| {
         let Some(line) = line else {
@@ -117,7 +206,15 @@ pub fn send(request: &Request) -> bool {
         let Ok(text) = serde_json::to_string(request) else {
             return false;
         };
-        line.worker.post_message(&JsValue::from_str(&text)).is_ok()
+        let message = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&message, &"request".into(), &text.into());
+        if let Request::Load(load) = request {
+            let _ = js_sys::Reflect::set(&message, &"texts".into(), &string_array(&load.texts));
+            if let Some(fallback) = &load.fallback {
+                let _ = js_sys::Reflect::set(&message, &"fallback".into(), &string_array(fallback));
+            }
+        }
+        line.worker.post_message(&message).is_ok()
     })
 }
 
@@ -139,6 +236,7 @@ fn fail(why: &str) {
     worker.set_onmessage(None);
     worker.set_onerror(None);
     worker.terminate();
+    INBOX.with_borrow_mut(VecDeque::clear);
     // One of these handlers is running now: they are left to the garbage collector.
     _on_message.forget();
     _on_error.forget();
