@@ -25,6 +25,11 @@ async function stepClassic(page, base) {
   assert.equal(await page.locator('[data-testid="pod-chip"]').count(), 0);
   // One cycle: db-0 (priority 1000, first in activeQ) is assumed on node-a1.
   await page.click('[data-testid="control-step"]');
+  await checkFirstCycle(page);
+}
+
+/** Checks what classic shows after its first cycle. */
+async function checkFirstCycle(page) {
   await page.waitForSelector('[data-testid="inspected-pod"]:text-is("db-0")');
   assert.match(await page.textContent('[data-testid="position"]'), /cycle 1 of 8/);
   assert.equal(await chip(page, 'node-a1', 'db-0').getAttribute('data-kind'), 'assumed');
@@ -72,6 +77,49 @@ describe('the engine', () => {
     assert.equal(await engine(page), 'page');
     const problems = env.problems.splice(0);
     assert.ok(problems.every((p) => p.includes('missing-worker.js')), problems.join('\n'));
+    await context.close();
+  });
+
+  it('goes on on the page\'s thread when the worker fails in the middle of a walk', async () => {
+    const context = await env.context();
+    // The session worker, as served, hands the wasm an unreadable request in place of the first
+    // step after a rewind: the wasm refuses it, and the worker reports the failure (the path of
+    // a panic inside it).
+    await context.route('**/engine-worker.js*', async (route) => {
+      const response = await route.fetch();
+      const body = `${await response.text()}
+if (session) {
+  const handle = self.onmessage;
+  let rewound = false;
+  self.onmessage = (event) => {
+    const go = JSON.parse(event.data.request).GoTo;
+    if (go && go.position === 0) rewound = true;
+    if (go && go.position > 0 && rewound) return handle({ data: { request: 'not a request' } });
+    return handle(event);
+  };
+}`;
+      await route.fulfill({ response, body });
+    });
+    const page = await env.tab(context);
+    const warnings = [];
+    page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
+    await page.goto(`${env.base}#example=classic`);
+    await page.waitForSelector('[data-testid="node-card"][data-node="node-a1"] [data-testid="pod-chip"][data-pod="db-0"][data-kind="bound"]');
+    assert.equal(await engine(page), 'worker');
+    await page.click('[data-testid="control-rewind"]');
+    await page.waitForSelector('[data-testid="inspector-empty"]');
+    // The step's request fails in the worker: the page loads its run again on its own thread,
+    // at the place the step asked for.
+    await page.click('[data-testid="control-step"]');
+    await checkFirstCycle(page);
+    assert.equal(await engine(page), 'page');
+    assert.ok(warnings.some((w) => /the engine's worker failed .*could not read a request.*running on the page's thread/.test(w)), warnings.join('\n'));
+    // And it goes on from there: the second cycle is web-1's (priority 0 like five others, and
+    // the first of them in pods.yaml).
+    await page.click('[data-testid="control-step"]');
+    await page.waitForSelector('[data-testid="inspected-pod"]:text-is("web-1")');
+    assert.match(await page.textContent('[data-testid="position"]'), /cycle 2 of 8/);
+    assert.deepEqual(env.problems.splice(0), []);
     await context.close();
   });
 
