@@ -33,6 +33,9 @@ const waitScenario = (page, name) =>
     (n) => document.querySelector('[data-testid="scenario-name"]')?.textContent.trim() === n,
     name,
   );
+/** Waits until the header's status includes `text`. */
+const waitStatus = (page, text) =>
+  page.waitForFunction((t) => document.querySelector('[data-testid="status"]')?.textContent.includes(t), text);
 /** Waits until the header's counts start with `text` (`1000 nodes · 10000 pods`). */
 const waitStats = (page, text) =>
   page.waitForFunction(
@@ -168,10 +171,13 @@ describe('the gallery: examples fetched when chosen', () => {
     });
     const [, read] = (await status.jsonValue()).match(/… (\d+) of/);
     assert.ok(Number(read) > 0 && Number(read) < 10003, `${read} items read so far`);
+    // Meanwhile the status says that the results on screen are classic's, the last ones.
+    await waitStatus(page, 'running the new inputs · the results shown are the last ones (kube-scheduler v1.17)');
     await page.selectOption('[data-testid="gallery"]', 'classic');
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     await waitStats(page, CLASSIC);
     assert.equal(await scenario(page), 'classic');
+    await waitStatus(page, 'kube-scheduler v1.17 · results are current');
     // The superseded load never shows: classic's run is the one loaded (it arrives from the
     // engine's worker), and stays.
     await page.waitForFunction(

@@ -1,5 +1,6 @@
 //! The top bar: the name, the scenario and its size, the gallery and the lessons, import,
-//! export and Copy link, whether the results are current, and the reset button.
+//! export and Copy link, whether the results are current (or a load is running), and the reset
+//! button.
 
 use super::import_export::ImportExport;
 use super::lesson_panel::may_replace_work;
@@ -8,6 +9,10 @@ use crate::gallery::GALLERY;
 use crate::lesson::{LessonAt, LESSONS};
 use crate::state::{EditorFile, Playground};
 use leptos::prelude::*;
+use std::time::Duration;
+
+/// A load that takes longer than this shows in the status.
+const SLOW_LOAD: Duration = Duration::from_millis(300);
 
 /// The top bar.
 #[component]
@@ -30,10 +35,27 @@ pub fn Header() -> impl IntoView {
             .with(|i| i.as_ref().map(|i| i.scheduler.as_str()))
             .unwrap_or("…")
     };
+    // A load that has taken more than a moment (a big example, a big paste): until it ends, the
+    // results on screen are of the inputs before. (Loads of a few milliseconds, as each
+    // keystroke's, do not make the status flicker.)
+    let slow_load = RwSignal::new(false);
+    Effect::new(move |_| {
+        if state.loading.with(Option::is_some) {
+            set_timeout(
+                move || {
+                    slow_load.try_set(state.loading.with_untracked(Option::is_some));
+                },
+                SLOW_LOAD,
+            );
+        } else {
+            slow_load.set(false);
+        }
+    });
     // The status in a few words, for headers too narrow for the sentence (CSS picks one).
     let short_status = move || {
         let n = state.errors().len();
         match n {
+            0 if slow_load.get() => "running…".to_string(),
             0 => format!("{} · current", ran()),
             1 => "1 error".to_string(),
             n => format!("{n} errors"),
@@ -41,7 +63,15 @@ pub fn Header() -> impl IntoView {
     };
     let status = move || {
         let n = state.errors().len();
-        if n == 0 {
+        if n == 0 && slow_load.get() {
+            (
+                "status busy",
+                format!(
+                    "running the new inputs · the results shown are the last ones (kube-scheduler {})",
+                    ran()
+                ),
+            )
+        } else if n == 0 {
             (
                 "status ok",
                 format!("kube-scheduler {} · results are current", ran()),
