@@ -291,3 +291,19 @@ fn line_range_utf16(text: &str, line: usize) -> (u32, u32) {
     }
     (start, start)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::first_lines;
+
+    #[test]
+    fn a_preview_keeps_the_first_lines_and_cuts_long_ones() {
+        let text = "ab\ncdefgh\nij\nkl";
+        // Three lines, each cut after four characters.
+        assert_eq!(first_lines(text, 3, 4), "ab\ncdef…\nij\n");
+        // Characters, not bytes: "é" is two bytes.
+        assert_eq!(first_lines("ééééé", 1, 2), "éé…\n");
+        // A line of exactly the limit is not cut.
+        assert_eq!(first_lines("abcd", 5, 4), "abcd\n");
+    }
+}
