@@ -383,6 +383,16 @@ describe('schedlab playground', () => {
     assert.ok(narrow < before, `the heat-map narrowed (${before} → ${narrow} px)`);
     assert.ok(room - narrow < 15, `it fills its card (${narrow} of ${room} px)`);
     await page.setViewportSize(wide);
+    // The event log shows its newest 50 events first, and 200 more per click. It has at least
+    // 200: each of big-cluster's 200 pending pods is Scheduled or FailedScheduling at least once.
+    const events = page.locator('[data-testid="event-row"]');
+    assert.equal(await events.count(), 50);
+    const more = page.locator('[data-testid="event-log"] .more');
+    const [, total] = (await more.textContent()).match(/^showing the newest 50 of (\d+); filter to find older ones, or show \d+ more$/);
+    assert.ok(Number(total) >= 200, `${total} events`);
+    await page.click('[data-testid="events-more"]');
+    const shown = Math.min(Number(total), 250);
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid="event-row"]').length === n, shown);
     await page.selectOption('[data-testid="gallery"]', 'classic');
     await page.waitForSelector('[data-testid="node-card"][data-node="node-a1"]');
     assertNoProblems();
