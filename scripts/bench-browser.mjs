@@ -123,6 +123,8 @@ for (const v of ['12', '8', '2', '8']) {
   await measure(`change node-0001's CPU to ${v} in the form (Enter)`, () => cpu.press('Enter'), { result: true });
 }
 await measure('back to the text view', () => page.click('[data-testid="editor-nodes"] [data-testid="editor-view-text"]'));
+// big-cluster's nodes.json (362 KB) shows its first lines until asked for whole.
+await measure('show the whole nodes text (362 KB)', () => page.click('[data-testid="editor-nodes"] [data-testid="big-text-open"]'));
 const area = page.locator('[data-testid="editor-nodes"] textarea');
 await area.click({ position: { x: 60, y: 40 } });
 await measure('type a character in the nodes text (rerun after the typing pause)', () => page.keyboard.type(' '), { result: true });

@@ -107,6 +107,16 @@ describe('the gallery: examples fetched when chosen', () => {
     await page.click('[data-testid="editor-pods"] [data-testid="big-text-open"]');
     assert.equal(await page.inputValue('[data-testid="editor-pods"] textarea'), pods);
     assert.equal(await page.locator('[data-testid="editor-pods"] [data-testid="big-text"]').count(), 0);
+    // Typing, then Undo, keep the whole text in its textarea.
+    const podsArea = page.locator('[data-testid="editor-pods"] textarea');
+    await podsArea.focus();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('#');
+    await waitScenario(page, 'big-cluster (edited)');
+    await page.keyboard.press('Control+z');
+    await waitScenario(page, 'big-cluster');
+    assert.equal(await podsArea.inputValue(), pods);
+    assert.equal(await page.locator('[data-testid="editor-pods"] [data-testid="big-text"]').count(), 0);
     await page.click('[data-testid="tab-nodes"]');
     await page.unroute('**/scenarios/big-cluster/pods.json');
     // Its two files came from the site, each once.

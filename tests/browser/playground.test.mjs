@@ -393,6 +393,10 @@ describe('schedlab playground', () => {
     await page.click('[data-testid="events-more"]');
     const shown = Math.min(Number(total), 250);
     await page.waitForFunction((n) => document.querySelectorAll('[data-testid="event-row"]').length === n, shown);
+    // A filter starts from the first rows again: pod/web- matches the 120 web pods' events.
+    await page.fill('[data-testid="event-filter"]', 'pod/web-');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="event-row"]').length === 50);
+    await page.fill('[data-testid="event-filter"]', '');
     await page.selectOption('[data-testid="gallery"]', 'classic');
     await page.waitForSelector('[data-testid="node-card"][data-node="node-a1"]');
     assertNoProblems();

@@ -288,6 +288,10 @@ enum Retry {
 #[derive(Clone, Copy)]
 pub struct Playground {
     texts: [RwSignal<String>; 4],
+    /// Counts the times the editors' texts were replaced from elsewhere (an example, a link, an
+    /// import, a sweep's run): a big text so replaced is shown in part until asked for
+    /// (`components/editor.rs`). Typing, a form's edit, Undo and Redo do not count.
+    pub replaced: RwSignal<u64>,
     example: RwSignal<Loaded>,
     /// The gallery example being fetched for a pick, a lesson or a link (`None` when none is).
     pub fetching: RwSignal<Option<&'static str>>,
@@ -570,6 +574,7 @@ impl Playground {
         });
         let state = Playground {
             texts,
+            replaced: RwSignal::new(0),
             example: example_signal,
             fetching: RwSignal::new(None),
             fetch_error: RwSignal::new(None),
@@ -694,6 +699,7 @@ impl Playground {
         self.remember(Change::Other);
         self.cancel_pending();
         self.seed.set(seed);
+        self.replaced.update(|n| *n += 1);
         for (file, text) in texts {
             storage::save(&file.storage_key(), &text);
             self.texts[file.index()].set(text);
@@ -828,6 +834,7 @@ impl Playground {
     pub fn replace_texts(&self, texts: Vec<(EditorFile, String)>) {
         self.remember(Change::Other);
         self.cancel_pending();
+        self.replaced.update(|n| *n += 1);
         for (file, text) in texts {
             storage::save(&file.storage_key(), &text);
             self.texts[file.index()].set(text);
@@ -946,6 +953,7 @@ impl Playground {
         self.seed.set(SEED);
         self.phase.set(None);
         self.pending_view.set_value(view);
+        self.replaced.update(|n| *n += 1);
         for f in EditorFile::ALL {
             storage::remove(&f.storage_key());
             storage::remove(&f.valid_key());
@@ -1433,6 +1441,7 @@ impl Playground {
         self.example
             .set(Loaded::named_or_first(&opened.shared.example));
         self.seed.set(opened.shared.seed);
+        self.replaced.update(|n| *n += 1);
         for f in EditorFile::ALL {
             self.texts[f.index()].set(opened.shared.texts[f.index()].clone());
         }

@@ -5,7 +5,8 @@
 //! A big text that came from elsewhere (an example, a link, an import) is shown by its first
 //! lines until the user asks for the whole of it: a browser takes some 50 ms to lay out 370 KB
 //! in a textarea, and 20 ms more to hand it megabytes, which would hold the page while a big
-//! scenario loads. Typing or pasting into the textarea keeps it whole.
+//! scenario loads. Typing or pasting, a form's edit, Undo and Redo keep the textarea whole
+//! ([`Playground::replaced`] counts only the replacements from elsewhere).
 
 use super::config_form::ConfigForm;
 use super::node_form::NodeForm;
@@ -34,20 +35,13 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
     let gutter = NodeRef::<html::Div>::new();
     let area = NodeRef::<html::Textarea>::new();
     let form_view = RwSignal::new(false);
-    // The textarea holds the whole text: it is small, or the user asked for it or typed in it.
-    let whole_asked = RwSignal::new(false);
-    let typed = StoredValue::new(false);
-    Effect::new(move |_| {
-        text.track();
-        if typed.get_value() {
-            typed.set_value(false);
-        } else if whole_asked.get_untracked() {
-            // A text from elsewhere: shown whole again only if small, or asked for.
-            whole_asked.set(false);
-        }
+    // The textarea holds the whole text: it is small, or the user asked for it (or typed in
+    // it) since the editors' texts were last replaced from elsewhere.
+    let asked_at = RwSignal::new(None::<u64>);
+    let ask_whole = move || asked_at.set(Some(state.replaced.get_untracked()));
+    let whole = Memo::new(move |_| {
+        text.with(|t| t.len() <= BIG_TEXT_BYTES) || asked_at.get() == Some(state.replaced.get())
     });
-    let whole = Memo::new(move |_| whole_asked.get() || text.with(|t| t.len() <= BIG_TEXT_BYTES));
-
     let line_count = Memo::new(move |_| text.with(|t| t.matches('\n').count() + 1));
     let numbers = move || {
         let n = line_count.get();
@@ -89,7 +83,7 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
     let jump_to = move |line: usize| {
         if form_view.get_untracked() || !whole.get_untracked() {
             form_view.set(false);
-            whole_asked.set(true);
+            ask_whole();
             request_animation_frame(move || select_line(line));
         } else {
             select_line(line);
@@ -155,7 +149,7 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
             <Show
                 when=move || whole.get()
                 fallback=move || view! {
-                    <BigTextPreview text=text hidden=form_view on_open=move || whole_asked.set(true)/>
+                    <BigTextPreview text=text hidden=form_view on_open=ask_whole/>
                 }
             >
             <div class="code" class:hidden=move || form_view.get()>
@@ -176,10 +170,10 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
                     autocomplete="off"
                     autocapitalize="off"
                     wrap="off"
-                    prop:value=move || text.get()
+                    // Never megabytes on their way out: a big text from elsewhere unmounts this.
+                    prop:value=move || if whole.get() { text.get() } else { String::new() }
                     on:input=move |ev| {
-                        typed.set_value(true);
-                        whole_asked.set(true);
+                        ask_whole();
                         state.edit(file, event_target_value(&ev))
                     }
                     on:scroll=move |_| sync_scroll()

@@ -17,9 +17,13 @@ const MORE_SHOWN: usize = 200;
 pub fn EventLog() -> impl IntoView {
     let state = expect_context::<Playground>();
     let filter = RwSignal::new(String::new());
-    let shown = RwSignal::new(FIRST_SHOWN);
+    // Rows asked for, by run and filter: a new run or another filter starts from the first
+    // rows again.
+    let asked = RwSignal::new((0_u64, String::new(), FIRST_SHOWN));
     let rows = Memo::new(move |_| {
-        let shown = shown.get();
+        let run = state.loads.get();
+        let shown = filter
+            .with(|f| asked.with(|(r, a, n)| if *r == run && a == f { *n } else { FIRST_SHOWN }));
         let done = state
             .frame
             .with(|f| f.as_ref().map_or(0, |f| f.events_done));
@@ -113,7 +117,11 @@ pub fn EventLog() -> impl IntoView {
                         view! {
                             <p class="more">
                                 {format!("showing the newest {} of {total}; filter to find older ones, or ", list.len())}
-                                <button class="link" data-testid="events-more" on:click=move |_| shown.update(|n| *n += MORE_SHOWN)>
+                                <button class="link" data-testid="events-more" on:click=move |_| {
+                                    let now = (state.loads.get_untracked(), filter.get_untracked());
+                                    let shown = rows.with_untracked(|r| r.1.len());
+                                    asked.set((now.0, now.1, shown + MORE_SHOWN));
+                                }>
                                     {format!("show {more} more")}
                                 </button>
                             </p>

@@ -39,16 +39,28 @@ pub fn Header() -> impl IntoView {
     // results on screen are of the inputs before. (Loads of a few milliseconds, as each
     // keystroke's, do not make the status flicker.)
     let slow_load = RwSignal::new(false);
+    let busy = Memo::new(move |_| state.loading.with(Option::is_some));
+    let timer: StoredValue<Option<TimeoutHandle>> = StoredValue::new(None);
     Effect::new(move |_| {
-        if state.loading.with(Option::is_some) {
-            set_timeout(
+        // Loads back to back count as one: the clock starts when none was running.
+        if let Some(t) = timer.try_update_value(Option::take).flatten() {
+            t.clear();
+        }
+        if busy.get() {
+            let handle = set_timeout_with_handle(
                 move || {
-                    slow_load.try_set(state.loading.with_untracked(Option::is_some));
+                    slow_load.try_set(true);
                 },
                 SLOW_LOAD,
             );
+            timer.set_value(handle.ok());
         } else {
             slow_load.set(false);
+        }
+    });
+    on_cleanup(move || {
+        if let Some(t) = timer.try_update_value(Option::take).flatten() {
+            t.clear();
         }
     });
     // The status in a few words, for headers too narrow for the sentence (CSS picks one).
