@@ -410,6 +410,9 @@ pub async fn fetch(example: &'static Example) -> Result<Loaded, String> {
             }
         }
     }
+    // Megabytes of text were just read into the wasm: what uses them starts in a task of its
+    // own, so the page's main thread never spends one long task on both.
+    next_task().await;
     let texts = example.put_together(|f| {
         f.text.map(str::to_string).or_else(|| {
             fetched
@@ -424,6 +427,19 @@ pub async fn fetch(example: &'static Example) -> Result<Loaded, String> {
     lock(&FAILED).remove(example.name);
     let texts = keep(&mut lock(&LOADED), example.name, texts);
     Ok(Loaded { example, texts })
+}
+
+/// Resolves in a later task (after a zero-delay timeout).
+async fn next_task() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let waited = web_sys::window()
+            .map(|w| w.set_timeout_with_callback(&resolve).is_ok())
+            .unwrap_or(false);
+        if !waited {
+            let _ = resolve.call0(&wasm_bindgen::JsValue::UNDEFINED);
+        }
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
 }
 
 /// A text file of the site, by its address relative to the page.
