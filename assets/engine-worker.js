@@ -1,5 +1,6 @@
 // The engine's Web Worker. With ?role=session it holds the playground's session
-// (web/src/engine/worker.rs): it loads the page's own wasm, starts the session host, and hands
+// (web/src/engine/worker.rs): it instantiates the page's own wasm (the compiled module the page
+// posts first, with &module=page; else the file at &wasm=), starts the session host, and hands
 // each message ({ request, texts, fallback }: a request as JSON text, and a load's texts) to it;
 // the host posts its replies (JSON text) itself.
 // If the wasm fails there (a panic is a bug of ours), it posts { error }, and the page goes on
@@ -39,11 +40,18 @@ async function threaded() {
 }
 
 const session = params.get('role') === 'session';
+// With &module=page, the page's first message is its own compiled wasm module: the session
+// worker instantiates it, with no second download or compile.
+let takeModule;
+const moduleFromPage = new Promise((resolve) => {
+  takeModule = resolve;
+});
 
 const ready = (async () => {
   if (session) {
     const module = await import(params.get('glue'));
-    await module.default({ module_or_path: params.get('wasm') });
+    const wasm = params.get('module') === 'page' ? await moduleFromPage : params.get('wasm');
+    await module.default({ module_or_path: wasm });
     module.startSessionHost();
     return { module, threads: 1 };
   }
@@ -58,6 +66,10 @@ const ready = (async () => {
 ready.catch((e) => setTimeout(() => { throw e; }));
 
 self.onmessage = async (event) => {
+  if (event.data instanceof WebAssembly.Module) {
+    takeModule(event.data);
+    return;
+  }
   let engine;
   try {
     engine = await ready;

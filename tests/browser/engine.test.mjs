@@ -52,8 +52,12 @@ describe('the engine', () => {
   it('holds the session in a Web Worker', async () => {
     const context = await env.context();
     const page = await env.tab(context);
+    const start = env.server.seen.length;
     await stepClassic(page, env.base);
     assert.equal(await engine(page), 'worker');
+    // The worker takes the page's compiled wasm module: the wasm is downloaded once.
+    const wasm = env.server.seen.slice(start).filter((u) => /_bg\.wasm$/.test(u.split('?')[0]));
+    assert.equal(wasm.length, 1, wasm.join('\n'));
     assert.ok(
       page.workers().some((w) => w.url().includes('engine-worker.js') && w.url().includes('role=session')),
       page.workers().map((w) => w.url()).join('\n'),
@@ -92,7 +96,7 @@ if (session) {
   const handle = self.onmessage;
   let rewound = false;
   self.onmessage = (event) => {
-    const go = JSON.parse(event.data.request).GoTo;
+    const go = event.data.request && JSON.parse(event.data.request).GoTo;
     if (go && go.position === 0) rewound = true;
     if (go && go.position > 0 && rewound) return handle({ data: { request: 'not a request' } });
     return handle(event);

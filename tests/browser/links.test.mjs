@@ -126,11 +126,12 @@ describe('links, per-tab work and hosting anywhere', () => {
       const parts = u.split(/[?#]/)[0].split('/');
       return parts.length > 2 && files.has(`/${parts[1]}`) && !u.includes('?');
     };
-    // The engine's worker is asked for with the addresses of the page's own wasm, nothing else.
+    // The engine's worker is asked for with the addresses of the page's own wasm and its role,
+    // nothing else.
     const worker = (u) => {
       const url = new URL(u, base);
       return url.pathname === '/engine-worker.js'
-        && [...url.searchParams.keys()].every((k) => ['glue', 'wasm', 'threaded', 'role'].includes(k));
+        && [...url.searchParams.keys()].every((k) => ['glue', 'wasm', 'threaded', 'role', 'module'].includes(k));
     };
     assert.deepEqual(env.server.seen.filter((u) => !files.has(u) && !inFolder(u) && !worker(u)), []);
 

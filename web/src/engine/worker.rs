@@ -3,7 +3,9 @@
 //! and the page side ([`Line`]). Requests and replies cross as JSON text ([`super::wire`]); a
 //! load's texts, as strings of their own.
 //!
-//! The page starts one session worker when it starts. Until the worker has loaded its wasm,
+//! The page starts one session worker when it starts, and hands it its own compiled wasm
+//! module (`wasm_bindgen::module()`) as the first message: the worker neither downloads nor
+//! compiles the wasm again. Until the worker has loaded its wasm,
 //! requests wait in the worker's queue. Should the worker fail (no `Worker`, a script that does
 //! not load, a panic inside), the page drops it, runs the host on its own thread from then on,
 //! and loads its run again there ([`Reply::Lost`]).
@@ -154,7 +156,9 @@ fn read(text: &str) -> Option<Reply> {
 /// Starts the session worker; false when there is none to start (then the host runs on the
 /// page's thread).
 pub fn start(receive: fn(Reply)) -> bool {
-    let Some(url) = crate::background::worker_url().map(|u| u + "&role=session") else {
+    // `module=page`: the page hands the worker its own compiled wasm module first, so the
+    // worker neither downloads nor compiles the wasm again before the first run.
+    let Some(url) = crate::background::worker_url().map(|u| u + "&role=session&module=page") else {
         return false;
     };
     let options = web_sys::WorkerOptions::new();
@@ -182,6 +186,10 @@ pub fn start(receive: fn(Reply)) -> bool {
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+    if worker.post_message(&wasm_bindgen::module()).is_err() {
+        worker.terminate();
+        return false;
+    }
     LINE.with_borrow_mut(|l| {
         if let Some(old) = l.take() {
             old.worker.terminate();
