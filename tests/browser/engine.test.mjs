@@ -127,6 +127,48 @@ if (session) {
     await context.close();
   });
 
+  it('goes on on the page\'s thread when the worker fails behind a big reply', async () => {
+    const context = await env.context();
+    // The session worker, as served, reports a failure right after it posts the first reply of
+    // more than 64 KB (big-cluster's run): that reply still waits in the page's inbox when the
+    // failure arrives.
+    await context.route('**/engine-worker.js*', async (route) => {
+      const response = await route.fetch();
+      const body = `${await response.text()}
+if (session) {
+  const post = self.postMessage.bind(self);
+  let failed = false;
+  self.postMessage = (message) => {
+    post(message);
+    if (!failed && typeof message === 'string' && message.length > 65536) {
+      failed = true;
+      post({ error: 'a test made the worker fail behind a big reply' });
+    }
+  };
+}`;
+      await route.fulfill({ response, body });
+    });
+    const page = await env.tab(context);
+    await page.goto(`${env.base}#example=classic`);
+    await page.waitForSelector('[data-testid="node-card"][data-node="node-a1"]');
+    await page.selectOption('[data-testid="gallery"]', 'big-cluster');
+    // The page runs big-cluster again on its own thread, and shows it: 1000 nodes and 10 000
+    // pods (scripts/gen-big-cluster.py), at the end of the run, as a heat-map.
+    await page.waitForFunction(() => document.documentElement.dataset.engine === 'page', null, { timeout: 60000 });
+    await page.waitForFunction(
+      () => document.querySelector('.scenario-stats')?.textContent.startsWith('1000 nodes · 10000 pods'),
+      null,
+      { timeout: 90000 },
+    );
+    await page.waitForSelector('[data-testid="heat-map-canvas"]');
+    await page.waitForFunction(() => !document.querySelector('.loading')?.textContent, null, { timeout: 90000 });
+    assert.match(await page.textContent('[data-testid="status"]'), /results are current/);
+    // At the end of the run: its last cycle and step.
+    assert.match(await page.textContent('[data-testid="position"]'), /cycle (\d+) of \1 · step (\d+) of \2$/);
+    assert.deepEqual(env.problems.splice(0), []);
+    await context.close();
+  });
+
   it('runs on the page\'s thread in a browser without Worker', async () => {
     const context = await env.context();
     await context.addInitScript(() => {
