@@ -14,8 +14,9 @@
 // Which wasm: when the page is cross-origin isolated and the site has the threaded build
 // (?threaded=, api-threads/ from scripts/build-api-threads.sh), that one, with a rayon pool of
 // navigator.hardwareConcurrency threads (wasm-bindgen-rayon), so a sweep's or a comparison's
-// independent runs share out; otherwise the page's own wasm (?glue= and &wasm=, the files Trunk
-// names with their hashes), on this worker's one thread.
+// independent runs share out; otherwise the page's own wasm (?glue=, and the module the page
+// posts with &module=page, else the file at &wasm=: the files Trunk names with their hashes), on
+// this worker's one thread.
 const params = new URL(self.location.href).searchParams;
 
 async function threaded() {
@@ -40,8 +41,9 @@ async function threaded() {
 }
 
 const session = params.get('role') === 'session';
-// With &module=page, the page's first message is its own compiled wasm module: the session
-// worker instantiates it, with no second download or compile.
+// With &module=page, the page's first message is its own compiled wasm module: the worker
+// instantiates it (the questions' worker, when it has no thread pool), with no second download
+// or compile.
 let takeModule;
 const moduleFromPage = new Promise((resolve) => {
   takeModule = resolve;
@@ -58,7 +60,8 @@ const ready = (async () => {
   const pool = await threaded();
   if (pool.module) return pool;
   const module = await import(params.get('glue'));
-  await module.default({ module_or_path: params.get('wasm') });
+  const wasm = params.get('module') === 'page' ? await moduleFromPage : params.get('wasm');
+  await module.default({ module_or_path: wasm });
   return { module, threads: 1, why: pool.why };
 })();
 // A failed load surfaces as the worker's error event, which the page answers by running the

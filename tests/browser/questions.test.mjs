@@ -250,6 +250,7 @@ describe('the questions panel: compare, sweep, capacity', () => {
     try {
       const tables = [];
       for (const on of [env, isolated]) {
+        const from = on.server.seen.length;
         const { context, page } = await start(split(read('v117-vs-v135/cluster.yaml')), 'sweep', on);
         await page.selectOption('[data-testid="sweep-setting"]', 'weight');
         await page.fill('[data-testid="sweep-weight-of"]', 'TaintTolerationPriority');
@@ -263,6 +264,9 @@ describe('the questions panel: compare, sweep, capacity', () => {
           // Not isolated: the worker runs the page's own wasm, on one thread, and says why.
           assert.equal(threads, 1);
           assert.ok(ran.includes('on one thread: the page is not cross-origin isolated'), ran);
+          // It took the page's compiled module, as the session's worker did: one download.
+          const pageWasm = on.server.seen.slice(from).filter((u) => /schedlab_web-[^/]*_bg\.wasm$/.test(u.split('?')[0]));
+          assert.equal(pageWasm.length, 1, pageWasm.join('\n'));
         } else {
           // Isolated: a pool as wide as the machine.
           const cores = await page.evaluate(() => navigator.hardwareConcurrency);

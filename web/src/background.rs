@@ -202,10 +202,17 @@ fn spawn_worker() -> Option<web_sys::Worker> {
     if let Some(w) = IDLE.with(|i| i.borrow_mut().take()) {
         return Some(w);
     }
-    let url = worker_url()?;
+    // The page hands the worker its compiled wasm module first (`module=page`), which the
+    // worker instantiates when it has no threaded build: no second download or compile.
+    let url = worker_url()? + "&module=page";
     let options = web_sys::WorkerOptions::new();
     options.set_type(web_sys::WorkerType::Module);
-    web_sys::Worker::new_with_options(&url, &options).ok()
+    let worker = web_sys::Worker::new_with_options(&url, &options).ok()?;
+    if worker.post_message(&wasm_bindgen::module()).is_err() {
+        worker.terminate();
+        return None;
+    }
+    Some(worker)
 }
 
 fn keep_idle(worker: web_sys::Worker) {
