@@ -13,6 +13,13 @@ const chip = (page, node, pod) =>
   page.locator(`[data-testid="node-card"][data-node="${node}"] [data-testid="pod-chip"][data-pod="${pod}"]`);
 const engine = (page) => page.evaluate(() => document.documentElement.dataset.engine);
 
+/** Serves the engine's worker script with `extra` appended (run in the worker after it). */
+const serveWorkerWith = (context, extra) =>
+  context.route('**/engine-worker.js*', async (route) => {
+    const response = await route.fetch();
+    await route.fulfill({ response, body: `${await response.text()}\n${extra}` });
+  });
+
 /** Opens classic, steps it from t = 0, and checks what each step shows. */
 async function stepClassic(page, base) {
   await page.goto(`${base}#example=classic`);
@@ -89,10 +96,7 @@ describe('the engine', () => {
     // The session worker, as served, hands the wasm an unreadable request in place of the first
     // step after a rewind: the wasm refuses it, and the worker reports the failure (the path of
     // a panic inside it).
-    await context.route('**/engine-worker.js*', async (route) => {
-      const response = await route.fetch();
-      const body = `${await response.text()}
-if (session) {
+    await serveWorkerWith(context, `if (session) {
   const handle = self.onmessage;
   let rewound = false;
   self.onmessage = (event) => {
@@ -101,9 +105,7 @@ if (session) {
     if (go && go.position > 0 && rewound) return handle({ data: { request: 'not a request' } });
     return handle(event);
   };
-}`;
-      await route.fulfill({ response, body });
-    });
+}`);
     const page = await env.tab(context);
     const warnings = [];
     page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
@@ -132,10 +134,7 @@ if (session) {
     // The session worker, as served, reports a failure right after it posts the first reply of
     // more than 64 KB (big-cluster's run): that reply still waits in the page's inbox when the
     // failure arrives.
-    await context.route('**/engine-worker.js*', async (route) => {
-      const response = await route.fetch();
-      const body = `${await response.text()}
-if (session) {
+    await serveWorkerWith(context, `if (session) {
   const post = self.postMessage.bind(self);
   let failed = false;
   self.postMessage = (message) => {
@@ -145,9 +144,7 @@ if (session) {
       post({ error: 'a test made the worker fail behind a big reply' });
     }
   };
-}`;
-      await route.fulfill({ response, body });
-    });
+}`);
     const page = await env.tab(context);
     await page.goto(`${env.base}#example=classic`);
     await page.waitForSelector('[data-testid="node-card"][data-node="node-a1"]');
