@@ -149,7 +149,7 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
             <Show
                 when=move || whole.get()
                 fallback=move || view! {
-                    <BigTextPreview text=text hidden=form_view on_open=ask_whole/>
+                    <BigTextPreview text=text lines=line_count hidden=form_view on_open=ask_whole/>
                 }
             >
             <div class="code" class:hidden=move || form_view.get()>
@@ -201,19 +201,18 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
 #[component]
 fn BigTextPreview(
     text: ReadSignal<String>,
+    lines: Memo<usize>,
     hidden: RwSignal<bool>,
     on_open: impl Fn() + Send + Sync + 'static,
 ) -> impl IntoView {
     let preview = move || text.with(|t| first_lines(t, PREVIEW_LINES, PREVIEW_LINE_CHARS));
     let size = move || {
-        text.with(|t| {
-            let lines = t.matches('\n').count() + 1;
-            format!(
-                "{} KB in {lines} lines: its first {} lines are shown here, so that the page stays quick. The run reads all of it.",
-                t.len().div_ceil(1024),
-                lines.min(PREVIEW_LINES)
-            )
-        })
+        let lines = lines.get();
+        format!(
+            "{} KB in {lines} lines: its first {} lines are shown here, so that the page stays quick. The run reads all of it.",
+            text.with(|t| t.len().div_ceil(1024)),
+            lines.min(PREVIEW_LINES)
+        )
     };
     view! {
         <div class="big-text" class:hidden=move || hidden.get() data-testid="big-text">
