@@ -202,9 +202,14 @@ fn spawn_worker() -> Option<web_sys::Worker> {
     if let Some(w) = IDLE.with(|i| i.borrow_mut().take()) {
         return Some(w);
     }
-    // The page hands the worker its compiled wasm module first (`module=page`), which the
-    // worker instantiates when it has no threaded build: no second download or compile.
-    let url = worker_url()? + "&module=page";
+    module_worker("")
+}
+
+/// Starts `engine-worker.js` as a module worker, with `extra` added to its address (`&role=…`),
+/// and hands it the page's compiled wasm module first (`module=page`), which the worker
+/// instantiates when it runs the page's own wasm: no second download or compile.
+pub(crate) fn module_worker(extra: &str) -> Option<web_sys::Worker> {
+    let url = format!("{}&module=page{extra}", worker_url()?);
     let options = web_sys::WorkerOptions::new();
     options.set_type(web_sys::WorkerType::Module);
     let worker = web_sys::Worker::new_with_options(&url, &options).ok()?;

@@ -156,14 +156,7 @@ fn read(text: &str) -> Option<Reply> {
 /// Starts the session worker; false when there is none to start (then the host runs on the
 /// page's thread).
 pub fn start(receive: fn(Reply)) -> bool {
-    // `module=page`: the page hands the worker its own compiled wasm module first, so the
-    // worker neither downloads nor compiles the wasm again before the first run.
-    let Some(url) = crate::background::worker_url().map(|u| u + "&role=session&module=page") else {
-        return false;
-    };
-    let options = web_sys::WorkerOptions::new();
-    options.set_type(web_sys::WorkerType::Module);
-    let Ok(worker) = web_sys::Worker::new_with_options(&url, &options) else {
+    let Some(worker) = crate::background::module_worker("&role=session") else {
         return false;
     };
     END.set(End::default());
@@ -186,10 +179,6 @@ pub fn start(receive: fn(Reply)) -> bool {
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    if worker.post_message(&wasm_bindgen::module()).is_err() {
-        worker.terminate();
-        return false;
-    }
     LINE.with_borrow_mut(|l| {
         if let Some(old) = l.take() {
             old.worker.terminate();
