@@ -6,8 +6,10 @@
 //!   run one scenario many times;
 //! - one run's full scans: when every cycle filters and scores every node
 //!   (`percentageOfNodesToScore: 100` on at least [`MIN_SPLIT_NODES`] nodes), the cycle runners
-//!   (`framework/runner.rs`, `modern/cycle.rs`) split each scan in two halves side by side
-//!   ([`join`]) and put the halves' answers back in node order.
+//!   (`framework/runner.rs`, `modern/cycle.rs`) split each scan in two parts side by side
+//!   ([`join_cut`]) and put the parts' answers back in node order. Where the scan is cut
+//!   ([`cut`]) moves from cycle to cycle so that the helper's part tends to end first: the
+//!   answers are the same wherever the cut falls.
 //!
 //! A scan of 5000 nodes takes a fifth of a millisecond, about what waking a sleeping thread
 //! costs, so split scans only pay under [`with_helper`]: the run keeps a second pool thread
@@ -65,6 +67,105 @@ pub fn split_scan(nodes: usize) -> bool {
     nodes >= MIN_SPLIT_NODES && HELPED.with(std::cell::Cell::get)
 }
 
+/// The scans cut in two by [`cut`], each with its own cut: a node's filters and its scores
+/// cost different times.
+#[derive(Clone, Copy, Debug)]
+pub enum Scan {
+    Filters = 0,
+    Scores = 1,
+}
+
+/// The unit of the helper's share of a scan ([`cut`]).
+const SHARE_ONE: usize = 1024;
+/// How far the helper's share moves after a [`join_cut`]: up by [`SHARE_UP`] when the helper's
+/// part ended first, down by [`SHARE_DOWN`] when the caller waited for it. The shares settle
+/// where the caller waits in one cut of five (`UP / (UP + DOWN)`): a caller that waits for the
+/// helper may yield or sleep and be woken (several microseconds), a helper that waits only
+/// looks for work.
+const SHARE_UP: usize = 1;
+const SHARE_DOWN: usize = 4;
+
+thread_local! {
+    /// The helper's share of each [`Scan`], in [`SHARE_ONE`]ths, on the thread that cuts.
+    static SHARES: [std::cell::Cell<usize>; 2] = const {
+        [std::cell::Cell::new(SHARE_ONE / 2), std::cell::Cell::new(SHARE_ONE / 2)]
+    };
+}
+
+/// Where to cut a scan of `n` nodes in two: the caller takes the nodes before the cut, the
+/// helper the ones from it on ([`join_cut`]). Half and half at the start of each run; then
+/// each [`join_cut`] of the same `scan` moves it.
+pub fn cut(scan: Scan, n: usize) -> usize {
+    let helper = SHARES.with(|s| s[scan as usize].get());
+    #[cfg(all(test, feature = "parallel"))]
+    let helper = FIXED_SHARE.with(std::cell::Cell::get).unwrap_or(helper);
+    n - n * helper / SHARE_ONE
+}
+
+#[cfg(all(test, feature = "parallel"))]
+thread_local! {
+    /// The helper's share every [`cut`] on this thread takes when set: the tests put the cut
+    /// where they want it.
+    static FIXED_SHARE: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
+}
+
+/// Sets the helper's share of every scan to one half: at the start of a run, so that one
+/// run's cuts never depend on an earlier run.
+#[cfg(feature = "parallel")]
+fn reset_shares() {
+    SHARES.with(|s| s.iter().for_each(|c| c.set(SHARE_ONE / 2)));
+}
+
+/// [`join`] of the caller's part `a` and the helper's part `b` of a scan cut by [`cut`], then
+/// moves that scan's cut: the helper's part grows when it ended before `a`, and shrinks when
+/// the caller had to wait for it (or ran it itself). Measured, not timed: no clock is read,
+/// so the same code runs in wasm.
+pub fn join_cut<A: Send, B: Send>(
+    scan: Scan,
+    a: impl FnOnce() -> A + Send,
+    b: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let helper_done = AtomicBool::new(false);
+    let ((a, waited), b) = join(
+        || {
+            let a = a();
+            (a, !helper_done.load(Ordering::Acquire))
+        },
+        || {
+            let b = b();
+            helper_done.store(true, Ordering::Release);
+            b
+        },
+    );
+    SHARES.with(|s| {
+        let share = &s[scan as usize];
+        share.set(if waited {
+            share.get().saturating_sub(SHARE_DOWN)
+        } else {
+            (share.get() + SHARE_UP).min(SHARE_ONE)
+        })
+    });
+    (a, b)
+}
+
+/// The two parts of `items` taken from `start` on and wrapping around (the order of a scan
+/// that starts at `start`), cut after `cut` of them: each part as at most two slices.
+pub fn rotated_parts<T>(items: &[T], start: usize, cut: usize) -> [RotatedPart<'_, T>; 2] {
+    let (to_end, from_start) = (&items[start..], &items[..start]);
+    if cut <= to_end.len() {
+        let (a, b) = to_end.split_at(cut);
+        [a.iter().chain(&[]), b.iter().chain(from_start)]
+    } else {
+        let (a, b) = from_start.split_at(cut - to_end.len());
+        [to_end.iter().chain(a), b.iter().chain(&[])]
+    }
+}
+
+/// A part of [`rotated_parts`]: one iterator type for both, so that a scan's code is compiled
+/// once (no call through a `dyn Iterator` per node).
+pub type RotatedPart<'a, T> = std::iter::Chain<std::slice::Iter<'a, T>, std::slice::Iter<'a, T>>;
+
 /// `a` and `b`, side by side when there are several threads; `a` first otherwise.
 pub fn join<A: Send, B: Send>(
     a: impl FnOnce() -> A + Send,
@@ -83,15 +184,17 @@ pub fn join<A: Send, B: Send>(
 }
 
 /// `f(job, nodes, row)` for each job, each filling its row of `matrix` (one row of
-/// `nodes.len()` values per job): the first half of the nodes and the second side by side
-/// ([`join`]). Each job's results, first half then second, in job order.
+/// `nodes.len()` values per job): the nodes before the cut and the ones after it side by side
+/// ([`cut`] and [`join_cut`] of [`Scan::Scores`]). Each job's results, first part then second,
+/// in job order.
 pub fn rows_in_halves<J: Sync, N: Sync, E: Send>(
     jobs: &[J],
     nodes: &[N],
     matrix: &mut [i64],
     f: impl Fn(&J, &[N], &mut [i64]) -> Result<(), E> + Sync,
 ) -> Vec<(Result<(), E>, Result<(), E>)> {
-    let (n, half) = (nodes.len(), nodes.len() / 2);
+    let n = nodes.len();
+    let half = cut(Scan::Scores, n);
     if n == 0 {
         return Vec::new();
     }
@@ -105,7 +208,8 @@ pub fn rows_in_halves<J: Sync, N: Sync, E: Send>(
             .map(|(job, row)| f(job, nodes, row))
             .collect()
     };
-    let (a, b) = join(
+    let (a, b) = join_cut(
+        Scan::Scores,
         || map(&nodes[..half], &mut rows_a),
         || map(&nodes[half..], &mut rows_b),
     );
@@ -145,6 +249,7 @@ pub fn with_helper<R: Send>(f: impl FnOnce() -> R + Send) -> R {
                 || {
                     let _done = Done(&stop);
                     HELPED.with(|h| h.set(true));
+                    reset_shares();
                     f()
                 },
                 || {
@@ -227,6 +332,84 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn scans_decide_the_same_wherever_they_are_cut() {
+        // The cut moves from cycle to cycle with the threads' speeds, so the decisions must
+        // not depend on it. With the cut held at the ends (the helper takes every node, or
+        // none) and at an uneven place, each report is the one-thread report.
+        for scheduler in [SchedulerVersion::V1_17, SchedulerVersion::V1_35] {
+            for workload in [
+                Workload::Basic,
+                Workload::PodAntiAffinity,
+                Workload::TopologySpreading,
+                Workload::Preemption,
+            ] {
+                let (bound, pending) = match workload {
+                    Workload::Preemption => (4000, 30),
+                    _ => (1000, 60),
+                };
+                let scenario = build_for(workload, 1000, bound, pending, 100, scheduler);
+                let report = || {
+                    let run = scenario.run_with(3, false, Limits::default());
+                    json_report(&run, true).to_string()
+                };
+                let alone = super::with_threads(1, report).expect("a pool");
+                for share in [0, super::SHARE_ONE, 301] {
+                    let split = super::with_threads(2, || {
+                        super::FIXED_SHARE.with(|f| f.set(Some(share)));
+                        report()
+                    })
+                    .expect("a pool");
+                    assert!(
+                        alone == split,
+                        "{workload:?} under {scheduler:?}, helper's share {share}/1024: \
+                         the cut scans decided otherwise"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rotated_parts_are_the_scan_order_cut_in_two() {
+        // Five nodes scanned from index 3: 3, 4, 0, 1, 2. Cut after c of them, the first
+        // part is the first c of that order and the second the rest.
+        let items = [0, 1, 2, 3, 4];
+        let expected: [(&[i32], &[i32]); 6] = [
+            (&[], &[3, 4, 0, 1, 2]),
+            (&[3], &[4, 0, 1, 2]),
+            (&[3, 4], &[0, 1, 2]),
+            (&[3, 4, 0], &[1, 2]),
+            (&[3, 4, 0, 1], &[2]),
+            (&[3, 4, 0, 1, 2], &[]),
+        ];
+        for (cut, (first, second)) in expected.into_iter().enumerate() {
+            let [a, b] = super::rotated_parts(&items, 3, cut);
+            assert_eq!(a.copied().collect::<Vec<_>>(), first, "cut {cut}");
+            assert_eq!(b.copied().collect::<Vec<_>>(), second, "cut {cut}");
+        }
+    }
+
+    #[test]
+    fn a_caller_that_runs_the_helpers_part_itself_keeps_more() {
+        // On a pool of one thread the caller runs both parts, so each join counts as a wait:
+        // the helper's share falls by SHARE_DOWN (4/1024) each time, and a fresh start puts it
+        // back at one half. Of 1024 nodes the caller first takes 512, then 516, then 520.
+        super::with_threads(1, || {
+            super::reset_shares();
+            assert_eq!(super::cut(super::Scan::Scores, 1024), 512);
+            super::join_cut(super::Scan::Scores, || (), || ());
+            assert_eq!(super::cut(super::Scan::Scores, 1024), 516);
+            super::join_cut(super::Scan::Scores, || (), || ());
+            assert_eq!(super::cut(super::Scan::Scores, 1024), 520);
+            // The filters' cut is apart from the scores'.
+            assert_eq!(super::cut(super::Scan::Filters, 1024), 512);
+            super::reset_shares();
+            assert_eq!(super::cut(super::Scan::Scores, 1024), 512);
+        })
+        .expect("a pool");
     }
 
     #[test]

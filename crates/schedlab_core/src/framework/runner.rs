@@ -417,7 +417,7 @@ fn cycle(
         let (copies_b, failed_b) = &mut *st.second_half;
         feasible = filter_in_halves(
             (&active, check_all, cx, pod, nominations),
-            rotated.clone(),
+            (node_order, start),
             (&mut st.nominated_copies, failed),
             (copies_b, failed_b),
         )?;
@@ -518,23 +518,24 @@ type FilterInputs<'a, 'c> = (
     &'a Nominations,
 );
 
-/// `findNodesThatFit` over every node (no trace) in two halves side by side: the same feasible
-/// nodes, failed nodes (with their reasons) and first error, in the same order, as the loop
-/// over all of them. Each half keeps its own nominated copies (a cache: the answers are the
-/// same).
-fn filter_in_halves<'n, 'c: 'n>(
+/// `findNodesThatFit` over every node of `order`, starting at `start` and wrapping around (no
+/// trace), in two parts side by side ([`crate::parallel::cut`]): the same feasible nodes,
+/// failed nodes (with their reasons) and first error, in the same order, as the loop over all
+/// of them. Each part keeps its own nominated copies (a cache: the answers are the same).
+fn filter_in_halves<'c>(
     (active, check_all, cx, pod, nominations): FilterInputs<'_, 'c>,
-    order: impl Iterator<Item = &'n NodeId> + Clone + Send,
+    (order, start): (&[NodeId], usize),
     (copies_a, failed_a): (&mut NominatedCopies, &mut FailedNodes),
     (copies_b, failed_b): (&mut NominatedCopies, &mut FailedNodes),
 ) -> Result<Vec<&'c NodeInfo>, CycleError> {
+    use crate::parallel::{cut, join_cut, rotated_parts, RotatedPart, Scan};
     let cluster = cx.cluster;
-    let half = order.clone().count() / 2;
-    let scan = |ids: &mut dyn Iterator<Item = &'n NodeId>,
+    let n = order.len();
+    let scan = |ids: RotatedPart<NodeId>,
                 copies: &mut NominatedCopies,
                 failed: &mut FailedNodes|
      -> Result<Vec<&'c NodeInfo>, CycleError> {
-        let mut feasible = Vec::with_capacity(half + 1);
+        let mut feasible = Vec::with_capacity(ids.size_hint().0);
         let mut record = NodeFilterRecord::default();
         for &id in ids {
             let node = &cluster.nodes[id];
@@ -559,10 +560,11 @@ fn filter_in_halves<'n, 'c: 'n>(
         Ok(feasible)
     };
     failed_b.clear();
-    let (first, second) = (order.clone().take(half), order.skip(half));
-    let (a, b) = crate::parallel::join(
-        || scan(&mut { first }, copies_a, &mut *failed_a),
-        || scan(&mut { second }, copies_b, &mut *failed_b),
+    let [first, second] = rotated_parts(order, start, cut(Scan::Filters, n));
+    let (a, b) = join_cut(
+        Scan::Filters,
+        || scan(first, copies_a, &mut *failed_a),
+        || scan(second, copies_b, &mut *failed_b),
     );
     let mut feasible = a?;
     feasible.extend(b?);

@@ -582,7 +582,14 @@ fn run(
     // The nodes from `start` on, wrapping around (no division per node).
     let rotated = candidates[start..].iter().chain(&candidates[..start]);
     if !detail && to_find >= n && crate::parallel::split_scan(n) {
-        let scanned = filter_in_halves(profile, &visited, states, cx, nominations, rotated.clone());
+        let scanned = filter_in_halves(
+            profile,
+            &visited,
+            states,
+            cx,
+            nominations,
+            (candidates, start),
+        );
         for (half_feasible, rejected, reasons) in scanned {
             feasible.extend(half_feasible?);
             let mut from = 0;
@@ -695,20 +702,21 @@ type ScannedHalf = (
     Vec<Reason>,
 );
 
-/// The filters over every node (no trace) in two halves side by side; the caller takes the
-/// halves in order, which gives what the loop over all the nodes would: the same feasible
-/// nodes, rejections, reasons and first error.
-fn filter_in_halves<'n>(
+/// The filters over every node of `order`, starting at `start` and wrapping around (no
+/// trace), in two parts side by side ([`crate::parallel::cut`]); the caller takes the parts in
+/// order, which gives what the loop over all the nodes would: the same feasible nodes,
+/// rejections, reasons and first error.
+fn filter_in_halves(
     profile: &Profile,
     visited: &[(usize, usize)],
     states: &CycleStates,
     cx: &Cx,
     nominations: &Nominations,
-    order: impl Iterator<Item = &'n NodeId> + Clone + Send,
+    (order, start): (&[NodeId], usize),
 ) -> [ScannedHalf; 2] {
-    let half = order.clone().count() / 2;
-    let scan = |ids: &mut dyn Iterator<Item = &'n NodeId>| -> ScannedHalf {
-        let mut feasible = Vec::with_capacity(half + 1);
+    use crate::parallel::{cut, join_cut, rotated_parts, RotatedPart, Scan};
+    let scan = |ids: RotatedPart<NodeId>| -> ScannedHalf {
+        let mut feasible = Vec::with_capacity(ids.size_hint().0);
         let mut rejected = Vec::new();
         let mut reasons = Vec::new();
         for &node in ids {
@@ -738,8 +746,8 @@ fn filter_in_halves<'n>(
         }
         (Ok(feasible), rejected, reasons)
     };
-    let (first, second) = (order.clone().take(half), order.skip(half));
-    let (a, b) = crate::parallel::join(|| scan(&mut { first }), || scan(&mut { second }));
+    let [first, second] = rotated_parts(order, start, cut(Scan::Filters, order.len()));
+    let (a, b) = join_cut(Scan::Filters, || scan(first), || scan(second));
     [a, b]
 }
 
