@@ -120,10 +120,19 @@ describe('guided lessons', () => {
   it('opens a first visit on the first lesson, at its first stop', async () => {
     const ctx = await context();
     const page = await tab(ctx);
+    await page.setViewportSize({ width: 1280, height: 800 });
     await page.goto(base);
     const first = LESSONS[0];
     await atStop(page, first, 0);
     assert.equal(await scenarioName(page), first.scenario);
+    // The first stop walks cycle 1, but nothing scrolls the page before the visitor acts: it
+    // starts at the top, with the top bar in view (the inspector's phase is below the fold).
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await page.waitForTimeout(300);
+    assert.equal(await page.evaluate(() => window.scrollY), 0, 'a first visit starts at the top');
+    const current = page.locator('.phase-block.current');
+    const box = await current.boundingBox();
+    assert.ok(box.y + box.height > 800, 'the current phase ends below the fold');
     // Two lines of story, under the title.
     assert.equal(await page.locator('[data-testid="lesson-story"] p').count(), 2);
     assert.match(await page.textContent('[data-testid="lesson-panel"]'), new RegExp(`Lesson 1 of ${LESSONS.length}`));
@@ -155,6 +164,27 @@ describe('guided lessons', () => {
     await page.waitForSelector('[data-testid="node-card"][data-node="node-3"]');
     assert.equal(await scenarioName(page), 'anti-affinity');
     assert.equal(await panel(page).count(), 0);
+    await ctx.close();
+    assertNoProblems();
+  });
+
+  it('scrolls to the walked phase on a first visit only once the visitor acts', async () => {
+    const ctx = await context();
+    const page = await tab(ctx);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto(base);
+    await atStop(page, LESSONS[0], 0);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await page.waitForTimeout(300);
+    assert.equal(await page.evaluate(() => window.scrollY), 0);
+    // Phase ▸ (.) walks on to findNodesThatFit: now the page brings the phase into sight.
+    await page.keyboard.press('.');
+    await page.waitForSelector('[data-testid="phase-chip"].current[data-phase="findNodesThatFit"]');
+    await page.waitForFunction(() => {
+      const box = document.querySelector('.phase-block.current')?.getBoundingClientRect();
+      return box && box.top >= 0 && box.top < innerHeight;
+    });
+    assert.ok(await page.evaluate(() => window.scrollY) > 0);
     await ctx.close();
     assertNoProblems();
   });

@@ -458,6 +458,7 @@ impl Playground {
                         view = Some(link::stop_view(at.stop()));
                         start = shared;
                         lesson = Some(at);
+                        crate::components::inspector::hold_scroll_until_the_visitor_acts();
                     }
                 }
                 Err(e) => message = Some(LinkMessage::could_not_open(&e, &saved.showing())),

@@ -16,7 +16,8 @@ use leptos::prelude::*;
 #[component]
 pub fn Inspector() -> impl IntoView {
     let state = expect_context::<Playground>();
-    // Walking a cycle phase by phase: keep the current phase in sight.
+    // Walking a cycle phase by phase: keep the current phase in sight (on a first visit, only
+    // once the visitor acts: `hold_scroll_until_the_visitor_acts`).
     let embed = state.mode.embed;
     Effect::new(move |_| {
         if state.phase.get().is_some() {
@@ -24,7 +25,7 @@ pub fn Inspector() -> impl IntoView {
                 if let Ok(Some(el)) = document().query_selector(".phase-block.current") {
                     if embed {
                         scroll_pane_to(&el);
-                    } else {
+                    } else if !page_scroll_held() {
                         let options = web_sys::ScrollIntoViewOptions::new();
                         options.set_block(web_sys::ScrollLogicalPosition::Nearest);
                         el.scroll_into_view_with_scroll_into_view_options(&options);
@@ -116,6 +117,34 @@ pub fn Inspector() -> impl IntoView {
             {body}
         </section>
     }
+}
+
+thread_local! {
+    /// Whether the inspector leaves the page where it is for now
+    /// ([`hold_scroll_until_the_visitor_acts`]).
+    static HOLD_SCROLL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the page stays where it is for now ([`hold_scroll_until_the_visitor_acts`]).
+pub fn page_scroll_held() -> bool {
+    HOLD_SCROLL.with(std::cell::Cell::get)
+}
+
+/// Keeps the inspector and the lesson panel from scrolling the page to the walked phase or the
+/// stop until the visitor first presses a key or a pointer: a first visit, whose first lesson
+/// stop walks cycle 1, starts at the top, with the top bar and the lesson in view. Links and
+/// reloads still scroll to their phase or stop.
+pub fn hold_scroll_until_the_visitor_acts() {
+    if HOLD_SCROLL.with(|h| h.replace(true)) {
+        return;
+    }
+    // The listeners last as long as the page.
+    std::mem::forget(window_event_listener(leptos::ev::pointerdown, |_| {
+        HOLD_SCROLL.with(|h| h.set(false))
+    }));
+    std::mem::forget(window_event_listener(leptos::ev::keydown, |_| {
+        HOLD_SCROLL.with(|h| h.set(false))
+    }));
 }
 
 /// Brings `el` into sight inside its embed pane only: `scrollIntoView` would scroll the host

@@ -28,7 +28,7 @@ pub fn may_replace_work(state: Playground) -> bool {
 pub fn LessonPanel() -> impl IntoView {
     let state = expect_context::<Playground>();
     Effect::new(move |_| {
-        if state.stop_shown.get() > 0 {
+        if state.stop_shown.get() > 0 && !super::inspector::page_scroll_held() {
             // After the inspector has drawn the stop (and scrolled its phase into view).
             request_animation_frame(|| request_animation_frame(scroll_to_stop));
         }
