@@ -61,8 +61,8 @@ thread_local! {
 #[cfg(all(test, feature = "parallel"))]
 static JOINS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
-/// Whether a scan of every one of `nodes` nodes is split in two halves side by side
-/// ([`join`]): only under [`with_helper`].
+/// Whether a scan of every one of `nodes` nodes is split in two parts side by side
+/// ([`join_cut`]): only under [`with_helper`].
 pub fn split_scan(nodes: usize) -> bool {
     nodes >= MIN_SPLIT_NODES && HELPED.with(std::cell::Cell::get)
 }
@@ -183,49 +183,50 @@ pub fn join<A: Send, B: Send>(
     }
 }
 
-/// `f(job, nodes, row)` for each job, each filling its row of `matrix` (one row of
-/// `nodes.len()` values per job): the nodes before the cut and the ones after it side by side
-/// ([`cut`] and [`join_cut`] of [`Scan::Scores`]). Each job's results, first part then second,
-/// in job order.
-pub fn rows_in_halves<J: Sync, N: Sync, E: Send>(
+/// `f(job, nodes, row, sums)` for each job, each filling its row of `matrix` (one row of
+/// `nodes.len()` values per job) and adding to `sums` (one value per node) what it wants added
+/// there: the nodes before the cut and the ones after it side by side ([`cut`] and
+/// [`join_cut`] of [`Scan::Scores`]), each part with its own part of every row and of `sums`.
+/// Each job's results, first part then second, in job order.
+pub fn rows_in_parts<J: Sync, N: Sync, R: Send>(
     jobs: &[J],
     nodes: &[N],
     matrix: &mut [i64],
-    f: impl Fn(&J, &[N], &mut [i64]) -> Result<(), E> + Sync,
-) -> Vec<(Result<(), E>, Result<(), E>)> {
+    sums: &mut [i64],
+    f: impl Fn(&J, &[N], &mut [i64], &mut [i64]) -> R + Sync,
+) -> Vec<(R, R)> {
     let n = nodes.len();
-    let half = cut(Scan::Scores, n);
-    if n == 0 {
+    if n == 0 || jobs.is_empty() {
         return Vec::new();
     }
-    let (mut rows_a, mut rows_b): (Vec<&mut [i64]>, Vec<&mut [i64]>) = matrix
-        .chunks_mut(n)
-        .map(|row| row.split_at_mut(half))
-        .unzip();
-    let map = |nodes: &[N], rows: &mut [&mut [i64]]| -> Vec<Result<(), E>> {
+    let at = cut(Scan::Scores, n);
+    let (mut rows_a, mut rows_b): (Vec<&mut [i64]>, Vec<&mut [i64]>) =
+        matrix.chunks_mut(n).map(|row| row.split_at_mut(at)).unzip();
+    let (sums_a, sums_b) = sums.split_at_mut(at);
+    let map = |nodes: &[N], rows: &mut [&mut [i64]], sums: &mut [i64]| -> Vec<R> {
         jobs.iter()
             .zip(rows.iter_mut())
-            .map(|(job, row)| f(job, nodes, row))
+            .map(|(job, row)| f(job, nodes, row, sums))
             .collect()
     };
     let (a, b) = join_cut(
         Scan::Scores,
-        || map(&nodes[..half], &mut rows_a),
-        || map(&nodes[half..], &mut rows_b),
+        || map(&nodes[..at], &mut rows_a, sums_a),
+        || map(&nodes[at..], &mut rows_b, sums_b),
     );
     a.into_iter().zip(b).collect()
 }
 
 /// Spin-loop hints the helper of [`with_helper`] gives between two looks for work. A hint
 /// (x86's `pause`) lasts a hundred cycles or more, so this is the helper's delay in taking a
-/// half: 64 hints (about 3 µs) made a full 5000-node run 15–20 % slower than 4 did, and 0 and
+/// part: 64 hints (about 3 µs) made a full 5000-node run 15–20 % slower than 4 did, and 0 and
 /// 16 measured as 4 (`docs/benchmarks.md`, seventh round).
 #[cfg(feature = "parallel")]
 const HELPER_PAUSES: usize = 4;
 
 /// Runs `f` (a whole run) with a second thread of the pool kept awake for it: the helper
-/// looks for work without ever going to sleep, so the halves of each scan [`join`] hands out
-/// start at once instead of after a wake-up (which costs as much as a whole scan of a few
+/// looks for work without ever going to sleep, so the parts of each scan [`join_cut`] hands
+/// out start at once instead of after a wake-up (which costs as much as a whole scan of a few
 /// thousand nodes). Only on a pool of several threads with nothing else running on it.
 pub fn with_helper<R: Send>(f: impl FnOnce() -> R + Send) -> R {
     #[cfg(feature = "parallel")]
@@ -300,10 +301,10 @@ mod tests {
     use std::sync::atomic::Ordering;
 
     #[test]
-    fn scans_split_in_halves_decide_as_one_thread_does() {
+    fn split_scans_decide_as_one_thread_does() {
         // Every workload under both schedulers with percentageOfNodesToScore 100 on 1000
         // nodes, so every cycle filters and scores every node: their scans are split in two
-        // halves on a pool of two threads. The reports (placements, events, FitError
+        // parts on a pool of two threads. The reports (placements, events, FitError
         // messages, preemptions and nominations) are the one-thread reports, byte for byte.
         // The workloads give nodes that fail (anti-affinity, affinity, spreading, full nodes
         // before preemption) and nominated pods (PreemptionBasic).
@@ -357,11 +358,16 @@ mod tests {
                 };
                 let alone = super::with_threads(1, report).expect("a pool");
                 for share in [0, super::SHARE_ONE, 301] {
+                    let joins = super::JOINS.load(Ordering::Relaxed);
                     let split = super::with_threads(2, || {
                         super::FIXED_SHARE.with(|f| f.set(Some(share)));
                         report()
                     })
                     .expect("a pool");
+                    assert!(
+                        super::JOINS.load(Ordering::Relaxed) >= joins + pending,
+                        "{workload:?} under {scheduler:?}: the scans were not split"
+                    );
                     assert!(
                         alone == split,
                         "{workload:?} under {scheduler:?}, helper's share {share}/1024: \

@@ -172,6 +172,12 @@ pub trait ScorePlugin: Send + Sync {
         _scores: &mut [i64],
     ) {
     }
+    /// Whether [`Self::normalize`] may change the scores. `false` (for a priority without a
+    /// reduce step) lets a split scan add the weighted scores in its two parts, on their own
+    /// threads. The default is the safe answer.
+    fn normalizes(&self) -> bool {
+        true
+    }
     /// What [`Self::normalize`] makes of scores that are all `raw` ([`State::uniform`]), when
     /// that is one value whatever the nodes: the runner then adds it once per cycle instead of
     /// node by node. `None` (the default) when it depends on the nodes, or is not worked out.

@@ -202,9 +202,9 @@ pub struct SchedulerState {
     pub(crate) scratch: (Vec<i64>, Vec<i64>),
     /// The nodes' copies with their nominated pods, reused while they stay true.
     nominated_copies: NominatedCopies,
-    /// What the second half of a split scan ([`crate::parallel::split_scan`]) keeps apart:
+    /// What the second part of a split scan ([`crate::parallel::split_scan`]) keeps apart:
     /// its nominated copies and its failed nodes.
-    second_half: Box<(NominatedCopies, FailedNodes)>,
+    second_part: Box<(NominatedCopies, FailedNodes)>,
 }
 
 impl SchedulerState {
@@ -215,7 +215,7 @@ impl SchedulerState {
             rng: Rng::new(seed),
             scratch: (Vec::new(), Vec::new()),
             nominated_copies: NominatedCopies::default(),
-            second_half: Box::default(),
+            second_part: Box::default(),
         }
     }
 }
@@ -305,7 +305,7 @@ impl FailedNodes {
         self.nodes.push((node, self.reasons.len()));
     }
 
-    /// Adds `other`'s failed nodes after this one's (the second half of a split scan).
+    /// Adds `other`'s failed nodes after this one's (the second part of a split scan).
     fn append(&mut self, other: &FailedNodes) {
         let offset = self.reasons.len();
         self.reasons.extend_from_slice(&other.reasons);
@@ -414,8 +414,8 @@ fn cycle(
     // The nodes from `start` on, wrapping around (no division per node).
     let rotated = node_order[start..].iter().chain(&node_order[..start]);
     if !detail && to_find >= all && crate::parallel::split_scan(all) {
-        let (copies_b, failed_b) = &mut *st.second_half;
-        feasible = filter_in_halves(
+        let (copies_b, failed_b) = &mut *st.second_part;
+        feasible = filter_in_parts(
             (&active, check_all, cx, pod, nominations),
             (node_order, start),
             (&mut st.nominated_copies, failed),
@@ -522,7 +522,7 @@ type FilterInputs<'a, 'c> = (
 /// trace), in two parts side by side ([`crate::parallel::cut`]): the same feasible nodes,
 /// failed nodes (with their reasons) and first error, in the same order, as the loop over all
 /// of them. Each part keeps its own nominated copies (a cache: the answers are the same).
-fn filter_in_halves<'c>(
+fn filter_in_parts<'c>(
     (active, check_all, cx, pod, nominations): FilterInputs<'_, 'c>,
     (order, start): (&[NodeId], usize),
     (copies_a, failed_a): (&mut NominatedCopies, &mut FailedNodes),
@@ -876,7 +876,7 @@ fn prioritize(
         return Ok(totals);
     }
     if !detail && crate::parallel::split_scan(n) {
-        return prioritize_in_halves(profile, cx, nodes, &mut scratch.0);
+        return prioritize_in_parts(profile, cx, nodes, &mut scratch.0);
     }
     let mut totals = vec![0i64; n];
     if detail {
@@ -936,11 +936,11 @@ fn prioritize(
     Ok(totals)
 }
 
-/// [`prioritize`] without the trace, each priority's map over the two halves of the nodes side
+/// [`prioritize`] without the trace, each priority's map over the two parts of the nodes side
 /// by side: the same totals, and the same first error, as the loop over the priorities.
 /// Each `pre_score` runs first, in order (they read the cycle, never each other); where
 /// one fails, what comes after it is computed but never used.
-fn prioritize_in_halves(
+fn prioritize_in_parts(
     profile: &Profile,
     cx: &CycleContext,
     nodes: &[&NodeInfo],
@@ -952,22 +952,36 @@ fn prioritize_in_halves(
         .iter()
         .map(|s| s.plugin.pre_score(cx, nodes))
         .collect();
-    // The priorities whose map runs on every node: one row of the matrix each.
-    let mapped: Vec<(&dyn super::ScorePlugin, &State)> = profile
+    // The priorities whose map runs on every node: one row of the matrix each; with their
+    // weight when they have no reduce step, so that each part adds them to its totals.
+    let mapped: Vec<(&dyn super::ScorePlugin, &State, Option<i64>)> = profile
         .scores
         .iter()
         .zip(&states)
         .filter_map(|(s, state)| match state {
             Ok(State::Uniform(_)) | Err(_) => None,
-            Ok(state) => Some((s.plugin.as_ref(), state)),
+            Ok(state) => Some((
+                s.plugin.as_ref(),
+                state,
+                (!s.plugin.normalizes()).then_some(s.weight),
+            )),
         })
         .collect();
     matrix.resize(mapped.len() * n, 0);
-    let done =
-        crate::parallel::rows_in_halves(&mapped, nodes, matrix, |&(plugin, state), nodes, row| {
-            plugin.score_nodes(cx, state, nodes, row)
-        });
     let mut totals = vec![0i64; n];
+    let done = crate::parallel::rows_in_parts(
+        &mapped,
+        nodes,
+        matrix,
+        &mut totals,
+        |&(plugin, state, added), nodes, row, totals| {
+            plugin.score_nodes(cx, state, nodes, row)?;
+            if let Some(weight) = added {
+                add_weighted(totals, row, weight);
+            }
+            Ok(())
+        },
+    );
     let mut everyone = 0i64;
     let mut done = done.into_iter();
     let mut rows = matrix.chunks_mut(n);
@@ -988,7 +1002,12 @@ fn prioritize_in_halves(
                 let (a, b) = done.next().expect("a row per mapped priority");
                 a?;
                 b?;
-                rows.next().expect("a row per mapped priority")
+                let row = rows.next().expect("a row per mapped priority");
+                if !s.plugin.normalizes() {
+                    // Added in the parts.
+                    continue;
+                }
+                row
             }
         };
         s.plugin.normalize(cx, &state, nodes, raw);

@@ -582,7 +582,7 @@ fn run(
     // The nodes from `start` on, wrapping around (no division per node).
     let rotated = candidates[start..].iter().chain(&candidates[..start]);
     if !detail && to_find >= n && crate::parallel::split_scan(n) {
-        let scanned = filter_in_halves(
+        let scanned = filter_in_parts(
             profile,
             &visited,
             states,
@@ -590,8 +590,8 @@ fn run(
             nominations,
             (candidates, start),
         );
-        for (half_feasible, rejected, reasons) in scanned {
-            feasible.extend(half_feasible?);
+        for (part_feasible, rejected, reasons) in scanned {
+            feasible.extend(part_feasible?);
             let mut from = 0;
             for (node, code, ran, end) in rejected {
                 d.reasons.extend_from_slice(&reasons[from..end]);
@@ -693,10 +693,10 @@ fn run(
     Ok(())
 }
 
-/// One scanned half of the nodes ([`filter_in_halves`]): its feasible nodes (or the first
+/// One scanned part of the nodes ([`filter_in_parts`]): its feasible nodes (or the first
 /// error), and each rejected node with its code, the filters that ran, and the end of its
-/// reasons in the half's own buffer.
-type ScannedHalf = (
+/// reasons in the part's own buffer.
+type ScannedPart = (
     Result<Vec<NodeId>, String>,
     Vec<(NodeId, Code, usize, usize)>,
     Vec<Reason>,
@@ -706,16 +706,16 @@ type ScannedHalf = (
 /// trace), in two parts side by side ([`crate::parallel::cut`]); the caller takes the parts in
 /// order, which gives what the loop over all the nodes would: the same feasible nodes,
 /// rejections, reasons and first error.
-fn filter_in_halves(
+fn filter_in_parts(
     profile: &Profile,
     visited: &[(usize, usize)],
     states: &CycleStates,
     cx: &Cx,
     nominations: &Nominations,
     (order, start): (&[NodeId], usize),
-) -> [ScannedHalf; 2] {
+) -> [ScannedPart; 2] {
     use crate::parallel::{cut, join_cut, rotated_parts, RotatedPart, Scan};
-    let scan = |ids: RotatedPart<NodeId>| -> ScannedHalf {
+    let scan = |ids: RotatedPart<NodeId>| -> ScannedPart {
         let mut feasible = Vec::with_capacity(ids.size_hint().0);
         let mut rejected = Vec::new();
         let mut reasons = Vec::new();
@@ -985,13 +985,34 @@ fn prioritize(
                 .map_err(|m| format!("running Score plugin {:?}: {m}", e.spec.name)),
         }
     };
+    // The plugins whose weighted scores the parts of a split scan added to the totals.
+    let mut added = vec![false; running.len()];
     if !detail && n > 0 && crate::parallel::split_scan(n) {
-        // The two halves of the nodes side by side; the first error in plugin order, then
-        // node order, as the loop below would return it.
-        let done = crate::parallel::rows_in_halves(&running, nodes, all_raw, score);
-        for (a, b) in done {
-            a?;
-            b?;
+        // The two parts of the nodes side by side; the first error in plugin order, then
+        // node order, as the loop below would return it. A plugin without NormalizeScore is
+        // added to the totals in each part, when its scores are in range (else the loop below
+        // finds the invalid score).
+        let done = crate::parallel::rows_in_parts(
+            &running,
+            nodes,
+            all_raw,
+            &mut totals,
+            |plugin, nodes, raw, totals| {
+                score(plugin, nodes, raw)?;
+                let e = &profile.plugins[plugin.1];
+                let add =
+                    !e.plugin.normalizes() && raw.iter().all(|s| (0..=MAX_NODE_SCORE).contains(s));
+                if add {
+                    for (total, &score) in totals.iter_mut().zip(raw.iter()) {
+                        *total = total.wrapping_add(score.wrapping_mul(e.weight));
+                    }
+                }
+                Ok::<bool, String>(add)
+            },
+        );
+        for (r, (a, b)) in done.into_iter().enumerate() {
+            let (a, b) = (a?, b?);
+            added[r] = a && b;
         }
     } else {
         for (r, plugin) in running.iter().enumerate() {
@@ -1001,6 +1022,9 @@ fn prioritize(
     scores.clear();
     scores.resize(n, 0);
     for (r, &(s, i, state)) in running.iter().enumerate() {
+        if added[r] {
+            continue;
+        }
         let e = &profile.plugins[i];
         let raw = &all_raw[r * n..(r + 1) * n];
         scores.copy_from_slice(raw);

@@ -247,6 +247,13 @@ pub trait Plugin: AsAny + Send + Sync {
         None
     }
 
+    /// An optimisation, not an extension point: whether [`Plugin::normalize`] may change the
+    /// scores. `false` (a Score plugin without `ScoreExtensions`) lets a split scan add the
+    /// weighted scores in its two parts, on their own threads. The default is the safe answer.
+    fn normalizes(&self) -> bool {
+        true
+    }
+
     /// `ScoreExtensions.NormalizeScore`, in place; the default keeps the scores.
     fn normalize(
         &self,

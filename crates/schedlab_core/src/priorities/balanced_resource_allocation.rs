@@ -39,6 +39,9 @@ fn score_node(cx: &CycleContext, node: &NodeInfo) -> i64 {
 }
 
 impl ScorePlugin for BalancedResourceAllocation {
+    fn normalizes(&self) -> bool {
+        false
+    }
     fn score(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> Result<i64, CycleError> {
         Ok(score_node(cx, node))
     }

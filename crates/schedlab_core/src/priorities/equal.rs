@@ -15,6 +15,9 @@ pub static SPEC: PrioritySpec = PrioritySpec {
 pub struct EqualPriority;
 
 impl ScorePlugin for EqualPriority {
+    fn normalizes(&self) -> bool {
+        false
+    }
     fn normalize_uniform(&self, raw: i64) -> Option<i64> {
         Some(raw) // no normalize: scores are kept
     }

@@ -35,6 +35,9 @@ pub fn normalized_image_name(name: &str) -> String {
 }
 
 impl ScorePlugin for ImageLocality {
+    fn normalizes(&self) -> bool {
+        false
+    }
     fn normalize_uniform(&self, raw: i64) -> Option<i64> {
         Some(raw) // no normalize: scores are kept
     }

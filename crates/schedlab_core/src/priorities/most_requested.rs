@@ -26,6 +26,9 @@ fn most_requested_score(requested: i64, capacity: i64) -> i64 {
 }
 
 impl ScorePlugin for MostRequested {
+    fn normalizes(&self) -> bool {
+        false
+    }
     fn score(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> Result<i64, CycleError> {
         let (ca, cr) = cpu_allocatable_and_requested(cx, node);
         let (ma, mr) = memory_allocatable_and_requested(cx, node);

@@ -14,6 +14,9 @@ pub struct NodeLabel {
 }
 
 impl ScorePlugin for NodeLabel {
+    fn normalizes(&self) -> bool {
+        false
+    }
     fn score(&self, _: &CycleContext, _: &State, node: &NodeInfo) -> Result<i64, CycleError> {
         let exists = node.labels().contains_key(&self.label);
         Ok(if exists == self.presence {

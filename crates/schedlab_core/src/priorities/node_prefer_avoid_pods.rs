@@ -19,6 +19,9 @@ pub static SPEC: PrioritySpec = PrioritySpec {
 pub struct NodePreferAvoidPods;
 
 impl ScorePlugin for NodePreferAvoidPods {
+    fn normalizes(&self) -> bool {
+        false
+    }
     fn normalize_uniform(&self, raw: i64) -> Option<i64> {
         Some(raw) // no normalize: scores are kept
     }

@@ -76,6 +76,9 @@ impl RequestedToCapacityRatio {
 }
 
 impl ScorePlugin for RequestedToCapacityRatio {
+    fn normalizes(&self) -> bool {
+        false
+    }
     fn score(&self, cx: &CycleContext, _: &State, node: &NodeInfo) -> Result<i64, CycleError> {
         let mut total = 0i64;
         let mut weights = 0i64;

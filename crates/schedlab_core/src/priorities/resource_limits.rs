@@ -21,6 +21,9 @@ fn fits(limit: i64, allocatable: i64) -> bool {
 }
 
 impl ScorePlugin for ResourceLimits {
+    fn normalizes(&self) -> bool {
+        false
+    }
     fn pre_score(&self, cx: &CycleContext, _: &[&NodeInfo]) -> Result<State, CycleError> {
         let mut limits = Resources::default();
         for c in &cx.pod.pod.spec.containers {

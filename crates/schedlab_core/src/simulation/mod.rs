@@ -570,7 +570,7 @@ impl Simulation {
     }
 
     /// Whether this run's cycles filter and score every node of a cluster big enough for
-    /// the scans to be split in halves ([`crate::parallel::split_scan`]): only then is a
+    /// the scans to be split in two parts ([`crate::parallel::split_scan`]): only then is a
     /// second thread kept awake for it.
     fn scans_every_node(&self) -> bool {
         use crate::framework::runner::num_feasible_nodes_to_find;

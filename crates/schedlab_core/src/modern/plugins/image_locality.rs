@@ -87,6 +87,10 @@ fn calculate_priority(sum: i64, containers: usize) -> i64 {
 pub struct ImageLocality;
 
 impl Plugin for ImageLocality {
+    fn normalizes(&self) -> bool {
+        false
+    }
+
     fn name(&self) -> &'static str {
         SPEC.name
     }

@@ -103,6 +103,10 @@ impl NodeResourcesBalancedAllocation {
 }
 
 impl Plugin for NodeResourcesBalancedAllocation {
+    fn normalizes(&self) -> bool {
+        false
+    }
+
     fn name(&self) -> &'static str {
         SPEC.name
     }

@@ -362,6 +362,10 @@ impl NodeResourcesFit {
 }
 
 impl Plugin for NodeResourcesFit {
+    fn normalizes(&self) -> bool {
+        false
+    }
+
     fn name(&self) -> &'static str {
         SPEC.name
     }
