@@ -910,11 +910,26 @@ fn prioritize(
         }
         if !detail {
             // Nothing keeps the raw scores: normalised in place.
+            #[cfg(debug_assertions)]
+            let before = (!s.plugin.normalizes()).then(|| raw.to_vec());
             s.plugin.normalize(cx, &state, nodes, raw);
+            // A split scan skips `normalize` where `normalizes()` says it changes nothing.
+            #[cfg(debug_assertions)]
+            debug_assert!(
+                before.is_none_or(|before| before == raw),
+                "{}: normalizes() is false, but normalize changed the scores",
+                s.name
+            );
             add_weighted(&mut totals, raw, s.weight);
         } else {
             scores.copy_from_slice(raw);
             s.plugin.normalize(cx, &state, nodes, scores);
+            // A split scan skips `normalize` where `normalizes()` says it changes nothing.
+            debug_assert!(
+                s.plugin.normalizes() || scores == raw,
+                "{}: normalizes() is false, but normalize changed the scores",
+                s.name
+            );
             add_weighted(&mut totals, scores, s.weight);
             for i in 0..n {
                 trace.scores[i].entries.push(ScoreRecord {

@@ -1029,6 +1029,12 @@ fn prioritize(
         let raw = &all_raw[r * n..(r + 1) * n];
         scores.copy_from_slice(raw);
         e.plugin.normalize(cx, state, nodes, scores);
+        // A split scan skips `normalize` where `normalizes()` says it changes nothing.
+        debug_assert!(
+            e.plugin.normalizes() || scores == raw,
+            "{}: normalizes() is false, but normalize changed the scores",
+            e.spec.name
+        );
         // The range check and the weighted sum in one pass (out of range: above MaxNodeScore,
         // or negative, which as unsigned is above it too).
         let mut in_range = true;
