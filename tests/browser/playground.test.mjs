@@ -665,6 +665,16 @@ describe('schedlab playground', () => {
     await page.keyboard.press('ArrowRight');
     await page.waitForSelector('[data-testid="inspected-pod"]:text-is("web-1")');
     await page.setViewportSize({ width: 1280, height: 800 });
+    // The header's status is whole at 1280 px ("v1.17 · current"): the scenario's stats give
+    // way instead, and the header stays on one row.
+    const status = await page.evaluate(() => {
+      const s = document.querySelector('[data-testid="status"]');
+      const bar = document.querySelector('.topbar');
+      return { text: s.querySelector('.short-form').textContent, cut: s.scrollWidth - s.clientWidth, bar: bar.getBoundingClientRect().height };
+    });
+    assert.equal(status.text, 'v1.17 · current');
+    assert.ok(status.cut <= 0, `the status is cut by ${status.cut}px`);
+    assert.ok(status.bar < 60, `the header is ${status.bar}px high`);
     await page.screenshot({ path: path.join(SHOTS, 'schedlab-1280x800.png') });
     await page.screenshot({ path: path.join(SHOTS, 'schedlab-1280-full.png'), fullPage: true });
     await page.keyboard.press('End');
