@@ -693,6 +693,18 @@ fn run(
     Ok(())
 }
 
+/// Adds `scores` times `weight` to `totals` (wrapping), and says whether every score is in
+/// `[0, MaxNodeScore]`: the range check and the weighted sum in one pass (a negative score, as
+/// unsigned, is above MaxNodeScore too).
+fn add_weighted_in_range(totals: &mut [i64], scores: &[i64], weight: i64) -> bool {
+    let mut in_range = true;
+    for (total, &score) in totals.iter_mut().zip(scores) {
+        in_range &= (score as u64) <= MAX_NODE_SCORE as u64;
+        *total = total.wrapping_add(score.wrapping_mul(weight));
+    }
+    in_range
+}
+
 /// One scanned part of the nodes ([`filter_in_parts`]): its feasible nodes (or the first
 /// error), and each rejected node with its code, the filters that ran, and the end of its
 /// reasons in the part's own buffer.
@@ -990,8 +1002,8 @@ fn prioritize(
     if !detail && n > 0 && crate::parallel::split_scan(n) {
         // The two parts of the nodes side by side; the first error in plugin order, then
         // node order, as the loop below would return it. A plugin without NormalizeScore is
-        // added to the totals in each part, when its scores are in range (else the loop below
-        // finds the invalid score).
+        // added to the totals in each part; where a part finds a score out of range, the loop
+        // below adds the plugin again and reports the invalid score (the totals go unused).
         let done = crate::parallel::rows_in_parts(
             &running,
             nodes,
@@ -1000,14 +1012,9 @@ fn prioritize(
             |plugin, nodes, raw, totals| {
                 score(plugin, nodes, raw)?;
                 let e = &profile.plugins[plugin.1];
-                let add =
-                    !e.plugin.normalizes() && raw.iter().all(|s| (0..=MAX_NODE_SCORE).contains(s));
-                if add {
-                    for (total, &score) in totals.iter_mut().zip(raw.iter()) {
-                        *total = total.wrapping_add(score.wrapping_mul(e.weight));
-                    }
-                }
-                Ok::<bool, String>(add)
+                Ok::<bool, String>(
+                    !e.plugin.normalizes() && add_weighted_in_range(totals, raw, e.weight),
+                )
             },
         );
         for (r, (a, b)) in done.into_iter().enumerate() {
@@ -1035,14 +1042,7 @@ fn prioritize(
             "{}: normalizes() is false, but normalize changed the scores",
             e.spec.name
         );
-        // The range check and the weighted sum in one pass (out of range: above MaxNodeScore,
-        // or negative, which as unsigned is above it too).
-        let mut in_range = true;
-        for (total, &score) in totals.iter_mut().zip(scores.iter()) {
-            in_range &= (score as u64) <= MAX_NODE_SCORE as u64;
-            *total = total.wrapping_add(score.wrapping_mul(e.weight));
-        }
-        if !in_range {
+        if !add_weighted_in_range(&mut totals, scores, e.weight) {
             let bad = scores
                 .iter()
                 .find(|s| !(0..=MAX_NODE_SCORE).contains(*s))
