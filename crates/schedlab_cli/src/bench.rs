@@ -4,10 +4,14 @@
 //! (5000 / 5000 / 5000) and TopologySpreading (5000 / 5000 / 5000).
 
 use clap::Args;
-use schedlab_core::framework::runner::{Nominations, Scheduler};
+use schedlab_core::cluster::{Cluster, PodId};
+use schedlab_core::framework::runner::{Nominations, Scheduler, SchedulerState};
+use schedlab_core::modern::cycle::schedule_pod;
+use schedlab_core::parallel::with_helper;
 use schedlab_core::policy;
 use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::simulation::{Limits, Simulation, StepKind};
+use schedlab_core::trace::CycleTrace;
 use schedlab_core::workloads::{build_for, Workload};
 use schedlab_core::Scenario;
 #[cfg(not(feature = "mimalloc"))]
@@ -46,7 +50,8 @@ pub struct BenchArgs {
     #[arg(long, default_value = "v1.17", value_parser = parse_scheduler)]
     scheduler: SchedulerVersion,
     /// `queue`: the full simulation (scheduling queue, assume/bind steps, history);
-    /// `single`: the bare loop of one cycle per pending pod, for comparison.
+    /// `single`: the bare loop of one cycle per pending pod, bound at once: the scheduler's
+    /// cycles alone, for comparison.
     #[arg(long = "loop", value_enum, default_value = "queue")]
     mode: LoopMode,
     /// After the run, step back this many cycles and report the time it took.
@@ -118,29 +123,65 @@ fn live_bytes() -> usize {
     LIVE_BYTES.load(Ordering::Relaxed)
 }
 
-/// The loop the simulator replaced: each pending pod tried once, in queue order, bound at once.
-fn single_pass(s: &Scenario, seed: u64, detail: bool) -> (usize, usize, usize) {
-    let built = policy::build(s.policy.as_ref(), &s.config).expect("benchmark policies build");
-    let mut scheduler = Scheduler::new(built.profile, seed);
+/// The loop the simulator replaced: each pending pod tried once, in queue order, bound at once;
+/// no queue, no history. Its cycles are the scheduler's alone (`findNodesThatFit`,
+/// `prioritizeNodes`, `selectHost`), so with `--percentage 100` on 5000 nodes it times the full
+/// scans themselves, split over two threads as a run splits them ([`with_helper`]).
+fn single_pass(s: &Scenario, seed: u64, detail: bool) -> (usize, usize, usize, u64) {
     let mut cluster = s.cluster.clone();
     let order = cluster.node_tree_order();
     let mut cycles = Vec::with_capacity(s.queue.len());
     let mut events = Vec::with_capacity(s.queue.len());
-    for &pod in &s.queue {
-        let t = scheduler.schedule_one(&cluster, &order, pod, &Nominations::new(), detail);
-        if let Some(node) = t.node {
-            cluster.bind(pod, node);
-            events.push(format!(
-                "Successfully assigned {} to {}",
-                cluster.pods[pod].full_name,
-                cluster.nodes[node].name()
-            ));
+    let nominations = Nominations::new();
+    let mut schedule: Box<dyn FnMut(&Cluster, PodId) -> CycleTrace + Send> = match &s.modern {
+        None => {
+            let built =
+                policy::build(s.policy.as_ref(), &s.config).expect("benchmark policies build");
+            let mut scheduler = Scheduler::new(built.profile, seed);
+            Box::new(move |cluster, pod| {
+                scheduler.schedule_one(cluster, &order, pod, &nominations, detail)
+            })
         }
-        cycles.push(t);
-    }
+        Some(config) => {
+            let config = std::sync::Arc::clone(config);
+            let mut state = SchedulerState::new(seed);
+            Box::new(move |cluster, pod| {
+                let profile = config
+                    .profile(cluster.pods[pod].pod.scheduler_name())
+                    .expect("benchmark pods name the default profile");
+                schedule_pod(
+                    profile,
+                    config.percentage_of_nodes_to_score,
+                    &mut state,
+                    cluster,
+                    &order,
+                    pod,
+                    &nominations,
+                    None,
+                    detail,
+                )
+                .trace
+            })
+        }
+    };
+    with_helper(|| {
+        for &pod in &s.queue {
+            let t = schedule(&cluster, pod);
+            if let Some(node) = t.node {
+                cluster.bind(pod, node);
+                events.push(format!(
+                    "Successfully assigned {} to {}",
+                    cluster.pods[pod].full_name,
+                    cluster.nodes[node].name()
+                ));
+            }
+            cycles.push(t);
+        }
+    });
     let scheduled = cycles.iter().filter(|c| c.node.is_some()).count();
     let evaluated = cycles.iter().map(|c| c.evaluated).sum();
-    (cycles.len(), scheduled, evaluated)
+    let decisions: Vec<Option<usize>> = cycles.iter().map(|c| c.node).collect();
+    (cycles.len(), scheduled, evaluated, fingerprint(&decisions))
 }
 
 fn parse_scheduler(s: &str) -> Result<SchedulerVersion, String> {
@@ -218,15 +259,12 @@ pub fn run(a: &BenchArgs) -> ExitCode {
     if a.runs > 1 {
         return independent_runs(a, &scenario, setup_s);
     }
-    let mut extra = String::new();
+    let extra;
     let start = Instant::now();
     let (cycles, scheduled, evaluated, secs) = match a.mode {
-        LoopMode::Single if a.scheduler == SchedulerVersion::V1_35 => {
-            eprintln!("error: --loop single runs the v1.17 cycle only; use --loop queue");
-            return ExitCode::from(2);
-        }
         LoopMode::Single => {
-            let (c, s, e) = single_pass(&scenario, a.seed, a.trace);
+            let (c, s, e, print) = single_pass(&scenario, a.seed, a.trace);
+            extra = format!(",\"decisions\":\"{print:016x}\"");
             (c, s, e, start.elapsed().as_secs_f64())
         }
         LoopMode::Queue => {

@@ -17,20 +17,42 @@ impl Rng {
 
     /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
-        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.state = self.state.wrapping_add(GAMMA);
+        mix(self.state)
     }
 
     /// A number in `[0, n)` (`rand.Intn`); `n` must be in `1..=2^32`.
     pub fn intn(&mut self, n: u64) -> u64 {
-        // Multiply-shift on the top 32 bits: 64-bit arithmetic only (cheap in wasm too), bias
-        // below n / 2^32, which is negligible for node counts.
-        debug_assert!((1..=1 << 32).contains(&n));
-        ((self.next_u64() >> 32) * n) >> 32
+        below(self.next_u64(), n)
     }
+
+    /// What the `k`-th [`Rng::intn`] from now (`k` ≥ 1) will return for `n`, without
+    /// drawing: the state moves by a constant per draw, so any draw can be computed directly.
+    pub fn intn_ahead(&self, k: u64, n: u64) -> u64 {
+        below(mix(self.state.wrapping_add(k.wrapping_mul(GAMMA))), n)
+    }
+
+    /// Moves on `k` draws, as `k` calls of [`Rng::next_u64`] would.
+    pub fn skip(&mut self, k: u64) {
+        self.state = self.state.wrapping_add(k.wrapping_mul(GAMMA));
+    }
+}
+
+/// What SplitMix64's state moves by at each draw.
+const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// SplitMix64's output for a state.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// `bits` as a number in `[0, n)`: multiply-shift on the top 32 bits, 64-bit arithmetic only
+/// (cheap in wasm too), with a bias below n / 2^32, negligible for node counts.
+fn below(bits: u64, n: u64) -> u64 {
+    debug_assert!((1..=1 << 32).contains(&n));
+    ((bits >> 32) * n) >> 32
 }
 
 #[cfg(test)]
@@ -46,6 +68,20 @@ mod tests {
             assert_eq!(x, b.intn(5));
             assert!(x < 5);
         }
+    }
+
+    #[test]
+    fn a_draw_ahead_is_the_draw_that_comes_then() {
+        let mut r = Rng::new(42);
+        let ahead: Vec<u64> = (1..=20).map(|k| r.intn_ahead(k, 1 + k % 7)).collect();
+        let drawn: Vec<u64> = (1..=20).map(|k| r.intn(1 + k % 7)).collect();
+        assert_eq!(ahead, drawn);
+        let (mut skipped, mut walked) = (Rng::new(9), Rng::new(9));
+        skipped.skip(13);
+        (0..13).for_each(|_| {
+            walked.next_u64();
+        });
+        assert_eq!(skipped.next_u64(), walked.next_u64());
     }
 
     #[test]

@@ -11,6 +11,7 @@
 pub mod preemption;
 pub mod reason;
 pub mod runner;
+pub mod select_host;
 
 pub use reason::{FailureReason, Reason};
 

@@ -5,6 +5,7 @@
 //! Deviation, stated: upstream filters 16 nodes in parallel and may look at a few nodes past
 //! the stopping point; this runner is sequential and stops exactly at `numFeasibleNodesToFind`.
 
+use super::select_host::{select_host, ties_of_best};
 use super::{CycleContext, CycleError, FilterPlugin, Profile, Reason, State};
 use crate::cluster::{Cluster, NodeId, NodeInfo, PodId, PodInfo};
 use crate::rng::Rng;
@@ -476,35 +477,12 @@ fn cycle(
     let totals = prioritize(profile, cx, &feasible, detail, trace, &mut st.scratch)?;
 
     // selectHost
-    let mut best = totals[0];
-    let mut selected = feasible[0].id;
-    let mut ties = 1u64;
-    let mut tie_set = Vec::new();
+    let selected = feasible[select_host(&totals, &mut st.rng)].id;
     if detail {
-        tie_set.push(feasible[0].id);
-    }
-    for (node, &score) in feasible.iter().zip(&totals).skip(1) {
-        if score > best {
-            best = score;
-            selected = node.id;
-            ties = 1;
-            if detail {
-                tie_set.clear();
-                tie_set.push(node.id);
-            }
-        } else if score == best {
-            ties += 1;
-            if detail {
-                tie_set.push(node.id);
-            }
-            if st.rng.intn(ties) == 0 {
-                selected = node.id;
-            }
-        }
+        trace.tie_set = ties_of_best(&totals).map(|i| feasible[i].id).collect();
     }
     trace.outcome = Outcome::Scheduled;
     trace.node = Some(selected);
-    trace.tie_set = tie_set;
     Ok(())
 }
 

@@ -19,6 +19,7 @@ use crate::cluster::{Cluster, NodeId, NodeInfo, PodId};
 use crate::framework::runner::{
     num_feasible_nodes_to_find, Nominations, SchedulerState, NO_NODES_AVAILABLE,
 };
+use crate::framework::select_host::{select_host, ties_of_best};
 use crate::framework::Reason;
 use crate::trace::{CycleTrace, NodeFilterRecord, NodeScoreRecord, Outcome, ScoreRecord};
 use std::collections::BTreeSet;
@@ -658,38 +659,13 @@ fn run(
     }
     let nodes: Vec<&NodeInfo> = feasible.iter().map(|&n| &cx.cluster.nodes[n]).collect();
     let totals = prioritize(profile, cx, &nodes, detail, trace, modern, &mut st.scratch)?;
-    // The seeded uniform choice among the best totals.
-    let mut best = totals[0];
-    let mut selected = feasible[0];
-    let mut ties = 1u64;
-    let mut tie_set = Vec::new();
+    // selectHost: the seeded uniform choice among the best totals.
+    let selected = feasible[select_host(&totals, &mut st.rng)];
     if detail {
-        tie_set.push(feasible[0]);
-    }
-    for (&node, &score) in feasible.iter().zip(&totals).skip(1) {
-        if score > best {
-            best = score;
-            selected = node;
-            ties = 1;
-            if detail {
-                tie_set.clear();
-                tie_set.push(node);
-            }
-        } else if score == best {
-            ties += 1;
-            if detail {
-                tie_set.push(node);
-            }
-            if st.rng.intn(ties) == 0 {
-                selected = node;
-            }
-        }
+        trace.tie_set = ties_of_best(&totals).map(|i| feasible[i]).collect();
     }
     trace.outcome = Outcome::Scheduled;
     trace.node = Some(selected);
-    if detail {
-        trace.tie_set = tie_set;
-    }
     Ok(())
 }
 
