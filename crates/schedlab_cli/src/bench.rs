@@ -123,6 +123,9 @@ fn live_bytes() -> usize {
     LIVE_BYTES.load(Ordering::Relaxed)
 }
 
+/// One scheduling cycle of a pod against a cluster, by either scheduler.
+type CycleFn = dyn FnMut(&Cluster, PodId) -> CycleTrace + Send;
+
 /// The loop the simulator replaced: each pending pod tried once, in queue order, bound at once;
 /// no queue, no history. Its cycles are the scheduler's alone (`findNodesThatFit`,
 /// `prioritizeNodes`, `selectHost`), so with `--percentage 100` on 5000 nodes it times the full
@@ -133,7 +136,7 @@ fn single_pass(s: &Scenario, seed: u64, detail: bool) -> (usize, usize, usize, u
     let mut cycles = Vec::with_capacity(s.queue.len());
     let mut events = Vec::with_capacity(s.queue.len());
     let nominations = Nominations::new();
-    let mut schedule: Box<dyn FnMut(&Cluster, PodId) -> CycleTrace + Send> = match &s.modern {
+    let mut schedule: Box<CycleFn> = match &s.modern {
         None => {
             let built =
                 policy::build(s.policy.as_ref(), &s.config).expect("benchmark policies build");
