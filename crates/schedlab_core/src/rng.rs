@@ -1,7 +1,8 @@
 //! A tiny seeded random number generator (SplitMix64), identical on every platform.
 //!
 //! The core never reads OS entropy or a global RNG: every random choice (only `selectHost`
-//! ties) draws from the run's own seeded generator.
+//! ties) draws from the run's own seeded generator. The state moves by a constant per draw, so
+//! any draw ahead can be computed without the ones before it ([`Rng::intn_ahead`]).
 
 /// SplitMix64.
 #[derive(Clone, Debug)]
