@@ -170,6 +170,23 @@ describe('what a new user trips over', () => {
     assert.ok(after.y <= 1 && after.y >= -1, `a step scrolled the controls away (y=${after.y})`);
   });
 
+  it('on a phone an error status wraps inside the screen', async () => {
+    if (page) await page.close();
+    page = await env.newPage({ width: 390, height: 844 });
+    await page.goto(`${env.base}#example=classic`);
+    await page.waitForSelector('[data-testid="node-card"]');
+    await tab(page, 'nodes');
+    await editor(page, 'nodes').fill('{"items": [');
+    await page.waitForFunction(() => /error/.test(document.querySelector('[data-testid="status"]')?.textContent ?? ''));
+    const status = page.locator('[data-testid="status"]');
+    // The long form, whole: "1 error · showing the last valid result (...)".
+    assert.match(await status.textContent(), /1 error · showing the last valid result/);
+    const box = await status.boundingBox();
+    assert.ok(box.x >= 0 && box.x + box.width <= 390, `the status runs from x=${box.x} to ${box.x + box.width}, past 390`);
+    const cut = await status.evaluate((el) => el.scrollWidth > el.clientWidth + 1);
+    assert.ok(!cut, 'the status text is cut');
+  });
+
   it('the configuration editor keeps its heading and Form/Text switch on one line', async () => {
     await fresh();
     await tab(page, 'config');
