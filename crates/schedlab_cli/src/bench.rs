@@ -10,7 +10,7 @@ use schedlab_core::modern::cycle::schedule_pod;
 use schedlab_core::parallel::with_helper;
 use schedlab_core::policy;
 use schedlab_core::scenario::SchedulerVersion;
-use schedlab_core::simulation::{Limits, Simulation, StepKind};
+use schedlab_core::simulation::{scans_every_node, Limits, Simulation, StepKind};
 use schedlab_core::trace::CycleTrace;
 use schedlab_core::workloads::{build_for, Workload};
 use schedlab_core::Scenario;
@@ -124,7 +124,7 @@ fn live_bytes() -> usize {
 }
 
 /// One scheduling cycle of a pod against a cluster, by either scheduler.
-type CycleFn = dyn FnMut(&Cluster, PodId) -> CycleTrace + Send;
+type CycleFn = dyn FnMut(&Cluster, PodId) -> Option<CycleTrace> + Send;
 
 /// The loop the simulator replaced: each pending pod tried once, in queue order, bound at once;
 /// no queue, no history. Its cycles are the scheduler's alone (`findNodesThatFit`,
@@ -142,17 +142,16 @@ fn single_pass(s: &Scenario, seed: u64, detail: bool) -> (usize, usize, usize, u
                 policy::build(s.policy.as_ref(), &s.config).expect("benchmark policies build");
             let mut scheduler = Scheduler::new(built.profile, seed);
             Box::new(move |cluster, pod| {
-                scheduler.schedule_one(cluster, &order, pod, &nominations, detail)
+                Some(scheduler.schedule_one(cluster, &order, pod, &nominations, detail))
             })
         }
         Some(config) => {
             let config = std::sync::Arc::clone(config);
             let mut state = SchedulerState::new(seed);
             Box::new(move |cluster, pod| {
-                let profile = config
-                    .profile(cluster.pods[pod].pod.scheduler_name())
-                    .expect("benchmark pods name the default profile");
-                schedule_pod(
+                // Only pods of a profile are queued.
+                let profile = config.profile(cluster.pods[pod].pod.scheduler_name())?;
+                let result = schedule_pod(
                     profile,
                     config.percentage_of_nodes_to_score,
                     &mut state,
@@ -162,14 +161,20 @@ fn single_pass(s: &Scenario, seed: u64, detail: bool) -> (usize, usize, usize, u
                     &nominations,
                     None,
                     detail,
-                )
-                .trace
+                );
+                Some(result.trace)
             })
         }
     };
-    with_helper(|| {
+    let percentages: Vec<i32> = match &s.modern {
+        None => vec![s.config.percentage_of_nodes_to_score],
+        Some(config) => config.percentages().collect(),
+    };
+    let mut run = || {
         for &pod in &s.queue {
-            let t = schedule(&cluster, pod);
+            let Some(t) = schedule(&cluster, pod) else {
+                continue;
+            };
             if let Some(node) = t.node {
                 cluster.bind(pod, node);
                 events.push(format!(
@@ -180,10 +185,15 @@ fn single_pass(s: &Scenario, seed: u64, detail: bool) -> (usize, usize, usize, u
             }
             cycles.push(t);
         }
-    });
+    };
+    if scans_every_node(s.cluster.nodes.len(), percentages.into_iter()) {
+        with_helper(run);
+    } else {
+        run();
+    }
     let scheduled = cycles.iter().filter(|c| c.node.is_some()).count();
     let evaluated = cycles.iter().map(|c| c.evaluated).sum();
-    let decisions: Vec<Option<usize>> = cycles.iter().map(|c| c.node).collect();
+    let decisions: Vec<(usize, Option<usize>)> = cycles.iter().map(|c| (c.pod, c.node)).collect();
     (cycles.len(), scheduled, evaluated, fingerprint(&decisions))
 }
 
@@ -267,7 +277,7 @@ pub fn run(a: &BenchArgs) -> ExitCode {
     let (cycles, scheduled, evaluated, secs) = match a.mode {
         LoopMode::Single => {
             let (c, s, e, print) = single_pass(&scenario, a.seed, a.trace);
-            extra = format!(",\"decisions\":\"{print:016x}\"");
+            extra = format!(",\"decisions\":[\"{print:016x}\"]");
             (c, s, e, start.elapsed().as_secs_f64())
         }
         LoopMode::Queue => {

@@ -336,6 +336,15 @@ impl Snapshot {
     }
 }
 
+/// Whether the cycles of a run over `nodes` nodes, under profiles that score these
+/// `percentages` of them (`percentageOfNodesToScore`), filter and score every node of a cluster
+/// big enough for each scan to be split in two parts ([`crate::parallel::split_scan`]).
+pub fn scans_every_node(nodes: usize, mut percentages: impl Iterator<Item = i32>) -> bool {
+    use crate::framework::runner::num_feasible_nodes_to_find;
+    nodes >= crate::parallel::MIN_SPLIT_NODES
+        && percentages.any(|p| num_feasible_nodes_to_find(nodes, p) >= nodes)
+}
+
 /// A run in progress, steppable forwards and backwards.
 pub struct Simulation {
     setup: Arc<Setup>,
@@ -570,22 +579,16 @@ impl Simulation {
     }
 
     /// Whether this run's cycles filter and score every node of a cluster big enough for
-    /// the scans to be split in two parts ([`crate::parallel::split_scan`]): only then is a
-    /// second thread kept awake for it.
+    /// the scans to be split in two parts ([`scans_every_node`]): only then is a second
+    /// thread kept awake for it.
     fn scans_every_node(&self) -> bool {
-        use crate::framework::runner::num_feasible_nodes_to_find;
         let nodes = self.state.cluster.nodes.len();
-        let every = |percentage: i32| num_feasible_nodes_to_find(nodes, percentage) >= nodes;
-        nodes >= crate::parallel::MIN_SPLIT_NODES
-            && match &self.schedulers {
-                Schedulers::Legacy(p) => every(p.settings.percentage_of_nodes_to_score),
-                Schedulers::Modern(c) => c.profiles.iter().any(|p| {
-                    every(
-                        p.percentage_of_nodes_to_score
-                            .unwrap_or(c.percentage_of_nodes_to_score),
-                    )
-                }),
+        match &self.schedulers {
+            Schedulers::Legacy(p) => {
+                scans_every_node(nodes, [p.settings.percentage_of_nodes_to_score].into_iter())
             }
+            Schedulers::Modern(c) => scans_every_node(nodes, c.percentages()),
+        }
     }
 
     fn run_here(&mut self, limits: Limits) -> StopReason {

@@ -73,6 +73,14 @@ impl Configuration {
         }
     }
 
+    /// Each profile's `percentageOfNodesToScore`: its own, or the global one.
+    pub fn percentages(&self) -> impl Iterator<Item = i32> + '_ {
+        self.profiles.iter().map(|p| {
+            p.percentage_of_nodes_to_score
+                .unwrap_or(self.percentage_of_nodes_to_score)
+        })
+    }
+
     /// The profile for a scheduler name.
     pub fn profile(&self, scheduler_name: &str) -> Option<&Profile> {
         self.profiles
