@@ -1045,3 +1045,148 @@ fn prioritize(
     }
     Ok(totals)
 }
+
+#[cfg(test)]
+mod tests {
+    //! `prioritizeNodes`' range check (reference `modern.md` §3.5): no in-tree plugin gives a
+    //! score outside `[0, 100]` after normalizing, so a plugin of the test's own does.
+
+    use super::*;
+    use crate::cluster::PodInfo;
+    use crate::modern::profile::Enabled;
+    use crate::modern::registry::{PluginSpec, Points};
+    use crate::testing::{cluster, node, pod};
+    use serde_json::json;
+
+    /// A Score plugin without `NormalizeScore`: node `i` gets `scores[i]`.
+    struct Fixed(Vec<i64>);
+
+    impl Plugin for Fixed {
+        fn name(&self) -> &'static str {
+            "Fixed"
+        }
+        fn score(
+            &self,
+            _cx: &Cx,
+            _state: Option<&dyn PluginState>,
+            node: &NodeInfo,
+        ) -> Result<i64, String> {
+            Ok(self.0[node.id])
+        }
+        fn normalizes(&self) -> bool {
+            false
+        }
+    }
+
+    static FIXED: PluginSpec = PluginSpec {
+        name: "Fixed",
+        points: Points::of(&[Point::Score]),
+        default_enabled: false,
+        default_weight: None,
+        args_kind: None,
+        args_checked_by_validation: false,
+        build: |_| Err(Vec::new()),
+    };
+
+    /// `prioritize` of a profile whose one Score plugin (weight 2) gives `scores`, one per node,
+    /// without and with the cycle's details; both answers.
+    fn prioritize_fixed(scores: &[i64]) -> [Result<Vec<i64>, String>; 2] {
+        let nodes = (0..scores.len())
+            .map(|i| node(json!({ "metadata": { "name": format!("n{i}") } })))
+            .collect();
+        let c = cluster(nodes, Vec::new());
+        let incoming = PodInfo::new_v135(pod(json!({ "metadata": { "name": "p" } })), 0, 0);
+        let order: Vec<NodeId> = (0..scores.len()).collect();
+        let cx = Cx {
+            cluster: &c,
+            pod: &incoming,
+            order: &order,
+        };
+        let mut points: [Vec<usize>; 12] = std::array::from_fn(|_| Vec::new());
+        points[Point::Score as usize] = vec![0];
+        let profile = Profile::new(
+            "default-scheduler".into(),
+            None,
+            vec![Enabled {
+                spec: &FIXED,
+                plugin: Box::new(Fixed(scores.to_vec())),
+                weight: 2,
+            }],
+            points,
+        );
+        let feasible: Vec<&NodeInfo> = c.nodes.iter().collect();
+        [false, true].map(|detail| {
+            let mut trace = CycleTrace::new(0, scores.len(), 0);
+            let mut modern = ModernTrace::default();
+            let mut scratch = (Vec::new(), Vec::new());
+            prioritize(
+                &profile,
+                &cx,
+                &feasible,
+                detail,
+                &mut trace,
+                &mut modern,
+                &mut scratch,
+            )
+        })
+    }
+
+    /// The error upstream's framework returns for `bad`.
+    fn invalid(bad: i64) -> Result<Vec<i64>, String> {
+        Err(format!(
+            "plugin \"Fixed\" returns an invalid score {bad}, it should in the range of [0, 100] after normalizing"
+        ))
+    }
+
+    #[test]
+    fn scores_in_range_are_weighted() {
+        // 0 and 100 are the ends of the range, both allowed; weight 2.
+        for answer in prioritize_fixed(&[0, 100, 37]) {
+            assert_eq!(answer, Ok(vec![0, 200, 74]));
+        }
+    }
+
+    #[test]
+    fn a_score_out_of_range_is_an_error_naming_the_plugin_and_the_first_bad_score() {
+        // `plugin %q returns an invalid score %v, it should in the range of [%v, %v] after
+        // normalizing`, with MinNodeScore 0 and MaxNodeScore 100; the first bad node in node
+        // order is the one reported.
+        for answer in prioritize_fixed(&[50, 101, -5]) {
+            assert_eq!(answer, invalid(101));
+        }
+        for answer in prioritize_fixed(&[-1, 50, 50]) {
+            assert_eq!(answer, invalid(-1));
+        }
+        // The most negative score, whose weighted sum wraps, is out of range too.
+        for answer in prioritize_fixed(&[i64::MIN, 0]) {
+            assert_eq!(answer, invalid(i64::MIN));
+        }
+    }
+
+    #[cfg(feature = "parallel")]
+    #[test]
+    fn a_split_scan_reports_the_same_bad_score() {
+        // 1200 nodes under a helper on two threads: without details the scores are computed
+        // in two parts side by side, cut at node 600 (a run's first cut is half and half).
+        // One bad score in each part: the one reported is the first in node order, as on one
+        // thread (and as the detailed answer, computed on one thread, says).
+        let mut scores = vec![40; 1200];
+        scores[100] = 101;
+        scores[1100] = 250;
+        let split = crate::parallel::with_threads(2, || {
+            crate::parallel::with_helper(|| {
+                assert!(crate::parallel::split_scan(1200), "the scan was not split");
+                prioritize_fixed(&scores)
+            })
+        })
+        .expect("a pool");
+        assert_eq!(split, [invalid(101), invalid(101)]);
+        // Only the helper's part holds a bad score.
+        scores[100] = 40;
+        let split = crate::parallel::with_threads(2, || {
+            crate::parallel::with_helper(|| prioritize_fixed(&scores))
+        })
+        .expect("a pool");
+        assert_eq!(split, [invalid(250), invalid(250)]);
+    }
+}
