@@ -49,3 +49,5 @@ trunk build --release
 
 say "browser test (headless Chromium)"
 node --test tests/browser/
+
+say "every check and test passed"
