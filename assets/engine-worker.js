@@ -7,7 +7,8 @@
 // with the host on its own thread.
 //
 // Otherwise it is the questions' worker (web/src/background.rs). It answers each message (a question as
-// JSON text) with { reply, threads, why }: `answerQuestion`'s reply (JSON text), the threads
+// JSON text) with { reply, threads, why }: `answerQuestion`'s reply (JSON text; a promise, as
+// the questions' code is fetched on the first question: a split point), the threads
 // that computed it, and why only one when that is so. If the wasm fails (a panic is a bug of
 // ours), it posts { error } instead, and the page stops this worker.
 //
@@ -88,7 +89,7 @@ self.onmessage = async (event) => {
     return;
   }
   try {
-    const reply = engine.module.answerQuestion(event.data);
+    const reply = await engine.module.answerQuestion(event.data);
     self.postMessage({ reply, threads: engine.threads, why: engine.why ?? null });
   } catch (e) {
     self.postMessage({ error: String(e && e.message || e) });

@@ -14,9 +14,14 @@
 // - `interactive`: the first cycle's `scheduleOne` panel on screen and the main thread quiet
 //   (no long task running; the later of the panel's appearance and the end of the last long task
 //   that started before it). What the 1.5 s target of item 5 is measured against;
-// - `longTasks`: the main thread's tasks over 50 ms up to then, and the longest.
+// - `longTasks`: the main thread's tasks over 50 ms up to then, and the longest;
+// - `wasmFiles`, `wasmGzip`: the wasm files the page and its workers asked for until the first
+//   panel showed (the main module and the chunks of its split points that were needed: the
+//   session worker's engine, say), and their size at `gzip -9`, read from the dist folder; and
+//   `mainGzip`, the main module's alone.
 
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import path from 'node:path';
 import { DIST, launch, serve } from '../tests/browser/support.mjs';
 
@@ -55,14 +60,26 @@ function watch() {
   seen('schedule-one', 'panel');
 }
 
+/** A site file's size at `gzip -9`. */
+function gzipSize(urlPath) {
+  const file = path.join(DIST, decodeURIComponent(urlPath));
+  return zlib.gzipSync(fs.readFileSync(file), { level: 9 }).length;
+}
+
 const runs = [];
 for (let i = 0; i < RUNS; i++) {
   const browser = await launch();
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.on('pageerror', (e) => console.error('pageerror:', e.message));
+  // Requests of dedicated workers reach the page's events too (Chromium).
+  const wasmAsked = [];
+  page.on('request', (q) => {
+    if (q.url().endsWith('.wasm')) wasmAsked.push(new URL(q.url()).pathname);
+  });
   await page.addInitScript(watch);
   await page.goto(base);
   await page.waitForFunction(() => window.__firstLoad?.panel !== undefined, null, { timeout: 60000 });
+  const needed = [...new Set(wasmAsked)];
   // Long tasks are reported after they end: give the last one time to arrive.
   await page.waitForTimeout(1500);
   const r = await page.evaluate(() => {
@@ -82,6 +99,9 @@ for (let i = 0; i < RUNS; i++) {
       longestTask: Math.round(Math.max(0, ...before.map(([, d]) => d))),
     };
   });
+  r.wasmFiles = needed.length;
+  r.wasmGzip = needed.reduce((sum, f) => sum + gzipSize(f), 0);
+  r.mainGzip = needed.filter((f) => /schedlab_web-[^/]*_bg\.wasm$/.test(f)).reduce((sum, f) => sum + gzipSize(f), 0);
   console.log(JSON.stringify({ run: i + 1, ...r }));
   runs.push(r);
   await browser.close();
@@ -98,6 +118,9 @@ console.log(
     median: Object.fromEntries(keys.map((k) => [k, median(k)])),
     range: { interactive: [Math.min(...runs.map((r) => r.interactive)), Math.max(...runs.map((r) => r.interactive))] },
     wasmBytes: runs[0].wasmBytes,
+    mainGzip: runs[0].mainGzip,
+    wasmFiles: runs[0].wasmFiles,
+    wasmGzip: runs[0].wasmGzip,
     runs: RUNS,
     path: PAGE || '/',
   }),

@@ -10,6 +10,7 @@ WASM_BINDGEN_VERSION=0.2.130
 TRUNK_VERSION=0.21.14
 CARGO_FUZZ_VERSION=0.13.2
 CARGO_DENY_VERSION=0.20.2
+WASM_SPLIT_VERSION=0.2.4
 
 # Each step's line carries the time since the first script started ([mm:ss]), so a slow CI
 # run shows where its hour went.
@@ -50,6 +51,12 @@ setup_web_tools() {
     || ! wasm-bindgen-test-runner --version 2>/dev/null | grep -q "$WASM_BINDGEN_VERSION"; then
     say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 3 minutes, once)"
     cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+  fi
+  # wasm-split-cli cuts the page's wasm at its `#[lazy]` split points (scripts/split-page.sh).
+  if ! cargo install --list 2>/dev/null | grep -q "^wasm_split_cli_support v$WASM_SPLIT_VERSION:" \
+    || ! command -v wasm-split-cli >/dev/null; then
+    say "installing wasm-split-cli $WASM_SPLIT_VERSION (about 2 minutes, once)"
+    cargo install "wasm_split_cli_support@$WASM_SPLIT_VERSION" --locked --features build-binary
   fi
   if [ ! -x "$ROOT/node_modules/.bin/wasm-opt" ] || [ ! -d "$ROOT/node_modules/playwright-core" ]; then
     say "installing npm packages (binaryen's wasm-opt, playwright-core)"

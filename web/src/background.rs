@@ -75,28 +75,32 @@ fn to_value<T: Serialize>(v: Result<T, Vec<Diagnostic>>) -> Result<Value, Vec<St
     serde_json::to_value(v).map_err(|e| vec![format!("the answer did not serialise: {e}")])
 }
 
-fn compute(request: Request) -> Result<Value, Vec<String>> {
-    match request {
-        Request::Compare { texts, other, seed } => {
-            let e = Editors::read(texts).map_err(messages)?;
-            to_value(questions::compare(&e, &other, seed))
-        }
-        Request::Sweep {
-            texts,
-            setting,
-            values,
-            seed,
-        } => {
-            let e = Editors::read(texts).map_err(messages)?;
-            to_value(questions::sweep(&e, &setting, &values, seed))
-        }
-        Request::Capacity {
-            texts,
-            template,
-            seed,
-        } => {
-            let e = Editors::read(texts).map_err(messages)?;
-            to_value(questions::capacity(&e, &template, seed))
+split_point! {
+    /// Answers a question. A split point (`#[lazy]`): the questions' code is fetched when the
+    /// first question is asked, not in the page's first load.
+    fn compute(request: Request) -> Result<Value, Vec<String>> {
+        match request {
+            Request::Compare { texts, other, seed } => {
+                let e = Editors::read(texts).map_err(messages)?;
+                to_value(questions::compare(&e, &other, seed))
+            }
+            Request::Sweep {
+                texts,
+                setting,
+                values,
+                seed,
+            } => {
+                let e = Editors::read(texts).map_err(messages)?;
+                to_value(questions::sweep(&e, &setting, &values, seed))
+            }
+            Request::Capacity {
+                texts,
+                template,
+                seed,
+            } => {
+                let e = Editors::read(texts).map_err(messages)?;
+                to_value(questions::capacity(&e, &template, seed))
+            }
         }
     }
 }
@@ -104,9 +108,9 @@ fn compute(request: Request) -> Result<Value, Vec<String>> {
 /// Answers a request (JSON of a [`Request`]) with JSON of `Result<T, Vec<String>>`. What the
 /// worker runs; the page runs the same when it has no worker.
 #[wasm_bindgen(js_name = answerQuestion)]
-pub fn answer(request: &str) -> String {
-    let reply = match serde_json::from_str::<Request>(request) {
-        Ok(r) => compute(r),
+pub async fn answer(request: String) -> String {
+    let reply = match serde_json::from_str::<Request>(&request) {
+        Ok(r) => compute(r).await,
         Err(e) => Err(vec![format!("the worker could not read the question: {e}")]),
     };
     serde_json::to_string(&reply).unwrap_or_else(|e| {
@@ -403,16 +407,18 @@ fn on_page_thread<T: DeserializeOwned + 'static>(
     request_animation_frame(move || {
         set_timeout(
             move || {
-                let reply = decode::<T>(&answer(&request));
-                done(
-                    reply,
-                    Ran {
-                        ms: now_ms() - started,
-                        in_worker: false,
-                        threads: 1,
-                        why_one: None,
-                    },
-                );
+                wasm_bindgen_futures::spawn_local(async move {
+                    let reply = decode::<T>(&answer(request).await);
+                    done(
+                        reply,
+                        Ran {
+                            ms: now_ms() - started,
+                            in_worker: false,
+                            threads: 1,
+                            why_one: None,
+                        },
+                    );
+                });
             },
             Duration::ZERO,
         );
@@ -431,6 +437,15 @@ mod tests {
     use crate::questions::{CompareView, SweepView};
     use schedlab_core::analysis::capacity::Capacity;
     use schedlab_core::scenario::SchedulerVersion;
+
+    /// `answer`, run to its end: natively its split point's code is in place, so it never waits.
+    fn answer_now(request: &str) -> String {
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        match std::future::Future::poll(std::pin::pin!(answer(request.to_string())), &mut cx) {
+            std::task::Poll::Ready(reply) => reply,
+            std::task::Poll::Pending => panic!("a native split point waited"),
+        }
+    }
 
     fn texts() -> Vec<String> {
         let nodes = "apiVersion: v1\nkind: List\nitems:\n- kind: Node\n  metadata: {name: a}\n  status: {allocatable: {cpu: '2', memory: 4Gi, pods: '10'}}\n- kind: Node\n  metadata: {name: b}\n  status: {allocatable: {cpu: '4', memory: 8Gi, pods: '10'}}\n";
@@ -452,7 +467,7 @@ mod tests {
         };
         let wire = serde_json::to_string(&request).unwrap();
         assert_eq!(serde_json::from_str::<Request>(&wire).unwrap(), request);
-        let crossed: CompareView = decode(&answer(&wire)).unwrap();
+        let crossed: CompareView = decode(&answer_now(&wire)).unwrap();
         assert_eq!(crossed, direct);
 
         let direct = questions::sweep(&e, "seed", "0..3", 0).unwrap();
@@ -463,7 +478,7 @@ mod tests {
             seed: 0,
         })
         .unwrap();
-        let crossed: SweepView = decode(&answer(&wire)).unwrap();
+        let crossed: SweepView = decode(&answer_now(&wire)).unwrap();
         assert_eq!(crossed, direct);
 
         let template = questions::SAMPLE_TEMPLATE.to_string();
@@ -474,7 +489,7 @@ mod tests {
             seed: 0,
         })
         .unwrap();
-        let crossed: Capacity = decode(&answer(&wire)).unwrap();
+        let crossed: Capacity = decode(&answer_now(&wire)).unwrap();
         assert_eq!(crossed, direct);
         // By hand: 6 cores and 12Gi in all, less the pod's 500m and 1Gi on one node; copies
         // of 500m/512Mi: 4 on a and 7 on b (or 3 and 8), CPU being the tighter: 11.
@@ -490,11 +505,11 @@ mod tests {
             seed: 0,
         })
         .unwrap();
-        let crossed: Result<SweepView, Vec<String>> = decode(&answer(&wire));
+        let crossed: Result<SweepView, Vec<String>> = decode(&answer_now(&wire));
         let errors = crossed.unwrap_err();
         assert_eq!(errors.len(), 1);
         assert!(errors[0].contains("colour"), "{errors:?}");
-        let garbled: Result<SweepView, Vec<String>> = decode(&answer("{\"question\":1}"));
+        let garbled: Result<SweepView, Vec<String>> = decode(&answer_now("{\"question\":1}"));
         assert!(garbled.unwrap_err()[0].starts_with("the worker could not read the question"));
     }
 }

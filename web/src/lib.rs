@@ -11,6 +11,23 @@
 //! big texts) and the address bar, the app's only I/O is fetching the gallery's example files
 //! from its own site when one is first opened ([`gallery`]).
 
+/// Declares a split point: an `async fn` whose code `scripts/split-page.sh` cuts out of the
+/// page's first load into a chunk fetched on its first call (Leptos's `#[lazy]`, with the
+/// `split` feature on wasm32). Elsewhere (native tests, the threaded build, which is not split)
+/// the same `async fn` with its code in place.
+macro_rules! split_point {
+    ($(#[$meta:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $(-> $ret:ty)? $body:block) => {
+        #[cfg(all(feature = "split", target_arch = "wasm32"))]
+        $(#[$meta])*
+        #[leptos::lazy]
+        $vis fn $name($($arg: $ty),*) $(-> $ret)? $body
+
+        #[cfg(not(all(feature = "split", target_arch = "wasm32")))]
+        $(#[$meta])*
+        $vis async fn $name($($arg: $ty),*) $(-> $ret)? $body
+    };
+}
+
 pub mod analysis;
 pub mod background;
 pub mod bundle;

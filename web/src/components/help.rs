@@ -26,6 +26,22 @@ pub const SHORTCUTS: [(&str, &str); 12] = [
 #[component]
 pub fn Help() -> impl IntoView {
     let state = expect_context::<Playground>();
+    // Its code is fetched the first time it opens, then kept.
+    let wanted = Memo::new(move |was: Option<&bool>| was == Some(&true) || state.help.get());
+    view! { <Show when=move || wanted.get()>{super::on_demand(help_view())}</Show> }
+}
+
+split_point! {
+    /// A split point (`#[lazy]`): this view's code, fetched when first drawn.
+    fn help_view() -> AnyView {
+        view! { <HelpNow /> }.into_any()
+    }
+}
+
+/// What the component draws once its code is here.
+#[component]
+fn HelpNow() -> impl IntoView {
+    let state = expect_context::<Playground>();
     view! {
         <Show when=move || state.help.get()>
             <div class="overlay" data-testid="help" on:click=move |_| state.help.set(false)>

@@ -37,6 +37,19 @@ enum Mode {
 /// The two split buttons and their menus.
 #[component]
 pub fn ImportExport() -> impl IntoView {
+    super::on_demand(import_export_view())
+}
+
+split_point! {
+    /// A split point (`#[lazy]`): this view's code, fetched when first drawn.
+    fn import_export_view() -> AnyView {
+        view! { <ImportExportNow /> }.into_any()
+    }
+}
+
+/// What the component draws once its code is here.
+#[component]
+fn ImportExportNow() -> impl IntoView {
     let state = expect_context::<Playground>();
     let open = RwSignal::new(None::<Menu>);
     // A click outside the open menu closes it.

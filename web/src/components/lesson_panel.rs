@@ -27,6 +27,24 @@ pub fn may_replace_work(state: Playground) -> bool {
 #[component]
 pub fn LessonPanel() -> impl IntoView {
     let state = expect_context::<Playground>();
+    // Its code is fetched the first time a lesson or the list opens, then kept.
+    let wanted = Memo::new(move |was: Option<&bool>| {
+        was == Some(&true) || state.lesson.with(Option::is_some) || state.lesson_list.get()
+    });
+    view! { <Show when=move || wanted.get()>{super::on_demand(lesson_panel_view())}</Show> }
+}
+
+split_point! {
+    /// A split point (`#[lazy]`): this view's code, fetched when first drawn.
+    fn lesson_panel_view() -> AnyView {
+        view! { <LessonPanelNow /> }.into_any()
+    }
+}
+
+/// What the component draws once its code is here.
+#[component]
+fn LessonPanelNow() -> impl IntoView {
+    let state = expect_context::<Playground>();
     Effect::new(move |_| {
         if state.stop_shown.get() > 0 && !super::inspector::page_scroll_held() {
             // After the inspector has drawn the stop (and scrolled its phase into view).

@@ -10,6 +10,33 @@ use leptos::prelude::*;
 #[component]
 pub fn LinkBanner() -> impl IntoView {
     let state = expect_context::<Playground>();
+    // Its code is fetched the first time there is something to say, then kept.
+    let wanted = Memo::new(move |was: Option<&bool>| {
+        was == Some(&true)
+            || state.save_problem.with(Option::is_some)
+            || state.link_conflict.with(Option::is_some)
+            || state.link_message.with(Option::is_some)
+            || state.fetching.with(Option::is_some)
+            || state.fetch_error.with(Option::is_some)
+    });
+    // What Copy link did is drawn at once: its field must be on the page when it takes the focus.
+    view! {
+        <Show when=move || wanted.get()>{super::on_demand(link_banner_view())}</Show>
+        <CopyNote/>
+    }
+}
+
+split_point! {
+    /// A split point (`#[lazy]`): this view's code, fetched when first drawn.
+    fn link_banner_view() -> AnyView {
+        view! { <LinkBannerNow /> }.into_any()
+    }
+}
+
+/// What the component draws once its code is here.
+#[component]
+fn LinkBannerNow() -> impl IntoView {
+    let state = expect_context::<Playground>();
     let conflict = move || {
         state.link_conflict.get().is_some().then(|| {
             view! {
@@ -114,6 +141,5 @@ pub fn LinkBanner() -> impl IntoView {
         {message}
         {fetching}
         {fetch_error}
-        <CopyNote/>
     }
 }

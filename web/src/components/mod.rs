@@ -48,6 +48,7 @@ pub mod term;
 pub mod warnings;
 
 use leptos::prelude::*;
+use std::future::Future;
 
 /// Rows of a node table shown before "show all".
 pub const ROW_LIMIT: usize = 30;
@@ -112,4 +113,11 @@ pub fn camel_breaks(name: &str) -> String {
         out.push(c);
     }
     out
+}
+
+/// A view whose code is fetched on first use: `view` is a `#[lazy]` function's future (a
+/// split point: `scripts/split-page.sh` cuts its code out of the page's first load). Nothing is
+/// drawn until the code has arrived.
+pub fn on_demand(view: impl Future<Output = AnyView> + Send + 'static) -> impl IntoView {
+    view! { <Suspense fallback=|| ()>{Suspend::new(view)}</Suspense> }
 }

@@ -78,25 +78,13 @@ fn percent(v: f64) -> String {
     format!("{:.1}%", v * 100.0)
 }
 
-/// The panel.
+/// The panel: its summary line, and its body once opened (the body's code, the questions'
+/// panes, is fetched when the panel is first opened).
 #[component]
 pub fn QuestionsPanel() -> impl IntoView {
     let state = expect_context::<Playground>();
     let open = RwSignal::new(state.compare_link.get_untracked().is_some());
-    let question = RwSignal::new(Question::Compare);
-    let tab = move |q: Question, label: &'static str, id: &'static str| {
-        view! {
-            <button
-                role="tab"
-                class:active=move || question.get() == q
-                aria-selected=move || (question.get() == q).to_string()
-                data-testid=format!("questions-tab-{id}")
-                on:click=move |_| question.set(q)
-            >
-                {label}
-            </button>
-        }
-    };
+    let opened = Memo::new(move |was: Option<&bool>| was == Some(&true) || open.get());
     view! {
         <section class="questions" aria-label="Compare, sweep, capacity" data-testid="questions">
             <details prop:open=move || open.get() on:toggle=move |ev| {
@@ -112,18 +100,47 @@ pub fn QuestionsPanel() -> impl IntoView {
                         "What changes under another configuration, which setting to choose, how many more pods fit."
                     </span>
                 </summary>
-                <div class="questions-tabs" role="tablist">
-                    {tab(Question::Compare, "Compare", "compare")}
-                    {tab(Question::Sweep, "Sweep", "sweep")}
-                    {tab(Question::Capacity, "Capacity", "capacity")}
-                </div>
-                {move || match question.get() {
-                    Question::Compare => view! { <ComparePane/> }.into_any(),
-                    Question::Sweep => view! { <SweepPane/> }.into_any(),
-                    Question::Capacity => view! { <CapacityPane/> }.into_any(),
-                }}
+                <Show when=move || opened.get()>{super::on_demand(questions_body_view())}</Show>
             </details>
         </section>
+    }
+}
+
+split_point! {
+    /// A split point (`#[lazy]`): the body's code, fetched when the panel first opens.
+    fn questions_body_view() -> AnyView {
+        view! { <QuestionsBody/> }.into_any()
+    }
+}
+
+/// The tabs and the chosen question's pane.
+#[component]
+fn QuestionsBody() -> impl IntoView {
+    let question = RwSignal::new(Question::Compare);
+    let tab = move |q: Question, label: &'static str, id: &'static str| {
+        view! {
+            <button
+                role="tab"
+                class:active=move || question.get() == q
+                aria-selected=move || (question.get() == q).to_string()
+                data-testid=format!("questions-tab-{id}")
+                on:click=move |_| question.set(q)
+            >
+                {label}
+            </button>
+        }
+    };
+    view! {
+        <div class="questions-tabs" role="tablist">
+            {tab(Question::Compare, "Compare", "compare")}
+            {tab(Question::Sweep, "Sweep", "sweep")}
+            {tab(Question::Capacity, "Capacity", "capacity")}
+        </div>
+        {move || match question.get() {
+            Question::Compare => view! { <ComparePane/> }.into_any(),
+            Question::Sweep => view! { <SweepPane/> }.into_any(),
+            Question::Capacity => view! { <CapacityPane/> }.into_any(),
+        }}
     }
 }
 

@@ -15,7 +15,8 @@ use crate::session::Session;
 use crate::state::{EditorFile, PAGE_MAX_TEXT};
 use schedlab_core::input::{read_source, Inputs, ListReader};
 use schedlab_core::{Diagnostic, Scenario, Source};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
+use std::collections::VecDeque;
 use std::sync::Arc;
 use wasm_bindgen::prelude::*;
 
@@ -46,6 +47,10 @@ thread_local! {
     static OUTBOX: RefCell<Vec<Reply>> = const { RefCell::new(Vec::new()) };
     /// Where replies go: the page's own handler, or the worker's `postMessage`.
     static DELIVER: RefCell<Option<super::Handler>> = const { RefCell::new(None) };
+    /// Requests not yet handled, oldest first ([`handle`]).
+    static WAITING: RefCell<VecDeque<Request>> = const { RefCell::new(VecDeque::new()) };
+    /// Whether a task is handling [`WAITING`]'s requests.
+    static HANDLING: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Sends the host's replies to `deliver`.
@@ -53,10 +58,28 @@ pub fn set_delivery(deliver: impl Fn(Reply) + 'static) {
     DELIVER.with_borrow_mut(|d| *d = Some(Box::new(deliver)));
 }
 
-/// Handles `request`, then delivers the replies it made at once.
+/// Handles `request` once the host's code is loaded (its own chunk of the wasm: see
+/// [`handle_now`]), in the order the requests came, and delivers the replies each made.
 pub fn handle(request: Request) {
-    HOST.with_borrow_mut(|host| host.handle(request));
-    deliver_replies();
+    WAITING.with_borrow_mut(|w| w.push_back(request));
+    if HANDLING.replace(true) {
+        return; // the running task takes it in turn
+    }
+    wasm_bindgen_futures::spawn_local(async {
+        while let Some(request) = WAITING.with_borrow_mut(VecDeque::pop_front) {
+            handle_now(request).await;
+        }
+        HANDLING.set(false);
+    });
+}
+
+split_point! {
+    /// Handles `request` and delivers its replies. A split point (`#[lazy]`): the host, the engine
+    /// and the input readers are fetched on the first request, not in the page's first load.
+    fn handle_now(request: Request) {
+        HOST.with_borrow_mut(|host| host.handle(request));
+        deliver_replies();
+    }
 }
 
 fn post(reply: Reply) {
