@@ -23,15 +23,15 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::sync::OnceLock;
 
-/// A lesson as compiled in: its `lesson.yaml` and the gallery example it runs.
+/// A lesson as compiled in: its `lesson.yaml` (as JSON) and the gallery example it runs.
 pub struct LessonSource {
     /// Folder name under `assets/lessons/`.
     pub name: &'static str,
     /// Folder name under `assets/scenarios/`: the gallery example whose texts the lesson runs
     /// (what `lesson.yaml` must name as `scenario`).
     pub scenario: &'static str,
-    /// The text of `lesson.yaml`.
-    pub yaml: &'static str,
+    /// `lesson.yaml` as JSON (`web/build.rs` writes it: the page reads no YAML at start).
+    pub json: &'static str,
 }
 
 impl LessonSource {
@@ -49,7 +49,7 @@ impl LessonSource {
 
     /// The lesson, read and checked; its `scenario` must be the folder whose texts it holds.
     pub fn lesson(&self) -> Result<Lesson, LessonError> {
-        let lesson = parse(self.name, self.yaml)?;
+        let lesson = read(self.name, self.json)?;
         if lesson.scenario != self.scenario {
             return Err(LessonError {
                 lesson: self.name.to_string(),
@@ -68,57 +68,60 @@ pub const LESSONS: [LessonSource; 11] = [
     LessonSource {
         name: "schedule-one",
         scenario: "classic",
-        yaml: include_str!("../../assets/lessons/schedule-one/lesson.yaml"),
+        json: include_str!(concat!(env!("OUT_DIR"), "/lessons/schedule-one.json")),
     },
     LessonSource {
         name: "least-vs-most-requested",
         scenario: "most-requested",
-        yaml: include_str!("../../assets/lessons/least-vs-most-requested/lesson.yaml"),
+        json: include_str!(concat!(
+            env!("OUT_DIR"),
+            "/lessons/least-vs-most-requested.json"
+        )),
     },
     LessonSource {
         name: "node-affinity",
         scenario: "node-affinity",
-        yaml: include_str!("../../assets/lessons/node-affinity/lesson.yaml"),
+        json: include_str!(concat!(env!("OUT_DIR"), "/lessons/node-affinity.json")),
     },
     LessonSource {
         name: "taints-tolerations",
         scenario: "taints-first-v135",
-        yaml: include_str!("../../assets/lessons/taints-tolerations/lesson.yaml"),
+        json: include_str!(concat!(env!("OUT_DIR"), "/lessons/taints-tolerations.json")),
     },
     LessonSource {
         name: "host-ports",
         scenario: "port-clash",
-        yaml: include_str!("../../assets/lessons/host-ports/lesson.yaml"),
+        json: include_str!(concat!(env!("OUT_DIR"), "/lessons/host-ports.json")),
     },
     LessonSource {
         name: "pod-affinity",
         scenario: "follow-the-cache",
-        yaml: include_str!("../../assets/lessons/pod-affinity/lesson.yaml"),
+        json: include_str!(concat!(env!("OUT_DIR"), "/lessons/pod-affinity.json")),
     },
     LessonSource {
         name: "pod-anti-affinity",
         scenario: "anti-affinity",
-        yaml: include_str!("../../assets/lessons/pod-anti-affinity/lesson.yaml"),
+        json: include_str!(concat!(env!("OUT_DIR"), "/lessons/pod-anti-affinity.json")),
     },
     LessonSource {
         name: "topology-spread",
         scenario: "zone-spread",
-        yaml: include_str!("../../assets/lessons/topology-spread/lesson.yaml"),
+        json: include_str!(concat!(env!("OUT_DIR"), "/lessons/topology-spread.json")),
     },
     LessonSource {
         name: "volume-zones",
         scenario: "volume-zone",
-        yaml: include_str!("../../assets/lessons/volume-zones/lesson.yaml"),
+        json: include_str!(concat!(env!("OUT_DIR"), "/lessons/volume-zones.json")),
     },
     LessonSource {
         name: "preemption-pdb",
         scenario: "pdb-steers",
-        yaml: include_str!("../../assets/lessons/preemption-pdb/lesson.yaml"),
+        json: include_str!(concat!(env!("OUT_DIR"), "/lessons/preemption-pdb.json")),
     },
     LessonSource {
         name: "backoff-node-added",
         scenario: "backoff-node-added",
-        yaml: include_str!("../../assets/lessons/backoff-node-added/lesson.yaml"),
+        json: include_str!(concat!(env!("OUT_DIR"), "/lessons/backoff-node-added.json")),
     },
 ];
 
@@ -323,13 +326,28 @@ fn nullable<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error>
     Option::<String>::deserialize(d)
 }
 
-/// Reads and checks a lesson (`name` is its folder, for messages).
+/// Reads and checks a lesson from its `lesson.yaml` text (`name` is its folder, for messages).
+/// The tests' reader: the page reads the JSON `web/build.rs` makes of the same file ([`read`]).
+#[cfg(test)]
 pub fn parse(name: &str, text: &str) -> Result<Lesson, LessonError> {
+    checked(
+        name,
+        serde_yaml_ng::from_str(text).map_err(|e| e.to_string()),
+    )
+}
+
+/// Reads and checks a lesson from its JSON (see [`LessonSource::json`]).
+fn read(name: &str, json: &str) -> Result<Lesson, LessonError> {
+    checked(name, serde_json::from_str(json).map_err(|e| e.to_string()))
+}
+
+/// A lesson as read, checked ([`Lesson::validate`]), or why not.
+fn checked(name: &str, read: Result<Lesson, String>) -> Result<Lesson, LessonError> {
     let error = |message: String| LessonError {
         lesson: name.to_string(),
         message,
     };
-    let lesson: Lesson = serde_yaml_ng::from_str(text).map_err(|e| error(e.to_string()))?;
+    let lesson = read.map_err(error)?;
     lesson.validate().map_err(error)?;
     Ok(lesson)
 }
@@ -636,6 +654,17 @@ mod tests {
         assert_eq!(on_disk, compiled, "every lesson folder must be in LESSONS");
     }
 
+    /// What the page reads (the JSON `web/build.rs` made) is what `lesson.yaml` says.
+    #[test]
+    fn every_lessons_json_reads_as_its_yaml() {
+        for src in &LESSONS {
+            let file = root().join(format!("assets/lessons/{}/lesson.yaml", src.name));
+            let yaml = std::fs::read_to_string(&file).expect("lesson.yaml");
+            let from_yaml = parse(src.name, &yaml).unwrap_or_else(|e| panic!("{e}"));
+            assert_eq!(src.lesson().ok(), Some(from_yaml), "{}", src.name);
+        }
+    }
+
     #[test]
     fn every_stop_is_reached_and_every_check_holds() {
         let mut failures = Vec::new();
@@ -815,7 +844,7 @@ mod tests {
         let wrong = LessonSource {
             name: "w",
             scenario: "anti-affinity",
-            yaml: LESSONS[0].yaml,
+            json: LESSONS[0].json,
         };
         let e = wrong.lesson().expect_err("an error").to_string();
         assert_eq!(
