@@ -27,6 +27,10 @@ fail() {
   exit 1
 }
 command -v wasm-split-cli >/dev/null || fail "wasm-split-cli is missing: run scripts/serve.sh (it installs it), or: cargo install --locked wasm_split_cli_support@0.2.4 --features build-binary"
+command -v wasm-bindgen >/dev/null || fail "wasm-bindgen is missing: run scripts/serve.sh (it installs it)"
+if [ "$profile" = wasm-release ] && ! command -v wasm-opt >/dev/null; then
+  fail "wasm-opt is missing: run \`npm ci\` and put node_modules/.bin first on PATH (scripts/serve.sh does both)"
+fi
 [ -f "$input" ] || fail "no $input (cargo's wasm for this profile)"
 shopt -s nullglob
 glues=("$staging"/schedlab_web-*.js)

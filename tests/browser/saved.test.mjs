@@ -120,8 +120,13 @@ describe('nothing lost: undo, redo and saved work', () => {
     });
     await waitNodes(page, ['node-a', 'node-b']);
     await page.click('[data-testid="tab-nodes"]');
+    // A slow CPU, so that the edit's load is often still running at the reload (the address
+    // bar's update then waits for it; the address's link must still count as the tab's own).
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 6 });
     await nodesEditor(page).fill(node('quick'));
     await page.reload();
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
     await waitNodes(page, ['quick']);
     assert.equal(await scenario(page), 'pdb-steers (edited)');
     // Nothing asks whether to open the link instead: it was this tab's own.

@@ -1529,11 +1529,16 @@ impl Playground {
     /// while an example is fetched (a link typed in waits for it there), nor after the saved
     /// work could not be restored (a reload must find its link).
     fn may_sync_address_bar(&self) -> bool {
+        self.address_link_applied() && self.loading.get_untracked().is_none()
+    }
+
+    /// Whether the link in the address bar is applied: the work was restored, and no link
+    /// waits for its example, for the user's choice or for its view.
+    fn address_link_applied(&self) -> bool {
         !self.restore_failed
             && self.fetching.with_untracked(Option::is_none)
             && self.link_conflict.with_untracked(|c| c.is_none())
             && self.pending_view.with_value(|v| v.is_none())
-            && self.loading.get_untracked().is_none()
     }
 
     /// Writes the link to what is on screen into the address bar (no history entry). A
@@ -1698,7 +1703,16 @@ impl Playground {
     /// address count as this tab's own, so a reload that started from the old one reopens
     /// the saved work (which is newer) rather than the older link.
     fn leave_page(&self) {
-        if !self.cancel_address_sync() || !self.may_sync_address_bar() {
+        if !self.cancel_address_sync() {
+            return;
+        }
+        if !self.may_sync_address_bar() {
+            // Only a load still running holds the update back (an edit just made): the
+            // address's link was applied and the saved work is newer, so a reload reopens the
+            // work rather than asking about the link.
+            if self.address_link_applied() {
+                storage::save(LINKED_KEY, &link::fingerprint(&address::fragment()));
+            }
             return;
         }
         let old = address::fragment();
