@@ -12,19 +12,6 @@ use leptos::prelude::*;
 /// The configuration editor.
 #[component]
 pub fn ConfigForm(text: Signal<String>, on_edit: Callback<String>) -> impl IntoView {
-    super::on_demand(config_form_view(text, on_edit))
-}
-
-split_point! {
-    /// A split point (`#[lazy]`): this view's code, fetched when first drawn.
-    fn config_form_view(text: Signal<String>, on_edit: Callback<String>) -> AnyView {
-        view! { <ConfigFormNow text=text on_edit=on_edit/> }.into_any()
-    }
-}
-
-/// What the component draws once its code is here.
-#[component]
-fn ConfigFormNow(text: Signal<String>, on_edit: Callback<String>) -> impl IntoView {
     let doc = FormDoc::new(text, on_edit);
     let object = Memo::new(move |_| {
         doc.with(|d| config::find(d).and_then(|r| d.get(r).cloned()))

@@ -93,12 +93,7 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
         let text = Signal::from(text);
         // A form commits a finished field: rerun at once, without waiting for a typing pause.
         let on_edit = Callback::new(move |t: String| state.commit(file, t));
-        match file {
-            EditorFile::Nodes => view! { <NodeForm text=text on_edit=on_edit/> }.into_any(),
-            EditorFile::Pods => view! { <PodForm text=text on_edit=on_edit/> }.into_any(),
-            EditorFile::Policy => view! { <PolicyForm text=text on_edit=on_edit/> }.into_any(),
-            EditorFile::Config => view! { <ConfigForm text=text on_edit=on_edit/> }.into_any(),
-        }
+        super::on_demand(form_of(file, text, on_edit))
     };
 
     let title = file.title();
@@ -298,5 +293,18 @@ mod tests {
         assert_eq!(first_lines("ééééé", 1, 2), "éé…\n");
         // A line of exactly the limit is not cut.
         assert_eq!(first_lines("abcd", 5, 4), "abcd\n");
+    }
+}
+
+split_point! {
+    /// The form of `file`. A split point: the four forms' code (and the YAML reader they edit
+    /// with) is fetched when a form is first opened.
+    fn form_of(file: EditorFile, text: Signal<String>, on_edit: Callback<String>) -> AnyView {
+        match file {
+            EditorFile::Nodes => view! { <NodeForm text=text on_edit=on_edit/> }.into_any(),
+            EditorFile::Pods => view! { <PodForm text=text on_edit=on_edit/> }.into_any(),
+            EditorFile::Policy => view! { <PolicyForm text=text on_edit=on_edit/> }.into_any(),
+            EditorFile::Config => view! { <ConfigForm text=text on_edit=on_edit/> }.into_any(),
+        }
     }
 }

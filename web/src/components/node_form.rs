@@ -46,18 +46,5 @@ impl ListedKind for Nodes {
 /// The node editor.
 #[component]
 pub fn NodeForm(text: Signal<String>, on_edit: Callback<String>) -> impl IntoView {
-    super::on_demand(node_form_view(text, on_edit))
-}
-
-split_point! {
-    /// A split point (`#[lazy]`): this view's code, fetched when first drawn.
-    fn node_form_view(text: Signal<String>, on_edit: Callback<String>) -> AnyView {
-        view! { <NodeFormNow text=text on_edit=on_edit/> }.into_any()
-    }
-}
-
-/// What the component draws once its code is here.
-#[component]
-fn NodeFormNow(text: Signal<String>, on_edit: Callback<String>) -> impl IntoView {
     view! { <ObjectList<Nodes> text=text on_edit=on_edit/> }
 }

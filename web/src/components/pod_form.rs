@@ -47,18 +47,5 @@ impl ListedKind for Pods {
 /// The pod editor.
 #[component]
 pub fn PodForm(text: Signal<String>, on_edit: Callback<String>) -> impl IntoView {
-    super::on_demand(pod_form_view(text, on_edit))
-}
-
-split_point! {
-    /// A split point (`#[lazy]`): this view's code, fetched when first drawn.
-    fn pod_form_view(text: Signal<String>, on_edit: Callback<String>) -> AnyView {
-        view! { <PodFormNow text=text on_edit=on_edit/> }.into_any()
-    }
-}
-
-/// What the component draws once its code is here.
-#[component]
-fn PodFormNow(text: Signal<String>, on_edit: Callback<String>) -> impl IntoView {
     view! { <ObjectList<Pods> text=text on_edit=on_edit/> }
 }

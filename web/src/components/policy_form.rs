@@ -14,19 +14,6 @@ use serde_json::Value;
 /// The policy editor.
 #[component]
 pub fn PolicyForm(text: Signal<String>, on_edit: Callback<String>) -> impl IntoView {
-    super::on_demand(policy_form_view(text, on_edit))
-}
-
-split_point! {
-    /// A split point (`#[lazy]`): this view's code, fetched when first drawn.
-    fn policy_form_view(text: Signal<String>, on_edit: Callback<String>) -> AnyView {
-        view! { <PolicyFormNow text=text on_edit=on_edit/> }.into_any()
-    }
-}
-
-/// What the component draws once its code is here.
-#[component]
-fn PolicyFormNow(text: Signal<String>, on_edit: Callback<String>) -> impl IntoView {
     let doc = FormDoc::new(text, on_edit);
     let policy = Memo::new(move |_| {
         doc.with(|d| policy::find(d).and_then(|r| d.get(r).cloned()))
