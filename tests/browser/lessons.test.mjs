@@ -19,7 +19,7 @@ function lessonOrder() {
   const source = fs.readFileSync(path.join(ROOT, 'web/src/lesson.rs'), 'utf8');
   const start = source.indexOf('pub const LESSONS');
   const table = source.slice(start, source.indexOf('\n];\n', start));
-  return [...table.matchAll(/LessonSource \{\s+name: "([^"]+)"/g)].map((m) => m[1]);
+  return [...table.matchAll(/lesson!\("([^"]+)"/g)].map((m) => m[1]);
 }
 
 /**

@@ -63,66 +63,30 @@ impl LessonSource {
     }
 }
 
+/// A [`LessonSource`] for the lesson folder `$name`, which runs the example `$scenario`.
+macro_rules! lesson {
+    ($name:literal, $scenario:literal) => {
+        LessonSource {
+            name: $name,
+            scenario: $scenario,
+            json: include_str!(concat!(env!("OUT_DIR"), "/lessons/", $name, ".json")),
+        }
+    };
+}
+
 /// Every lesson, in the order a learner takes them.
 pub const LESSONS: [LessonSource; 11] = [
-    LessonSource {
-        name: "schedule-one",
-        scenario: "classic",
-        json: include_str!(concat!(env!("OUT_DIR"), "/lessons/schedule-one.json")),
-    },
-    LessonSource {
-        name: "least-vs-most-requested",
-        scenario: "most-requested",
-        json: include_str!(concat!(
-            env!("OUT_DIR"),
-            "/lessons/least-vs-most-requested.json"
-        )),
-    },
-    LessonSource {
-        name: "node-affinity",
-        scenario: "node-affinity",
-        json: include_str!(concat!(env!("OUT_DIR"), "/lessons/node-affinity.json")),
-    },
-    LessonSource {
-        name: "taints-tolerations",
-        scenario: "taints-first-v135",
-        json: include_str!(concat!(env!("OUT_DIR"), "/lessons/taints-tolerations.json")),
-    },
-    LessonSource {
-        name: "host-ports",
-        scenario: "port-clash",
-        json: include_str!(concat!(env!("OUT_DIR"), "/lessons/host-ports.json")),
-    },
-    LessonSource {
-        name: "pod-affinity",
-        scenario: "follow-the-cache",
-        json: include_str!(concat!(env!("OUT_DIR"), "/lessons/pod-affinity.json")),
-    },
-    LessonSource {
-        name: "pod-anti-affinity",
-        scenario: "anti-affinity",
-        json: include_str!(concat!(env!("OUT_DIR"), "/lessons/pod-anti-affinity.json")),
-    },
-    LessonSource {
-        name: "topology-spread",
-        scenario: "zone-spread",
-        json: include_str!(concat!(env!("OUT_DIR"), "/lessons/topology-spread.json")),
-    },
-    LessonSource {
-        name: "volume-zones",
-        scenario: "volume-zone",
-        json: include_str!(concat!(env!("OUT_DIR"), "/lessons/volume-zones.json")),
-    },
-    LessonSource {
-        name: "preemption-pdb",
-        scenario: "pdb-steers",
-        json: include_str!(concat!(env!("OUT_DIR"), "/lessons/preemption-pdb.json")),
-    },
-    LessonSource {
-        name: "backoff-node-added",
-        scenario: "backoff-node-added",
-        json: include_str!(concat!(env!("OUT_DIR"), "/lessons/backoff-node-added.json")),
-    },
+    lesson!("schedule-one", "classic"),
+    lesson!("least-vs-most-requested", "most-requested"),
+    lesson!("node-affinity", "node-affinity"),
+    lesson!("taints-tolerations", "taints-first-v135"),
+    lesson!("host-ports", "port-clash"),
+    lesson!("pod-affinity", "follow-the-cache"),
+    lesson!("pod-anti-affinity", "anti-affinity"),
+    lesson!("topology-spread", "zone-spread"),
+    lesson!("volume-zones", "volume-zone"),
+    lesson!("preemption-pdb", "pdb-steers"),
+    lesson!("backoff-node-added", "backoff-node-added"),
 ];
 
 /// The compiled-in lesson with this name.

@@ -26,9 +26,7 @@ pub const SHORTCUTS: [(&str, &str); 12] = [
 #[component]
 pub fn Help() -> impl IntoView {
     let state = expect_context::<Playground>();
-    // Its code is fetched the first time it opens, then kept.
-    let wanted = Memo::new(move |was: Option<&bool>| was == Some(&true) || state.help.get());
-    view! { <Show when=move || wanted.get()>{super::on_demand(help_view())}</Show> }
+    super::on_demand_once(move || state.help.get(), help_view)
 }
 
 split_point! {

@@ -27,11 +27,10 @@ pub fn may_replace_work(state: Playground) -> bool {
 #[component]
 pub fn LessonPanel() -> impl IntoView {
     let state = expect_context::<Playground>();
-    // Its code is fetched the first time a lesson or the list opens, then kept.
-    let wanted = Memo::new(move |was: Option<&bool>| {
-        was == Some(&true) || state.lesson.with(Option::is_some) || state.lesson_list.get()
-    });
-    view! { <Show when=move || wanted.get()>{super::on_demand(lesson_panel_view())}</Show> }
+    super::on_demand_once(
+        move || state.lesson.with(Option::is_some) || state.lesson_list.get(),
+        lesson_panel_view,
+    )
 }
 
 split_point! {

@@ -10,18 +10,16 @@ use leptos::prelude::*;
 #[component]
 pub fn LinkBanner() -> impl IntoView {
     let state = expect_context::<Playground>();
-    // Its code is fetched the first time there is something to say, then kept.
-    let wanted = Memo::new(move |was: Option<&bool>| {
-        was == Some(&true)
-            || state.save_problem.with(Option::is_some)
+    let something_to_say = move || {
+        state.save_problem.with(Option::is_some)
             || state.link_conflict.with(Option::is_some)
             || state.link_message.with(Option::is_some)
             || state.fetching.with(Option::is_some)
             || state.fetch_error.with(Option::is_some)
-    });
+    };
     // What Copy link did is drawn at once: its field must be on the page when it takes the focus.
     view! {
-        <Show when=move || wanted.get()>{super::on_demand(link_banner_view())}</Show>
+        {super::on_demand_once(something_to_say, link_banner_view)}
         <CopyNote/>
     }
 }

@@ -121,3 +121,16 @@ pub fn camel_breaks(name: &str) -> String {
 pub fn on_demand(view: impl Future<Output = AnyView> + Send + 'static) -> impl IntoView {
     view! { <Suspense fallback=|| ()>{Suspend::new(view)}</Suspense> }
 }
+
+/// [`on_demand`], fetched the first time `wanted` holds and kept from then on (a panel whose
+/// code need not come before it first has something to show).
+pub fn on_demand_once<F>(
+    wanted: impl Fn() -> bool + Send + Sync + 'static,
+    view: fn() -> F,
+) -> impl IntoView
+where
+    F: Future<Output = AnyView> + Send + 'static,
+{
+    let once = Memo::new(move |was: Option<&bool>| was == Some(&true) || wanted());
+    view! { <Show when=move || once.get()>{on_demand(view())}</Show> }
+}

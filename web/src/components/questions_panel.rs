@@ -84,7 +84,6 @@ fn percent(v: f64) -> String {
 pub fn QuestionsPanel() -> impl IntoView {
     let state = expect_context::<Playground>();
     let open = RwSignal::new(state.compare_link.get_untracked().is_some());
-    let opened = Memo::new(move |was: Option<&bool>| was == Some(&true) || open.get());
     view! {
         <section class="questions" aria-label="Compare, sweep, capacity" data-testid="questions">
             <details prop:open=move || open.get() on:toggle=move |ev| {
@@ -100,7 +99,7 @@ pub fn QuestionsPanel() -> impl IntoView {
                         "What changes under another configuration, which setting to choose, how many more pods fit."
                     </span>
                 </summary>
-                <Show when=move || opened.get()>{super::on_demand(questions_body_view())}</Show>
+                {super::on_demand_once(move || open.get(), questions_body_view)}
             </details>
         </section>
     }
