@@ -48,18 +48,14 @@ pub mod session;
 pub mod stash;
 pub mod state;
 
-use components::cluster_view::ClusterView;
 use components::controls::Controls;
 use components::editors::Editors;
-use components::embed_view::EmbedView;
-use components::event_log::EventLog;
 use components::header::Header;
 use components::help::Help;
-use components::inspector::Inspector;
 use components::lesson_panel::LessonPanel;
 use components::link_banner::LinkBanner;
 use components::questions_panel::QuestionsPanel;
-use components::queue_view::QueueView;
+use components::run_views::{RunPart, RunViews};
 use components::warnings::Warnings;
 use leptos::prelude::*;
 use state::{Playground, SPEEDS};
@@ -73,7 +69,7 @@ pub fn App() -> impl IntoView {
     state.watch_address_bar();
     if state.mode.embed {
         return view! {
-            <EmbedView/>
+            <RunViews part=RunPart::Embed/>
             <Help/>
         }
         .into_any();
@@ -92,13 +88,11 @@ pub fn App() -> impl IntoView {
             <section class="world" aria-label="Cluster and queue">
                 <Warnings/>
                 <div class="world-row">
-                    <ClusterView/>
-                    <QueueView/>
+                    <RunViews part=RunPart::World/>
                 </div>
             </section>
             <section class="analysis" aria-label="Cycle inspector and events">
-                <Inspector/>
-                <EventLog/>
+                <RunViews part=RunPart::Analysis/>
             </section>
         </main>
         <QuestionsPanel/>

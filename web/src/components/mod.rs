@@ -39,6 +39,7 @@ pub mod prioritize_nodes;
 pub mod questions_panel;
 pub mod queue_view;
 pub mod row_actions;
+pub mod run_views;
 pub mod schedule_one;
 pub mod scheduler_switch;
 pub mod search_box;

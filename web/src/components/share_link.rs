@@ -44,22 +44,10 @@ pub fn copy_link(state: Playground, presses: StoredValue<u64>) {
     }
 }
 
-/// The button in the top bar.
+/// The button in the top bar (in the page's first module: it is on the first screen, and
+/// the link's code is there anyway for the address bar).
 #[component]
 pub fn ShareLink() -> impl IntoView {
-    super::on_demand(share_link_view())
-}
-
-split_point! {
-    /// A split point (`#[lazy]`): this view's code, fetched when first drawn.
-    fn share_link_view() -> AnyView {
-        view! { <ShareLinkNow /> }.into_any()
-    }
-}
-
-/// What the component draws once its code is here.
-#[component]
-fn ShareLinkNow() -> impl IntoView {
     let state = expect_context::<Playground>();
     let presses = StoredValue::new(0u64);
     let copy = move |_| copy_link(state, presses);
