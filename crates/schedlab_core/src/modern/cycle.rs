@@ -160,6 +160,36 @@ impl Diagnosis {
         });
     }
 
+    /// Appends a scanned part's rejections, whose ends count in the part's own `reasons`.
+    fn append_part(&mut self, rejections: Vec<Rejection>, reasons: Vec<Reason>) {
+        let offset = self.reasons.len();
+        self.reasons.extend(reasons);
+        self.rejections
+            .extend(rejections.into_iter().map(|r| Rejection {
+                end: r.end + offset,
+                ..r
+            }));
+    }
+
+    /// Forgets `node`'s first rejection and its reasons (the nominated node's, tried first,
+    /// when the scan meets the node again: the scan's verdict replaces it).
+    fn forget(&mut self, node: NodeId) {
+        let Some(i) = self.rejections.iter().position(|r| r.node == node) else {
+            return;
+        };
+        let from = if i == 0 {
+            0
+        } else {
+            self.rejections[i - 1].end
+        };
+        let to = self.rejections[i].end;
+        self.reasons.drain(from..to);
+        self.rejections.remove(i);
+        for r in &mut self.rejections[i..] {
+            r.end -= to - from;
+        }
+    }
+
     /// Each rejected node with its code and reasons.
     pub fn rejected(&self) -> impl Iterator<Item = (NodeId, Code, &[Reason])> {
         let mut start = 0;
@@ -591,20 +621,18 @@ fn run(
             nominations,
             (candidates, start),
         );
-        for (part_feasible, rejected, reasons) in scanned {
-            feasible.extend(part_feasible?);
-            let mut from = 0;
-            for (node, code, ran, end) in rejected {
-                d.reasons.extend_from_slice(&reasons[from..end]);
-                from = end;
-                let record = NodeFilterRecord {
-                    node,
-                    ran,
-                    failures: Vec::new(),
-                };
-                let again = nominated_failed && Some(node) == nominated;
-                reject(d, profile, &record, node, code, again);
+        for part in scanned {
+            feasible.extend(part.feasible?);
+            if let Some(node) = nominated.filter(|_| nominated_failed) {
+                if part.rejections.iter().any(|r| r.node == node) {
+                    d.forget(node);
+                }
             }
+            for (f, _) in part.stopped_at.iter().enumerate().filter(|(_, s)| **s) {
+                let i = profile.points[Point::Filter as usize][f];
+                d.note_plugin(i, profile.plugins[i].spec.name);
+            }
+            d.append_part(part.rejections, part.reasons);
         }
         evaluated = n;
     }
@@ -681,14 +709,18 @@ fn add_weighted_in_range(totals: &mut [i64], scores: &[i64], weight: i64) -> boo
     in_range
 }
 
-/// One scanned part of the nodes ([`filter_in_parts`]): its feasible nodes (or the first
-/// error), and each rejected node with its code, the filters that ran, and the end of its
-/// reasons in the part's own buffer.
-type ScannedPart = (
-    Result<Vec<NodeId>, String>,
-    Vec<(NodeId, Code, usize, usize)>,
-    Vec<Reason>,
-);
+/// One scanned part of the nodes ([`filter_in_parts`]): what the loop over the part's nodes
+/// would have added to the [`Diagnosis`], for the caller to append in node order.
+struct ScannedPart {
+    /// The feasible nodes, or the first error.
+    feasible: Result<Vec<NodeId>, String>,
+    /// The rejected nodes, their ends counted in `reasons`.
+    rejections: Vec<Rejection>,
+    /// Their reasons.
+    reasons: Vec<Reason>,
+    /// Which filters (positions in the profile's Filter list) rejected a node.
+    stopped_at: Vec<bool>,
+}
 
 /// The filters over every node of `order`, starting at `start` and wrapping around (no
 /// trace), in two parts side by side ([`crate::parallel::cut`]); the caller takes the parts in
@@ -704,14 +736,18 @@ fn filter_in_parts(
 ) -> [ScannedPart; 2] {
     use crate::parallel::{cut, join_cut, rotated_parts, RotatedPart, Scan};
     let scan = |ids: RotatedPart<NodeId>| -> ScannedPart {
+        let mut part = ScannedPart {
+            feasible: Ok(Vec::new()),
+            rejections: Vec::new(),
+            reasons: Vec::new(),
+            stopped_at: vec![false; profile.points[Point::Filter as usize].len()],
+        };
         let mut feasible = Vec::with_capacity(ids.size_hint().0);
-        let mut rejected = Vec::new();
-        let mut reasons = Vec::new();
+        // One record for the whole part: without a trace it keeps no failures, only `ran`.
+        let mut record = NodeFilterRecord::default();
         for &node in ids {
-            let mut record = NodeFilterRecord {
-                node,
-                ..NodeFilterRecord::default()
-            };
+            record.node = node;
+            record.ran = 0;
             let code = match filter_with_nominated(
                 profile,
                 visited,
@@ -719,20 +755,33 @@ fn filter_in_parts(
                 cx,
                 &cx.cluster.nodes[node],
                 nominations,
-                &mut reasons,
+                &mut part.reasons,
                 &mut record,
                 false,
             ) {
                 Ok(code) => code,
-                Err(e) => return (Err(e), rejected, reasons),
+                Err(e) => {
+                    part.feasible = Err(e);
+                    return part;
+                }
             };
             if code == Code::Success {
                 feasible.push(node);
             } else {
-                rejected.push((node, code, record.ran, reasons.len()));
+                // The filters stop at the first rejection: the last one that ran rejected
+                // the node.
+                if let Some(f) = record.ran.checked_sub(1) {
+                    part.stopped_at[f] = true;
+                }
+                part.rejections.push(Rejection {
+                    node,
+                    code,
+                    end: part.reasons.len(),
+                });
             }
         }
-        (Ok(feasible), rejected, reasons)
+        part.feasible = Ok(feasible);
+        part
     };
     let [first, second] = rotated_parts(order, start, cut(Scan::Filters, order.len()));
     let (a, b) = join_cut(Scan::Filters, || scan(first), || scan(second));
@@ -750,20 +799,7 @@ fn reject(
     again: bool,
 ) {
     if again {
-        let drop_from = d
-            .rejections
-            .iter()
-            .position(|r| r.node == node)
-            .map(|i| (i, if i == 0 { 0 } else { d.rejections[i - 1].end }));
-        if let Some((i, from)) = drop_from {
-            let to = d.rejections[i].end;
-            d.reasons.drain(from..to);
-            let removed = to - from;
-            d.rejections.remove(i);
-            for r in &mut d.rejections[i..] {
-                r.end -= removed;
-            }
-        }
+        d.forget(node);
     }
     note_rejection(d, profile, record, node, code);
 }
