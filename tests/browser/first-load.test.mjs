@@ -7,7 +7,10 @@
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { open } from './support.mjs';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { DIST, open } from './support.mjs';
 
 describe('the first load: a main module, and chunks fetched on first use', () => {
   let env;
@@ -35,6 +38,8 @@ describe('the first load: a main module, and chunks fetched on first use', () =>
     assert.ok(main, `the page loaded its main module (${wasm()})`);
     const hash = /schedlab_web-([0-9a-f]+)_bg/.exec(main)[1];
     assert.equal(chunk('handle_now'), true, 'the host\'s chunk came with the first request');
+    assert.equal(chunk('first_screen_view'), true, 'the run\'s views came with the first screen');
+    assert.equal(chunk('form_of'), false, 'no form is open');
     assert.equal(chunk('questions_body_view'), false, 'the questions panel is closed');
     assert.equal(chunk('help_view'), false, 'the help is closed');
     // Closed, the panel's summary is there (it is in the main module).
@@ -60,5 +65,15 @@ describe('the first load: a main module, and chunks fetched on first use', () =>
     }
     assert.deepEqual(env.problems, []);
     await context.close();
+  });
+
+  it('starts from a main module of at most 450 KB gzip (issue 14, item 5)', () => {
+    const main = fs.readdirSync(DIST).find((f) => /^schedlab_web-[0-9a-f]+_bg\.wasm$/.test(f));
+    assert.ok(main, `a main module in ${DIST}`);
+    const bytes = fs.readFileSync(path.join(DIST, main));
+    const gzip = zlib.gzipSync(bytes, { level: 9 }).length;
+    assert.ok(gzip <= 450_000, `the main module is ${gzip} B at gzip -9`);
+    // And it is the split build's (a whole, unsplit module is about 1.4 MB gzip).
+    assert.ok(fs.readdirSync(DIST).some((f) => f === main.replace('_bg.wasm', '.split')));
   });
 });

@@ -50,12 +50,12 @@ pub mod state;
 
 use components::controls::Controls;
 use components::editors::Editors;
+use components::first_screen::{FirstScreen, Part};
 use components::header::Header;
 use components::help::Help;
 use components::lesson_panel::LessonPanel;
 use components::link_banner::LinkBanner;
 use components::questions_panel::QuestionsPanel;
-use components::run_views::{RunPart, RunViews};
 use components::warnings::Warnings;
 use leptos::prelude::*;
 use state::{Playground, SPEEDS};
@@ -69,7 +69,7 @@ pub fn App() -> impl IntoView {
     state.watch_address_bar();
     if state.mode.embed {
         return view! {
-            <RunViews part=RunPart::Embed/>
+            <FirstScreen part=Part::Embed/>
             <Help/>
         }
         .into_any();
@@ -88,11 +88,11 @@ pub fn App() -> impl IntoView {
             <section class="world" aria-label="Cluster and queue">
                 <Warnings/>
                 <div class="world-row">
-                    <RunViews part=RunPart::World/>
+                    <FirstScreen part=Part::World/>
                 </div>
             </section>
             <section class="analysis" aria-label="Cycle inspector and events">
-                <RunViews part=RunPart::Analysis/>
+                <FirstScreen part=Part::Analysis/>
             </section>
         </main>
         <QuestionsPanel/>

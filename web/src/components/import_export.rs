@@ -34,22 +34,17 @@ enum Mode {
     Add,
 }
 
-/// The two split buttons and their menus.
+/// The two split buttons and their menus (their code comes with the first screen's other
+/// views: [`super::first_screen`]).
 #[component]
 pub fn ImportExport() -> impl IntoView {
-    super::on_demand(import_export_view())
-}
-
-split_point! {
-    /// A split point (`#[lazy]`): this view's code, fetched when first drawn.
-    fn import_export_view() -> AnyView {
-        view! { <ImportExportNow /> }.into_any()
-    }
+    use super::first_screen::{FirstScreen, Part};
+    view! { <FirstScreen part=Part::ImportExport/> }
 }
 
 /// What the component draws once its code is here.
 #[component]
-fn ImportExportNow() -> impl IntoView {
+pub fn ImportExportNow() -> impl IntoView {
     let state = expect_context::<Playground>();
     let open = RwSignal::new(None::<Menu>);
     // A click outside the open menu closes it.

@@ -33,16 +33,15 @@ pub fn LessonPanel() -> impl IntoView {
     )
 }
 
-split_point! {
-    /// A split point (`#[lazy]`): this view's code, fetched when first drawn.
-    fn lesson_panel_view() -> AnyView {
-        view! { <LessonPanelNow /> }.into_any()
-    }
+/// The panel's view, whose code comes with the first screen's other views
+/// ([`super::first_screen`]).
+fn lesson_panel_view() -> impl std::future::Future<Output = AnyView> + Send + 'static {
+    super::first_screen::first_screen_view(super::first_screen::Part::Lesson)
 }
 
 /// What the component draws once its code is here.
 #[component]
-fn LessonPanelNow() -> impl IntoView {
+pub fn LessonPanelNow() -> impl IntoView {
     let state = expect_context::<Playground>();
     Effect::new(move |_| {
         if state.stop_shown.get() > 0 && !super::inspector::page_scroll_held() {
