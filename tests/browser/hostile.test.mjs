@@ -104,4 +104,37 @@ describe('the page under hostile input', () => {
     assert.equal(await nodesEditor(page).inputValue(), edited);
     await context.close();
   });
+
+  it('when a chunk of code cannot be downloaded, says so (no bug report) and reloads into the work', async () => {
+    const context = await env.context();
+    // The blocked download ends the page: its errors are expected, so it is not watched.
+    const page = await context.newPage();
+    await page.goto(`${env.base}#example=classic`);
+    await page.waitForSelector('[data-testid="node-card"]');
+    await page.click('[data-testid="tab-nodes"]');
+    const edited = `${await nodesEditor(page).inputValue()}# kept through the reload\n`;
+    await paste(page, 'nodes', edited);
+    await page.waitForFunction(() => Object.keys(sessionStorage).some((k) => k.endsWith('editor.nodes')));
+
+    // The help's code comes when the help first opens; its chunk is gone (a newer build
+    // replaced the site's files, or the network dropped).
+    await page.route(/\/split_help_view_[0-9]+\.wasm$/, (route) => route.abort());
+    await page.evaluate(() => document.activeElement?.blur());
+    await page.keyboard.press('?');
+    const card = page.locator('[data-testid="download-failed"]');
+    await card.waitFor();
+    assert.match(await card.textContent(), /could not be downloaded/);
+    assert.equal(await page.locator('[data-testid="crash"]').count(), 0, 'not reported as a bug');
+    assert.equal(await page.locator('[data-testid="bug-report"]').count(), 0);
+
+    await page.unroute(/\/split_help_view_[0-9]+\.wasm$/);
+    await page.click('[data-testid="crash-reload"]');
+    await page.waitForSelector('[data-testid="node-card"]');
+    await page.click('[data-testid="tab-nodes"]');
+    assert.equal(await nodesEditor(page).inputValue(), edited, 'the work is back after Reload');
+    await page.evaluate(() => document.activeElement?.blur());
+    await page.keyboard.press('?');
+    await page.waitForSelector('[data-testid="help"]');
+    await context.close();
+  });
 });

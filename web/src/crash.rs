@@ -8,6 +8,11 @@
 //! inputs of the last run the page started ([`remember_inputs`]), kept in a cell of its own, so
 //! the hook never touches the app's state mid-change.
 //!
+//! A chunk of the page's code that cannot be downloaded (a split point's: the network failed,
+//! or a newer build replaced the site's files since the tab opened, so the tab's chunks are
+//! gone) also ends in a panic, inside the loader. That is no bug: the overlay says what
+//! happened and offers Reload, without a bug report ([`is_download_failure`]).
+//!
 //! For the browser test, `?schedlab-panic-test` in the address makes the first run panic.
 
 use crate::state::EditorFile;
@@ -47,9 +52,42 @@ pub fn install() {
     std::panic::set_hook(Box::new(|info| {
         console_error_panic_hook::hook(info);
         let message = info.to_string();
-        show_overlay(&bug_report(&message));
+        if is_download_failure(&message) {
+            show_overlay(DOWNLOAD_FAILED_CARD, None);
+        } else {
+            show_overlay(CRASH_CARD, Some(&bug_report(&message)));
+        }
     }));
 }
+
+/// Whether a panic is a split point's loader that could not fetch its chunk (its message
+/// names the loader's error type).
+pub fn is_download_failure(message: &str) -> bool {
+    message.contains("SplitLoaderError")
+}
+
+/// The overlay after a bug: the report goes in its text area.
+const CRASH_CARD: &str = r#"<div class="crash-card" data-testid="crash">
+  <h2>schedlab crashed</h2>
+  <p>The simulation hit a bug and stopped. Your editors' texts are saved in this tab: <strong>Reload</strong> brings them back. Please send us the bug report below; it holds the scenario that was running.</p>
+  <textarea id="schedlab-bug-report" data-testid="bug-report" readonly spellcheck="false"></textarea>
+  <div class="crash-actions">
+    <button type="button" class="button primary" data-testid="copy-bug-report"
+      onclick="const t=document.getElementById('schedlab-bug-report');t.select();(navigator.clipboard?navigator.clipboard.writeText(t.value):Promise.reject()).catch(()=>document.execCommand('copy')).finally(()=>{this.textContent='Copied';});">Copy bug report</button>
+    <button type="button" class="button" data-testid="crash-reload" onclick="location.reload()">Reload</button>
+    <button type="button" class="button" data-testid="crash-dismiss" onclick="document.getElementById('schedlab-crash').remove()">Dismiss</button>
+  </div>
+</div>"#;
+
+/// The overlay after a chunk of code could not be downloaded.
+const DOWNLOAD_FAILED_CARD: &str = r#"<div class="crash-card" data-testid="download-failed">
+  <h2>Part of schedlab could not be downloaded</h2>
+  <p>The page fetches some of its code when it is first needed, and this download failed: the network dropped, or a newer version of schedlab was published since this tab opened. The page has stopped. Your editors' texts are saved in this tab: <strong>Reload</strong> brings them back, with the newest version.</p>
+  <div class="crash-actions">
+    <button type="button" class="button primary" data-testid="crash-reload" onclick="location.reload()">Reload</button>
+    <button type="button" class="button" data-testid="crash-dismiss" onclick="document.getElementById('schedlab-crash').remove()">Dismiss</button>
+  </div>
+</div>"#;
 
 /// The text the user copies: what happened, where, and the scenario.
 pub fn bug_report(message: &str) -> String {
@@ -76,8 +114,9 @@ pub fn bug_report(message: &str) -> String {
     )
 }
 
-/// Draws the overlay with plain DOM calls; its buttons work without the (now stopped) app.
-fn show_overlay(report: &str) {
+/// Draws the overlay (`card`, one of the cards above) with plain DOM calls; its buttons work
+/// without the (now stopped) app. `report` goes in the card's text area.
+fn show_overlay(card: &str, report: Option<&str>) {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
@@ -92,26 +131,34 @@ fn show_overlay(report: &str) {
     };
     overlay.set_id("schedlab-crash");
     let _ = overlay.set_attribute("role", "alertdialog");
-    let _ = overlay.set_attribute("aria-label", "schedlab crashed");
-    let _ = overlay.set_attribute("data-testid", "crash");
-    overlay.set_inner_html(
-        r#"<div class="crash-card">
-  <h2>schedlab crashed</h2>
-  <p>The simulation hit a bug and stopped. Your editors' texts are saved in this tab: <strong>Reload</strong> brings them back. Please send us the bug report below; it holds the scenario that was running.</p>
-  <textarea id="schedlab-bug-report" data-testid="bug-report" readonly spellcheck="false"></textarea>
-  <div class="crash-actions">
-    <button type="button" class="button primary" data-testid="copy-bug-report"
-      onclick="const t=document.getElementById('schedlab-bug-report');t.select();(navigator.clipboard?navigator.clipboard.writeText(t.value):Promise.reject()).catch(()=>document.execCommand('copy')).finally(()=>{this.textContent='Copied';});">Copy bug report</button>
-    <button type="button" class="button" data-testid="crash-reload" onclick="location.reload()">Reload</button>
-    <button type="button" class="button" data-testid="crash-dismiss" onclick="document.getElementById('schedlab-crash').remove()">Dismiss</button>
-  </div>
-</div>"#,
-    );
+    let title = if report.is_some() {
+        "schedlab crashed"
+    } else {
+        "schedlab could not download part of its code"
+    };
+    let _ = overlay.set_attribute("aria-label", title);
+    overlay.set_inner_html(card);
     let _ = body.append_child(&overlay);
     if let Some(area) = document
         .get_element_by_id("schedlab-bug-report")
         .and_then(|e| e.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
     {
-        area.set_value(report);
+        area.set_value(report.unwrap_or_default());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_download_failure;
+
+    #[test]
+    fn a_chunk_that_failed_to_load_is_told_from_a_bug() {
+        // The message Leptos's `#[lazy]` panics with when the chunk's fetch fails (seen in
+        // Chromium with the chunk's request blocked).
+        let failed = "panicked at web/src/components/first_screen.rs:38:1:\nload callback should succeed: SplitLoaderError { _not_send_sync: PhantomData<*const u8> }";
+        assert!(is_download_failure(failed));
+        assert!(!is_download_failure(
+            "panicked at web/src/engine/host.rs:1:1:\ndeliberate panic"
+        ));
     }
 }
