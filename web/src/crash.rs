@@ -66,8 +66,10 @@ pub fn is_download_failure(message: &str) -> bool {
     message.contains("SplitLoaderError")
 }
 
-/// The overlay after a bug: the report goes in its text area.
-const CRASH_CARD: &str = r#"<div class="crash-card" data-testid="crash">
+/// The overlay after a bug (its label, its HTML): the report goes in its text area.
+const CRASH_CARD: (&str, &str) = (
+    "schedlab crashed",
+    r#"<div class="crash-card" data-testid="crash">
   <h2>schedlab crashed</h2>
   <p>The simulation hit a bug and stopped. Your editors' texts are saved in this tab: <strong>Reload</strong> brings them back. Please send us the bug report below; it holds the scenario that was running.</p>
   <textarea id="schedlab-bug-report" data-testid="bug-report" readonly spellcheck="false"></textarea>
@@ -77,17 +79,21 @@ const CRASH_CARD: &str = r#"<div class="crash-card" data-testid="crash">
     <button type="button" class="button" data-testid="crash-reload" onclick="location.reload()">Reload</button>
     <button type="button" class="button" data-testid="crash-dismiss" onclick="document.getElementById('schedlab-crash').remove()">Dismiss</button>
   </div>
-</div>"#;
+</div>"#,
+);
 
-/// The overlay after a chunk of code could not be downloaded.
-const DOWNLOAD_FAILED_CARD: &str = r#"<div class="crash-card" data-testid="download-failed">
+/// The overlay after a chunk of code could not be downloaded (its label, its HTML).
+const DOWNLOAD_FAILED_CARD: (&str, &str) = (
+    "schedlab could not download part of its code",
+    r#"<div class="crash-card" data-testid="download-failed">
   <h2>Part of schedlab could not be downloaded</h2>
   <p>The page fetches some of its code when it is first needed, and this download failed: the network dropped, or a newer version of schedlab was published since this tab opened. The page has stopped. Your editors' texts are saved in this tab: <strong>Reload</strong> brings them back, with the newest version.</p>
   <div class="crash-actions">
     <button type="button" class="button primary" data-testid="crash-reload" onclick="location.reload()">Reload</button>
     <button type="button" class="button" data-testid="crash-dismiss" onclick="document.getElementById('schedlab-crash').remove()">Dismiss</button>
   </div>
-</div>"#;
+</div>"#,
+);
 
 /// The text the user copies: what happened, where, and the scenario.
 pub fn bug_report(message: &str) -> String {
@@ -114,9 +120,9 @@ pub fn bug_report(message: &str) -> String {
     )
 }
 
-/// Draws the overlay (`card`, one of the cards above) with plain DOM calls; its buttons work
+/// Draws the overlay (`(label, html)`, one of the cards above) with plain DOM calls; its buttons work
 /// without the (now stopped) app. `report` goes in the card's text area.
-fn show_overlay(card: &str, report: Option<&str>) {
+fn show_overlay((label, html): (&str, &str), report: Option<&str>) {
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
@@ -131,13 +137,8 @@ fn show_overlay(card: &str, report: Option<&str>) {
     };
     overlay.set_id("schedlab-crash");
     let _ = overlay.set_attribute("role", "alertdialog");
-    let title = if report.is_some() {
-        "schedlab crashed"
-    } else {
-        "schedlab could not download part of its code"
-    };
-    let _ = overlay.set_attribute("aria-label", title);
-    overlay.set_inner_html(card);
+    let _ = overlay.set_attribute("aria-label", label);
+    overlay.set_inner_html(html);
     let _ = body.append_child(&overlay);
     if let Some(area) = document
         .get_element_by_id("schedlab-bug-report")

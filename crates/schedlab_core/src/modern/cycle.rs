@@ -622,7 +622,10 @@ fn run(
             (candidates, start),
         );
         for part in scanned {
-            feasible.extend(part.feasible?);
+            if let Some(e) = part.error {
+                return Err(e);
+            }
+            feasible.extend(part.feasible);
             if let Some(node) = nominated.filter(|_| nominated_failed) {
                 if part.rejections.iter().any(|r| r.node == node) {
                     d.forget(node);
@@ -712,8 +715,10 @@ fn add_weighted_in_range(totals: &mut [i64], scores: &[i64], weight: i64) -> boo
 /// One scanned part of the nodes ([`filter_in_parts`]): what the loop over the part's nodes
 /// would have added to the [`Diagnosis`], for the caller to append in node order.
 struct ScannedPart {
-    /// The feasible nodes, or the first error.
-    feasible: Result<Vec<NodeId>, String>,
+    /// The feasible nodes.
+    feasible: Vec<NodeId>,
+    /// The first error, which ends the scan of the part.
+    error: Option<String>,
     /// The rejected nodes, their ends counted in `reasons`.
     rejections: Vec<Rejection>,
     /// Their reasons.
@@ -737,12 +742,12 @@ fn filter_in_parts(
     use crate::parallel::{cut, join_cut, rotated_parts, RotatedPart, Scan};
     let scan = |ids: RotatedPart<NodeId>| -> ScannedPart {
         let mut part = ScannedPart {
-            feasible: Ok(Vec::new()),
+            feasible: Vec::with_capacity(ids.size_hint().0),
+            error: None,
             rejections: Vec::new(),
             reasons: Vec::new(),
             stopped_at: vec![false; profile.points[Point::Filter as usize].len()],
         };
-        let mut feasible = Vec::with_capacity(ids.size_hint().0);
         // One record for the whole part: without a trace it keeps no failures, only `ran`.
         let mut record = NodeFilterRecord::default();
         for &node in ids {
@@ -761,12 +766,12 @@ fn filter_in_parts(
             ) {
                 Ok(code) => code,
                 Err(e) => {
-                    part.feasible = Err(e);
+                    part.error = Some(e);
                     return part;
                 }
             };
             if code == Code::Success {
-                feasible.push(node);
+                part.feasible.push(node);
             } else {
                 // The filters stop at the first rejection: the last one that ran rejected
                 // the node.
@@ -780,7 +785,6 @@ fn filter_in_parts(
                 });
             }
         }
-        part.feasible = Ok(feasible);
         part
     };
     let [first, second] = rotated_parts(order, start, cut(Scan::Filters, order.len()));
