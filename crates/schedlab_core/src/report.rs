@@ -1,6 +1,6 @@
 //! Renderers of a [`Run`]: the JSON report of the CLI contract, and a readable text table.
 
-use crate::queue::Millis;
+use crate::model::Millis;
 use crate::scenario::{Phase, Run};
 use crate::simulation::{PodPhase, StepKind, StopReason};
 use crate::trace::Outcome;

@@ -11,10 +11,10 @@ use crate::model::volume::{
     CsiNode, PersistentVolume, PersistentVolumeClaim, StorageClass, VolumeCatalog,
 };
 use crate::model::workload::SelectorWorkload;
+use crate::model::Millis;
 use crate::model::{Pod, PriorityClass};
 use crate::policy::config::SchedulerConfiguration;
 use crate::policy::{self, PolicyDocument};
-use crate::queue::Millis;
 use crate::simulation::{Limits, PodPhase, PodState, Simulation, Step, StopReason};
 use crate::trace::{CycleTrace, Outcome};
 use std::collections::btree_map::Entry;

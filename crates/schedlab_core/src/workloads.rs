@@ -300,7 +300,7 @@ mod tests {
         for &p in &s.queue {
             assert_eq!(run.phase(p), crate::scenario::Phase::Bound);
         }
-        assert_eq!(run.end_time, crate::queue::Millis::secs(30));
+        assert_eq!(run.end_time, crate::model::Millis::secs(30));
         let preempting = run.cycles.iter().filter(|c| c.preemption.is_some()).count();
         assert_eq!(preempting, 10);
     }

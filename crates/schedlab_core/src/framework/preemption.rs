@@ -22,7 +22,7 @@
 use super::runner::{FailedNodes, NodeChecker, Nominations};
 use super::{CycleError, Profile};
 use crate::cluster::{Cluster, NodeId, NodeInfo, PodId};
-use crate::queue::Millis;
+use crate::model::Millis;
 use smallvec::SmallVec;
 
 /// When a pod started, for `MoreImportantPod` and the start-time criterion. Start times given

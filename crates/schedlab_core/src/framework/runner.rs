@@ -8,6 +8,7 @@
 use super::select_host::{select_host, ties_of_best};
 use super::{CycleContext, CycleError, FilterPlugin, Profile, Reason, State};
 use crate::cluster::{Cluster, NodeId, NodeInfo, PodId, PodInfo};
+use crate::model::words::go_quote;
 use crate::rng::Rng;
 use crate::trace::{CycleTrace, NodeFilterRecord, NodeScoreRecord, Outcome, ScoreRecord};
 use smallvec::SmallVec;
@@ -93,11 +94,6 @@ fn pod_passes_basic_checks(cx: &CycleContext) -> Result<(), CycleError> {
         }
     }
     Ok(())
-}
-
-/// Go's `%q` for the names the API allows (Rust's `{:?}` agrees on printable ASCII).
-pub fn go_quote(s: &str) -> String {
-    format!("{s:?}")
 }
 
 /// A pod nominated to a node (by an earlier preemption).

@@ -55,7 +55,7 @@ impl Duplicate {
     pub fn message(&self) -> String {
         format!(
             "duplicate field {}",
-            crate::input::validate::go_quote(&self.key)
+            crate::model::words::go_quote(&self.key)
         )
     }
 }

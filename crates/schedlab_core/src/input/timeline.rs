@@ -3,8 +3,8 @@
 
 use super::{join, typed_value as typed, Diagnostic};
 use crate::model::timeline::{Change, TimedChange, Timeline};
+use crate::model::Millis;
 use crate::model::{Labels, Node, Pod, Taint};
-use crate::queue::Millis;
 use serde_json::Value;
 
 /// The apiVersion of schedlab's own kinds.
@@ -351,7 +351,7 @@ pub fn read(file: &str, path: &str, value: &Value) -> Result<Timeline, Vec<Diagn
             if VERBS.contains(&key.as_str()) {
                 verbs.push(key.as_str());
             } else {
-                let hint = crate::policy::suggest::nearest(key, VERBS.iter().copied())
+                let hint = crate::model::words::nearest(key, VERBS.iter().copied())
                     .map(|s| format!("; did you mean {s}?"))
                     .unwrap_or_default();
                 r.error(

@@ -3,15 +3,19 @@
 //! These are plain data read from Kubernetes JSON/YAML (only the fields the scheduler uses;
 //! everything else is ignored on input). Derived, per-cycle facts live in `cluster`, not here.
 
+pub mod field;
 pub mod meta;
+pub mod names;
 pub mod node;
 pub mod pod;
 pub mod quantity;
 pub mod resources;
 pub mod selector;
 pub mod taint;
+pub mod time;
 pub mod timeline;
 pub mod volume;
+pub mod words;
 pub mod workload;
 
 pub use meta::{Labels, ObjectMeta, OwnerReference};
@@ -21,6 +25,7 @@ pub use quantity::Quantity;
 pub use resources::{ResourceList, Resources};
 pub use selector::{LabelSelector, NodeSelector, NodeSelectorTerm, Requirement};
 pub use taint::{Taint, Toleration};
+pub use time::Millis;
 pub use workload::{
     PodDisruptionBudget, PriorityClass, ReplicationController, SelectorWorkload, Service,
 };

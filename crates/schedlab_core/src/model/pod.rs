@@ -247,6 +247,11 @@ pub struct WeightedPodAffinityTerm {
     pub pod_affinity_term: PodAffinityTerm,
 }
 
+/// `whenUnsatisfiable: DoNotSchedule` (`v1.DoNotSchedule`).
+pub const DO_NOT_SCHEDULE: &str = "DoNotSchedule";
+/// `whenUnsatisfiable: ScheduleAnyway` (`v1.ScheduleAnyway`).
+pub const SCHEDULE_ANYWAY: &str = "ScheduleAnyway";
+
 /// `v1.TopologySpreadConstraint`.
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]

@@ -36,6 +36,20 @@ pub struct Toleration {
     pub toleration_seconds: Option<i64>,
 }
 
+/// `v1.TaintNodeUnschedulable`: the taint of a cordoned node (empty value, `NoSchedule`).
+pub const TAINT_NODE_UNSCHEDULABLE: &str = "node.kubernetes.io/unschedulable";
+
+/// `key=value:effect`, or `key:effect` without a value, as `kubectl describe node` prints it.
+impl std::fmt::Display for Taint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.value.is_empty() {
+            write!(f, "{}:{}", self.key, self.effect)
+        } else {
+            write!(f, "{}={}:{}", self.key, self.value, self.effect)
+        }
+    }
+}
+
 /// `NoSchedule`.
 pub const NO_SCHEDULE: &str = "NoSchedule";
 /// `PreferNoSchedule`.

@@ -3,8 +3,8 @@
 //! It is read from a schedlab object (`apiVersion: schedlab.dev/v1alpha1`, `kind: Timeline`);
 //! `docs/scenario-format.md` documents it and `input::timeline` parses it.
 
+use crate::model::Millis;
 use crate::model::{Labels, Node, Pod, Taint};
-use crate::queue::Millis;
 
 /// One change to the cluster.
 #[derive(Clone, Debug, PartialEq)]

@@ -8,7 +8,7 @@
 //! leftover flush (5 minutes) retries every pod anyway.
 
 use crate::cluster::{Cluster, NodeId, PodId, PodInfo};
-use crate::model::taint::{tolerated, NO_EXECUTE, NO_SCHEDULE};
+use crate::model::taint::{tolerated, NO_EXECUTE, NO_SCHEDULE, TAINT_NODE_UNSCHEDULABLE};
 use crate::model::Node;
 use crate::queue::NodeChange;
 
@@ -109,7 +109,7 @@ fn tolerates(pod: &PodInfo, node: &Node) -> bool {
 
 fn tolerates_unschedulable(pod: &PodInfo) -> bool {
     let taint = crate::model::taint::Taint {
-        key: "node.kubernetes.io/unschedulable".into(),
+        key: TAINT_NODE_UNSCHEDULABLE.into(),
         value: String::new(),
         effect: NO_SCHEDULE.into(),
     };

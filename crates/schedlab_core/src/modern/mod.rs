@@ -6,7 +6,6 @@
 //! - [`plugin`]: the interface a plugin implements, one method per extension point.
 //! - [`status`]: upstream's status codes.
 //! - [`config`]: reading, defaulting, merging and validating a v1 configuration.
-//! - [`field`]: validation errors worded as apimachinery words them.
 //! - [`profile`]: a profile ready to run: plugin instances and the list at each point.
 //! - [`translate`]: a legacy v1.17 Policy → the v1 configuration it becomes (`schedlab translate`).
 //!
@@ -14,7 +13,6 @@
 
 pub mod config;
 pub mod cycle;
-pub mod field;
 pub mod hints;
 pub mod plugin;
 pub mod plugins;

@@ -3,9 +3,9 @@
 //! plugins take args) is derived from [`REGISTRY`]. Adding a plugin is one file and one line
 //! here; see `ARCHITECTURE.md`, "Adding a plugin".
 
-use super::field::FieldError;
 use super::plugin::Plugin;
 use super::plugins;
+use crate::model::field::FieldError;
 use std::fmt;
 
 /// An extension point of the framework.

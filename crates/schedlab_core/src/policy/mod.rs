@@ -12,7 +12,6 @@
 //!   resources are still honoured by PodFitsResources.
 
 pub mod config;
-pub mod suggest;
 
 use crate::framework::{ConfiguredFilter, ConfiguredScore, Profile, ProfileSettings};
 use crate::predicates::check_service_affinity::CheckServiceAffinity;
@@ -349,7 +348,7 @@ pub fn build(
                         } else if predicates::names().contains(&p.name.as_str()) {
                             add_plain_filter(&p.name, i, &mut filters);
                         } else {
-                            let hint = suggest::nearest(&p.name, predicates::names())
+                            let hint = crate::model::words::nearest(&p.name, predicates::names())
                                 .map(|s| format!(" (did you mean {s}?)"))
                                 .unwrap_or_default();
                             errors.push(err(
@@ -488,7 +487,7 @@ pub fn build(
                                 plugin,
                             }),
                             None => {
-                                let hint = suggest::nearest(
+                                let hint = crate::model::words::nearest(
                                     &p.name,
                                     priorities::names().into_iter().map(|(n, _)| n),
                                 )

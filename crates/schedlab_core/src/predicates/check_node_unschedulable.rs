@@ -4,11 +4,9 @@
 use super::PredicateSpec;
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, FailureReason, FilterPlugin, FilterResult, State};
-use crate::model::taint::{tolerated, NO_SCHEDULE};
+use crate::model::taint::{tolerated, NO_SCHEDULE, TAINT_NODE_UNSCHEDULABLE};
 use crate::model::Taint;
 
-/// `TaintNodeUnschedulable`.
-pub const TAINT_NODE_UNSCHEDULABLE: &str = "node.kubernetes.io/unschedulable";
 /// `CheckNodeUnschedulable` in the legacy registry.
 pub static SPEC: PredicateSpec = PredicateSpec {
     name: "CheckNodeUnschedulable",

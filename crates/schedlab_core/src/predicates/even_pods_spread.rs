@@ -13,7 +13,7 @@ use crate::cluster::NodeInfo;
 use crate::framework::{
     CycleContext, CycleError, FailureReason, FilterPlugin, FilterResult, State,
 };
-use crate::model::pod::TopologySpreadConstraint;
+use crate::model::pod::{TopologySpreadConstraint, DO_NOT_SCHEDULE};
 use crate::model::selector::selector_matches;
 use std::collections::HashMap;
 /// `EvenPodsSpread` in the legacy registry.
@@ -76,9 +76,6 @@ fn hard<'a>(cx: &CycleContext<'a>) -> Vec<&'a TopologySpreadConstraint> {
         .filter(|c| c.when_unsatisfiable == DO_NOT_SCHEDULE)
         .collect()
 }
-
-/// `DoNotSchedule`.
-pub const DO_NOT_SCHEDULE: &str = "DoNotSchedule";
 
 struct Meta {
     constraints: Vec<TopologySpreadConstraint>,

@@ -12,7 +12,7 @@ use super::PrioritySpec;
 use super::MAX_NODE_SCORE;
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
-use crate::model::pod::TopologySpreadConstraint;
+use crate::model::pod::{TopologySpreadConstraint, SCHEDULE_ANYWAY};
 use crate::model::selector::selector_matches;
 use crate::predicates::even_pods_spread::shared_key;
 use crate::predicates::match_node_selector::pod_matches_node;
@@ -37,9 +37,6 @@ struct FastMeta {
     key: usize,
     counts: Vec<i64>,
 }
-
-/// `ScheduleAnyway`.
-pub const SCHEDULE_ANYWAY: &str = "ScheduleAnyway";
 
 struct Meta {
     constraints: Vec<TopologySpreadConstraint>,

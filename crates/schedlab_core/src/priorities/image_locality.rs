@@ -8,6 +8,7 @@ use super::PrioritySpec;
 use super::MAX_NODE_SCORE;
 use crate::cluster::NodeInfo;
 use crate::framework::{CycleContext, CycleError, ScorePlugin, State};
+use crate::model::node::normalized_image_name;
 /// `ImageLocalityPriority` in the legacy registry.
 pub static SPEC: PrioritySpec = PrioritySpec {
     name: "ImageLocalityPriority",
@@ -22,17 +23,6 @@ pub struct ImageLocality;
 const MB: i64 = 1024 * 1024;
 const MIN_THRESHOLD: i64 = 23 * MB;
 const MAX_THRESHOLD: i64 = 1000 * MB;
-
-/// `normalizedImageName`.
-pub fn normalized_image_name(name: &str) -> String {
-    let colon = name.rfind(':').map(|i| i as i64).unwrap_or(-1);
-    let slash = name.rfind('/').map(|i| i as i64).unwrap_or(-1);
-    if colon <= slash {
-        format!("{name}:latest")
-    } else {
-        name.to_string()
-    }
-}
 
 impl ScorePlugin for ImageLocality {
     fn normalizes(&self) -> bool {
@@ -81,17 +71,6 @@ mod tests {
     use super::*;
     use crate::testing::*;
     use serde_json::json;
-
-    #[test]
-    fn image_names_are_normalised() {
-        assert_eq!(normalized_image_name("root"), "root:latest");
-        assert_eq!(
-            normalized_image_name("gcr.io:5000/root"),
-            "gcr.io:5000/root:latest"
-        );
-        assert_eq!(normalized_image_name("root:tag"), "root:tag");
-        assert_eq!(normalized_image_name("root@sha256:abc"), "root@sha256:abc");
-    }
 
     #[test]
     fn big_images_present_on_the_node_score() {

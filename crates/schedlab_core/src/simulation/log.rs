@@ -11,7 +11,7 @@
 
 use super::{Step, StepKind};
 use crate::cluster::PodId;
-use crate::queue::Millis;
+use crate::model::Millis;
 use crate::scenario::Event;
 use crate::trace::CycleTrace;
 use std::collections::HashMap;

@@ -14,7 +14,7 @@ use crate::framework::preemption::{
 use crate::framework::runner::{FailedNodes, Nominations};
 use crate::framework::Profile;
 use crate::model::workload::priority_class;
-use crate::queue::Millis;
+use crate::model::Millis;
 use crate::scenario::Event;
 use crate::trace::PreemptionTrace;
 

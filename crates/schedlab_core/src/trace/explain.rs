@@ -77,13 +77,7 @@ fn hint(
                     .taints
                     .iter()
                     .filter(|t| (t.effect == NO_SCHEDULE || t.effect == NO_EXECUTE) && !tolerated(&pod.pod.spec.tolerations, t))
-                    .map(|t| {
-                        if t.value.is_empty() {
-                            format!("{}:{}", t.key, t.effect)
-                        } else {
-                            format!("{}={}:{}", t.key, t.value, t.effect)
-                        }
-                    })
+                    .map(ToString::to_string)
                     .collect();
                 format!("add a toleration for {}", untolerated.join(", "))
             }

@@ -30,21 +30,21 @@
 //!
 //! Every check is linear in the size of the object (sets, never pairwise comparisons).
 
-pub(crate) mod names;
 mod pod;
 mod selector;
 #[cfg(test)]
 mod tests;
 
-pub use names::{dns1123_label, dns1123_subdomain, label_value, qualified_name};
+pub use crate::model::names::{dns1123_label, dns1123_subdomain, label_value, qualified_name};
 pub(crate) use pod::volumes_without_source;
 
 use super::parse::push_key;
 use super::{join, Diagnostic, Origin};
+use crate::model::field::{FieldError, Value};
 use crate::model::volume::{PersistentVolume, PersistentVolumeClaim, StorageClass};
+pub(crate) use crate::model::words::go_quote;
 use crate::model::workload::IntOrString;
 use crate::model::{Labels, Node, ObjectMeta, Pod, PodDisruptionBudget, PriorityClass};
-use crate::modern::field::{FieldError, Value};
 use std::collections::HashSet;
 
 /// The highest priority a PriorityClass that is not a system class may have.
@@ -145,58 +145,6 @@ fn key_path(path: &str, key: &str) -> String {
     let mut p = path.to_string();
     push_key(&mut p, key);
     p
-}
-
-/// Quotes a string as Go's `strconv.Quote` does: control, format (bidirectional overrides,
-/// zero-width characters) and non-ASCII space characters are escaped, so a message never
-/// carries them raw.
-pub fn go_quote(s: &str) -> String {
-    use std::fmt::Write as _;
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\u{7}' => out.push_str("\\a"),
-            '\u{8}' => out.push_str("\\b"),
-            '\u{c}' => out.push_str("\\f"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{b}' => out.push_str("\\v"),
-            c if go_printable(c) => out.push(c),
-            c if (c as u32) < 0x80 => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c if (c as u32) < 0x10000 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => {
-                let _ = write!(out, "\\U{:08x}", c as u32);
-            }
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// Go's `unicode.IsPrint`, for the characters that matter: controls, format characters,
-/// separators other than the ASCII space, private use and non-characters are not printable.
-fn go_printable(c: char) -> bool {
-    let u = c as u32;
-    if c == ' ' {
-        return true;
-    }
-    if c.is_control() || c.is_whitespace() {
-        return false;
-    }
-    !matches!(u,
-        0xAD | 0x600..=0x605 | 0x61C | 0x6DD | 0x70F | 0x890..=0x891 | 0x8E2 | 0x180E
-        | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x206F | 0xFEFF | 0xFFF9..=0xFFFB
-        | 0xFFFE..=0xFFFF | 0xE000..=0xF8FF | 0x110BD | 0x110CD | 0x13430..=0x1343F
-        | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A | 0xE0001 | 0xE0020..=0xE007F
-        | 0xF0000..=0x10FFFF)
 }
 
 /// `ValidateLabels`: every key a qualified name, every value a label value.
@@ -381,7 +329,7 @@ fn int_or_percent(c: &mut Check, v: &IntOrString, path: &str) {
         IntOrString::Str(s) => {
             let digits = s.strip_suffix('%').unwrap_or("");
             if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-                let m = names::regex_error(
+                let m = crate::model::names::regex_error(
                     "a valid percent string must be a numeric string followed by an ending '%'",
                     "[0-9]+%",
                     &["1%", "93%"],

@@ -2,16 +2,16 @@
 //! resources, node and scheduler names, affinity, tolerations, topology spread constraints,
 //! volumes, the grace period.
 
-use super::names::{dns1123_label, dns1123_subdomain, label_value, qualified_name};
 use super::{labels, preemption_policy, quoted, selector, taint_effect, Check};
 use crate::input::tree::Tree;
+use crate::model::field::{FieldError, Value};
+use crate::model::names::{dns1123_label, dns1123_subdomain, label_value, qualified_name};
 use crate::model::pod::{
     Container, PodAffinity, PodAffinityTerm, PodSpec, ResourceRequirements,
     TopologySpreadConstraint,
 };
 use crate::model::resources::{is_extended_resource, Resources, CPU, EPHEMERAL_STORAGE, MEMORY};
 use crate::model::Toleration;
-use crate::modern::field::{FieldError, Value};
 use std::collections::{HashMap, HashSet};
 
 const PROTOCOLS: [&str; 3] = ["SCTP", "TCP", "UDP"];

@@ -3,9 +3,9 @@
 //! `ValidateNodeFieldSelectorRequirement`).
 
 use super::{labels, quoted, Check};
-use crate::input::validate::names::{dns1123_subdomain, label_value, qualified_name};
+use crate::model::field::FieldError;
+use crate::model::names::{dns1123_subdomain, label_value, qualified_name};
 use crate::model::{LabelSelector, NodeSelector, NodeSelectorTerm, Requirement};
-use crate::modern::field::FieldError;
 
 const IN_NOT_IN_VALUES: &str = "must be specified when `operator` is 'In' or 'NotIn'";
 const EXISTS_VALUES: &str = "may not be specified when `operator` is 'Exists' or 'DoesNotExist'";

@@ -3,7 +3,6 @@
 // pkg/apis/*/validation, the Priority admission plugin, pkg/api/pod/warnings.go); nothing here
 // was copied from a run.
 
-use super::go_quote;
 use crate::input::{read_sources, Diagnostic, Source};
 use crate::Scenario;
 
@@ -664,17 +663,6 @@ fn errors_of_one_object_are_bounded() {
         (e[100].path.as_str(), e[100].message.as_str()),
         ("", "more errors in this object are not shown (at most 100)")
     );
-}
-
-#[test]
-fn go_quoting() {
-    assert_eq!(go_quote("a\"b\\c"), "\"a\\\"b\\\\c\"");
-    assert_eq!(go_quote("\u{0}\t\u{1b}\u{7f}"), "\"\\x00\\t\\x1b\\x7f\"");
-    assert_eq!(
-        go_quote("x\u{202e}\u{200b}\u{a0}\u{feff}é日"),
-        "\"x\\u202e\\u200b\\u00a0\\ufeffé日\""
-    );
-    assert_eq!(go_quote("\u{e0041}"), "\"\\U000e0041\"");
 }
 
 #[test]

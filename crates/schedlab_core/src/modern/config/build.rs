@@ -26,7 +26,7 @@ use super::defaults::ProfileConfig;
 use super::merge::PluginEntry;
 use super::validate::plugin_args;
 use super::{profile_path, ProfilePlan};
-use crate::modern::field::FieldError;
+use crate::model::field::FieldError;
 use crate::modern::plugin::Plugin;
 use crate::modern::profile::{Enabled, Profile};
 use crate::modern::registry::{self, PluginSpec, Point, REGISTRY};

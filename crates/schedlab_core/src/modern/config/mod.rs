@@ -41,7 +41,7 @@ pub use build::{MAX_NODE_SCORE, MAX_TOTAL_SCORE};
 pub use defaults::DEFAULT_SCHEDULER_NAME;
 pub use merge::{PluginEntry, PluginSet, Plugins};
 
-use crate::modern::field::FieldError;
+use crate::model::field::FieldError;
 use crate::modern::profile::Profile;
 use crate::modern::registry::Point;
 use defaults::Defaulted;

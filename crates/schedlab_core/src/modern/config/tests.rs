@@ -7,7 +7,7 @@ use super::merge::{merge_plugin_set, PluginEntry, PluginSet, Plugins};
 use super::types::RawPluginConfig;
 use super::validate::validate;
 use super::*;
-use crate::modern::field::FieldError;
+use crate::model::field::FieldError;
 use crate::modern::registry::{self, Point};
 use serde::Deserialize;
 use serde_json::{json, Value};

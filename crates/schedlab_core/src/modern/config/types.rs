@@ -5,7 +5,7 @@
 //! Plugin `args` stay raw JSON: each plugin reads its own.
 
 use super::merge::{PluginEntry, PluginSet, Plugins};
-use crate::modern::field::FieldError;
+use crate::model::field::FieldError;
 use crate::modern::registry::Point;
 use serde::Deserialize;
 use serde_json::Value;

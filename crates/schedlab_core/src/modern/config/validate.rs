@@ -4,8 +4,8 @@
 use super::defaults::{Defaulted, ProfileConfig};
 use super::merge::PluginSet;
 use super::{profile_path, V1};
+use crate::model::field::{FieldError, Value};
 use crate::model::resources::is_extended_resource;
-use crate::modern::field::{FieldError, Value};
 use crate::modern::registry::{self, PluginSpec, Point};
 use serde_json::Value as Json;
 

@@ -5,7 +5,7 @@
 //! pod goes back through backoff. The simulator binds the pod in its cluster model itself; this
 //! plugin only has to be present (a profile needs at least one Bind plugin).
 
-use crate::modern::field::FieldError;
+use crate::model::field::FieldError;
 use crate::modern::plugin::Plugin;
 use crate::modern::registry::{PluginSpec, Point, Points};
 

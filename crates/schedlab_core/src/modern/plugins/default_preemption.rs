@@ -2,7 +2,7 @@
 //! [`crate::modern::preemption`]; this file holds the plugin's args
 //! (`minCandidateNodesPercentage`, `minCandidateNodesAbsolute`) and their validation.
 
-use crate::modern::field::{FieldError, Value};
+use crate::model::field::{FieldError, Value};
 use crate::modern::plugin::Plugin;
 use crate::modern::registry::{PluginSpec, Point, Points};
 use serde::Deserialize;

@@ -12,7 +12,7 @@
 //! differ only when nodes report different sizes for one name.
 
 use crate::cluster::NodeInfo;
-use crate::modern::field::FieldError;
+use crate::model::field::FieldError;
 use crate::modern::plugin::{Cx, Plugin, PluginState};
 use crate::modern::registry::{PluginSpec, Point, Points};
 
@@ -32,43 +32,8 @@ const MB: i64 = 1024 * 1024;
 const MIN_THRESHOLD: i64 = 23 * MB;
 /// `maxContainerThreshold`: 1000 MiB per container.
 const MAX_CONTAINER_THRESHOLD: i64 = 1000 * MB;
+use crate::model::node::with_normalized;
 use crate::modern::plugin::MAX_NODE_SCORE;
-
-/// Whether `normalizedImageName` appends `:latest`: the last `:` is not after the last `/`.
-fn needs_latest(name: &str) -> bool {
-    match (name.rfind(':'), name.rfind('/')) {
-        (None, _) => true,
-        (Some(c), Some(s)) => c <= s,
-        (Some(_), None) => false,
-    }
-}
-
-/// `normalizedImageName`.
-pub fn normalized_image_name(name: &str) -> String {
-    if needs_latest(name) {
-        format!("{name}:latest")
-    } else {
-        name.to_string()
-    }
-}
-
-/// Calls `f` with the normalized image name, built on the stack when it is short (Score runs
-/// for every node and must not allocate).
-fn with_normalized<R>(name: &str, f: impl FnOnce(&str) -> R) -> R {
-    const LATEST: &[u8] = b":latest";
-    if !needs_latest(name) {
-        return f(name);
-    }
-    let mut buf = [0u8; 256];
-    let n = name.len() + LATEST.len();
-    if n > buf.len() {
-        return f(&normalized_image_name(name));
-    }
-    buf[..name.len()].copy_from_slice(name.as_bytes());
-    buf[name.len()..n].copy_from_slice(LATEST);
-    // A str followed by ASCII is a str.
-    f(std::str::from_utf8(&buf[..n]).unwrap_or(""))
-}
 
 /// `calculatePriority`.
 fn calculate_priority(sum: i64, containers: usize) -> i64 {
@@ -154,24 +119,6 @@ mod tests {
 
     fn with_images(name: &str, images: Value) -> crate::model::Node {
         node(json!({"metadata": {"name": name}, "status": {"images": images}}))
-    }
-
-    #[test]
-    fn names_are_normalized() {
-        assert_eq!(normalized_image_name("nginx"), "nginx:latest");
-        assert_eq!(normalized_image_name("nginx:1.2"), "nginx:1.2");
-        assert_eq!(
-            normalized_image_name("registry:5000/app"),
-            "registry:5000/app:latest"
-        );
-        assert_eq!(
-            normalized_image_name("registry:5000/app:v1"),
-            "registry:5000/app:v1"
-        );
-        assert_eq!(normalized_image_name("app@sha256:abc"), "app@sha256:abc");
-        let long = "r/".repeat(200);
-        with_normalized(&long, |n| assert_eq!(n, format!("{long}:latest")));
-        with_normalized("a/b", |n| assert_eq!(n, "a/b:latest"));
     }
 
     #[test]

@@ -14,10 +14,10 @@
 
 use crate::cluster::{Cluster, DomainCounts, NodeInfo, PodInfo, TermKind, TopologyIndex};
 use crate::framework::Reason;
+use crate::model::field::{FieldError, Value};
 use crate::model::pod::PodAffinityTerm;
 use crate::model::selector::selector_matches;
 use crate::model::{LabelSelector, Labels, Pod, Requirement};
-use crate::modern::field::{FieldError, Value};
 use crate::modern::plugin::{
     state, state_mut, Cx, Plugin, PluginState, PreFilterOutput, PreScoreOutput,
 };

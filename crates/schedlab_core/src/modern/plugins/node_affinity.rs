@@ -26,10 +26,10 @@ use super::node_resources_fit::{decode_args, dedup_errors};
 use super::taint_toleration::default_normalize_score;
 use crate::cluster::NodeInfo;
 use crate::framework::Reason;
+use crate::model::field::{FieldError, Value};
 use crate::model::pod::PreferredSchedulingTerm;
 use crate::model::selector::set_matches;
 use crate::model::{Labels, NodeSelector, NodeSelectorTerm, Pod, Requirement};
-use crate::modern::field::{FieldError, Value};
 use crate::modern::plugin::{state, Cx, Plugin, PluginState, PreFilterOutput, PreScoreOutput};
 use crate::modern::registry::{PluginSpec, Point, Points};
 use crate::modern::status::{Code, Status};
@@ -76,7 +76,7 @@ const DNS1123_SUBDOMAIN_FMT: &str =
 const DNS1123_SUBDOMAIN_ERR_MSG: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 
 // `RegexError(msg, re, examples...)`, as the input's validation spells it.
-use crate::input::validate::names::regex_error;
+use crate::model::names::regex_error;
 
 /// `^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`.
 fn is_label_key_name(s: &str) -> bool {

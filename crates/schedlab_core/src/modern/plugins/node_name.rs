@@ -5,7 +5,7 @@
 
 use crate::cluster::NodeInfo;
 use crate::framework::Reason;
-use crate::modern::field::FieldError;
+use crate::model::field::FieldError;
 use crate::modern::plugin::{Cx, Plugin, PluginState};
 use crate::modern::registry::{PluginSpec, Point, Points};
 use crate::modern::status::Code;

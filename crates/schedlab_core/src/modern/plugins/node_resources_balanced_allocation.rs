@@ -18,7 +18,7 @@ use super::node_resources_fit::{
     ScoredResource,
 };
 use crate::cluster::NodeInfo;
-use crate::modern::field::{FieldError, Value};
+use crate::model::field::{FieldError, Value};
 use crate::modern::plugin::{state, Cx, Plugin, PluginState, PreScoreOutput};
 use crate::modern::registry::{PluginSpec, Point, Points};
 use serde::Deserialize;

@@ -30,10 +30,10 @@
 
 use crate::cluster::{NodeInfo, PodInfo};
 use crate::framework::Reason;
+use crate::model::field::{FieldError, Value};
 use crate::model::resources::{
     is_extended_resource, is_scalar_resource, CPU, EPHEMERAL_STORAGE, MEMORY,
 };
-use crate::modern::field::{FieldError, Value};
 use crate::modern::plugin::{state, Cx, Plugin, PluginState, PreFilterOutput, PreScoreOutput};
 use crate::modern::registry::{PluginSpec, Point, Points};
 use crate::modern::status::Code;

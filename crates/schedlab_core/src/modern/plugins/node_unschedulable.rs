@@ -5,8 +5,8 @@
 
 use crate::cluster::NodeInfo;
 use crate::framework::Reason;
-use crate::model::taint::{tolerated, Taint, NO_SCHEDULE};
-use crate::modern::field::FieldError;
+use crate::model::field::FieldError;
+use crate::model::taint::{tolerated, Taint, NO_SCHEDULE, TAINT_NODE_UNSCHEDULABLE};
 use crate::modern::plugin::{Cx, Plugin, PluginState};
 use crate::modern::registry::{PluginSpec, Point, Points};
 use crate::modern::status::Code;
@@ -25,9 +25,6 @@ pub static SPEC: PluginSpec = PluginSpec {
 
 /// `ErrReasonUnschedulable`.
 pub const ERR_REASON_UNSCHEDULABLE: &str = "node(s) were unschedulable";
-
-/// `v1.TaintNodeUnschedulable`.
-pub const TAINT_NODE_UNSCHEDULABLE: &str = "node.kubernetes.io/unschedulable";
 
 /// The taint a pod must tolerate to land on a cordoned node (empty value, `NoSchedule`).
 fn unschedulable_taint() -> &'static Taint {

@@ -31,9 +31,9 @@
 
 use crate::cluster::{Cluster, NodeInfo};
 use crate::framework::Reason;
+use crate::model::field::FieldError;
 use crate::model::pod::Pod;
 use crate::model::volume::{CsiNode, PersistentVolumeClaim, PersistentVolumeSpec};
-use crate::modern::field::FieldError;
 use crate::modern::plugin::{Cx, Plugin, PluginState, PreFilterOutput};
 use crate::modern::registry::{PluginSpec, Point, Points};
 use crate::modern::status::Code;

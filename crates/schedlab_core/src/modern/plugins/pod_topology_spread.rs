@@ -16,11 +16,11 @@
 
 use crate::cluster::{Cluster, NodeId, NodeInfo, PodId, PodInfo, TopologyIndex};
 use crate::framework::Reason;
-use crate::model::pod::TopologySpreadConstraint;
+use crate::model::field::{FieldError, Value};
+use crate::model::pod::{TopologySpreadConstraint, DO_NOT_SCHEDULE, SCHEDULE_ANYWAY};
 use crate::model::selector::{selector_matches, set_matches};
 use crate::model::taint::{tolerated, NO_EXECUTE, NO_SCHEDULE};
 use crate::model::{LabelSelector, Labels, Requirement};
-use crate::modern::field::{FieldError, Value};
 use crate::modern::plugin::{
     state, state_mut, Cx, Plugin, PluginState, PreFilterOutput, PreScoreOutput,
 };
@@ -47,10 +47,6 @@ pub static SPEC: PluginSpec = PluginSpec {
     build,
 };
 
-/// `whenUnsatisfiable: DoNotSchedule`.
-pub const DO_NOT_SCHEDULE: &str = "DoNotSchedule";
-/// `whenUnsatisfiable: ScheduleAnyway`.
-pub const SCHEDULE_ANYWAY: &str = "ScheduleAnyway";
 /// `v1.LabelHostname`: scoring counts per node for this key.
 pub const HOSTNAME: &str = "kubernetes.io/hostname";
 /// `v1.LabelTopologyZone`.

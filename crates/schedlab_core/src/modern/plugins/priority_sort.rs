@@ -6,7 +6,7 @@
 //! timestamp is when the pod was (re)added to the queue. The queue implements that order
 //! itself; this plugin only has to be present (exactly one QueueSort plugin per profile).
 
-use crate::modern::field::FieldError;
+use crate::model::field::FieldError;
 use crate::modern::plugin::Plugin;
 use crate::modern::registry::{PluginSpec, Point, Points};
 

@@ -5,7 +5,7 @@
 //! attempt and no backoff.
 
 use crate::cluster::PodInfo;
-use crate::modern::field::FieldError;
+use crate::model::field::FieldError;
 use crate::modern::plugin::Plugin;
 use crate::modern::registry::{PluginSpec, Point, Points};
 use crate::modern::status::{Code, Status};

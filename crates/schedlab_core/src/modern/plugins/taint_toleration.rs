@@ -13,8 +13,8 @@
 
 use crate::cluster::NodeInfo;
 use crate::framework::Reason;
+use crate::model::field::FieldError;
 use crate::model::taint::{Toleration, NO_EXECUTE, NO_SCHEDULE, PREFER_NO_SCHEDULE};
-use crate::modern::field::FieldError;
 use crate::modern::plugin::{state, Cx, Plugin, PluginState, PreScoreOutput};
 use crate::modern::registry::{PluginSpec, Point, Points};
 use crate::modern::status::Code;

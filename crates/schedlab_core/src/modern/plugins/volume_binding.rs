@@ -34,7 +34,7 @@
 
 use crate::cluster::{Cluster, NodeInfo, PodInfo};
 use crate::framework::Reason;
-use crate::modern::field::{FieldError, Value};
+use crate::model::field::{FieldError, Value};
 use crate::modern::plugin::{state, Cx, Plugin, PluginState, PreFilterOutput, PreScoreOutput};
 use crate::modern::registry::{PluginSpec, Point, Points};
 use crate::modern::status::Code;

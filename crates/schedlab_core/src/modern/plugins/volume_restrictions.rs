@@ -22,8 +22,8 @@
 
 use crate::cluster::{NodeInfo, PodInfo};
 use crate::framework::Reason;
+use crate::model::field::FieldError;
 use crate::model::pod::Volume;
-use crate::modern::field::FieldError;
 use crate::modern::plugin::{state, state_mut, Cx, Plugin, PluginState, PreFilterOutput};
 use crate::modern::registry::{PluginSpec, Point, Points};
 use crate::modern::status::Code;

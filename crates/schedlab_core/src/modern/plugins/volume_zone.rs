@@ -19,8 +19,8 @@
 
 use crate::cluster::{NodeInfo, REGION_LABEL, REGION_LABEL_GA, ZONE_LABEL, ZONE_LABEL_GA};
 use crate::framework::Reason;
+use crate::model::field::FieldError;
 use crate::model::volume::label_zones_to_set;
-use crate::modern::field::FieldError;
 use crate::modern::plugin::{state, Cx, Plugin, PluginState, PreFilterOutput};
 use crate::modern::registry::{PluginSpec, Point, Points};
 use crate::modern::status::Code;
