@@ -21,6 +21,7 @@ pub mod queue;
 pub mod report;
 pub mod rng;
 pub mod scenario;
+pub mod sched;
 pub mod simulation;
 pub mod trace;
 pub mod workloads;

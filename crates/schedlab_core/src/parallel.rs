@@ -1,25 +1,14 @@
-//! Work spread over a thread pool, with results in the order a sequential loop gives them,
-//! so that every decision and report is the same byte for byte whatever the number of
-//! threads:
-//!
-//! - independent runs ([`map`]): `schedlab bench --runs`, and the sweeps and comparisons that
-//!   run one scenario many times;
-//! - one run's full scans: when every cycle filters and scores every node
-//!   (`percentageOfNodesToScore: 100` on at least [`MIN_SPLIT_NODES`] nodes), the cycle runners
-//!   (`framework/runner.rs`, `modern/cycle.rs`) split each scan in two parts side by side
-//!   ([`join_cut`]) and put the parts' answers back in node order. Where the scan is cut
-//!   ([`cut`]) moves from cycle to cycle so that the helper's part tends to end first: the
-//!   answers are the same wherever the cut falls.
-//!
-//! A scan of 5000 nodes takes a fifth of a millisecond, about what waking a sleeping thread
-//! costs, so split scans only pay under [`with_helper`]: the run keeps a second pool thread
-//! looking for work, never asleep, for as long as it goes. The first attempt (chunks on rayon's
-//! pool without a helper, eight hand-outs per cycle) was slower than one thread: see
-//! `docs/benchmarks.md`.
+//! The thread pool: work spread over it with results in the order a sequential loop gives
+//! them, so that every decision and report is the same byte for byte whatever the number of
+//! threads. Independent runs ([`map`]: `schedlab bench --runs`, sweeps, comparisons, the
+//! chunks of a large list), and one run kept company by a helper thread ([`with_helper`]) for
+//! the split scans of `sched::split_scan`.
 //!
 //! With the `parallel` feature (the native CLI's `--threads N`, the threaded wasm build) the
 //! work runs on a rayon pool; without it (the page's wasm) everything runs on the calling
 //! thread.
+
+use std::cell::Cell;
 
 /// Threads available to [`map`].
 pub fn threads() -> usize {
@@ -45,126 +34,27 @@ pub fn with_threads<R: Send>(threads: usize, f: impl FnOnce() -> R + Send) -> Re
     Ok(pool.install(f))
 }
 
-/// Nodes below which a full scan stays on one thread: splitting it would cost more than it
-/// saves.
-pub const MIN_SPLIT_NODES: usize = 1000;
-
 thread_local! {
-    /// Whether this thread runs under [`with_helper`]: a second thread is waiting for work.
-    static HELPED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The run under [`with_helper`] on this thread, numbered (a second thread is waiting for
+    /// work); `None` outside one.
+    static HELPED: Cell<Option<u64>> = const { Cell::new(None) };
+    /// Runs under [`with_helper`] started on this thread so far.
+    static HELPED_RUNS: Cell<u64> = const { Cell::new(0) };
     /// Whether this thread runs an item of [`map`]: the other items keep the other threads
     /// busy, so no helper is taken.
-    static IN_MAP: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    static IN_MAP: Cell<bool> = const { Cell::new(false) };
 }
 
 /// Calls of [`join`] so far: the tests check that the split paths ran.
 #[cfg(all(test, feature = "parallel"))]
-static JOINS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+pub(crate) static JOINS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
-/// Whether a scan of every one of `nodes` nodes is split in two parts side by side
-/// ([`join_cut`]): only under [`with_helper`].
-pub fn split_scan(nodes: usize) -> bool {
-    nodes >= MIN_SPLIT_NODES && HELPED.with(std::cell::Cell::get)
+/// The number of the run under [`with_helper`] on this thread, `None` outside one: a
+/// full scan is split in two parts only there (`sched::split_scan`), which starts each run's
+/// cuts afresh.
+pub fn helped_run() -> Option<u64> {
+    HELPED.with(Cell::get)
 }
-
-/// The scans cut in two by [`cut`], each with its own cut: a node's filters and its scores
-/// cost different times.
-#[derive(Clone, Copy, Debug)]
-pub enum Scan {
-    Filters = 0,
-    Scores = 1,
-}
-
-/// The unit of the helper's share of a scan ([`cut`]).
-const SHARE_ONE: usize = 1024;
-/// How far the helper's share moves after a [`join_cut`]: up by [`SHARE_UP`] when the helper's
-/// part ended first, down by [`SHARE_DOWN`] when the caller waited for it. The shares settle
-/// where the caller waits in one cut of five (`UP / (UP + DOWN)`): a caller that waits for the
-/// helper may yield or sleep and be woken (several microseconds), a helper that waits only
-/// looks for work.
-const SHARE_UP: usize = 1;
-const SHARE_DOWN: usize = 4;
-
-thread_local! {
-    /// The helper's share of each [`Scan`], in [`SHARE_ONE`]ths, on the thread that cuts.
-    static SHARES: [std::cell::Cell<usize>; 2] = const {
-        [std::cell::Cell::new(SHARE_ONE / 2), std::cell::Cell::new(SHARE_ONE / 2)]
-    };
-}
-
-/// Where to cut a scan of `n` nodes in two: the caller takes the nodes before the cut, the
-/// helper the ones from it on ([`join_cut`]). Half and half at the start of each run; then
-/// each [`join_cut`] of the same `scan` moves it.
-pub fn cut(scan: Scan, n: usize) -> usize {
-    let helper = SHARES.with(|s| s[scan as usize].get());
-    #[cfg(all(test, feature = "parallel"))]
-    let helper = FIXED_SHARE.with(std::cell::Cell::get).unwrap_or(helper);
-    n - n * helper / SHARE_ONE
-}
-
-#[cfg(all(test, feature = "parallel"))]
-thread_local! {
-    /// The helper's share every [`cut`] on this thread takes when set: the tests put the cut
-    /// where they want it.
-    static FIXED_SHARE: std::cell::Cell<Option<usize>> = const { std::cell::Cell::new(None) };
-}
-
-/// Sets the helper's share of every scan to one half: at the start of a run, so that one
-/// run's cuts never depend on an earlier run.
-#[cfg(feature = "parallel")]
-fn reset_shares() {
-    SHARES.with(|s| s.iter().for_each(|c| c.set(SHARE_ONE / 2)));
-}
-
-/// [`join`] of the caller's part `a` and the helper's part `b` of a scan cut by [`cut`], then
-/// moves that scan's cut: the helper's part grows when it ended before `a`, and shrinks when
-/// the caller had to wait for it (or ran it itself). Measured, not timed: no clock is read,
-/// so the same code runs in wasm.
-pub fn join_cut<A: Send, B: Send>(
-    scan: Scan,
-    a: impl FnOnce() -> A + Send,
-    b: impl FnOnce() -> B + Send,
-) -> (A, B) {
-    use std::sync::atomic::{AtomicBool, Ordering};
-    let helper_done = AtomicBool::new(false);
-    let ((a, waited), b) = join(
-        || {
-            let a = a();
-            (a, !helper_done.load(Ordering::Acquire))
-        },
-        || {
-            let b = b();
-            helper_done.store(true, Ordering::Release);
-            b
-        },
-    );
-    SHARES.with(|s| {
-        let share = &s[scan as usize];
-        share.set(if waited {
-            share.get().saturating_sub(SHARE_DOWN)
-        } else {
-            (share.get() + SHARE_UP).min(SHARE_ONE)
-        })
-    });
-    (a, b)
-}
-
-/// The two parts of `items` taken from `start` on and wrapping around (the order of a scan
-/// that starts at `start`), cut after `cut` of them: each part as at most two slices.
-pub fn rotated_parts<T>(items: &[T], start: usize, cut: usize) -> [RotatedPart<'_, T>; 2] {
-    let (to_end, from_start) = (&items[start..], &items[..start]);
-    if cut <= to_end.len() {
-        let (a, b) = to_end.split_at(cut);
-        [a.iter().chain(&[]), b.iter().chain(from_start)]
-    } else {
-        let (a, b) = from_start.split_at(cut - to_end.len());
-        [to_end.iter().chain(a), b.iter().chain(&[])]
-    }
-}
-
-/// A part of [`rotated_parts`]: one iterator type for both, so that a scan's code is compiled
-/// once (no call through a `dyn Iterator` per node).
-pub type RotatedPart<'a, T> = std::iter::Chain<std::slice::Iter<'a, T>, std::slice::Iter<'a, T>>;
 
 /// `a` and `b`, side by side when there are several threads; `a` first otherwise.
 pub fn join<A: Send, B: Send>(
@@ -183,40 +73,6 @@ pub fn join<A: Send, B: Send>(
     }
 }
 
-/// `f(job, nodes, row, sums)` for each job, each filling its row of `matrix` (one row of
-/// `nodes.len()` values per job) and adding to `sums` (one value per node) what it wants added
-/// there: the nodes before the cut and the ones after it side by side ([`cut`] and
-/// [`join_cut`] of [`Scan::Scores`]), each part with its own part of every row and of `sums`.
-/// Each job's results, first part then second, in job order.
-pub fn rows_in_parts<J: Sync, N: Sync, R: Send>(
-    jobs: &[J],
-    nodes: &[N],
-    matrix: &mut [i64],
-    sums: &mut [i64],
-    f: impl Fn(&J, &[N], &mut [i64], &mut [i64]) -> R + Sync,
-) -> Vec<(R, R)> {
-    let n = nodes.len();
-    if n == 0 || jobs.is_empty() {
-        return Vec::new();
-    }
-    let at = cut(Scan::Scores, n);
-    let (mut rows_a, mut rows_b): (Vec<&mut [i64]>, Vec<&mut [i64]>) =
-        matrix.chunks_mut(n).map(|row| row.split_at_mut(at)).unzip();
-    let (sums_a, sums_b) = sums.split_at_mut(at);
-    let map = |nodes: &[N], rows: &mut [&mut [i64]], sums: &mut [i64]| -> Vec<R> {
-        jobs.iter()
-            .zip(rows.iter_mut())
-            .map(|(job, row)| f(job, nodes, row, sums))
-            .collect()
-    };
-    let (a, b) = join_cut(
-        Scan::Scores,
-        || map(&nodes[..at], &mut rows_a, sums_a),
-        || map(&nodes[at..], &mut rows_b, sums_b),
-    );
-    a.into_iter().zip(b).collect()
-}
-
 /// Spin-loop hints the helper of [`with_helper`] gives between two looks for work. A hint
 /// (x86's `pause`) lasts a hundred cycles or more, so this is the helper's delay in taking a
 /// part: 64 hints (about 3 µs) made a full 5000-node run 15–20 % slower than 4 did, and 0 and
@@ -225,7 +81,7 @@ pub fn rows_in_parts<J: Sync, N: Sync, R: Send>(
 const HELPER_PAUSES: usize = 4;
 
 /// Runs `f` (a whole run) with a second thread of the pool kept awake for it: the helper
-/// looks for work without ever going to sleep, so the parts of each scan [`join_cut`] hands
+/// looks for work without ever going to sleep, so the parts of each scan `join_cut` hands
 /// out start at once instead of after a wake-up (which costs as much as a whole scan of a few
 /// thousand nodes). Only on a pool of several threads with nothing else running on it.
 pub fn with_helper<R: Send>(f: impl FnOnce() -> R + Send) -> R {
@@ -235,13 +91,13 @@ pub fn with_helper<R: Send>(f: impl FnOnce() -> R + Send) -> R {
         let free = threads() > 1
             && !IN_MAP.with(std::cell::Cell::get)
             && rayon::current_thread_index().is_some()
-            && !HELPED.with(std::cell::Cell::get);
+            && HELPED.with(Cell::get).is_none();
         if free {
             /// Ends the helper however `f` ends (a panic included) and clears the flag.
             struct Done<'a>(&'a AtomicBool);
             impl Drop for Done<'_> {
                 fn drop(&mut self) {
-                    HELPED.with(|h| h.set(false));
+                    HELPED.with(|h| h.set(None));
                     self.0.store(true, Ordering::Release);
                 }
             }
@@ -249,8 +105,11 @@ pub fn with_helper<R: Send>(f: impl FnOnce() -> R + Send) -> R {
             let (r, ()) = rayon::join(
                 || {
                     let _done = Done(&stop);
-                    HELPED.with(|h| h.set(true));
-                    reset_shares();
+                    let run = HELPED_RUNS.with(|n| {
+                        n.set(n.get() + 1);
+                        n.get()
+                    });
+                    HELPED.with(|h| h.set(Some(run)));
                     f()
                 },
                 || {
@@ -295,128 +154,8 @@ pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync + Send) -> 
 #[cfg(all(test, feature = "parallel"))]
 mod tests {
     use crate::report::json_report;
-    use crate::scenario::SchedulerVersion;
     use crate::simulation::Limits;
-    use crate::workloads::{build, build_for, Workload};
-    use std::sync::atomic::Ordering;
-
-    #[test]
-    fn split_scans_decide_as_one_thread_does() {
-        // Every workload under both schedulers with percentageOfNodesToScore 100 on 1000
-        // nodes, so every cycle filters and scores every node: their scans are split in two
-        // parts on a pool of two threads. The reports (placements, events, FitError
-        // messages, preemptions and nominations) are the one-thread reports, byte for byte.
-        // The workloads give nodes that fail (anti-affinity, affinity, spreading, full nodes
-        // before preemption) and nominated pods (PreemptionBasic).
-        for scheduler in [SchedulerVersion::V1_17, SchedulerVersion::V1_35] {
-            for (name, workload) in Workload::ALL {
-                let (bound, pending) = match workload {
-                    Workload::Preemption => (4000, 40),
-                    _ => (1000, 120),
-                };
-                let scenario = build_for(workload, 1000, bound, pending, 100, scheduler);
-                let report = || {
-                    let run = scenario.run_with(7, false, Limits::default());
-                    json_report(&run, true).to_string()
-                };
-                let alone = super::with_threads(1, report).expect("a pool");
-                let joins = super::JOINS.load(Ordering::Relaxed);
-                let split = super::with_threads(2, report).expect("a pool");
-                assert!(
-                    super::JOINS.load(Ordering::Relaxed) >= joins + pending,
-                    "{name} under {scheduler:?}: the scans were not split ({} joins)",
-                    super::JOINS.load(Ordering::Relaxed) - joins
-                );
-                assert!(
-                    alone == split,
-                    "{name} under {scheduler:?}: the split scans decided otherwise"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn scans_decide_the_same_wherever_they_are_cut() {
-        // The cut moves from cycle to cycle with the threads' speeds, so the decisions must
-        // not depend on it. With the cut held at the ends (the helper takes every node, or
-        // none) and at an uneven place, each report is the one-thread report.
-        for scheduler in [SchedulerVersion::V1_17, SchedulerVersion::V1_35] {
-            for workload in [
-                Workload::Basic,
-                Workload::PodAntiAffinity,
-                Workload::TopologySpreading,
-                Workload::Preemption,
-            ] {
-                let (bound, pending) = match workload {
-                    Workload::Preemption => (4000, 30),
-                    _ => (1000, 60),
-                };
-                let scenario = build_for(workload, 1000, bound, pending, 100, scheduler);
-                let report = || {
-                    let run = scenario.run_with(3, false, Limits::default());
-                    json_report(&run, true).to_string()
-                };
-                let alone = super::with_threads(1, report).expect("a pool");
-                for share in [0, super::SHARE_ONE, 301] {
-                    let joins = super::JOINS.load(Ordering::Relaxed);
-                    let split = super::with_threads(2, || {
-                        super::FIXED_SHARE.with(|f| f.set(Some(share)));
-                        report()
-                    })
-                    .expect("a pool");
-                    assert!(
-                        super::JOINS.load(Ordering::Relaxed) >= joins + pending,
-                        "{workload:?} under {scheduler:?}: the scans were not split"
-                    );
-                    assert!(
-                        alone == split,
-                        "{workload:?} under {scheduler:?}, helper's share {share}/1024: \
-                         the cut scans decided otherwise"
-                    );
-                }
-            }
-        }
-    }
-
-    #[test]
-    fn rotated_parts_are_the_scan_order_cut_in_two() {
-        // Five nodes scanned from index 3: 3, 4, 0, 1, 2. Cut after c of them, the first
-        // part is the first c of that order and the second the rest.
-        let items = [0, 1, 2, 3, 4];
-        let expected: [(&[i32], &[i32]); 6] = [
-            (&[], &[3, 4, 0, 1, 2]),
-            (&[3], &[4, 0, 1, 2]),
-            (&[3, 4], &[0, 1, 2]),
-            (&[3, 4, 0], &[1, 2]),
-            (&[3, 4, 0, 1], &[2]),
-            (&[3, 4, 0, 1, 2], &[]),
-        ];
-        for (cut, (first, second)) in expected.into_iter().enumerate() {
-            let [a, b] = super::rotated_parts(&items, 3, cut);
-            assert_eq!(a.copied().collect::<Vec<_>>(), first, "cut {cut}");
-            assert_eq!(b.copied().collect::<Vec<_>>(), second, "cut {cut}");
-        }
-    }
-
-    #[test]
-    fn a_caller_that_runs_the_helpers_part_itself_keeps_more() {
-        // On a pool of one thread the caller runs both parts, so each join counts as a wait:
-        // the helper's share falls by SHARE_DOWN (4/1024) each time, and a fresh start puts it
-        // back at one half. Of 1024 nodes the caller first takes 512, then 516, then 520.
-        super::with_threads(1, || {
-            super::reset_shares();
-            assert_eq!(super::cut(super::Scan::Scores, 1024), 512);
-            super::join_cut(super::Scan::Scores, || (), || ());
-            assert_eq!(super::cut(super::Scan::Scores, 1024), 516);
-            super::join_cut(super::Scan::Scores, || (), || ());
-            assert_eq!(super::cut(super::Scan::Scores, 1024), 520);
-            // The filters' cut is apart from the scores'.
-            assert_eq!(super::cut(super::Scan::Filters, 1024), 512);
-            super::reset_shares();
-            assert_eq!(super::cut(super::Scan::Scores, 1024), 512);
-        })
-        .expect("a pool");
-    }
+    use crate::workloads::{build, Workload};
 
     #[test]
     fn runs_shared_out_over_threads_come_back_in_order_and_unchanged() {

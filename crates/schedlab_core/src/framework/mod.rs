@@ -9,11 +9,10 @@
 //! handed back to the plugin for every node, so a per-node check is a lookup, not a scan.
 
 pub mod preemption;
-pub mod reason;
-pub mod runner;
-pub mod select_host;
 
-pub use reason::{FailureReason, Reason};
+pub mod runner;
+
+pub use crate::sched::{FailureReason, Reason};
 
 use crate::cluster::{Cluster, NodeInfo, PodInfo};
 use std::any::Any;

@@ -5,62 +5,25 @@
 //! Deviation, stated: upstream filters 16 nodes in parallel and may look at a few nodes past
 //! the stopping point; this runner is sequential and stops exactly at `numFeasibleNodesToFind`.
 
-use super::select_host::{select_host, ties_of_best};
 use super::{CycleContext, CycleError, FilterPlugin, Profile, Reason, State};
-use crate::cluster::{Cluster, NodeId, NodeInfo, PodId, PodInfo};
+use crate::cluster::{Cluster, NodeId, NodeInfo, PodId};
 use crate::model::words::go_quote;
-use crate::rng::Rng;
+use crate::sched::fit_error::{histogram, FailedNodes, NO_NODES_AVAILABLE};
+use crate::sched::nominations::{nominated_to_add, NominatedCopies, Nominations};
+use crate::sched::sampling::num_feasible_nodes_to_find;
+use crate::sched::select_host::{select_host, ties_of_best};
+use crate::sched::split_scan::{
+    cut, join_cut, rotated_parts, rows_in_parts, split_scan, RotatedPart, Scan,
+};
+use crate::sched::state::SchedulerState;
 use crate::trace::{CycleTrace, NodeFilterRecord, NodeScoreRecord, Outcome, ScoreRecord};
-use smallvec::SmallVec;
-use std::collections::BTreeMap;
-use std::sync::Arc;
 
-/// `minFeasibleNodesToFind`.
-pub const MIN_FEASIBLE_NODES_TO_FIND: usize = 100;
-/// `minFeasibleNodesPercentageToFind`.
-pub const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND: i64 = 5;
-/// `DefaultPercentageOfNodesToScore`, the base of the adaptive formula.
-pub const DEFAULT_PERCENTAGE_OF_NODES_TO_SCORE: i64 = 50;
-/// `ErrNoNodesAvailable`.
-pub const NO_NODES_AVAILABLE: &str = "no nodes available to schedule pods";
-
-/// `numFeasibleNodesToFind`: how many feasible nodes to look for before stopping.
-pub fn num_feasible_nodes_to_find(num_all_nodes: usize, percentage: i32) -> usize {
-    let n = num_all_nodes as i64;
-    if num_all_nodes < MIN_FEASIBLE_NODES_TO_FIND || percentage >= 100 {
-        return num_all_nodes;
-    }
-    let mut pct = i64::from(percentage);
-    if pct <= 0 {
-        pct = DEFAULT_PERCENTAGE_OF_NODES_TO_SCORE - n / 125;
-        pct = pct.max(MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND);
-    }
-    let found = (n * pct / 100) as usize;
-    found.max(MIN_FEASIBLE_NODES_TO_FIND)
-}
-
-/// `FitError.Error()`: `0/N nodes are available: <sorted histogram>.`
+/// `FitError.Error()` of v1.17: `0/N nodes are available: <sorted histogram>.`
 pub fn fit_error_message<'a>(
     num_all_nodes: usize,
     reasons: impl Iterator<Item = &'a Reason>,
 ) -> String {
-    // Count equal reasons first (a few distinct ones over many nodes), then spell each once.
-    let mut counts: Vec<(&Reason, usize)> = Vec::new();
-    for r in reasons {
-        match counts.iter_mut().find(|(seen, _)| seen.same_text(r)) {
-            Some((_, n)) => *n += 1,
-            None => counts.push((r, 1)),
-        }
-    }
-    let mut histogram: BTreeMap<String, usize> = BTreeMap::new();
-    for (r, n) in counts {
-        *histogram.entry(r.to_string()).or_default() += n;
-    }
-    let mut entries: Vec<String> = histogram
-        .into_iter()
-        .map(|(reason, count)| format!("{count} {reason}"))
-        .collect();
-    entries.sort();
+    let entries = histogram(reasons.map(|r| (r, 1)));
     format!(
         "0/{num_all_nodes} nodes are available: {}.",
         entries.join(", ")
@@ -96,125 +59,12 @@ fn pod_passes_basic_checks(cx: &CycleContext) -> Result<(), CycleError> {
     Ok(())
 }
 
-/// A pod nominated to a node (by an earlier preemption).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Nomination {
-    /// The nominated pod.
-    pub pod: PodId,
-    /// Its nominated node.
-    pub node: NodeId,
-    /// The pod's priority (kept here: the filter passes compare it for every node).
-    pub priority: i32,
-}
-
-/// Every nomination, grouped by node id (nomination order within a node), with an O(1)
-/// lookup per node: the filter passes ask it for every node of every cycle. One node's group
-/// can be replaced on its own, so a change of nominations costs only the nodes it touched.
-#[derive(Clone, Debug, Default)]
-pub struct Nominations {
-    /// Node id → its nominations (one kept inline: most nodes have at most one, and the
-    /// filter reads this for every node).
-    by_node: Vec<SmallVec<[Nomination; 1]>>,
-    /// How many nominations `by_node` holds in all (so [`Nominations::is_empty`] is O(1)).
-    count: usize,
-}
-
-impl Nominations {
-    /// No nominations.
-    pub fn new() -> Nominations {
-        Nominations::default()
-    }
-
-    /// Rebuilds the index (reusing its buffers) from each node's nominated pods, in
-    /// nomination order, for a cluster of `nodes` nodes. Each node appears at most once.
-    pub fn rebuild<'a>(
-        &mut self,
-        nodes: usize,
-        groups: impl Iterator<Item = (NodeId, &'a [PodId])>,
-        priority: impl Fn(PodId) -> i32,
-    ) {
-        self.by_node.truncate(nodes);
-        for group in &mut self.by_node {
-            group.clear();
-        }
-        self.count = 0;
-        self.by_node.resize_with(nodes, SmallVec::new);
-        for (node, pods) in groups {
-            self.set(node, pods, &priority);
-        }
-    }
-
-    /// Replaces `node`'s nominations with `pods`, in nomination order (a node id past the
-    /// cluster's end changes nothing).
-    pub fn set(&mut self, node: NodeId, pods: &[PodId], priority: impl Fn(PodId) -> i32) {
-        let Some(group) = self.by_node.get_mut(node) else {
-            return;
-        };
-        self.count -= group.len();
-        group.clear();
-        group.extend(pods.iter().map(|&pod| Nomination {
-            pod,
-            node,
-            priority: priority(pod),
-        }));
-        self.count += group.len();
-    }
-
-    /// The nominations to `node`, in nomination order.
-    pub fn to(&self, node: NodeId) -> &[Nomination] {
-        if self.count == 0 {
-            // Most cycles: no nominations, and no reading of a group per node.
-            return &[];
-        }
-        self.by_node.get(node).map_or(&[], |group| group.as_slice())
-    }
-
-    /// Whether nothing is nominated.
-    pub fn is_empty(&self) -> bool {
-        self.count == 0
-    }
-
-    /// Every nomination, by node id.
-    pub fn all(&self) -> impl Iterator<Item = &Nomination> {
-        self.by_node.iter().flatten()
-    }
-}
-
 /// The scheduler: a profile plus the state that carries over between cycles.
 pub struct Scheduler {
     /// The profile.
     pub profile: Profile,
     /// The state carried between cycles.
     pub state: SchedulerState,
-}
-
-/// What carries over from one cycle to the next.
-#[derive(Clone, Debug)]
-pub struct SchedulerState {
-    /// `nextStartNodeIndex`.
-    pub next_start_node_index: usize,
-    /// The seeded tie-breaker.
-    pub rng: Rng,
-    /// Score buffers reused from cycle to cycle (raw, normalised).
-    pub(crate) scratch: (Vec<i64>, Vec<i64>),
-    /// The nodes' copies with their nominated pods, reused while they stay true.
-    nominated_copies: NominatedCopies,
-    /// What the second part of a split scan ([`crate::parallel::split_scan`]) keeps apart:
-    /// its nominated copies and its failed nodes.
-    second_part: Box<(NominatedCopies, FailedNodes)>,
-}
-
-impl SchedulerState {
-    /// The state before the first cycle, with a seeded tie-breaker.
-    pub fn new(seed: u64) -> SchedulerState {
-        SchedulerState {
-            next_start_node_index: 0,
-            rng: Rng::new(seed),
-            scratch: (Vec::new(), Vec::new()),
-            nominated_copies: NominatedCopies::default(),
-            second_part: Box::default(),
-        }
-    }
 }
 
 impl Scheduler {
@@ -246,74 +96,6 @@ impl Scheduler {
             detail,
             &mut FailedNodes::new(),
         )
-    }
-}
-
-/// The nodes that failed the filters in a cycle, with their reasons (`FitError`'s
-/// `FailedPredicates`; preemption reads them whatever `detail` is). One flat buffer of reasons,
-/// reused from cycle to cycle.
-#[derive(Clone, Debug, Default)]
-pub struct FailedNodes {
-    /// Each failed node with the end of its reasons in `reasons`.
-    nodes: Vec<(NodeId, usize)>,
-    /// Every reason, node after node.
-    reasons: Vec<Reason>,
-}
-
-impl FailedNodes {
-    /// No failed node.
-    pub fn new() -> FailedNodes {
-        FailedNodes::default()
-    }
-
-    /// Forgets every node, keeping the buffers.
-    pub fn clear(&mut self) {
-        self.nodes.clear();
-        self.reasons.clear();
-    }
-
-    /// How many nodes failed.
-    pub fn len(&self) -> usize {
-        self.nodes.len()
-    }
-
-    /// Whether no node failed.
-    pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
-    }
-
-    /// Each failed node with its reasons, in the order they failed.
-    pub fn iter(&self) -> impl Iterator<Item = (NodeId, &[Reason])> {
-        let mut start = 0;
-        self.nodes.iter().map(move |&(node, end)| {
-            let reasons = &self.reasons[start..end];
-            start = end;
-            (node, reasons)
-        })
-    }
-
-    /// Every reason of every failed node.
-    pub fn reasons(&self) -> &[Reason] {
-        &self.reasons
-    }
-
-    /// Records `node` as failed with the reasons pushed since the previous node.
-    fn close_node(&mut self, node: NodeId) {
-        self.nodes.push((node, self.reasons.len()));
-    }
-
-    /// Adds `other`'s failed nodes after this one's (the second part of a split scan).
-    fn append(&mut self, other: &FailedNodes) {
-        let offset = self.reasons.len();
-        self.reasons.extend_from_slice(&other.reasons);
-        self.nodes
-            .extend(other.nodes.iter().map(|&(node, end)| (node, offset + end)));
-    }
-
-    /// Drops the reasons pushed since the previous node.
-    fn discard_open(&mut self) {
-        let end = self.nodes.last().map_or(0, |&(_, end)| end);
-        self.reasons.truncate(end);
     }
 }
 
@@ -410,7 +192,7 @@ fn cycle(
     let mut record = NodeFilterRecord::default();
     // The nodes from `start` on, wrapping around (no division per node).
     let rotated = node_order[start..].iter().chain(&node_order[..start]);
-    if !detail && to_find >= all && crate::parallel::split_scan(all) {
+    if !detail && to_find >= all && split_scan(all) {
         let (copies_b, failed_b) = &mut *st.second_part;
         feasible = filter_in_parts(
             (&active, check_all, cx, pod, nominations),
@@ -442,7 +224,7 @@ fn cycle(
             detail,
             &mut record,
             &mut st.nominated_copies,
-            &mut failed.reasons,
+            failed.open_reasons(),
         )?;
         if detail {
             trace.filter.push(std::mem::take(&mut record));
@@ -493,7 +275,7 @@ type FilterInputs<'a, 'c> = (
 );
 
 /// `findNodesThatFit` over every node of `order`, starting at `start` and wrapping around (no
-/// trace), in two parts side by side ([`crate::parallel::cut`]): the same feasible nodes,
+/// trace), in two parts side by side ([`cut`]): the same feasible nodes,
 /// failed nodes (with their reasons) and first error, in the same order, as the loop over all
 /// of them. Each part keeps its own nominated copies (a cache: the answers are the same).
 fn filter_in_parts<'c>(
@@ -502,7 +284,6 @@ fn filter_in_parts<'c>(
     (copies_a, failed_a): (&mut NominatedCopies, &mut FailedNodes),
     (copies_b, failed_b): (&mut NominatedCopies, &mut FailedNodes),
 ) -> Result<Vec<&'c NodeInfo>, CycleError> {
-    use crate::parallel::{cut, join_cut, rotated_parts, RotatedPart, Scan};
     let cluster = cx.cluster;
     let n = order.len();
     let scan = |ids: RotatedPart<NodeId>,
@@ -523,7 +304,7 @@ fn filter_in_parts<'c>(
                 false,
                 &mut record,
                 copies,
-                &mut failed.reasons,
+                failed.open_reasons(),
             )?;
             if fits {
                 feasible.push(node);
@@ -661,18 +442,6 @@ impl<'p> NodeChecker<'p> {
     }
 }
 
-/// The nominations `addNominatedPods` adds for `pod` of `priority`: other pods, of higher or
-/// equal priority, in nomination order.
-fn nominated_to_add(
-    nominated: &[Nomination],
-    pod: PodId,
-    priority: i32,
-) -> impl Iterator<Item = &Nomination> + Clone {
-    nominated
-        .iter()
-        .filter(move |n| n.pod != pod && n.priority >= priority)
-}
-
 /// `addNominatedPods`: a copy of `node` (in `scratch`, reusing its buffers) with the pods of
 /// higher or equal priority nominated to it, or `None` when there are none.
 fn with_nominated<'s>(
@@ -692,86 +461,6 @@ fn with_nominated<'s>(
     Some(info)
 }
 
-/// The nodes' copies with the pods `addNominatedPods` adds (the filter's first pass), kept from
-/// cycle to cycle: a copy is used again while its node and the pods added are exactly as when it
-/// was made (the same node facts and change count, the same pod objects added), which is most
-/// cycles once many pods wait on nominations. A cache only: a clone of it (a checkpoint of the
-/// scheduler's state, from which any restore starts) is empty, so change counts are only ever
-/// compared along one history.
-#[derive(Default)]
-pub struct NominatedCopies {
-    by_node: Vec<Option<NominatedCopy>>,
-}
-
-/// One node's copy and what it was made from.
-struct NominatedCopy {
-    /// The node's change count when the copy was made (its facts are `info`'s).
-    changes: u64,
-    /// The pods added, in order (held, so their identity cannot be reused).
-    added: SmallVec<[Arc<PodInfo>; 1]>,
-    /// The node with `added` added (holding the node's facts, so their address cannot be
-    /// reused).
-    info: NodeInfo,
-}
-
-impl Clone for NominatedCopies {
-    fn clone(&self) -> Self {
-        NominatedCopies::default()
-    }
-}
-
-impl std::fmt::Debug for NominatedCopies {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let kept = self.by_node.iter().flatten().count();
-        write!(f, "NominatedCopies({kept} nodes)")
-    }
-}
-
-impl NominatedCopies {
-    /// `node` with the pods of `nominated` that `addNominatedPods` adds for `pod` (another pod,
-    /// of higher or equal priority), or `None` when it adds none.
-    fn get(
-        &mut self,
-        cx: &CycleContext,
-        pod: PodId,
-        node: &NodeInfo,
-        nominated: &[Nomination],
-    ) -> Option<&NodeInfo> {
-        let adding = nominated_to_add(nominated, pod, cx.pod.priority);
-        adding.clone().next()?;
-        if self.by_node.len() <= node.id {
-            self.by_node.resize_with(node.id + 1, || None);
-        }
-        let pods = &cx.cluster.pods;
-        let slot = &mut self.by_node[node.id];
-        let still_true = slot.as_ref().is_some_and(|c| {
-            c.info.shares_facts_with(node)
-                && c.changes == node.changes()
-                && c.info.id == node.id
-                && c.added.len() == adding.clone().count()
-                && c.added
-                    .iter()
-                    .zip(adding.clone())
-                    .all(|(a, n)| Arc::ptr_eq(a, &pods[n.pod]))
-        });
-        if !still_true {
-            let c = slot.get_or_insert_with(|| NominatedCopy {
-                changes: 0,
-                added: SmallVec::new(),
-                info: node.clone(),
-            });
-            c.changes = node.changes();
-            c.info.clone_from(node);
-            c.added.clear();
-            for n in adding {
-                cx.cluster.add_to(&mut c.info, n.pod);
-                c.added.push(Arc::clone(&pods[n.pod]));
-            }
-        }
-        slot.as_ref().map(|c| &c.info)
-    }
-}
-
 /// `podFitsOnNode`: one pass, or two when higher-or-equal priority pods are nominated here.
 /// Whether the node fits; the reasons it does not are appended to `reasons`.
 #[allow(clippy::too_many_arguments)]
@@ -787,7 +476,12 @@ fn filter_node(
     copies: &mut NominatedCopies,
     reasons: &mut Vec<Reason>,
 ) -> Result<bool, CycleError> {
-    if let Some(info) = copies.get(cx, pod, node, nominations.to(node.id)) {
+    if let Some(info) = copies.get(
+        cx.cluster,
+        (pod, cx.pod.priority),
+        node,
+        nominations.to(node.id),
+    ) {
         if !run_filters(active, check_all, cx, info, detail, record, reasons)? {
             return Ok(false);
         }
@@ -849,7 +543,7 @@ fn prioritize(
         }
         return Ok(totals);
     }
-    if !detail && crate::parallel::split_scan(n) {
+    if !detail && split_scan(n) {
         return prioritize_in_parts(profile, cx, nodes, &mut scratch.0);
     }
     let mut totals = vec![0i64; n];
@@ -958,7 +652,7 @@ fn prioritize_in_parts(
         .collect();
     matrix.resize(mapped.len() * n, 0);
     let mut totals = vec![0i64; n];
-    let done = crate::parallel::rows_in_parts(
+    let done = rows_in_parts(
         &mapped,
         nodes,
         matrix,
@@ -1067,77 +761,6 @@ mod tests {
         assert_eq!(
             second.message.as_deref(),
             Some("0/1 nodes are available: 1 Insufficient cpu.")
-        );
-    }
-
-    #[test]
-    fn num_feasible_nodes_to_find_follows_the_formula() {
-        // Below 100 nodes: all of them.
-        assert_eq!(num_feasible_nodes_to_find(99, 0), 99);
-        // 100 nodes, adaptive: 50 - 100/125 = 50% -> 50, floored at 100.
-        assert_eq!(num_feasible_nodes_to_find(100, 0), 100);
-        // 1000 nodes: 50 - 8 = 42% -> 420.
-        assert_eq!(num_feasible_nodes_to_find(1000, 0), 420);
-        // 5000 nodes: 50 - 40 = 10% -> 500.
-        assert_eq!(num_feasible_nodes_to_find(5000, 0), 500);
-        // 6000 nodes: 50 - 48 = 2%, floored at 5% -> 300.
-        assert_eq!(num_feasible_nodes_to_find(6000, 0), 300);
-        // Explicit 30% of 1000 -> 300; 100% -> all.
-        assert_eq!(num_feasible_nodes_to_find(1000, 30), 300);
-        assert_eq!(num_feasible_nodes_to_find(1000, 100), 1000);
-        // 5% of 1000 = 50, floored at 100.
-        assert_eq!(num_feasible_nodes_to_find(1000, 5), 100);
-    }
-
-    #[test]
-    fn nominations_are_found_by_node_in_nomination_order() {
-        let pods = |n: &[Nomination]| n.iter().map(|n| n.pod).collect::<Vec<_>>();
-        let mut index = Nominations::new();
-        // Groups out of node order (node names sort differently from node ids).
-        let (on_2, on_0): ([PodId; 2], [PodId; 1]) = ([7, 3], [5]);
-        index.rebuild(4, [(2, &on_2[..]), (0, &on_0[..])].into_iter(), |p| {
-            p as i32
-        });
-        assert_eq!(pods(index.to(0)), [5]);
-        assert_eq!(pods(index.to(2)), [7, 3]);
-        assert_eq!(index.to(2)[1].priority, 3);
-        assert!(index.to(1).is_empty() && index.to(3).is_empty() && index.to(9).is_empty());
-        let all: Vec<Nomination> = index.all().copied().collect();
-        assert_eq!(pods(&all), [5, 7, 3]);
-        // One node's group replaced on its own.
-        index.set(2, &[4], |p| p as i32);
-        assert_eq!(pods(index.to(2)), [4]);
-        assert_eq!(pods(index.to(0)), [5]);
-        index.set(0, &[], |p| p as i32);
-        assert!(index.to(0).is_empty() && !index.is_empty());
-        index.rebuild(4, std::iter::empty(), |_| 0);
-        assert!(index.is_empty() && index.to(2).is_empty());
-    }
-
-    #[test]
-    fn fit_error_histogram_is_counted_and_byte_sorted() {
-        use crate::framework::FailureReason::*;
-        let reasons = [
-            Reason::Fixed(NodeSelectorNotMatch),
-            Reason::Fixed(NodeSelectorNotMatch),
-            Reason::Insufficient {
-                resource: "cpu".into(),
-                requested: 1,
-                used: 0,
-                capacity: 0,
-            },
-        ];
-        assert_eq!(
-            fit_error_message(3, reasons.iter()),
-            "0/3 nodes are available: 1 Insufficient cpu, 2 node(s) didn't match node selector."
-        );
-        // "10 ..." sorts before "2 ...": plain byte order.
-        let many: Vec<Reason> = std::iter::repeat_n(Reason::Fixed(NodeUnschedulable), 10)
-            .chain(std::iter::repeat_n(Reason::Fixed(DiskConflict), 2))
-            .collect();
-        assert_eq!(
-            fit_error_message(12, many.iter()),
-            "0/12 nodes are available: 10 node(s) were unschedulable, 2 node(s) had no available disk."
         );
     }
 }

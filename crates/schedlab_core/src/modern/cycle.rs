@@ -16,11 +16,12 @@ use super::profile::Profile;
 use super::registry::Point;
 use super::status::{Code, Status};
 use crate::cluster::{Cluster, NodeId, NodeInfo, PodId};
-use crate::framework::runner::{
-    num_feasible_nodes_to_find, Nominations, SchedulerState, NO_NODES_AVAILABLE,
-};
-use crate::framework::select_host::{select_host, ties_of_best};
-use crate::framework::Reason;
+use crate::sched::fit_error::{histogram, NO_NODES_AVAILABLE};
+use crate::sched::nominations::Nominations;
+use crate::sched::sampling::num_feasible_nodes_to_find;
+use crate::sched::select_host::{select_host, ties_of_best};
+use crate::sched::state::SchedulerState;
+use crate::sched::Reason;
 use crate::trace::{CycleTrace, NodeFilterRecord, NodeScoreRecord, Outcome, ScoreRecord};
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -229,36 +230,14 @@ pub fn fit_error_message(num_all_nodes: usize, d: &Diagnosis) -> String {
         msg.push_str(&format!(" {pre}."));
         return msg;
     }
-    let mut counts: Vec<(String, usize)> = Vec::new();
-    let mut count = |text: String, n: usize| match counts.iter_mut().find(|(t, _)| *t == text) {
-        Some((_, c)) => *c += n,
-        None => counts.push((text, n)),
+    let rejected = d
+        .rejected()
+        .flat_map(|(_, _, reasons)| reasons.iter().map(|r| (r, 1)));
+    let absent = match &d.absent {
+        Some(absent) if d.len() < num_all_nodes => absent.reasons.as_slice(),
+        _ => &[],
     };
-    // Equal reasons are counted before they are spelt (many nodes, few distinct reasons).
-    let mut distinct: Vec<(&Reason, usize)> = Vec::new();
-    for (_, _, reasons) in d.rejected() {
-        for r in reasons {
-            match distinct.iter_mut().find(|(seen, _)| seen.same_text(r)) {
-                Some((_, n)) => *n += 1,
-                None => distinct.push((r, 1)),
-            }
-        }
-    }
-    for (r, n) in distinct {
-        count(r.to_string(), n);
-    }
-    if d.len() < num_all_nodes {
-        if let Some(absent) = &d.absent {
-            for r in &absent.reasons {
-                count(r.to_string(), num_all_nodes - d.len());
-            }
-        }
-    }
-    let mut entries: Vec<String> = counts
-        .into_iter()
-        .map(|(text, n)| format!("{n} {text}"))
-        .collect();
-    entries.sort();
+    let entries = histogram(rejected.chain(absent.iter().map(|r| (r, num_all_nodes - d.len()))));
     if !entries.is_empty() {
         msg.push_str(&format!(" {}.", entries.join(", ")));
     }
@@ -612,7 +591,7 @@ fn run(
     let nominated_failed = modern.nominated_node.is_some();
     // The nodes from `start` on, wrapping around (no division per node).
     let rotated = candidates[start..].iter().chain(&candidates[..start]);
-    if !detail && to_find >= n && crate::parallel::split_scan(n) {
+    if !detail && to_find >= n && crate::sched::split_scan::split_scan(n) {
         let scanned = filter_in_parts(
             profile,
             &visited,
@@ -728,7 +707,7 @@ struct ScannedPart {
 }
 
 /// The filters over every node of `order`, starting at `start` and wrapping around (no
-/// trace), in two parts side by side ([`crate::parallel::cut`]); the caller takes the parts in
+/// trace), in two parts side by side ([`crate::sched::split_scan::cut`]); the caller takes the parts in
 /// order, which gives what the loop over all the nodes would: the same feasible nodes,
 /// rejections, reasons and first error.
 fn filter_in_parts(
@@ -739,7 +718,7 @@ fn filter_in_parts(
     nominations: &Nominations,
     (order, start): (&[NodeId], usize),
 ) -> [ScannedPart; 2] {
-    use crate::parallel::{cut, join_cut, rotated_parts, RotatedPart, Scan};
+    use crate::sched::split_scan::{cut, join_cut, rotated_parts, RotatedPart, Scan};
     let scan = |ids: RotatedPart<NodeId>| -> ScannedPart {
         let mut part = ScannedPart {
             feasible: Vec::with_capacity(ids.size_hint().0),
@@ -1015,12 +994,12 @@ fn prioritize(
     };
     // The plugins whose weighted scores the parts of a split scan added to the totals.
     let mut added = vec![false; running.len()];
-    if !detail && n > 0 && crate::parallel::split_scan(n) {
+    if !detail && n > 0 && crate::sched::split_scan::split_scan(n) {
         // The two parts of the nodes side by side; the first error in plugin order, then
         // node order, as the loop below would return it. A plugin without NormalizeScore is
         // added to the totals in each part; where a part finds a score out of range, the loop
         // below adds the plugin again and reports the invalid score (the totals go unused).
-        let done = crate::parallel::rows_in_parts(
+        let done = crate::sched::split_scan::rows_in_parts(
             &running,
             nodes,
             all_raw,
@@ -1215,7 +1194,10 @@ mod tests {
         scores[1100] = 250;
         let split = crate::parallel::with_threads(2, || {
             crate::parallel::with_helper(|| {
-                assert!(crate::parallel::split_scan(1200), "the scan was not split");
+                assert!(
+                    crate::sched::split_scan::split_scan(1200),
+                    "the scan was not split"
+                );
                 prioritize_fixed(&scores)
             })
         })

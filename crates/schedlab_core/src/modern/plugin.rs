@@ -8,12 +8,11 @@
 
 use super::status::{Code, Status};
 use crate::cluster::{Cluster, NodeId, NodeInfo, PodInfo};
-use crate::framework::Reason;
+use crate::sched::Reason;
 use std::any::Any;
 use std::collections::BTreeSet;
 
-/// `MaxNodeScore`: a normalised score lies in `0..=MAX_NODE_SCORE`.
-pub const MAX_NODE_SCORE: i64 = 100;
+pub use crate::sched::MAX_NODE_SCORE;
 
 /// What every plugin sees in a cycle.
 pub struct Cx<'a> {

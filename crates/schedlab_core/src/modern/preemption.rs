@@ -20,10 +20,10 @@ use super::profile::Profile;
 use super::registry::Point;
 use super::status::{Code, Status};
 use crate::cluster::{NodeId, NodeInfo, PodId};
-use crate::framework::preemption::{pick_one_node_for_preemption, Candidate, StartTime, Victims};
-use crate::framework::runner::Nominations;
-use crate::framework::Reason;
 use crate::rng::Rng;
+use crate::sched::nominations::Nominations;
+use crate::sched::victims::{pick_one_node_for_preemption, Candidate, StartTime, Victims};
+use crate::sched::Reason;
 use crate::trace::{NodeFilterRecord, PreemptionTrace};
 
 /// `No preemption victims found for incoming pod`.

@@ -1,6 +1,6 @@
 //! The framework's status codes (`fwk.Code`) and a plugin's status.
 
-use crate::framework::Reason;
+use crate::sched::Reason;
 
 /// `fwk.Code`, upstream's result codes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -26,7 +26,7 @@ use crate::framework::{CycleContext, ScorePlugin};
 use crate::model::resources::{CPU, MEMORY};
 
 /// `framework.MaxNodeScore` in v1.17.
-pub const MAX_NODE_SCORE: i64 = 100;
+pub use crate::sched::MAX_NODE_SCORE;
 
 /// What a priority file declares about its priority; every list below derives from these.
 pub struct PrioritySpec {

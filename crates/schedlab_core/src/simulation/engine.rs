@@ -5,7 +5,7 @@ use super::{
     StepKind, StepOutput,
 };
 use crate::cluster::{NodeId, PodId, PodInfo};
-use crate::framework::runner::{schedule_one, FailedNodes, Nominations};
+use crate::framework::runner::schedule_one;
 use crate::framework::Profile;
 use crate::model::pod::parse_rfc3339;
 use crate::model::timeline::Change;
@@ -16,6 +16,8 @@ use crate::predicates::check_volume_binding::bindings_for;
 use crate::predicates::match_inter_pod_affinity::term_matches;
 use crate::queue::{ClusterEvent, InformerEvent, MoveReport, NodeChange, QueuedPodInfo};
 use crate::scenario::Event;
+use crate::sched::fit_error::FailedNodes;
+use crate::sched::nominations::Nominations;
 use crate::trace::{CycleTrace, Outcome};
 use std::sync::Arc;
 

@@ -57,14 +57,15 @@ use log::Log;
 pub use log::Repeat;
 
 use crate::cluster::{Cluster, NodeId, PodId};
-pub use crate::framework::preemption::StartTime;
-use crate::framework::runner::{Nominations, SchedulerState};
 use crate::model::timeline::Timeline;
 use crate::model::Millis;
 use crate::policy::{self, config::SchedulerConfiguration};
 use crate::queue::{ClusterEvent, Moved, QueuedPodInfo, QueuedPodView, SchedulingQueue};
 use crate::rng::Rng;
 use crate::scenario::{Event, Scenario};
+use crate::sched::nominations::Nominations;
+use crate::sched::state::SchedulerState;
+pub use crate::sched::victims::StartTime;
 use crate::trace::CycleTrace;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -339,10 +340,10 @@ impl Snapshot {
 
 /// Whether the cycles of a run over `nodes` nodes, under profiles that score these
 /// `percentages` of them (`percentageOfNodesToScore`), filter and score every node of a cluster
-/// big enough for each scan to be split in two parts ([`crate::parallel::split_scan`]).
+/// big enough for each scan to be split in two parts ([`crate::sched::split_scan::split_scan`]).
 pub fn scans_every_node(nodes: usize, mut percentages: impl Iterator<Item = i32>) -> bool {
-    use crate::framework::runner::num_feasible_nodes_to_find;
-    nodes >= crate::parallel::MIN_SPLIT_NODES
+    use crate::sched::sampling::num_feasible_nodes_to_find;
+    nodes >= crate::sched::split_scan::MIN_SPLIT_NODES
         && percentages.any(|p| num_feasible_nodes_to_find(nodes, p) >= nodes)
 }
 

@@ -9,13 +9,15 @@ use super::engine::{delete_pod, event};
 use super::{PodPhase, StartTime, State};
 use crate::cluster::PodId;
 use crate::framework::preemption::{
-    nodes_where_preemption_might_help, pick_one_node_for_preemption, select_nodes_for_preemption,
+    nodes_where_preemption_might_help, select_nodes_for_preemption,
 };
-use crate::framework::runner::{FailedNodes, Nominations};
 use crate::framework::Profile;
 use crate::model::workload::priority_class;
 use crate::model::Millis;
 use crate::scenario::Event;
+use crate::sched::fit_error::FailedNodes;
+use crate::sched::nominations::Nominations;
+use crate::sched::victims::pick_one_node_for_preemption;
 use crate::trace::PreemptionTrace;
 
 /// `DefaultTerminationGracePeriodSeconds`.
@@ -123,7 +125,7 @@ pub(super) fn preempt(
 pub(super) fn act_on(
     state: &mut State,
     pod: PodId,
-    chosen: &crate::framework::preemption::Candidate,
+    chosen: &crate::sched::victims::Candidate,
     by: &str,
     cycle: usize,
     events: &mut Vec<Event>,

@@ -3,12 +3,12 @@
 
 use super::{CycleTrace, Outcome};
 use crate::cluster::{Cluster, NodeInfo};
-use crate::framework::{FailureReason, Reason};
 use crate::model::selector::set_matches;
 use crate::model::taint::{tolerated, NO_EXECUTE, NO_SCHEDULE};
 use crate::model::volume::{
     label_zones_to_set, PersistentVolumeClaim, ANN_SELECTED_NODE, LABEL_REGION, LABEL_ZONE,
 };
+use crate::sched::{FailureReason, Reason};
 
 /// One node's story.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

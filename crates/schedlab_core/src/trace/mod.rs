@@ -8,7 +8,7 @@ pub mod explain;
 pub mod preemption;
 
 use crate::cluster::{NodeId, PodId};
-use crate::framework::Reason;
+use crate::sched::Reason;
 
 /// How a cycle ended (read from its report spelling too, as lessons state it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Deserialize)]
@@ -151,9 +151,9 @@ pub struct PreemptionTrace {
     /// Nodes skipped because a failure reason is unresolvable.
     pub skipped_unresolvable: usize,
     /// Nodes where the pod fits once victims are removed, in node order.
-    pub candidates: Vec<crate::framework::preemption::Candidate>,
+    pub candidates: Vec<crate::sched::victims::Candidate>,
     /// The choice among them.
-    pub pick: Option<crate::framework::preemption::Pick>,
+    pub pick: Option<crate::sched::victims::Pick>,
     /// Pods whose nomination was cleared (lower-priority pods nominated to the chosen node, or
     /// the preemptor's own when preemption cannot help anywhere).
     pub cleared_nominations: Vec<PodId>,
@@ -161,7 +161,7 @@ pub struct PreemptionTrace {
 
 impl PreemptionTrace {
     /// The chosen candidate.
-    pub fn chosen(&self) -> Option<&crate::framework::preemption::Candidate> {
+    pub fn chosen(&self) -> Option<&crate::sched::victims::Candidate> {
         self.pick.map(|p| &self.candidates[p.chosen])
     }
 }

@@ -3,7 +3,7 @@
 
 use super::{CycleTrace, PreemptionTrace};
 use crate::cluster::{Cluster, PodId};
-use crate::framework::preemption::{Candidate, Criterion};
+use crate::sched::victims::{Candidate, Criterion};
 
 fn names(cluster: &Cluster, pods: &[PodId]) -> String {
     pods.iter()

@@ -32,7 +32,7 @@ use crate::modern::profile::{Enabled, Profile};
 use crate::modern::registry::{self, PluginSpec, Point, REGISTRY};
 use std::fmt::Display;
 
-pub use crate::modern::plugin::MAX_NODE_SCORE;
+pub use crate::sched::MAX_NODE_SCORE;
 /// `framework.MaxTotalScore`.
 pub const MAX_TOTAL_SCORE: i64 = i64::MAX;
 

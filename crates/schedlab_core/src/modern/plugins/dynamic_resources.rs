@@ -21,11 +21,11 @@
 //! negative.
 
 use crate::cluster::NodeInfo;
-use crate::framework::Reason;
 use crate::model::field::FieldError;
 use crate::modern::plugin::{Cx, Plugin, PluginState, PreFilterOutput};
 use crate::modern::registry::{PluginSpec, Point, Points};
 use crate::modern::status::Code;
+use crate::sched::Reason;
 use serde::Deserialize;
 
 /// The registry entry.

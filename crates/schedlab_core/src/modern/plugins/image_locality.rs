@@ -33,7 +33,7 @@ const MIN_THRESHOLD: i64 = 23 * MB;
 /// `maxContainerThreshold`: 1000 MiB per container.
 const MAX_CONTAINER_THRESHOLD: i64 = 1000 * MB;
 use crate::model::node::with_normalized;
-use crate::modern::plugin::MAX_NODE_SCORE;
+use crate::sched::MAX_NODE_SCORE;
 
 /// `calculatePriority`.
 fn calculate_priority(sum: i64, containers: usize) -> i64 {

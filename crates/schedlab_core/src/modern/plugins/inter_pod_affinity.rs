@@ -13,7 +13,6 @@
 //! loaded here.
 
 use crate::cluster::{Cluster, DomainCounts, NodeInfo, PodInfo, TermKind, TopologyIndex};
-use crate::framework::Reason;
 use crate::model::field::{FieldError, Value};
 use crate::model::pod::PodAffinityTerm;
 use crate::model::selector::selector_matches;
@@ -23,6 +22,7 @@ use crate::modern::plugin::{
 };
 use crate::modern::registry::{PluginSpec, Point, Points};
 use crate::modern::status::Code;
+use crate::sched::Reason;
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -51,7 +51,7 @@ pub const ERR_AFFINITY: &str = "node(s) didn't match pod affinity rules";
 /// `ErrReasonAntiAffinityRulesNotMatch`.
 pub const ERR_ANTI_AFFINITY: &str = "node(s) didn't match pod anti-affinity rules";
 /// `fwk.MaxNodeScore`.
-use crate::modern::plugin::MAX_NODE_SCORE;
+use crate::sched::MAX_NODE_SCORE;
 
 /// What kube-apiserver does to a new pod's pod (anti-)affinity terms, required and preferred
 /// (`applyMatchLabelKeysAndMismatchLabelKeys`): a term with a non-nil labelSelector gets

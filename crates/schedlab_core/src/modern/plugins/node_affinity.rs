@@ -25,7 +25,6 @@
 use super::node_resources_fit::{decode_args, dedup_errors};
 use super::taint_toleration::default_normalize_score;
 use crate::cluster::NodeInfo;
-use crate::framework::Reason;
 use crate::model::field::{FieldError, Value};
 use crate::model::pod::PreferredSchedulingTerm;
 use crate::model::selector::set_matches;
@@ -33,6 +32,7 @@ use crate::model::{Labels, NodeSelector, NodeSelectorTerm, Pod, Requirement};
 use crate::modern::plugin::{state, Cx, Plugin, PluginState, PreFilterOutput, PreScoreOutput};
 use crate::modern::registry::{PluginSpec, Point, Points};
 use crate::modern::status::{Code, Status};
+use crate::sched::Reason;
 use serde::Deserialize;
 use std::collections::BTreeSet;
 
@@ -59,7 +59,7 @@ pub const ERR_REASON_ENFORCED: &str = "node(s) didn't match scheduler-enforced n
 /// `errReasonConflict`.
 pub const ERR_REASON_CONFLICT: &str = "pod affinity terms conflict";
 
-use crate::modern::plugin::MAX_NODE_SCORE;
+use crate::sched::MAX_NODE_SCORE;
 const NODE_NAME_FIELD: &str = "metadata.name";
 const SELECTOR_OPERATORS: [&str; 6] = ["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"];
 const FIELD_OPERATORS: [&str; 2] = ["In", "NotIn"];

@@ -4,11 +4,11 @@
 //! `hostname`).
 
 use crate::cluster::NodeInfo;
-use crate::framework::Reason;
 use crate::model::field::FieldError;
 use crate::modern::plugin::{Cx, Plugin, PluginState};
 use crate::modern::registry::{PluginSpec, Point, Points};
 use crate::modern::status::Code;
+use crate::sched::Reason;
 
 /// The registry entry.
 pub static SPEC: PluginSpec = PluginSpec {

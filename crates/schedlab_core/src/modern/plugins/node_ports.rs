@@ -12,11 +12,11 @@
 //!   `node(s) didn't have free ports for the requested pod ports`.
 
 use crate::cluster::{HostPort, NodeInfo};
-use crate::framework::Reason;
 use crate::model::field::FieldError;
 use crate::modern::plugin::{Cx, Plugin, PluginState, PreFilterOutput};
 use crate::modern::registry::{PluginSpec, Point, Points};
 use crate::modern::status::Code;
+use crate::sched::Reason;
 
 /// The registry entry.
 pub static SPEC: PluginSpec = PluginSpec {

@@ -35,7 +35,7 @@ pub static SPEC: PluginSpec = PluginSpec {
     build,
 };
 
-const MAX_NODE_SCORE: f64 = crate::modern::plugin::MAX_NODE_SCORE as f64;
+const MAX_NODE_SCORE: f64 = crate::sched::MAX_NODE_SCORE as f64;
 
 /// The plugin.
 pub struct NodeResourcesBalancedAllocation {

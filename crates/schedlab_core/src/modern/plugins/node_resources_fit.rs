@@ -29,7 +29,6 @@
 //! rounds `Σ f·w / Σ w` with `math.Round`. No NormalizeScore.
 
 use crate::cluster::{NodeInfo, PodInfo};
-use crate::framework::Reason;
 use crate::model::field::{FieldError, Value};
 use crate::model::resources::{
     is_extended_resource, is_scalar_resource, CPU, EPHEMERAL_STORAGE, MEMORY,
@@ -37,6 +36,7 @@ use crate::model::resources::{
 use crate::modern::plugin::{state, Cx, Plugin, PluginState, PreFilterOutput, PreScoreOutput};
 use crate::modern::registry::{PluginSpec, Point, Points};
 use crate::modern::status::Code;
+use crate::sched::Reason;
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::borrow::Cow;
@@ -57,7 +57,7 @@ pub static SPEC: PluginSpec = PluginSpec {
     build,
 };
 
-use crate::modern::plugin::MAX_NODE_SCORE;
+use crate::sched::MAX_NODE_SCORE;
 /// `MaxCustomPriorityScore`: shape scores are given on 0..10.
 const MAX_CUSTOM_PRIORITY_SCORE: i64 = 10;
 const LEAST_ALLOCATED: &str = "LeastAllocated";

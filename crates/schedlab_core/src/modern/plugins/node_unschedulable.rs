@@ -4,12 +4,12 @@
 //! UnschedulableAndUnresolvable with `node(s) were unschedulable`.
 
 use crate::cluster::NodeInfo;
-use crate::framework::Reason;
 use crate::model::field::FieldError;
 use crate::model::taint::{tolerated, Taint, NO_SCHEDULE, TAINT_NODE_UNSCHEDULABLE};
 use crate::modern::plugin::{Cx, Plugin, PluginState};
 use crate::modern::registry::{PluginSpec, Point, Points};
 use crate::modern::status::Code;
+use crate::sched::Reason;
 use std::sync::OnceLock;
 
 /// The registry entry.

@@ -30,7 +30,6 @@
 //! never created) and are ignored. The alpha `VolumeLimitScaling` check is off, as in v1.35.
 
 use crate::cluster::{Cluster, NodeInfo};
-use crate::framework::Reason;
 use crate::model::field::FieldError;
 use crate::model::pod::Pod;
 use crate::model::volume::{CsiNode, PersistentVolumeClaim, PersistentVolumeSpec};
@@ -38,6 +37,7 @@ use crate::modern::plugin::{Cx, Plugin, PluginState, PreFilterOutput};
 use crate::modern::registry::{PluginSpec, Point, Points};
 use crate::modern::status::Code;
 use crate::predicates::max_csi_volume_count::csi_name_of;
+use crate::sched::Reason;
 use std::collections::BTreeMap;
 
 /// The registry entry.

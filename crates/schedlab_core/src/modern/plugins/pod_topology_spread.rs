@@ -15,7 +15,6 @@
 //! Score then look a node's domain up in an array.
 
 use crate::cluster::{Cluster, NodeId, NodeInfo, PodId, PodInfo, TopologyIndex};
-use crate::framework::Reason;
 use crate::model::field::{FieldError, Value};
 use crate::model::pod::{TopologySpreadConstraint, DO_NOT_SCHEDULE, SCHEDULE_ANYWAY};
 use crate::model::selector::{selector_matches, set_matches};
@@ -27,6 +26,7 @@ use crate::modern::plugin::{
 use crate::modern::plugins::node_affinity::required_node_affinity_matches;
 use crate::modern::registry::{PluginSpec, Point, Points};
 use crate::modern::status::Code;
+use crate::sched::Reason;
 use serde::Deserialize;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -57,7 +57,7 @@ pub const ERR_CONSTRAINTS_NOT_MATCH: &str = "node(s) didn't match pod topology s
 pub const ERR_NODE_LABEL_NOT_MATCH: &str =
     "node(s) didn't match pod topology spread constraints (missing required label)";
 /// `fwk.MaxNodeScore`.
-use crate::modern::plugin::MAX_NODE_SCORE;
+use crate::sched::MAX_NODE_SCORE;
 /// `v1.NodeInclusionPolicyHonor`.
 const HONOR: &str = "Honor";
 

@@ -12,12 +12,12 @@
 //! off (`Lt`/`Gt` never match), which is [`crate::model::taint::Toleration::tolerates`].
 
 use crate::cluster::NodeInfo;
-use crate::framework::Reason;
 use crate::model::field::FieldError;
 use crate::model::taint::{Toleration, NO_EXECUTE, NO_SCHEDULE, PREFER_NO_SCHEDULE};
 use crate::modern::plugin::{state, Cx, Plugin, PluginState, PreScoreOutput};
 use crate::modern::registry::{PluginSpec, Point, Points};
 use crate::modern::status::Code;
+use crate::sched::Reason;
 
 /// The registry entry.
 pub static SPEC: PluginSpec = PluginSpec {
@@ -35,7 +35,7 @@ pub static SPEC: PluginSpec = PluginSpec {
 pub const ERR_REASON_UNTOLERATED: &str = "node(s) had untolerated taint(s)";
 
 /// `MaxNodeScore`.
-use crate::modern::plugin::MAX_NODE_SCORE;
+use crate::sched::MAX_NODE_SCORE;
 
 /// `helper.DefaultNormalizeScore(maxPriority, reverse, scores)` (reference §4.0): scales the
 /// scores so the highest becomes `max` (multiply first, then Go's truncating division); with

@@ -33,7 +33,6 @@
 //! the volumes of a class are walked in name order (upstream: informer order).
 
 use crate::cluster::{Cluster, NodeInfo, PodInfo};
-use crate::framework::Reason;
 use crate::model::field::{FieldError, Value};
 use crate::modern::plugin::{state, Cx, Plugin, PluginState, PreFilterOutput, PreScoreOutput};
 use crate::modern::registry::{PluginSpec, Point, Points};
@@ -41,6 +40,7 @@ use crate::modern::status::Code;
 use crate::predicates::check_volume_binding::{
     bindings_for, find_pod_volumes, pod_claims, PodClaims, VolumeBinding as Binding,
 };
+use crate::sched::Reason;
 use serde::Deserialize;
 
 /// The registry entry.

@@ -21,13 +21,13 @@
 //! ignored, as upstream ignores them here.
 
 use crate::cluster::{NodeInfo, PodInfo};
-use crate::framework::Reason;
 use crate::model::field::FieldError;
 use crate::model::pod::Volume;
 use crate::modern::plugin::{state, state_mut, Cx, Plugin, PluginState, PreFilterOutput};
 use crate::modern::registry::{PluginSpec, Point, Points};
 use crate::modern::status::Code;
 use crate::predicates::no_disk_conflict::conflict;
+use crate::sched::Reason;
 use std::collections::BTreeSet;
 
 /// The registry entry.

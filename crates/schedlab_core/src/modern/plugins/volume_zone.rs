@@ -18,12 +18,12 @@
 //! v1.17's `NoVolumeZoneConflict` read only the beta labels and aborted the cycle on errors.
 
 use crate::cluster::{NodeInfo, REGION_LABEL, REGION_LABEL_GA, ZONE_LABEL, ZONE_LABEL_GA};
-use crate::framework::Reason;
 use crate::model::field::FieldError;
 use crate::model::volume::label_zones_to_set;
 use crate::modern::plugin::{state, Cx, Plugin, PluginState, PreFilterOutput};
 use crate::modern::registry::{PluginSpec, Point, Points};
 use crate::modern::status::Code;
+use crate::sched::Reason;
 
 /// The registry entry.
 pub static SPEC: PluginSpec = PluginSpec {
