@@ -67,6 +67,7 @@ golden! {
     preemption_nominated_reserves => "preemption-nominated-reserves",
     preemption_unresolvable => "preemption-unresolvable",
     preemption_clears_lower_nomination => "preemption-clears-lower-nomination",
+    v135_fit_error_histogram => "v135-fit-error-histogram",
 }
 
 #[test]
