@@ -69,6 +69,7 @@ golden! {
     preemption_clears_lower_nomination => "preemption-clears-lower-nomination",
     v135_fit_error_histogram => "v135-fit-error-histogram",
     v135_score_most_allocated_weights => "v135-score-most-allocated-weights",
+    v135_topology_spread_filter => "v135-topology-spread-filter",
 }
 
 #[test]
