@@ -71,6 +71,7 @@ golden! {
     v135_score_most_allocated_weights => "v135-score-most-allocated-weights",
     v135_topology_spread_filter => "v135-topology-spread-filter",
     v135_inter_pod_affinity_filter => "v135-inter-pod-affinity-filter",
+    v135_preemption_pdb => "v135-preemption-pdb",
 }
 
 #[test]
