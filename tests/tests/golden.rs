@@ -72,6 +72,7 @@ golden! {
     v135_topology_spread_filter => "v135-topology-spread-filter",
     v135_inter_pod_affinity_filter => "v135-inter-pod-affinity-filter",
     v135_preemption_pdb => "v135-preemption-pdb",
+    v135_queue_hints => "v135-queue-hints",
 }
 
 #[test]
