@@ -73,6 +73,7 @@ golden! {
     v135_inter_pod_affinity_filter => "v135-inter-pod-affinity-filter",
     v135_preemption_pdb => "v135-preemption-pdb",
     v135_queue_hints => "v135-queue-hints",
+    v135_queue_error_backoff => "v135-queue-error-backoff",
 }
 
 #[test]
