@@ -74,6 +74,7 @@ golden! {
     v135_preemption_pdb => "v135-preemption-pdb",
     v135_queue_hints => "v135-queue-hints",
     v135_queue_error_backoff => "v135-queue-error-backoff",
+    v135_volumes => "v135-volumes",
 }
 
 #[test]
