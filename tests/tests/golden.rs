@@ -75,6 +75,7 @@ golden! {
     v135_queue_hints => "v135-queue-hints",
     v135_queue_error_backoff => "v135-queue-error-backoff",
     v135_volumes => "v135-volumes",
+    v135_multi_profile => "v135-multi-profile",
 }
 
 #[test]
