@@ -76,6 +76,7 @@ golden! {
     v135_queue_error_backoff => "v135-queue-error-backoff",
     v135_volumes => "v135-volumes",
     v135_multi_profile => "v135-multi-profile",
+    v135_translated_policy => "v135-translated-policy",
 }
 
 #[test]
