@@ -77,6 +77,7 @@ golden! {
     v135_volumes => "v135-volumes",
     v135_multi_profile => "v135-multi-profile",
     v135_translated_policy => "v135-translated-policy",
+    v135_nominated_node_first => "v135-nominated-node-first",
 }
 
 #[test]
