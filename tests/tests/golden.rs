@@ -78,6 +78,7 @@ golden! {
     v135_multi_profile => "v135-multi-profile",
     v135_translated_policy => "v135-translated-policy",
     v135_nominated_node_first => "v135-nominated-node-first",
+    v135_requested_to_capacity_ratio => "v135-requested-to-capacity-ratio",
 }
 
 #[test]
