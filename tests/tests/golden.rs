@@ -79,6 +79,7 @@ golden! {
     v135_translated_policy => "v135-translated-policy",
     v135_nominated_node_first => "v135-nominated-node-first",
     v135_requested_to_capacity_ratio => "v135-requested-to-capacity-ratio",
+    v135_prefilter_node_names => "v135-prefilter-node-names",
 }
 
 #[test]
