@@ -80,6 +80,7 @@ golden! {
     v135_nominated_node_first => "v135-nominated-node-first",
     v135_requested_to_capacity_ratio => "v135-requested-to-capacity-ratio",
     v135_prefilter_node_names => "v135-prefilter-node-names",
+    v135_preemption_eligibility => "v135-preemption-eligibility",
 }
 
 #[test]
