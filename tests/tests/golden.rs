@@ -81,6 +81,7 @@ golden! {
     v135_requested_to_capacity_ratio => "v135-requested-to-capacity-ratio",
     v135_prefilter_node_names => "v135-prefilter-node-names",
     v135_preemption_eligibility => "v135-preemption-eligibility",
+    v135_pod_requests_sidecars => "v135-pod-requests-sidecars",
 }
 
 #[test]
