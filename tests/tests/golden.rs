@@ -82,6 +82,7 @@ golden! {
     v135_prefilter_node_names => "v135-prefilter-node-names",
     v135_preemption_eligibility => "v135-preemption-eligibility",
     v135_pod_requests_sidecars => "v135-pod-requests-sidecars",
+    v135_image_locality => "v135-image-locality",
 }
 
 #[test]
