@@ -83,6 +83,7 @@ golden! {
     v135_preemption_eligibility => "v135-preemption-eligibility",
     v135_pod_requests_sidecars => "v135-pod-requests-sidecars",
     v135_image_locality => "v135-image-locality",
+    v135_inter_pod_affinity_preferred => "v135-inter-pod-affinity-preferred",
 }
 
 #[test]
