@@ -84,6 +84,7 @@ golden! {
     v135_pod_requests_sidecars => "v135-pod-requests-sidecars",
     v135_image_locality => "v135-image-locality",
     v135_inter_pod_affinity_preferred => "v135-inter-pod-affinity-preferred",
+    v135_topology_spread_scoring => "v135-topology-spread-scoring",
 }
 
 #[test]
