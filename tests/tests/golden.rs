@@ -85,6 +85,7 @@ golden! {
     v135_image_locality => "v135-image-locality",
     v135_inter_pod_affinity_preferred => "v135-inter-pod-affinity-preferred",
     v135_topology_spread_scoring => "v135-topology-spread-scoring",
+    v135_queue_pod_events => "v135-queue-pod-events",
 }
 
 #[test]
