@@ -86,6 +86,7 @@ golden! {
     v135_inter_pod_affinity_preferred => "v135-inter-pod-affinity-preferred",
     v135_topology_spread_scoring => "v135-topology-spread-scoring",
     v135_queue_pod_events => "v135-queue-pod-events",
+    v135_taints_tolerations => "v135-taints-tolerations",
 }
 
 #[test]
