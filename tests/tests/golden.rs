@@ -87,6 +87,7 @@ golden! {
     v135_topology_spread_scoring => "v135-topology-spread-scoring",
     v135_queue_pod_events => "v135-queue-pod-events",
     v135_taints_tolerations => "v135-taints-tolerations",
+    v135_preemption_nominations => "v135-preemption-nominations",
 }
 
 #[test]
