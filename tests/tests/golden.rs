@@ -88,6 +88,7 @@ golden! {
     v135_queue_pod_events => "v135-queue-pod-events",
     v135_taints_tolerations => "v135-taints-tolerations",
     v135_preemption_nominations => "v135-preemption-nominations",
+    v135_config_merge_order => "v135-config-merge-order",
 }
 
 #[test]
