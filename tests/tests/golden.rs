@@ -89,6 +89,7 @@ golden! {
     v135_taints_tolerations => "v135-taints-tolerations",
     v135_preemption_nominations => "v135-preemption-nominations",
     v135_config_merge_order => "v135-config-merge-order",
+    v135_system_spreading_owner => "v135-system-spreading-owner",
 }
 
 #[test]
