@@ -90,6 +90,7 @@ golden! {
     v135_preemption_nominations => "v135-preemption-nominations",
     v135_config_merge_order => "v135-config-merge-order",
     v135_system_spreading_owner => "v135-system-spreading-owner",
+    v135_volume_prefilter_errors => "v135-volume-prefilter-errors",
 }
 
 #[test]
