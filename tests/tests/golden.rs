@@ -91,6 +91,7 @@ golden! {
     v135_config_merge_order => "v135-config-merge-order",
     v135_system_spreading_owner => "v135-system-spreading-owner",
     v135_volume_prefilter_errors => "v135-volume-prefilter-errors",
+    v135_added_affinity => "v135-added-affinity",
 }
 
 #[test]
