@@ -92,6 +92,7 @@ golden! {
     v135_system_spreading_owner => "v135-system-spreading-owner",
     v135_volume_prefilter_errors => "v135-volume-prefilter-errors",
     v135_added_affinity => "v135-added-affinity",
+    v135_volume_limits => "v135-volume-limits",
 }
 
 #[test]
