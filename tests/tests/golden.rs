@@ -93,6 +93,7 @@ golden! {
     v135_volume_prefilter_errors => "v135-volume-prefilter-errors",
     v135_added_affinity => "v135-added-affinity",
     v135_volume_limits => "v135-volume-limits",
+    v135_queue_order => "v135-queue-order",
 }
 
 #[test]
