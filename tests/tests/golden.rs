@@ -94,6 +94,7 @@ golden! {
     v135_added_affinity => "v135-added-affinity",
     v135_volume_limits => "v135-volume-limits",
     v135_queue_order => "v135-queue-order",
+    v135_balanced_three_resources => "v135-balanced-three-resources",
 }
 
 #[test]
