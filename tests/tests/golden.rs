@@ -95,6 +95,7 @@ golden! {
     v135_volume_limits => "v135-volume-limits",
     v135_queue_order => "v135-queue-order",
     v135_balanced_three_resources => "v135-balanced-three-resources",
+    v135_spread_taints_policy => "v135-spread-taints-policy",
 }
 
 #[test]
