@@ -96,6 +96,7 @@ golden! {
     v135_queue_order => "v135-queue-order",
     v135_balanced_three_resources => "v135-balanced-three-resources",
     v135_spread_taints_policy => "v135-spread-taints-policy",
+    v135_next_start_index => "v135-next-start-index",
 }
 
 #[test]
