@@ -97,6 +97,7 @@ golden! {
     v135_balanced_three_resources => "v135-balanced-three-resources",
     v135_spread_taints_policy => "v135-spread-taints-policy",
     v135_next_start_index => "v135-next-start-index",
+    v135_nominated_pods_two_passes => "v135-nominated-pods-two-passes",
 }
 
 #[test]
