@@ -40,7 +40,9 @@
 //! * `totals`: the whole totals map, exactly.
 //! * `preemption`: `null` (the report's must be null), or an object whose listed keys (`node`,
 //!   `victims`, `decidedBy`, `candidates`, ...) are each compared exactly with the report's
-//!   `preemption` object; keys left out are not checked.
+//!   `preemption` object; keys left out are not checked. `candidatesInAnyOrder` is compared
+//!   with the report's `candidates` as a set (both sorted by `node` first), for runs where the
+//!   dry run's random offset (v1.35, modern.md §4.16) orders the candidates.
 
 use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::{Diagnostic, Scenario, Source};
@@ -395,6 +397,22 @@ fn check_preemption(what: &str, want: &Value, got: &Value, out: &mut Vec<String>
                 return;
             }
             for (k, v) in keys {
+                if k == "candidatesInAnyOrder" {
+                    let by_node = |v: &Value| {
+                        let mut list = v.as_array().cloned().unwrap_or_default();
+                        list.sort_by(|a, b| a["node"].to_string().cmp(&b["node"].to_string()));
+                        list
+                    };
+                    let (want, got) = (by_node(v), by_node(&got["candidates"]));
+                    if want != got {
+                        out.push(format!(
+                            "{what}: preemption.candidates (in any order)\n  got      {}\n  expected {}",
+                            Value::Array(got),
+                            Value::Array(want)
+                        ));
+                    }
+                    continue;
+                }
                 if got.get(k) != Some(v) {
                     out.push(format!(
                         "{what}: preemption.{k}\n  got      {}\n  expected {v}",
