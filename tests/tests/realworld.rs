@@ -1,7 +1,7 @@
 //! Real-world inputs from `shared/realworld` (see its SOURCES.md): every expectation listed
 //! there, file by file and for the three combined scenarios. Whatever the input: no panic.
 
-use schedlab_core::policy;
+use schedlab_core::v117::policy;
 use schedlab_core::Scenario;
 use schedlab_tests::{load, load_ok, read_file, realworld_dir, report, scenario_files, File};
 use serde_json::Value;

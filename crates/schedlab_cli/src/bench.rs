@@ -5,15 +5,15 @@
 
 use clap::Args;
 use schedlab_core::cluster::{Cluster, PodId};
-use schedlab_core::framework::runner::Scheduler;
 use schedlab_core::modern::cycle::schedule_pod;
 use schedlab_core::parallel::with_helper;
-use schedlab_core::policy;
 use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::sched::nominations::Nominations;
 use schedlab_core::sched::state::SchedulerState;
 use schedlab_core::simulation::{scans_every_node, Limits, Simulation, StepKind};
 use schedlab_core::trace::CycleTrace;
+use schedlab_core::v117::cycle::Scheduler;
+use schedlab_core::v117::policy;
 use schedlab_core::workloads::{build_for, Workload};
 use schedlab_core::Scenario;
 #[cfg(not(feature = "mimalloc"))]

@@ -496,8 +496,8 @@ fn translate(output: TranslateOutput, file: &str) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let v1_17 = schedlab_core::policy::config::SchedulerConfiguration::default();
-    if let Err(errs) = schedlab_core::policy::build(Some(policy), &v1_17) {
+    let v1_17 = schedlab_core::v117::policy::config::SchedulerConfiguration::default();
+    if let Err(errs) = schedlab_core::v117::policy::build(Some(policy), &v1_17) {
         let errs: Vec<Diagnostic> = errs
             .into_iter()
             .map(|e| {

@@ -1633,11 +1633,11 @@ mod tests {
 #[cfg(test)]
 mod index_tests {
     use super::*;
-    use crate::framework::ProfileSettings;
-    use crate::predicates::{even_pods_spread as eps, match_inter_pod_affinity as mipa};
-    use crate::priorities::{even_pods_spread as epsp, inter_pod_affinity as ipa};
     use crate::rng::Rng;
     use crate::testing::{filter_all_with, node, pod, score_all_with};
+    use crate::v117::predicates::{even_pods_spread as eps, match_inter_pod_affinity as mipa};
+    use crate::v117::priorities::{even_pods_spread as epsp, inter_pod_affinity as ipa};
+    use crate::v117::ProfileSettings;
     use serde_json::{json, Value};
 
     const KEYS: [&str; 4] = ["zone", "kubernetes.io/hostname", "rack", ""];
@@ -1984,15 +1984,15 @@ mod index_tests {
     fn mutations_match_a_cluster_built_from_scratch() {
         use crate::model::{LabelSelector, Service};
         let mut r = Rng::new(29);
-        let filters: Vec<(&str, Box<dyn crate::framework::FilterPlugin>)> =
-            crate::predicates::ordering()
+        let filters: Vec<(&str, Box<dyn crate::v117::FilterPlugin>)> =
+            crate::v117::predicates::ordering()
                 .into_iter()
-                .filter_map(|n| Some((n, crate::predicates::builtin(n)?)))
+                .filter_map(|n| Some((n, crate::v117::predicates::builtin(n)?)))
                 .collect();
-        let scores: Vec<(&str, Box<dyn crate::framework::ScorePlugin>)> =
-            crate::priorities::names()
+        let scores: Vec<(&str, Box<dyn crate::v117::ScorePlugin>)> =
+            crate::v117::priorities::names()
                 .into_iter()
-                .filter_map(|(n, _)| Some((n, crate::priorities::builtin(n)?)))
+                .filter_map(|(n, _)| Some((n, crate::v117::priorities::builtin(n)?)))
                 .collect();
         assert!(filters.len() >= 17 && scores.len() >= 13);
         for case in 0..150 {

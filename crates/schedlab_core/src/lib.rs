@@ -9,14 +9,10 @@
 
 pub mod analysis;
 pub mod cluster;
-pub mod framework;
 pub mod input;
 pub mod model;
 pub mod modern;
 pub mod parallel;
-pub mod policy;
-pub mod predicates;
-pub mod priorities;
 pub mod queue;
 pub mod report;
 pub mod rng;
@@ -24,6 +20,7 @@ pub mod scenario;
 pub mod sched;
 pub mod simulation;
 pub mod trace;
+pub mod v117;
 pub mod workloads;
 
 #[cfg(test)]
@@ -31,3 +28,11 @@ mod testing;
 
 pub use input::{Diagnostic, Source};
 pub use scenario::{Run, Scenario};
+
+// The page still names these here (until its imports follow the moves).
+#[doc(hidden)]
+pub use v117::{policy, predicates, priorities};
+#[doc(hidden)]
+pub mod framework {
+    pub use crate::v117::preemption;
+}

@@ -13,10 +13,10 @@ use crate::model::volume::{
 use crate::model::workload::SelectorWorkload;
 use crate::model::Millis;
 use crate::model::{Pod, PriorityClass};
-use crate::policy::config::SchedulerConfiguration;
-use crate::policy::{self, PolicyDocument};
 use crate::simulation::{Limits, PodPhase, PodState, Simulation, Step, StopReason};
 use crate::trace::{CycleTrace, Outcome};
+use crate::v117::policy::config::SchedulerConfiguration;
+use crate::v117::policy::{self, PolicyDocument};
 use std::collections::btree_map::Entry;
 
 /// What a run reports about a pod at the end.

@@ -1,8 +1,8 @@
 //! Test helpers: build pods, nodes and clusters from JSON, and run one plugin on one node.
 
 use crate::cluster::{Cluster, NodeId, PodInfo};
-use crate::framework::{CycleContext, FilterPlugin, ProfileSettings, ScorePlugin};
 use crate::model::{Node, Pod};
+use crate::v117::{CycleContext, FilterPlugin, ProfileSettings, ScorePlugin};
 use serde_json::Value;
 
 /// A pod from JSON (`metadata.name` defaults to `p`).
@@ -65,7 +65,7 @@ pub fn filter_all_with(
     c.nodes
         .iter()
         .map(|n| match state {
-            crate::framework::State::Skip => Vec::new(),
+            crate::v117::State::Skip => Vec::new(),
             _ => plugin
                 .filter(&cx, &state, n)
                 .expect("filter")
@@ -82,7 +82,7 @@ pub fn try_filter_all(
     plugin: &dyn FilterPlugin,
     c: &Cluster,
     incoming: Pod,
-) -> Result<Vec<Result<Vec<String>, crate::framework::CycleError>>, crate::framework::CycleError> {
+) -> Result<Vec<Result<Vec<String>, crate::v117::CycleError>>, crate::v117::CycleError> {
     let prio = incoming.spec.priority.unwrap_or(0);
     let info = PodInfo::new(incoming, prio, usize::MAX);
     let settings = ProfileSettings::default();
@@ -95,7 +95,7 @@ pub fn try_filter_all(
     Ok(c.nodes
         .iter()
         .map(|n| match state {
-            crate::framework::State::Skip => Ok(Vec::new()),
+            crate::v117::State::Skip => Ok(Vec::new()),
             _ => plugin
                 .filter(&cx, &state, n)
                 .map(|r| r.iter().map(|x| x.to_string()).collect()),
@@ -127,11 +127,11 @@ pub fn score_all_with(
     let raw: Vec<i64> = nodes
         .iter()
         .map(|n| match state {
-            crate::framework::State::Uniform(v) => v,
+            crate::v117::State::Uniform(v) => v,
             _ => plugin.score(&cx, &state, n).expect("score"),
         })
         .collect();
-    if !matches!(state, crate::framework::State::Uniform(_)) {
+    if !matches!(state, crate::v117::State::Uniform(_)) {
         // The runner scores all nodes at once: every plugin test checks that path too.
         let mut batch = vec![0; nodes.len()];
         plugin
@@ -141,7 +141,7 @@ pub fn score_all_with(
     }
     let mut norm = raw.clone();
     plugin.normalize(&cx, &state, &nodes, &mut norm);
-    if let crate::framework::State::Uniform(v) = state {
+    if let crate::v117::State::Uniform(v) = state {
         // The runner adds a uniform priority's one normalised value without normalising:
         // every plugin test checks that it is what normalising gives.
         if let Some(each) = plugin.normalize_uniform(v) {

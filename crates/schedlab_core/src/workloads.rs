@@ -4,8 +4,8 @@
 use crate::cluster::{Cluster, PodInfo};
 use crate::model::resources::Resources;
 use crate::model::{Node, Pod, ResourceList};
-use crate::policy::config::SchedulerConfiguration;
 use crate::scenario::{Scenario, SchedulerVersion};
+use crate::v117::policy::config::SchedulerConfiguration;
 
 /// The benchmark workloads, after kube-scheduler's `scheduler_perf` (v1.17 legacy benchmarks and
 /// the later `performance-config.yaml`).
@@ -226,12 +226,12 @@ pub fn build_for(
         queue.push(cluster.add_pod(info(p, priority, bound + i)));
     }
     let policy = (workload == Workload::TopologySpreading && !modern).then(|| {
-        let mut predicates: Vec<serde_json::Value> = crate::predicates::default_provider()
+        let mut predicates: Vec<serde_json::Value> = crate::v117::predicates::default_provider()
             .iter()
             .map(|n| json!({"name": n}))
             .collect();
         predicates.push(json!({"name": "EvenPodsSpread"}));
-        let mut priorities: Vec<serde_json::Value> = crate::priorities::default_provider()
+        let mut priorities: Vec<serde_json::Value> = crate::v117::priorities::default_provider()
             .iter()
             .map(|(n, w)| json!({"name": n, "weight": w}))
             .collect();

@@ -10,9 +10,9 @@ pub mod summary;
 pub mod sweep;
 
 use crate::input::{Diagnostic, Inputs, Origin, Source};
-use crate::policy::config::SchedulerConfiguration;
-use crate::policy::PolicyDocument;
 use crate::scenario::{Scenario, SchedulerVersion};
+use crate::v117::policy::config::SchedulerConfiguration;
+use crate::v117::policy::PolicyDocument;
 use serde_json::Value;
 
 /// A scheduler configuration to run a scenario under: the defaults of a version, or the

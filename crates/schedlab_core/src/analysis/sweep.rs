@@ -14,9 +14,9 @@
 use super::summary::Summary;
 use super::SchedulerChoice;
 use crate::input::{Diagnostic, Inputs, Origin, Source};
-use crate::policy::{PolicyDocument, PriorityPolicy};
 use crate::scenario::{Scenario, SchedulerVersion};
 use crate::simulation::Limits;
+use crate::v117::policy::{PolicyDocument, PriorityPolicy};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
@@ -171,7 +171,7 @@ pub fn configure(
             }
             for (policy, _) in &mut c.policies {
                 let priorities = policy.priorities.get_or_insert_with(|| {
-                    crate::priorities::default_provider()
+                    crate::v117::priorities::default_provider()
                         .into_iter()
                         .map(|(name, weight)| PriorityPolicy {
                             name: name.to_string(),

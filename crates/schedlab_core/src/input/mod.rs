@@ -21,8 +21,8 @@ pub mod validate;
 use crate::model::volume::{CsiNode, PersistentVolume, PersistentVolumeClaim, StorageClass};
 use crate::model::workload::{ReplicationController, SelectorWorkload};
 use crate::model::{Node, Pod, PodDisruptionBudget, PriorityClass, Service};
-use crate::policy::config::SchedulerConfiguration;
-use crate::policy::PolicyDocument;
+use crate::v117::policy::config::SchedulerConfiguration;
+use crate::v117::policy::PolicyDocument;
 use serde::de::{DeserializeOwned, DeserializeSeed};
 use serde_json::Value;
 use std::borrow::Cow;
@@ -1126,7 +1126,7 @@ fn read_object(
         "KubeSchedulerConfiguration" if api == crate::modern::config::V1 => {
             inputs.modern_configs.push((value.into_value(), origin()));
         }
-        "KubeSchedulerConfiguration" if api != crate::policy::config::V1ALPHA1 => {
+        "KubeSchedulerConfiguration" if api != crate::v117::policy::config::V1ALPHA1 => {
             errors.push(Diagnostic::new(
                 file,
                 join(path, "apiVersion"),
@@ -1134,22 +1134,23 @@ fn read_object(
                     "no kind \"KubeSchedulerConfiguration\" is registered for version {api:?} in scheme \"{SCHEME}\" \
                      (schedlab reads {} for kube-scheduler v1.35 and {} for v1.17)",
                     crate::modern::config::V1,
-                    crate::policy::config::V1ALPHA1
+                    crate::v117::policy::config::V1ALPHA1
                 ),
             ));
         }
-        "KubeSchedulerConfiguration" => match crate::policy::config::read(&api, value.into_value())
-        {
-            Ok((c, warnings)) => {
-                for w in warnings {
-                    inputs
-                        .warnings
-                        .push(Diagnostic::new(file, join(path, &w.0), w.1));
+        "KubeSchedulerConfiguration" => {
+            match crate::v117::policy::config::read(&api, value.into_value()) {
+                Ok((c, warnings)) => {
+                    for w in warnings {
+                        inputs
+                            .warnings
+                            .push(Diagnostic::new(file, join(path, &w.0), w.1));
+                    }
+                    inputs.configs.push((c, origin()));
                 }
-                inputs.configs.push((c, origin()));
+                Err((p, msg)) => errors.push(Diagnostic::new(file, join(path, &p), msg)),
             }
-            Err((p, msg)) => errors.push(Diagnostic::new(file, join(path, &p), msg)),
-        },
+        }
         "Deployment" => {
             let mut template_errors = Vec::new();
             let template = deployment_template(file, path, &value, &mut template_errors);

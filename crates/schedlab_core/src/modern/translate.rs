@@ -96,7 +96,7 @@
 //! and `kind` (the plugin name decides the kind).
 
 use super::registry::{self, Point};
-use crate::policy::{PolicyDocument, PredicatePolicy, PriorityPolicy, RtcrArgs};
+use crate::v117::policy::{PolicyDocument, PredicatePolicy, PriorityPolicy, RtcrArgs};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 

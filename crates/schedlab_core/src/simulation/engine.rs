@@ -5,20 +5,20 @@ use super::{
     StepKind, StepOutput,
 };
 use crate::cluster::{NodeId, PodId, PodInfo};
-use crate::framework::runner::schedule_one;
-use crate::framework::Profile;
 use crate::model::pod::parse_rfc3339;
 use crate::model::timeline::Change;
 use crate::model::Millis;
 use crate::model::Node;
 use crate::modern::hints;
-use crate::predicates::check_volume_binding::bindings_for;
-use crate::predicates::match_inter_pod_affinity::term_matches;
 use crate::queue::{ClusterEvent, InformerEvent, MoveReport, NodeChange, QueuedPodInfo};
 use crate::scenario::Event;
 use crate::sched::fit_error::FailedNodes;
 use crate::sched::nominations::Nominations;
 use crate::trace::{CycleTrace, Outcome};
+use crate::v117::cycle::schedule_one;
+use crate::v117::predicates::check_volume_binding::bindings_for;
+use crate::v117::predicates::match_inter_pod_affinity::term_matches;
+use crate::v117::Profile;
 use std::sync::Arc;
 
 /// `v1.PodReasonUnschedulable`.

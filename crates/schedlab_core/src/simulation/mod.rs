@@ -59,7 +59,6 @@ pub use log::Repeat;
 use crate::cluster::{Cluster, NodeId, PodId};
 use crate::model::timeline::Timeline;
 use crate::model::Millis;
-use crate::policy::{self, config::SchedulerConfiguration};
 use crate::queue::{ClusterEvent, Moved, QueuedPodInfo, QueuedPodView, SchedulingQueue};
 use crate::rng::Rng;
 use crate::scenario::{Event, Scenario};
@@ -67,6 +66,7 @@ use crate::sched::nominations::Nominations;
 use crate::sched::state::SchedulerState;
 pub use crate::sched::victims::StartTime;
 use crate::trace::CycleTrace;
+use crate::v117::policy::{self, config::SchedulerConfiguration};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -313,7 +313,7 @@ struct Setup {
 /// configuration with its profiles.
 pub enum Schedulers {
     /// kube-scheduler v1.17.
-    Legacy(crate::framework::Profile),
+    Legacy(crate::v117::Profile),
     /// kube-scheduler v1.35.
     Modern(Arc<crate::modern::config::Configuration>),
 }

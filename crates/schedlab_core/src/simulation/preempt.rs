@@ -1,6 +1,6 @@
 //! `Scheduler.preempt` of v1.17 (reference `queue-preemption.md` C.1, C.2 step 2, C.6): the
 //! caller's side of preemption. It checks `podEligibleToPreemptOthers`, asks
-//! [`crate::framework::preemption`] for a node, then nominates the preemptor, deletes the
+//! [`crate::v117::preemption`] for a node, then nominates the preemptor, deletes the
 //! victims gracefully (`Preempted` events; each is deleted when its
 //! `terminationGracePeriodSeconds`, default 30 s, has passed) and clears the nominations of
 //! lower-priority pods nominated to that node.
@@ -8,10 +8,6 @@
 use super::engine::{delete_pod, event};
 use super::{PodPhase, StartTime, State};
 use crate::cluster::PodId;
-use crate::framework::preemption::{
-    nodes_where_preemption_might_help, select_nodes_for_preemption,
-};
-use crate::framework::Profile;
 use crate::model::workload::priority_class;
 use crate::model::Millis;
 use crate::scenario::Event;
@@ -19,6 +15,8 @@ use crate::sched::fit_error::FailedNodes;
 use crate::sched::nominations::Nominations;
 use crate::sched::victims::pick_one_node_for_preemption;
 use crate::trace::PreemptionTrace;
+use crate::v117::preemption::{nodes_where_preemption_might_help, select_nodes_for_preemption};
+use crate::v117::Profile;
 
 /// `DefaultTerminationGracePeriodSeconds`.
 pub const DEFAULT_TERMINATION_GRACE_PERIOD: Millis = Millis::secs(30);

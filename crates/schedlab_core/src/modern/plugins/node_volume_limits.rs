@@ -36,8 +36,8 @@ use crate::model::volume::{CsiNode, PersistentVolumeClaim, PersistentVolumeSpec}
 use crate::modern::plugin::{Cx, Plugin, PluginState, PreFilterOutput};
 use crate::modern::registry::{PluginSpec, Point, Points};
 use crate::modern::status::Code;
-use crate::predicates::max_csi_volume_count::csi_name_of;
 use crate::sched::Reason;
+use crate::v117::predicates::max_csi_volume_count::csi_name_of;
 use std::collections::BTreeMap;
 
 /// The registry entry.

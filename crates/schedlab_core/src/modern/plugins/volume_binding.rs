@@ -6,7 +6,7 @@
 //!   (`persistentvolumeclaim "NAME" bound to non-existent persistentvolume "PV"`) and not be
 //!   terminating (`persistentvolumeclaim "NAME" is being deleted`): UnschedulableAndUnresolvable.
 //!   The claims are then sorted as v1.17's binder sorts them
-//!   ([`crate::predicates::check_volume_binding::pod_claims`]): fully bound, unbound
+//!   ([`crate::v117::predicates::check_volume_binding::pod_claims`]): fully bound, unbound
 //!   `WaitForFirstConsumer`, or unbound immediate. Any immediate one rejects the pod,
 //!   UnschedulableAndUnresolvable `pod has unbound immediate PersistentVolumeClaims`; a class
 //!   without `volumeBindingMode` is the Error `VolumeBindingMode not set for StorageClass "NAME"`.
@@ -15,7 +15,7 @@
 //!   volume whose node affinity excludes the node stops it with
 //!   `node(s) didn't match PersistentVolume's node affinity`. The WaitForFirstConsumer claims
 //!   go through v1.17's matching and provisioning checks
-//!   ([`crate::predicates::check_volume_binding::find_pod_volumes`], the same rules in v1.35):
+//!   ([`crate::v117::predicates::check_volume_binding::find_pod_volumes`], the same rules in v1.35):
 //!   `node(s) didn't find available persistent volumes to bind`. Reasons come in upstream's
 //!   order (node affinity, bind, storage, missing PV) and are all UnschedulableAndUnresolvable.
 //! - **PreScore** is `Skip` (the scorer exists only with the alpha `StorageCapacityScoring`);
@@ -37,10 +37,10 @@ use crate::model::field::{FieldError, Value};
 use crate::modern::plugin::{state, Cx, Plugin, PluginState, PreFilterOutput, PreScoreOutput};
 use crate::modern::registry::{PluginSpec, Point, Points};
 use crate::modern::status::Code;
-use crate::predicates::check_volume_binding::{
+use crate::sched::Reason;
+use crate::v117::predicates::check_volume_binding::{
     bindings_for, find_pod_volumes, pod_claims, PodClaims, VolumeBinding as Binding,
 };
-use crate::sched::Reason;
 use serde::Deserialize;
 
 /// The registry entry.
@@ -122,7 +122,7 @@ struct BindingState {
 
 /// The bindings `AssumePodVolumes` makes at Reserve for `pod` on `node`, which PreBind then
 /// binds (volumes to claims, or a node selected for provisioning). v1.35's binder decides them
-/// as v1.17's does, so this is [`crate::predicates::check_volume_binding::bindings_for`]:
+/// as v1.17's does, so this is [`crate::v117::predicates::check_volume_binding::bindings_for`]:
 /// empty when the pod has no unbound WaitForFirstConsumer claim (`allBound`). On a node that
 /// passed Filter it gives what Filter found.
 pub fn bindings_for_node(cluster: &Cluster, pod: &PodInfo, node: &NodeInfo) -> Vec<Binding> {

@@ -1,7 +1,7 @@
 //! `VolumeRestrictions` (v1.35, reference §4.8): PreFilter (with AddPod/RemovePod), Filter.
 //!
 //! - **Disk conflicts**, as v1.17's `NoDiskConflict` (the rule is
-//!   [`crate::predicates::no_disk_conflict`]'s): an inline GCE PD, AWS EBS, iSCSI or RBD volume
+//!   [`crate::v117::predicates::no_disk_conflict`]'s): an inline GCE PD, AWS EBS, iSCSI or RBD volume
 //!   of the pod that another pod on the node already uses → Unschedulable
 //!   `node(s) had no available disk`.
 //! - **ReadWriteOncePod claims**: PreFilter looks up every claim of the pod (in the pod's
@@ -26,8 +26,8 @@ use crate::model::pod::Volume;
 use crate::modern::plugin::{state, state_mut, Cx, Plugin, PluginState, PreFilterOutput};
 use crate::modern::registry::{PluginSpec, Point, Points};
 use crate::modern::status::Code;
-use crate::predicates::no_disk_conflict::conflict;
 use crate::sched::Reason;
+use crate::v117::predicates::no_disk_conflict::conflict;
 use std::collections::BTreeSet;
 
 /// The registry entry.
