@@ -10,10 +10,10 @@
 
 use libfuzzer_sys::fuzz_target;
 use schedlab_core::input::{read_source, Source};
-use schedlab_core::modern::translate;
 use schedlab_core::queue::Millis;
 use schedlab_core::report::json_report;
 use schedlab_core::simulation::Limits;
+use schedlab_core::translate;
 use schedlab_core::v117::policy::config::SchedulerConfiguration;
 use schedlab_core::Scenario;
 

@@ -683,8 +683,8 @@ fn config_versions_v1_35_no_longer_reads_are_refused_in_upstreams_words() {
 
 #[test]
 fn v1_configurations_select_v1_35_and_load_as_upstream_reads_them() {
-    use schedlab_core::modern::registry::Point;
     use schedlab_core::scenario::SchedulerVersion;
+    use schedlab_core::v135::registry::Point;
     // SOURCES.md, "Accepted configurations": each loads with 0 errors under v1.35.
     for name in [
         "k8sweb__ksc_v1_two_profiles_no_scoring.yaml",

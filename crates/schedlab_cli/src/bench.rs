@@ -5,7 +5,6 @@
 
 use clap::Args;
 use schedlab_core::cluster::{Cluster, PodId};
-use schedlab_core::modern::cycle::schedule_pod;
 use schedlab_core::parallel::with_helper;
 use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::sched::nominations::Nominations;
@@ -14,6 +13,7 @@ use schedlab_core::simulation::{scans_every_node, Limits, Simulation, StepKind};
 use schedlab_core::trace::CycleTrace;
 use schedlab_core::v117::cycle::Scheduler;
 use schedlab_core::v117::policy;
+use schedlab_core::v135::cycle::schedule_pod;
 use schedlab_core::workloads::{build_for, Workload};
 use schedlab_core::Scenario;
 #[cfg(not(feature = "mimalloc"))]

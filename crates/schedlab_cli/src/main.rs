@@ -455,7 +455,7 @@ fn command(cli: Cli) -> ExitCode {
 
 /// `schedlab translate`: the file's one Policy, validated as v1.17 validates it, translated.
 fn translate(output: TranslateOutput, file: &str) -> ExitCode {
-    use schedlab_core::modern::translate;
+    use schedlab_core::translate;
     let texts = match read_files(&[file.to_string()]) {
         Ok(t) => t,
         Err(errs) => {

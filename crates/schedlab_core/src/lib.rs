@@ -11,7 +11,6 @@ pub mod analysis;
 pub mod cluster;
 pub mod input;
 pub mod model;
-pub mod modern;
 pub mod parallel;
 pub mod queue;
 pub mod report;
@@ -20,7 +19,9 @@ pub mod scenario;
 pub mod sched;
 pub mod simulation;
 pub mod trace;
+pub mod translate;
 pub mod v117;
+pub mod v135;
 pub mod workloads;
 
 #[cfg(test)]
@@ -32,6 +33,8 @@ pub use scenario::{Run, Scenario};
 // The page still names these here (until its imports follow the moves).
 #[doc(hidden)]
 pub use v117::{policy, predicates, priorities};
+#[doc(hidden)]
+pub use v135 as modern;
 #[doc(hidden)]
 pub mod framework {
     pub use crate::v117::preemption;

@@ -225,7 +225,7 @@ pub fn cycle_json(
 /// How a cycle's table rows name their filters and scores: v1.35 cycles carry their
 /// profile's names, the filters PreFilter skipped and the Score plugins that ran.
 struct RowNames<'a> {
-    modern: Option<&'a crate::modern::cycle::ModernTrace>,
+    modern: Option<&'a crate::v135::cycle::ModernTrace>,
     filter_names: &'a [String],
     score_names: &'a [String],
 }

@@ -151,7 +151,7 @@ impl SchedulerVersion {
 /// ([`PodInfo::new_v135`]).
 pub fn modern_pod_info(pod: impl Into<Box<Pod>>, priority: i32, input_index: usize) -> PodInfo {
     let mut pod = pod.into();
-    crate::modern::plugins::inter_pod_affinity::apply_match_label_keys(&mut pod);
+    crate::v135::plugins::inter_pod_affinity::apply_match_label_keys(&mut pod);
     PodInfo::new_v135(pod, priority, input_index)
 }
 
@@ -169,7 +169,7 @@ pub struct Scenario {
     /// The scheduler that runs.
     pub scheduler: SchedulerVersion,
     /// v1.35 mode: the configuration with its profiles (defaults if none was given).
-    pub modern: Option<std::sync::Arc<crate::modern::config::Configuration>>,
+    pub modern: Option<std::sync::Arc<crate::v135::config::Configuration>>,
     /// Warnings from reading the inputs.
     pub warnings: Vec<Diagnostic>,
     /// Timed changes and the binding knobs (empty without a `Timeline`).
@@ -454,8 +454,8 @@ fn modern_configuration(
     requested: Option<SchedulerVersion>,
     errors: &mut Vec<Diagnostic>,
     warnings: &mut Vec<Diagnostic>,
-) -> Option<std::sync::Arc<crate::modern::config::Configuration>> {
-    use crate::modern::config;
+) -> Option<std::sync::Arc<crate::v135::config::Configuration>> {
+    use crate::v135::config;
     let configs = std::mem::take(&mut inputs.modern_configs);
     if configs.is_empty() && requested != Some(SchedulerVersion::V1_35) {
         return None;

@@ -249,7 +249,7 @@ pub fn build_for(
         },
         scheduler,
         modern: modern.then(|| {
-            let mut c = crate::modern::config::Configuration::defaults();
+            let mut c = crate::v135::config::Configuration::defaults();
             c.percentage_of_nodes_to_score = percentage;
             std::sync::Arc::new(c)
         }),

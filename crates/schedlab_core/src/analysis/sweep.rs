@@ -250,7 +250,7 @@ fn modern_documents(
 ) -> impl Iterator<Item = &mut Value> {
     if c.modern_configs.is_empty() {
         c.modern_configs.push((
-            json!({"apiVersion": crate::modern::config::V1, "kind": "KubeSchedulerConfiguration"}),
+            json!({"apiVersion": crate::v135::config::V1, "kind": "KubeSchedulerConfiguration"}),
             origin(),
         ));
     }

@@ -1123,7 +1123,7 @@ fn read_object(
             Ok(t) => inputs.timelines.push((t, origin())),
             Err(e) => errors.extend(e),
         },
-        "KubeSchedulerConfiguration" if api == crate::modern::config::V1 => {
+        "KubeSchedulerConfiguration" if api == crate::v135::config::V1 => {
             inputs.modern_configs.push((value.into_value(), origin()));
         }
         "KubeSchedulerConfiguration" if api != crate::v117::policy::config::V1ALPHA1 => {
@@ -1133,7 +1133,7 @@ fn read_object(
                 format!(
                     "no kind \"KubeSchedulerConfiguration\" is registered for version {api:?} in scheme \"{SCHEME}\" \
                      (schedlab reads {} for kube-scheduler v1.35 and {} for v1.17)",
-                    crate::modern::config::V1,
+                    crate::v135::config::V1,
                     crate::v117::policy::config::V1ALPHA1
                 ),
             ));

@@ -318,6 +318,47 @@ pub struct Volume {
     pub ephemeral: Option<serde_json::Value>,
 }
 
+impl Volume {
+    /// `isVolumeConflict`: whether two inline volumes cannot be used at once (GCE PD with the
+    /// same `pdName` unless both read-only, AWS EBS with the same `volumeID`, iSCSI with the
+    /// same `iqn` unless both read-only, RBD with a common monitor, pool and image unless both
+    /// read-only), in v1.17's `NoDiskConflict` and v1.35's `VolumeRestrictions` alike.
+    pub fn conflicts_with(&self, other: &Volume) -> bool {
+        let v = self;
+        if let (Some(a), Some(b)) = (&v.gce_persistent_disk, &other.gce_persistent_disk) {
+            if a.pd_name == b.pd_name && !(a.read_only && b.read_only) {
+                return true;
+            }
+        }
+        if let (Some(a), Some(b)) = (&v.aws_elastic_block_store, &other.aws_elastic_block_store) {
+            if a.volume_id == b.volume_id {
+                return true;
+            }
+        }
+        if let (Some(a), Some(b)) = (&v.iscsi, &other.iscsi) {
+            if a.iqn == b.iqn && !(a.read_only && b.read_only) {
+                return true;
+            }
+        }
+        if let (Some(a), Some(b)) = (&v.rbd, &other.rbd) {
+            let overlap = a.monitors.iter().any(|m| b.monitors.contains(m));
+            if overlap
+                && rbd_pool(&a.pool) == rbd_pool(&b.pool)
+                && a.image == b.image
+                && !(a.read_only && b.read_only)
+            {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// An RBD volume's pool, `rbd` by default.
+fn rbd_pool(p: &Option<String>) -> &str {
+    p.as_deref().unwrap_or("rbd")
+}
+
 /// `persistentVolumeClaim`.
 #[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq)]
 #[serde(rename_all = "camelCase")]

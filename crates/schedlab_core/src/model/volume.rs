@@ -481,3 +481,15 @@ pub fn label_zones_to_set(value: &str) -> Option<Vec<&str>> {
     }
     Some(out)
 }
+
+/// The CSI driver an in-tree volume plugin migrates to (CSI migration, in both versions).
+pub fn csi_name_of(plugin: &str) -> Option<&'static str> {
+    Some(match plugin {
+        "kubernetes.io/aws-ebs" => "ebs.csi.aws.com",
+        "kubernetes.io/gce-pd" => "pd.csi.storage.gke.io",
+        "kubernetes.io/azure-disk" => "disk.csi.azure.com",
+        "kubernetes.io/azure-file" => "file.csi.azure.com",
+        "kubernetes.io/cinder" => "cinder.csi.openstack.org",
+        _ => return None,
+    })
+}

@@ -15,6 +15,7 @@ pub mod select_host;
 pub mod split_scan;
 pub mod state;
 pub mod victims;
+pub mod volume_binder;
 
 pub use reason::{FailureReason, Reason};
 

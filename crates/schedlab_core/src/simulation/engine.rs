@@ -9,16 +9,16 @@ use crate::model::pod::parse_rfc3339;
 use crate::model::timeline::Change;
 use crate::model::Millis;
 use crate::model::Node;
-use crate::modern::hints;
 use crate::queue::{ClusterEvent, InformerEvent, MoveReport, NodeChange, QueuedPodInfo};
 use crate::scenario::Event;
 use crate::sched::fit_error::FailedNodes;
 use crate::sched::nominations::Nominations;
+use crate::sched::volume_binder::bindings_for;
 use crate::trace::{CycleTrace, Outcome};
 use crate::v117::cycle::schedule_one;
-use crate::v117::predicates::check_volume_binding::bindings_for;
 use crate::v117::predicates::match_inter_pod_affinity::term_matches;
 use crate::v117::Profile;
+use crate::v135::hints;
 use std::sync::Arc;
 
 /// `v1.PodReasonUnschedulable`.
@@ -426,7 +426,7 @@ fn record_failure(
 fn run_cycle_modern(
     state: &mut State,
     setup: &Setup,
-    config: &crate::modern::config::Configuration,
+    config: &crate::v135::config::Configuration,
     detail: bool,
     out: &mut StepOutput,
 ) {
@@ -456,7 +456,7 @@ fn run_cycle_modern(
         .nominated
         .as_deref()
         .and_then(|n| state.cluster.node_index.get(n).copied());
-    let mut result = crate::modern::cycle::schedule_pod(
+    let mut result = crate::v135::cycle::schedule_pod(
         profile,
         config.percentage_of_nodes_to_score,
         &mut state.scheduler,
@@ -488,17 +488,17 @@ fn run_cycle_modern(
                     } = &mut *state;
                     let start = |p: PodId| pods[p].start_time.unwrap_or(StartTime::Virtual(now));
                     let terminating = |p: PodId| pods[p].terminating;
-                    let facts = crate::modern::preemption::PodFacts {
+                    let facts = crate::v135::preemption::PodFacts {
                         start: &start,
                         terminating: &terminating,
                         preemption_never: never,
                     };
-                    let cx = crate::modern::plugin::Cx {
+                    let cx = crate::v135::plugin::Cx {
                         cluster,
                         pod: &cluster.pods[pod],
                         order,
                     };
-                    crate::modern::preemption::run_post_filter(
+                    crate::v135::preemption::run_post_filter(
                         profile,
                         &cx,
                         &result,
@@ -660,7 +660,7 @@ fn complete_binding(state: &mut State, setup: &Setup, b: Binding, out: &mut Step
 }
 
 /// A cluster event reaching the queue: v1.17's move rules, or, in v1.35 mode, the
-/// QueueingHints of each unschedulable pod's rejector plugins ([`crate::modern::hints`]).
+/// QueueingHints of each unschedulable pod's rejector plugins ([`crate::v135::hints`]).
 fn cluster_event(
     state: &mut State,
     setup: &Setup,

@@ -315,7 +315,7 @@ pub enum Schedulers {
     /// kube-scheduler v1.17.
     Legacy(crate::v117::Profile),
     /// kube-scheduler v1.35.
-    Modern(Arc<crate::modern::config::Configuration>),
+    Modern(Arc<crate::v135::config::Configuration>),
 }
 
 /// The output of one step, before it is logged.
@@ -373,15 +373,15 @@ impl Simulation {
             match &scenario.modern {
                 Some(config) => {
                     let first = config.profiles.first();
-                    let names = |p: crate::modern::registry::Point| -> Vec<String> {
+                    let names = |p: crate::v135::registry::Point| -> Vec<String> {
                         first.map_or(Vec::new(), |f| {
                             f.names_at(p).into_iter().map(String::from).collect()
                         })
                     };
                     (
                         Schedulers::Modern(Arc::clone(config)),
-                        names(crate::modern::registry::Point::Filter),
-                        names(crate::modern::registry::Point::Score),
+                        names(crate::v135::registry::Point::Filter),
+                        names(crate::v135::registry::Point::Score),
                         config
                             .profiles
                             .iter()

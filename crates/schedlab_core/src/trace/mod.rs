@@ -6,6 +6,7 @@
 
 pub mod explain;
 pub mod preemption;
+pub mod v135;
 
 use crate::cluster::{NodeId, PodId};
 use crate::sched::Reason;
@@ -138,7 +139,7 @@ pub struct CycleTrace {
     /// deleted); empty when the caller did not set them, then the cluster's names apply.
     pub node_names: std::sync::Arc<[String]>,
     /// What a v1.35 cycle adds: each plugin's status, skips, PreFilter narrowing, PostFilter.
-    pub modern: Option<Box<crate::modern::cycle::ModernTrace>>,
+    pub modern: Option<Box<v135::ModernTrace>>,
 }
 
 /// The record of a preemption attempt (`Scheduler.preempt` → `genericScheduler.Preempt`).

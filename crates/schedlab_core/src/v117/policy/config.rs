@@ -1,6 +1,6 @@
 //! `KubeSchedulerConfiguration` `kubescheduler.config.k8s.io/v1alpha1`, the v1.17 component
 //! config: the fields that change scheduling decisions, with v1.17 defaults and validation.
-//! The input layer sends `kubescheduler.config.k8s.io/v1` to [`crate::modern::config`] and
+//! The input layer sends `kubescheduler.config.k8s.io/v1` to [`crate::v135::config`] and
 //! refuses other versions; this reader is v1alpha1's alone.
 
 use serde::Deserialize;

@@ -21,7 +21,7 @@
 use super::PredicateSpec;
 use crate::cluster::{Cluster, NodeInfo};
 use crate::model::pod::Volume;
-use crate::model::volume::{CsiNode, PersistentVolumeClaim};
+use crate::model::volume::{csi_name_of, CsiNode, PersistentVolumeClaim};
 use crate::v117::{CycleContext, CycleError, FailureReason, FilterPlugin, FilterResult, State};
 use std::collections::{BTreeMap, HashMap};
 /// `MaxCSIVolumeCountPred` in the legacy registry.
@@ -48,18 +48,6 @@ pub fn attach_limit_key(driver: &str) -> String {
     } else {
         format!("{LIMIT_PREFIX}{driver}")
     }
-}
-
-/// The CSI driver an in-tree plugin migrates to.
-pub(crate) fn csi_name_of(plugin: &str) -> Option<&'static str> {
-    Some(match plugin {
-        "kubernetes.io/aws-ebs" => "ebs.csi.aws.com",
-        "kubernetes.io/gce-pd" => "pd.csi.storage.gke.io",
-        "kubernetes.io/azure-disk" => "disk.csi.azure.com",
-        "kubernetes.io/azure-file" => "file.csi.azure.com",
-        "kubernetes.io/cinder" => "cinder.csi.openstack.org",
-        _ => return None,
-    })
 }
 
 fn driver_from_class(

@@ -4,7 +4,6 @@
 
 use super::PredicateSpec;
 use crate::cluster::NodeInfo;
-use crate::model::pod::Volume;
 use crate::v117::{CycleContext, FailureReason, FilterPlugin, FilterResult, State};
 /// `NoDiskConflict` in the legacy registry.
 pub static SPEC: PredicateSpec = PredicateSpec {
@@ -18,40 +17,6 @@ pub static SPEC: PredicateSpec = PredicateSpec {
 
 /// The predicate.
 pub struct NoDiskConflict;
-
-fn rbd_pool(p: &Option<String>) -> &str {
-    p.as_deref().unwrap_or("rbd")
-}
-
-/// `isVolumeConflict`.
-pub(crate) fn conflict(v: &Volume, other: &Volume) -> bool {
-    if let (Some(a), Some(b)) = (&v.gce_persistent_disk, &other.gce_persistent_disk) {
-        if a.pd_name == b.pd_name && !(a.read_only && b.read_only) {
-            return true;
-        }
-    }
-    if let (Some(a), Some(b)) = (&v.aws_elastic_block_store, &other.aws_elastic_block_store) {
-        if a.volume_id == b.volume_id {
-            return true;
-        }
-    }
-    if let (Some(a), Some(b)) = (&v.iscsi, &other.iscsi) {
-        if a.iqn == b.iqn && !(a.read_only && b.read_only) {
-            return true;
-        }
-    }
-    if let (Some(a), Some(b)) = (&v.rbd, &other.rbd) {
-        let overlap = a.monitors.iter().any(|m| b.monitors.contains(m));
-        if overlap
-            && rbd_pool(&a.pool) == rbd_pool(&b.pool)
-            && a.image == b.image
-            && !(a.read_only && b.read_only)
-        {
-            return true;
-        }
-    }
-    false
-}
 
 impl FilterPlugin for NoDiskConflict {
     fn pre_filter(&self, cx: &CycleContext) -> Result<State, crate::v117::CycleError> {
@@ -74,7 +39,7 @@ impl FilterPlugin for NoDiskConflict {
                     .spec
                     .volumes
                     .iter()
-                    .any(|o| conflict(v, o))
+                    .any(|o| v.conflicts_with(o))
                 {
                     return Ok(vec![FailureReason::DiskConflict.into()]);
                 }
