@@ -469,7 +469,7 @@ fn run_expectation(name: &str, dir: &Path, file: &str) {
     let name = &format!("{name}/{file}");
     let scenario = load_ok_with(&scenario_files(dir), wanted);
     if let Some(v) = wanted {
-        assert_eq!(scenario.scheduler, v, "{name}: ran the wrong scheduler");
+        assert_eq!(scenario.version(), v, "{name}: ran the wrong scheduler");
     }
     let seed = expect.get("seed").and_then(Value::as_u64).unwrap_or(0);
     let first = report(&scenario, seed);

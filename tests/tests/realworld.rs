@@ -1,7 +1,7 @@
 //! Real-world inputs from `shared/realworld` (see its SOURCES.md): every expectation listed
 //! there, file by file and for the three combined scenarios. Whatever the input: no panic.
 
-use schedlab_core::v117::policy;
+use schedlab_core::scheduler::Scheduler;
 use schedlab_core::Scenario;
 use schedlab_tests::{load, load_ok, read_file, realworld_dir, report, scenario_files, File};
 use serde_json::Value;
@@ -32,13 +32,31 @@ fn errors_of(files: &[File]) -> Vec<String> {
 }
 
 fn filter_names(s: &Scenario) -> Vec<String> {
-    let built = policy::build(s.policy.as_ref(), &s.config).expect("policy builds");
-    built
-        .profile
-        .filters
-        .iter()
-        .map(|f| f.name.clone())
-        .collect()
+    s.scheduler.filter_names()
+}
+
+/// The v1.17 scheduler a scenario built.
+fn v117(s: &Scenario) -> &schedlab_core::v117::Scheduler {
+    match &*s.scheduler {
+        Scheduler::V117(v) => v,
+        Scheduler::V135(_) => panic!("v1.35 runs, not v1.17"),
+    }
+}
+
+/// The v1.35 configuration a scenario built.
+fn v135(s: &Scenario) -> &schedlab_core::v135::config::Configuration {
+    match &*s.scheduler {
+        Scheduler::V135(c) => c,
+        Scheduler::V117(_) => panic!("v1.17 runs, not v1.35"),
+    }
+}
+
+/// Whether a v1.17 scenario runs the DefaultProvider's predicates and priorities, as a
+/// scenario without any Policy does.
+fn runs_the_default_provider(s: &Scenario) -> bool {
+    let plain = Scenario::load(&[]).expect("no input loads");
+    s.scheduler.filter_names() == plain.scheduler.filter_names()
+        && s.scheduler.score_names() == plain.scheduler.score_names()
 }
 
 fn cycle_of<'a>(r: &'a Value, pod: &str) -> &'a Value {
@@ -376,7 +394,7 @@ fn stork_multidoc_warns_for_unused_kinds_and_ignores_the_embedded_policy() {
     }
     assert_eq!(s.cluster.services.len(), 1, "the Service is read");
     assert!(
-        s.policy.is_none(),
+        runs_the_default_provider(&s),
         "the Policy inside the ConfigMap is not applied"
     );
 }
@@ -540,8 +558,7 @@ fn classic_policy_with_legacy_names() {
 fn extender_only_policy_keeps_the_default_provider() {
     let s = load_ok(&[input("k8s__policy_extender_only.json")]);
     assert_eq!(filter_names(&s), DEFAULT_FILTERS);
-    let built = policy::build(s.policy.as_ref(), &s.config).expect("builds");
-    assert_eq!(built.profile.scores.len(), 8);
+    assert_eq!(v117(&s).profile.scores.len(), 8);
     let w = warnings(&s);
     assert!(
         w.iter()
@@ -580,9 +597,8 @@ fn topolvm_ignored_by_scheduler_resource_is_not_checked() {
         "apiVersion: v1\nkind: Pod\nmetadata: {name: lvm}\nspec:\n  containers:\n  - name: c\n    resources: {requests: {topolvm.cybozu.com/capacity: 10Gi}}\n",
     );
     let s = load_ok(&[policy_file, input("k9s__node_minikube.json"), pod]);
-    let built = policy::build(s.policy.as_ref(), &s.config).expect("builds");
     assert_eq!(
-        built.profile.settings.ignored_resources,
+        v117(&s).profile.settings.ignored_resources,
         ["topolvm.cybozu.com/capacity"]
     );
     assert!(warnings(&s).iter().any(|w| w.contains("extender")));
@@ -633,7 +649,7 @@ fn v1alpha1_config_with_a_policy_file_reference() {
     let s = load_ok(&[input(
         "topolvm__ksc_v1alpha1_algorithmsource_policy_file.yaml",
     )]);
-    assert_eq!(s.config.scheduler_name, "default-scheduler");
+    assert_eq!(v117(&s).config.scheduler_name, "default-scheduler");
     let w = warnings(&s);
     assert!(
         w.iter().any(|w| w.contains("algorithmSource.policy.file")),
@@ -684,7 +700,7 @@ fn config_versions_v1_35_no_longer_reads_are_refused_in_upstreams_words() {
 #[test]
 fn v1_configurations_select_v1_35_and_load_as_upstream_reads_them() {
     use schedlab_core::scenario::SchedulerVersion;
-    use schedlab_core::v135::registry::Point;
+    use schedlab_core::v135::plugin::Point;
     // SOURCES.md, "Accepted configurations": each loads with 0 errors under v1.35.
     for name in [
         "k8sweb__ksc_v1_two_profiles_no_scoring.yaml",
@@ -697,11 +713,11 @@ fn v1_configurations_select_v1_35_and_load_as_upstream_reads_them() {
         "ksimulator__ksc_v1_minimal.yaml",
     ] {
         let s = load_ok(&[input(name)]);
-        assert_eq!(s.scheduler, SchedulerVersion::V1_35, "{name}");
+        assert_eq!(s.version(), SchedulerVersion::V1_35, "{name}");
     }
     // The two-profiles file: both profiles, and the second has no Score plugin.
     let s = load_ok(&[input("k8sweb__ksc_v1_two_profiles_no_scoring.yaml")]);
-    let m = s.modern.as_ref().expect("v1.35");
+    let m = v135(&s);
     let names: Vec<&str> = m
         .profiles
         .iter()
@@ -715,7 +731,7 @@ fn v1_configurations_select_v1_35_and_load_as_upstream_reads_them() {
     let s = load_ok(&[input(
         "mostallocsched__ksc_v1_custom_only_profile_explicit_filter_order.yaml",
     )]);
-    let m = s.modern.as_ref().expect("v1.35");
+    let m = v135(&s);
     assert!(m.profile("default-scheduler").is_none());
     let custom = m.profile("custom-scheduler").expect("custom-scheduler");
     assert_eq!(
@@ -971,7 +987,10 @@ fn opensim_masters_with_a_v1alpha1_config() {
         w.iter().any(|x| x.contains("algorithmSource.policy.file")),
         "{w:?}"
     );
-    assert!(s.policy.is_none(), "the referenced policy file is not read");
+    assert!(
+        runs_the_default_provider(&s),
+        "the referenced policy file is not read"
+    );
     assert_eq!(filter_names(&s), DEFAULT_FILTERS);
     for seed in 0..8 {
         let r = report(&s, seed);

@@ -822,8 +822,7 @@ mod tests {
             .collect();
         texts[EditorFile::Config.index()] = crate::gallery::DEFAULT_CONFIG_V1.to_string();
         let scenario = load(&texts).expect("loads without the Policy");
-        assert_eq!(scenario.scheduler, SchedulerVersion::V1_35);
-        assert!(scenario.policy.is_none());
+        assert_eq!(scenario.version(), SchedulerVersion::V1_35);
         // The Policy editor is not read at all: not even its syntax errors count.
         let policy =
             std::mem::replace(&mut texts[EditorFile::Policy.index()], "{\"kind\": ".into());

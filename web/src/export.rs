@@ -16,7 +16,7 @@
 //!   them), at the end of the same run; see [`COLUMNS`].
 
 use schedlab_core::report::JsonReport;
-use schedlab_core::scenario::{Phase, Run};
+use schedlab_core::simulation::{Phase, Run};
 use schedlab_core::trace::Outcome;
 use std::borrow::Cow;
 

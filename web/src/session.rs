@@ -11,8 +11,8 @@ use schedlab_core::cluster::{Cluster, NodeId, PodId};
 use schedlab_core::model::resources::format_amount;
 use schedlab_core::model::selector::LabelSelector;
 use schedlab_core::queue::{Millis, SubQueue};
-use schedlab_core::scenario::Run;
 use schedlab_core::scenario::SchedulerVersion;
+use schedlab_core::simulation::Run;
 use schedlab_core::simulation::{
     Limits, PodPhase, PodState, Simulation, Snapshot, StepKind, StopReason,
 };
@@ -377,7 +377,7 @@ impl Session {
             end: 0,
             stop: StopReason::MaxCycles,
             node_count: scenario.cluster.nodes.len(),
-            scheduler: scenario.scheduler,
+            scheduler: scenario.version(),
             seed,
             evaluated_nodes: 0,
         });

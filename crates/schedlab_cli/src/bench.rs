@@ -4,17 +4,9 @@
 //! (5000 / 5000 / 5000) and TopologySpreading (5000 / 5000 / 5000).
 
 use clap::Args;
-use schedlab_core::cluster::{Cluster, PodId};
-use schedlab_core::parallel::with_helper;
 use schedlab_core::scenario::SchedulerVersion;
-use schedlab_core::sched::nominations::Nominations;
-use schedlab_core::sched::state::SchedulerState;
-use schedlab_core::simulation::{scans_every_node, Limits, Simulation, StepKind};
-use schedlab_core::trace::CycleTrace;
-use schedlab_core::v117::cycle::Scheduler;
-use schedlab_core::v117::policy;
-use schedlab_core::v135::cycle::schedule_pod;
-use schedlab_core::workloads::{build_for, Workload};
+use schedlab_core::simulation::{Limits, Simulation, StepKind};
+use schedlab_core::workloads::{build_for, single_pass, Workload};
 use schedlab_core::Scenario;
 #[cfg(not(feature = "mimalloc"))]
 use std::alloc::System;
@@ -125,74 +117,10 @@ fn live_bytes() -> usize {
     LIVE_BYTES.load(Ordering::Relaxed)
 }
 
-/// One scheduling cycle of a pod against a cluster, by either scheduler.
-type CycleFn = dyn FnMut(&Cluster, PodId) -> Option<CycleTrace> + Send;
-
-/// The loop the simulator replaced: each pending pod tried once, in queue order, bound at once;
-/// no queue, no history. Its cycles are the scheduler's alone (`findNodesThatFit`,
-/// `prioritizeNodes`, `selectHost`), so with `--percentage 100` on 5000 nodes it times the full
-/// scans themselves, split over two threads as a run splits them ([`with_helper`]).
-fn single_pass(s: &Scenario, seed: u64, detail: bool) -> (usize, usize, usize, u64) {
-    let mut cluster = s.cluster.clone();
-    let order = cluster.node_tree_order();
-    let mut cycles = Vec::with_capacity(s.queue.len());
-    let mut events = Vec::with_capacity(s.queue.len());
-    let nominations = Nominations::new();
-    let mut schedule: Box<CycleFn> = match &s.modern {
-        None => {
-            let built =
-                policy::build(s.policy.as_ref(), &s.config).expect("benchmark policies build");
-            let mut scheduler = Scheduler::new(built.profile, seed);
-            Box::new(move |cluster, pod| {
-                Some(scheduler.schedule_one(cluster, &order, pod, &nominations, detail))
-            })
-        }
-        Some(config) => {
-            let config = std::sync::Arc::clone(config);
-            let mut state = SchedulerState::new(seed);
-            Box::new(move |cluster, pod| {
-                // Only pods of a profile are queued.
-                let profile = config.profile(cluster.pods[pod].pod.scheduler_name())?;
-                let result = schedule_pod(
-                    profile,
-                    config.percentage_of_nodes_to_score,
-                    &mut state,
-                    cluster,
-                    &order,
-                    pod,
-                    &nominations,
-                    None,
-                    detail,
-                );
-                Some(result.trace)
-            })
-        }
-    };
-    let percentages: Vec<i32> = match &s.modern {
-        None => vec![s.config.percentage_of_nodes_to_score],
-        Some(config) => config.percentages().collect(),
-    };
-    let mut run = || {
-        for &pod in &s.queue {
-            let Some(t) = schedule(&cluster, pod) else {
-                continue;
-            };
-            if let Some(node) = t.node {
-                cluster.bind(pod, node);
-                events.push(format!(
-                    "Successfully assigned {} to {}",
-                    cluster.pods[pod].full_name,
-                    cluster.nodes[node].name()
-                ));
-            }
-            cycles.push(t);
-        }
-    };
-    if scans_every_node(s.cluster.nodes.len(), percentages.into_iter()) {
-        with_helper(run);
-    } else {
-        run();
-    }
+/// [`single_pass`]'s cycles, placements, evaluated nodes and decisions' fingerprint.
+fn single_pass_summary(s: &Scenario, seed: u64, detail: bool) -> (usize, usize, usize, u64) {
+    let pass = single_pass(s, seed, detail);
+    let cycles = &pass.cycles;
     let scheduled = cycles.iter().filter(|c| c.node.is_some()).count();
     let evaluated = cycles.iter().map(|c| c.evaluated).sum();
     let decisions: Vec<(usize, Option<usize>)> = cycles.iter().map(|c| (c.pod, c.node)).collect();
@@ -278,7 +206,7 @@ pub fn run(a: &BenchArgs) -> ExitCode {
     let start = Instant::now();
     let (cycles, scheduled, evaluated, secs) = match a.mode {
         LoopMode::Single => {
-            let (c, s, e, print) = single_pass(&scenario, a.seed, a.trace);
+            let (c, s, e, print) = single_pass_summary(&scenario, a.seed, a.trace);
             extra = format!(",\"decisions\":[\"{print:016x}\"]");
             (c, s, e, start.elapsed().as_secs_f64())
         }

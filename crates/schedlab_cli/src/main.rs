@@ -25,7 +25,7 @@ use schedlab_core::queue::Millis;
 use schedlab_core::report::terminal_safe;
 use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::simulation::{Limits, Simulation};
-use schedlab_core::trace::explain::explain;
+use schedlab_core::trace::explain::{explain, not_queued};
 use schedlab_core::{Diagnostic, Scenario, Source};
 use std::io::Read;
 use std::process::ExitCode;
@@ -373,22 +373,14 @@ fn command(cli: Cli) -> ExitCode {
         }
         Command::Validate { scheduler, files } => match load(&files, scheduler) {
             Ok(s) => {
-                let names = match &s.modern {
-                    Some(m) => m
-                        .profiles
-                        .iter()
-                        .map(|p| p.scheduler_name.clone())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                    None => s.config.scheduler_name.clone(),
-                };
+                let names = s.scheduler.scheduler_names().join(", ");
                 outln!(
                     "ok: {} node(s), {} pod(s), {} pending for {} (kube-scheduler {})",
                     s.cluster.nodes.len(),
                     s.cluster.pods.len(),
                     s.queue.len(),
                     names,
-                    s.scheduler.as_str()
+                    s.version().as_str()
                 );
                 left_to_exit(s);
                 ExitCode::SUCCESS
@@ -433,9 +425,9 @@ fn command(cli: Cli) -> ExitCode {
                     ),
                     None => outln!(
                         "{}",
-                        terminal_safe(&format!(
-                            "{} was not queued: its schedulerName is not {:?}.",
-                            run.cluster.pods[id].full_name, scenario.config.scheduler_name
+                        terminal_safe(&not_queued(
+                            &run.cluster.pods[id].full_name,
+                            &scenario.scheduler.scheduler_names()
                         ))
                     ),
                 },

@@ -17,6 +17,7 @@ pub mod report;
 pub mod rng;
 pub mod scenario;
 pub mod sched;
+pub mod scheduler;
 pub mod simulation;
 pub mod trace;
 pub mod translate;
@@ -28,7 +29,8 @@ pub mod workloads;
 mod testing;
 
 pub use input::{Diagnostic, Source};
-pub use scenario::{Run, Scenario};
+pub use scenario::Scenario;
+pub use simulation::Run;
 
 // The page still names these here (until its imports follow the moves).
 #[doc(hidden)]

@@ -1,7 +1,7 @@
 //! Renderers of a [`Run`]: the JSON report of the CLI contract, and a readable text table.
 
 use crate::model::Millis;
-use crate::scenario::{Phase, Run};
+use crate::simulation::{Phase, Run};
 use crate::simulation::{PodPhase, StepKind, StopReason};
 use crate::trace::Outcome;
 use serde_json::{json, Map, Value};

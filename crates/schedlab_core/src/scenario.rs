@@ -1,64 +1,22 @@
-//! A scenario: every input object turned into a cluster, a queue of pending pods and a profile;
-//! and a run: the scheduling cycles over it.
+//! A scenario: every input object turned into a cluster, a queue of pending pods, the
+//! [`Scheduler`] its configuration documents build, and a timeline. Loading reports every
+//! problem at once, each naming its file and path.
 //!
-//! [`Scenario::run`] runs the whole simulation ([`crate::simulation`]): the scheduling queue,
-//! binding and the timeline on the virtual clock, until nothing can happen any more.
+//! `Scenario::run` (in [`crate::simulation`]) runs it: the scheduling queue, binding and the
+//! timeline on the virtual clock, until nothing can happen any more.
 
-use crate::cluster::{Cluster, NodeId, PodId, PodInfo};
+use crate::cluster::{Cluster, PodId, PodInfo};
 use crate::input::{self, join_path, Diagnostic, Origin, Source};
 use crate::model::timeline::{Change, Timeline};
 use crate::model::volume::{
     CsiNode, PersistentVolume, PersistentVolumeClaim, StorageClass, VolumeCatalog,
 };
 use crate::model::workload::SelectorWorkload;
-use crate::model::Millis;
 use crate::model::{Pod, PriorityClass};
-use crate::simulation::{Limits, PodPhase, PodState, Simulation, Step, StopReason};
-use crate::trace::{CycleTrace, Outcome};
-use crate::v117::policy::config::SchedulerConfiguration;
-use crate::v117::policy::{self, PolicyDocument};
+use crate::scheduler::Scheduler;
+pub use crate::scheduler::SchedulerVersion;
 use std::collections::btree_map::Entry;
-
-/// What a run reports about a pod at the end.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Phase {
-    /// On a node.
-    Bound,
-    /// Not on a node (or assumed, its binding not complete).
-    Pending,
-    /// Deleted (by the timeline, with its node, or as a preemption victim).
-    Deleted,
-}
-
-impl Phase {
-    /// The report spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Phase::Bound => "Bound",
-            Phase::Pending => "Pending",
-            Phase::Deleted => "Deleted",
-        }
-    }
-}
-
-/// A Kubernetes event, as `kubectl get events` shows it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Event {
-    /// `Normal` or `Warning`.
-    pub kind: &'static str,
-    /// `Scheduled`, `FailedScheduling`.
-    pub reason: &'static str,
-    /// `namespace/name` of the pod.
-    pub object: String,
-    /// The message.
-    pub message: String,
-    /// The cycle that produced it.
-    pub cycle: usize,
-    /// Virtual time.
-    pub time: Millis,
-    /// The step that emitted it.
-    pub step: usize,
-}
+use std::sync::Arc;
 
 /// Fills the volume catalog; a second object of a kind with the same name is an error.
 fn load_volumes(
@@ -115,61 +73,16 @@ fn load_volumes(
     }
 }
 
-/// Which kube-scheduler runs a scenario.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
-)]
-pub enum SchedulerVersion {
-    /// kube-scheduler v1.17: the legacy `Policy`, predicates and priorities.
-    #[default]
-    V1_17,
-    /// kube-scheduler v1.35: the framework, `KubeSchedulerConfiguration` v1 profiles.
-    V1_35,
-}
-
-impl SchedulerVersion {
-    /// The spelling of `--scheduler` and of the report's `scheduler` key.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SchedulerVersion::V1_17 => "v1.17",
-            SchedulerVersion::V1_35 => "v1.35",
-        }
-    }
-
-    /// Reads `v1.17` or `v1.35` (also without the `v`).
-    pub fn parse(s: &str) -> Option<SchedulerVersion> {
-        match s.trim_start_matches('v') {
-            "1.17" => Some(SchedulerVersion::V1_17),
-            "1.35" => Some(SchedulerVersion::V1_35),
-            _ => None,
-        }
-    }
-}
-
-/// A pod as v1.35 mode reads it: `matchLabelKeys`/`mismatchLabelKeys` merged into its pod
-/// (anti-)affinity selectors as kube-apiserver does at creation, then v1.35's accounting
-/// ([`PodInfo::new_v135`]).
-pub fn modern_pod_info(pod: impl Into<Box<Pod>>, priority: i32, input_index: usize) -> PodInfo {
-    let mut pod = pod.into();
-    crate::v135::plugins::inter_pod_affinity::apply_match_label_keys(&mut pod);
-    PodInfo::new_v135(pod, priority, input_index)
-}
-
-/// Everything needed to run: the cluster before scheduling, the queue and the policy.
+/// Everything needed to run: the cluster before scheduling, the queue and the scheduler.
 #[derive(Clone)]
 pub struct Scenario {
     /// Nodes, and pods (bound ones already on their nodes).
     pub cluster: Cluster,
     /// Pending pods for this scheduler, in queue order.
     pub queue: Vec<PodId>,
-    /// The Policy, if one was given.
-    pub policy: Option<PolicyDocument>,
-    /// The configuration (defaults if none was given).
-    pub config: SchedulerConfiguration,
-    /// The scheduler that runs.
-    pub scheduler: SchedulerVersion,
-    /// v1.35 mode: the configuration with its profiles (defaults if none was given).
-    pub modern: Option<std::sync::Arc<crate::v135::config::Configuration>>,
+    /// The scheduler that runs, built from the configuration documents (every default
+    /// where none was given).
+    pub scheduler: Arc<Scheduler>,
     /// Warnings from reading the inputs.
     pub warnings: Vec<Diagnostic>,
     /// Timed changes and the binding knobs (empty without a `Timeline`).
@@ -225,166 +138,23 @@ impl Scenario {
     ) -> Result<Scenario, Vec<Diagnostic>> {
         let mut errors = Vec::new();
         let mut warnings = std::mem::take(&mut inputs.warnings);
-        let modern = modern_configuration(&mut inputs, requested, &mut errors, &mut warnings);
-        let scheduler = if modern.is_some() {
-            SchedulerVersion::V1_35
-        } else {
-            SchedulerVersion::V1_17
-        };
-        if inputs.policies.len() > 1 {
-            let (_, o) = &inputs.policies[1];
-            errors.push(Diagnostic::new(
-                &o.file,
-                o.path.clone(),
-                "more than one Policy given; pass exactly one",
-            ));
-        }
-        if inputs.configs.len() > 1 {
-            let (_, o) = &inputs.configs[1];
-            errors.push(Diagnostic::new(
-                &o.file,
-                o.path.clone(),
-                "more than one KubeSchedulerConfiguration given; pass exactly one",
-            ));
-        }
-        let config = inputs
-            .configs
-            .first()
-            .map(|(c, _)| c.clone())
-            .unwrap_or_default();
-        let policy = inputs.policies.first().map(|(p, _)| p.clone());
-        let policy_origin = inputs.policies.first().map(|(_, o)| o.clone());
-        // Validate the policy now so that `load` reports every problem at once.
-        if modern.is_none() {
-            match policy::build(policy.as_ref(), &config) {
-                Ok(built) => {
-                    for (path, msg) in built.warnings {
-                        let (file, prefix) = policy_origin
-                            .as_ref()
-                            .map(|o| (o.file.clone(), o.path.clone()))
-                            .unwrap_or_default();
-                        warnings.push(Diagnostic::new(&file, join_path(&prefix, &path), msg));
-                    }
-                }
-                Err(errs) => {
-                    let (file, prefix) = policy_origin
-                        .as_ref()
-                        .map(|o| (o.file.clone(), o.path.clone()))
-                        .unwrap_or_else(|| ("configuration".into(), String::new()));
-                    for e in errs {
-                        errors.push(Diagnostic::new(
-                            &file,
-                            join_path(&prefix, &e.path),
-                            e.message,
-                        ));
-                    }
-                }
-            }
-        }
-
-        let mut cluster = Cluster::default();
-        cluster.services = inputs.services;
-        cluster.replication_controllers = inputs
-            .replication_controllers
-            .iter()
-            .map(|r| {
-                (
-                    r.metadata.namespace_or_default().to_string(),
-                    r.spec.selector.clone(),
-                )
-            })
-            .collect();
-        cluster.replica_sets = selector_sources(&inputs.replica_sets);
-        cluster.stateful_sets = selector_sources(&inputs.stateful_sets);
-        warnings.extend(input::validate::global_defaults(&inputs.priority_classes));
-        cluster.priority_classes = inputs
-            .priority_classes
-            .into_iter()
-            .map(|(c, _)| c)
-            .collect();
-        cluster.pdbs = inputs.pod_disruption_budgets;
-        for (node, origin) in inputs.nodes {
-            if cluster.node_index.contains_key(&node.metadata.name) {
-                errors.push(Diagnostic::new(
-                    &origin.file,
-                    join_path(&origin.path, "metadata.name"),
-                    format!("duplicate node {:?}", node.metadata.name),
-                ));
-                continue;
-            }
-            cluster.add_node(node);
-        }
-        load_volumes(
-            &mut cluster.volumes,
-            inputs.persistent_volumes,
-            inputs.persistent_volume_claims,
-            inputs.storage_classes,
-            inputs.csi_nodes,
-            &mut errors,
-        );
+        let (scheduler, owner) =
+            choose_scheduler(&mut inputs, requested, &mut errors, &mut warnings);
+        let mut cluster = cluster_objects(&mut inputs, &mut errors, &mut warnings);
         let global_default = cluster
             .priority_classes
             .iter()
             .find(|c| c.global_default)
             .map(|c| c.value);
-        let mut queue: Vec<(i32, usize, PodId)> = Vec::new();
-        let repeated = repeated_names(&inputs.pods);
-        cluster.pods.reserve(inputs.pods.len());
-        for (i, (pod, origin)) in inputs.pods.into_iter().enumerate() {
-            if finished(&pod) {
-                continue;
-            }
-            if repeated[i] {
-                errors.push(Diagnostic::new(
-                    &origin.file,
-                    join_path(&origin.path, "metadata.name"),
-                    format!("duplicate pod {:?}", pod.full_name()),
-                ));
-                continue;
-            }
-            let priority = resolve_priority(
-                &pod,
-                &cluster.priority_classes,
-                global_default,
-                || join_path(&origin.path, "spec.priorityClassName"),
-                &origin.file,
-                &mut warnings,
-            );
-            let node_name = pod.spec.node_name.clone();
-            let ours = match &modern {
-                Some(m) => m.profile(pod.scheduler_name()).is_some(),
-                None => pod.scheduler_name() == config.scheduler_name,
-            };
-            if modern.is_some() && !pod.spec.resource_claims.is_empty() {
-                warnings.push(Diagnostic::new(
-                    &origin.file,
-                    join_path(&origin.path, "spec.resourceClaims"),
-                    "resource claims are not modelled: DynamicResources treats the pod as one without claims",
-                ));
-            }
-            let info = |pod: Box<Pod>| match &modern {
-                Some(_) => modern_pod_info(pod, priority, i),
-                None => PodInfo::new(pod, priority, i),
-            };
-            if !node_name.is_empty() {
-                match cluster.node_index.get(&node_name).copied() {
-                    Some(node) => {
-                        let id = cluster.add_pod(info(pod));
-                        cluster.bind(id, node);
-                    }
-                    None => warnings.push(Diagnostic::new(
-                        &origin.file,
-                        join_path(&origin.path, "spec.nodeName"),
-                        format!("pod {} is bound to node {node_name:?}, which is not in the input; ignored", pod.full_name()),
-                    )),
-                }
-                continue;
-            }
-            let id = cluster.add_pod(info(pod));
-            if ours {
-                queue.push((priority, i, id));
-            }
-        }
+        let pods = std::mem::take(&mut inputs.pods);
+        let queue = add_pods(
+            &mut cluster,
+            pods,
+            &owner,
+            global_default,
+            &mut errors,
+            &mut warnings,
+        );
         if inputs.timelines.len() > 1 {
             let (_, o) = &inputs.timelines[1];
             errors.push(Diagnostic::new(
@@ -408,53 +178,251 @@ impl Scenario {
         );
         input::locate_lines(&mut errors, sources);
         input::locate_lines(&mut warnings, sources);
-        if !errors.is_empty() {
-            return Err(errors);
+        match scheduler {
+            Some(scheduler) if errors.is_empty() => Ok(Scenario {
+                cluster,
+                queue,
+                scheduler: Arc::new(scheduler),
+                warnings,
+                timeline,
+                timeline_pods,
+            }),
+            _ => Err(errors),
         }
-        queue.sort_by_key(|(prio, i, _)| (std::cmp::Reverse(*prio), *i));
-        Ok(Scenario {
-            cluster,
-            queue: queue.into_iter().map(|(_, _, id)| id).collect(),
-            policy,
-            config,
-            scheduler,
-            modern,
-            warnings,
-            timeline,
-            timeline_pods,
-        })
     }
 
-    /// Runs the whole simulation until nothing can happen any more.
-    pub fn run(&self, seed: u64, detail: bool) -> Run {
-        self.run_with(seed, detail, Limits::default())
-    }
-
-    /// Runs the simulation within `limits` (`--until`, `--max-cycles`), and within the
-    /// default bounds where they set none ([`Limits::or_defaults`]); a run that stops at a
-    /// default bound says so in [`Run::warning`].
-    pub fn run_with(&self, seed: u64, detail: bool, limits: Limits) -> Run {
-        let mut sim = Simulation::new(self, seed, detail);
-        // Read once at the end: no going back, so no checkpoints.
-        sim.set_keep_history(false);
-        sim.set_compact_repeats(true);
-        let stop = sim.run(limits.or_defaults());
-        let mut run = sim.to_run(stop);
-        run.warning = limits.default_bound_warning(stop);
-        run
+    /// The version of the scheduler that runs.
+    pub fn version(&self) -> SchedulerVersion {
+        self.scheduler.version()
     }
 }
 
-/// Decides whether v1.35 runs and reads its configuration: a `kubescheduler.config.k8s.io/v1`
-/// input, or `--scheduler v1.35` (then every default). Mixing it with a legacy Policy or
-/// `v1alpha1` configuration, two v1 configurations, or a v1 configuration under
-/// `--scheduler v1.17` are errors naming the files.
-fn modern_configuration(
+/// What loading the pods needs of the scheduler, known even when its documents have errors
+/// (so that every error is reported at once): its version and the scheduler names it owns.
+struct Owner {
+    version: SchedulerVersion,
+    scheduler_names: Vec<String>,
+}
+
+impl Owner {
+    fn of(scheduler: &Scheduler) -> Owner {
+        Owner {
+            version: scheduler.version(),
+            scheduler_names: scheduler.scheduler_names(),
+        }
+    }
+
+    fn owns(&self, pod: &Pod) -> bool {
+        self.scheduler_names
+            .iter()
+            .any(|n| n == pod.scheduler_name())
+    }
+}
+
+/// The scheduler the configuration documents build (`None` when they have errors, which are
+/// in `errors`), and what loading the pods needs of it either way.
+fn choose_scheduler(
     inputs: &mut input::Inputs,
     requested: Option<SchedulerVersion>,
     errors: &mut Vec<Diagnostic>,
     warnings: &mut Vec<Diagnostic>,
-) -> Option<std::sync::Arc<crate::v135::config::Configuration>> {
+) -> (Option<Scheduler>, Owner) {
+    let v135 = v135_configuration(inputs, requested, errors, warnings);
+    for (second, what) in [
+        (inputs.policies.get(1).map(|(_, o)| o), "Policy"),
+        (
+            inputs.configs.get(1).map(|(_, o)| o),
+            "KubeSchedulerConfiguration",
+        ),
+    ] {
+        if let Some(o) = second {
+            errors.push(Diagnostic::new(
+                &o.file,
+                o.path.clone(),
+                format!("more than one {what} given; pass exactly one"),
+            ));
+        }
+    }
+    if let Some(Some(config)) = v135 {
+        let scheduler = Scheduler::V135(config);
+        let owner = Owner::of(&scheduler);
+        return (Some(scheduler), owner);
+    }
+    // v1.17, or a v1 configuration with errors: the Policy is checked too, so that one run
+    // reports every problem.
+    let config = inputs
+        .configs
+        .first()
+        .map(|(c, _)| c.clone())
+        .unwrap_or_default();
+    let owner = Owner {
+        version: SchedulerVersion::V1_17,
+        scheduler_names: vec![config.scheduler_name.clone()],
+    };
+    let (policy, origin) = match inputs.policies.first() {
+        Some((p, o)) => (Some(p), Some(o)),
+        None => (None, None),
+    };
+    let located = |path: &str| match origin {
+        Some(o) => (o.file.clone(), join_path(&o.path, path)),
+        None => (String::new(), path.to_string()),
+    };
+    match crate::v117::Scheduler::new(policy, config) {
+        Ok((scheduler, warned)) => {
+            for (path, msg) in warned {
+                let (file, path) = located(&path);
+                warnings.push(Diagnostic::new(&file, path, msg));
+            }
+            let scheduler = v135.is_none().then_some(Scheduler::V117(scheduler));
+            (scheduler, owner)
+        }
+        Err(errs) => {
+            for e in errs {
+                let (file, path) = match origin {
+                    Some(_) => located(&e.path),
+                    None => ("configuration".into(), e.path),
+                };
+                errors.push(Diagnostic::new(&file, path, e.message));
+            }
+            (None, owner)
+        }
+    }
+}
+
+/// The cluster's objects other than pods: services and workloads, priority classes,
+/// budgets, nodes and storage (a second node, or volume object, of one name is an error).
+fn cluster_objects(
+    inputs: &mut input::Inputs,
+    errors: &mut Vec<Diagnostic>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Cluster {
+    let mut cluster = Cluster::default();
+    cluster.services = std::mem::take(&mut inputs.services);
+    cluster.replication_controllers = inputs
+        .replication_controllers
+        .iter()
+        .map(|r| {
+            (
+                r.metadata.namespace_or_default().to_string(),
+                r.spec.selector.clone(),
+            )
+        })
+        .collect();
+    cluster.replica_sets = selector_sources(&inputs.replica_sets);
+    cluster.stateful_sets = selector_sources(&inputs.stateful_sets);
+    warnings.extend(input::validate::global_defaults(&inputs.priority_classes));
+    cluster.priority_classes = std::mem::take(&mut inputs.priority_classes)
+        .into_iter()
+        .map(|(c, _)| c)
+        .collect();
+    cluster.pdbs = std::mem::take(&mut inputs.pod_disruption_budgets);
+    for (node, origin) in std::mem::take(&mut inputs.nodes) {
+        if cluster.node_index.contains_key(&node.metadata.name) {
+            errors.push(Diagnostic::new(
+                &origin.file,
+                join_path(&origin.path, "metadata.name"),
+                format!("duplicate node {:?}", node.metadata.name),
+            ));
+            continue;
+        }
+        cluster.add_node(node);
+    }
+    load_volumes(
+        &mut cluster.volumes,
+        std::mem::take(&mut inputs.persistent_volumes),
+        std::mem::take(&mut inputs.persistent_volume_claims),
+        std::mem::take(&mut inputs.storage_classes),
+        std::mem::take(&mut inputs.csi_nodes),
+        errors,
+    );
+    cluster
+}
+
+/// Adds the input pods to the cluster: a finished pod is left out, a repeated name is an
+/// error, a bound pod goes onto its node (a node not in the input: a warning), a pending pod
+/// of this scheduler is queued. The queue, in priority order then input order.
+fn add_pods(
+    cluster: &mut Cluster,
+    pods: Vec<(Box<Pod>, Origin)>,
+    owner: &Owner,
+    global_default: Option<i32>,
+    errors: &mut Vec<Diagnostic>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Vec<PodId> {
+    let v135 = owner.version == SchedulerVersion::V1_35;
+    let mut queue: Vec<(i32, usize, PodId)> = Vec::new();
+    let repeated = repeated_names(&pods);
+    cluster.pods.reserve(pods.len());
+    for (i, (pod, origin)) in pods.into_iter().enumerate() {
+        if finished(&pod) {
+            continue;
+        }
+        if repeated[i] {
+            errors.push(Diagnostic::new(
+                &origin.file,
+                join_path(&origin.path, "metadata.name"),
+                format!("duplicate pod {:?}", pod.full_name()),
+            ));
+            continue;
+        }
+        let priority = resolve_priority(
+            &pod,
+            &cluster.priority_classes,
+            global_default,
+            || join_path(&origin.path, "spec.priorityClassName"),
+            &origin.file,
+            warnings,
+        );
+        let node_name = pod.spec.node_name.clone();
+        let ours = owner.owns(&pod);
+        if v135 && !pod.spec.resource_claims.is_empty() {
+            warnings.push(Diagnostic::new(
+                &origin.file,
+                join_path(&origin.path, "spec.resourceClaims"),
+                "resource claims are not modelled: DynamicResources treats the pod as one without claims",
+            ));
+        }
+        let info = |pod: Box<Pod>| match v135 {
+            true => crate::v135::pod_info(pod, priority, i),
+            false => PodInfo::new(pod, priority, i),
+        };
+        if !node_name.is_empty() {
+            match cluster.node_index.get(&node_name).copied() {
+                Some(node) => {
+                    let id = cluster.add_pod(info(pod));
+                    cluster.bind(id, node);
+                }
+                None => warnings.push(Diagnostic::new(
+                    &origin.file,
+                    join_path(&origin.path, "spec.nodeName"),
+                    format!(
+                        "pod {} is bound to node {node_name:?}, which is not in the input; ignored",
+                        pod.full_name()
+                    ),
+                )),
+            }
+            continue;
+        }
+        let id = cluster.add_pod(info(pod));
+        if ours {
+            queue.push((priority, i, id));
+        }
+    }
+    queue.sort_by_key(|(prio, i, _)| (std::cmp::Reverse(*prio), *i));
+    queue.into_iter().map(|(_, _, id)| id).collect()
+}
+
+/// Decides whether v1.35 runs (`None`: it does not) and reads its configuration (`Some(None)`:
+/// its errors are in `errors`): a `kubescheduler.config.k8s.io/v1`
+/// input, or `--scheduler v1.35` (then every default). Mixing it with a legacy Policy or
+/// `v1alpha1` configuration, two v1 configurations, or a v1 configuration under
+/// `--scheduler v1.17` are errors naming the files.
+fn v135_configuration(
+    inputs: &mut input::Inputs,
+    requested: Option<SchedulerVersion>,
+    errors: &mut Vec<Diagnostic>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Option<Option<crate::v135::config::Configuration>> {
     use crate::v135::config;
     let configs = std::mem::take(&mut inputs.modern_configs);
     if configs.is_empty() && requested != Some(SchedulerVersion::V1_35) {
@@ -508,7 +476,7 @@ fn modern_configuration(
         ));
     }
     let Some((value, origin)) = configs.into_iter().next() else {
-        return Some(std::sync::Arc::new(config::Configuration::defaults()));
+        return Some(Some(config::Configuration::defaults()));
     };
     match config::read(value) {
         Ok((c, warned)) => {
@@ -519,7 +487,7 @@ fn modern_configuration(
                     w.message,
                 ));
             }
-            Some(std::sync::Arc::new(c))
+            Some(Some(c))
         }
         Err(errs) => {
             for e in errs {
@@ -529,7 +497,7 @@ fn modern_configuration(
                     e.message,
                 ));
             }
-            None
+            Some(None)
         }
     }
 }
@@ -714,109 +682,12 @@ fn resolve_timeline(
     out
 }
 
-/// The result of a run, up to where it stopped.
-#[derive(Clone)]
-pub struct Run {
-    /// The cluster cache at the end (assumed pods count on their nodes).
-    pub cluster: Cluster,
-    /// Every cycle, in order (but for the copies that `repeats` counts).
-    pub cycles: Vec<CycleTrace>,
-    /// Events, in order.
-    pub events: Vec<Event>,
-    /// Blocks of `steps` (with their cycles and events) that ran again right after
-    /// themselves, identically but for the clock, counted rather than listed (see
-    /// [`crate::simulation::Repeat`]); empty for most runs.
-    pub repeats: Vec<crate::simulation::Repeat>,
-    /// Filter names, by profile index.
-    pub filter_names: Vec<String>,
-    /// Score names, by profile index.
-    pub score_names: Vec<String>,
-    /// The scheduler that ran.
-    pub scheduler: SchedulerVersion,
-    /// Every pod's state at the end, by pod id.
-    pub pod_states: Vec<PodState>,
-    /// Every step, in order (but for the copies that `repeats` counts).
-    pub steps: Vec<Step>,
-    /// The scenario's timeline.
-    pub timeline: Timeline,
-    /// The virtual time of the last step.
-    pub end_time: Millis,
-    /// Why the run stopped.
-    pub stop: StopReason,
-    /// Set when the run stopped at a default bound ([`Limits::or_defaults`]), saying which.
-    pub warning: Option<String>,
-}
-
-impl Run {
-    /// The number (from 1) that kept cycle `i` had in the run: the copies that
-    /// [`Run::repeats`] counts before it take theirs.
-    pub fn cycle_number(&self, i: usize) -> usize {
-        i + 1
-            + self
-                .repeats
-                .iter()
-                .filter(|r| r.cycles.end <= i)
-                .map(|r| r.cycles_run())
-                .sum::<usize>()
-    }
-
-    /// Cycles run in all, the copies that [`Run::repeats`] counts included.
-    pub fn total_cycles(&self) -> usize {
-        self.cycles.len() + self.repeats.iter().map(|r| r.cycles_run()).sum::<usize>()
-    }
-
-    /// A pod's final phase (an assumed pod is still `Pending`).
-    pub fn phase(&self, pod: PodId) -> Phase {
-        match self.pod_states.get(pod).map(|s| &s.phase) {
-            Some(PodPhase::Bound) => Phase::Bound,
-            Some(PodPhase::Deleted) => Phase::Deleted,
-            _ => Phase::Pending,
-        }
-    }
-
-    /// The node a pod is bound to.
-    pub fn node_of(&self, pod: PodId) -> Option<NodeId> {
-        match self.phase(pod) {
-            Phase::Bound => self.cluster.pod_node()[pod],
-            _ => None,
-        }
-    }
-
-    /// Finds a pod by `namespace/name` (or `name` in `default`).
-    pub fn find_pod(&self, name: &str) -> Option<PodId> {
-        let full = if name.contains('/') {
-            name.to_string()
-        } else {
-            format!("default/{name}")
-        };
-        self.cluster.pods.iter().position(|p| p.full_name == full)
-    }
-
-    /// How many cycles ended with a node chosen.
-    pub fn scheduled_count(&self) -> usize {
-        self.cycles
-            .iter()
-            .filter(|c| c.outcome == Outcome::Scheduled)
-            .count()
-    }
-
-    /// Nodes evaluated by the filters, summed over every cycle.
-    pub fn evaluated_nodes(&self) -> usize {
-        self.cycles.iter().map(|c| c.evaluated).sum()
-    }
-
-    /// The last cycle of a pod.
-    pub fn last_cycle_of(&self, pod: PodId) -> Option<&CycleTrace> {
-        self.cycles.iter().rev().find(|c| c.pod == pod)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use crate::trace::Outcome;
     use crate::workloads::scheduling_basic;
 
-    fn placements(run: &super::Run) -> Vec<(Outcome, Option<usize>)> {
+    fn placements(run: &crate::simulation::Run) -> Vec<(Outcome, Option<usize>)> {
         run.cycles.iter().map(|c| (c.outcome, c.node)).collect()
     }
 

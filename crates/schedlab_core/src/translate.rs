@@ -96,7 +96,8 @@
 //! and `kind` (the plugin name decides the kind).
 
 use crate::v117::policy::{PolicyDocument, PredicatePolicy, PriorityPolicy, RtcrArgs};
-use crate::v135::registry::{self, Point};
+use crate::v135::plugin::Point;
+use crate::v135::registry;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 

@@ -1,10 +1,16 @@
 //! Synthetic workloads mirroring kube-scheduler's `scheduler_perf` benchmarks, built directly
-//! as model objects (no parsing), for `schedlab bench` and the wasm benchmark.
+//! as model objects (no parsing), for `schedlab bench` and the wasm benchmark; and
+//! [`single_pass`], the bare loop of cycles those benchmarks once timed.
 
 use crate::cluster::{Cluster, PodInfo};
 use crate::model::resources::Resources;
 use crate::model::{Node, Pod, ResourceList};
 use crate::scenario::{Scenario, SchedulerVersion};
+use crate::sched::fit_error::FailedNodes;
+use crate::sched::nominations::Nominations;
+use crate::sched::state::SchedulerState;
+use crate::scheduler::Scheduler;
+use crate::trace::CycleTrace;
 use crate::v117::policy::config::SchedulerConfiguration;
 
 /// The benchmark workloads, after kube-scheduler's `scheduler_perf` (v1.17 legacy benchmarks and
@@ -121,7 +127,7 @@ pub fn build_for(
     let modern = scheduler == SchedulerVersion::V1_35;
     let info = |p: Pod, priority: i32, index: usize| {
         if modern {
-            crate::scenario::modern_pod_info(p, priority, index)
+            crate::v135::pod_info(p, priority, index)
         } else {
             PodInfo::new(p, priority, index)
         }
@@ -239,24 +245,103 @@ pub fn build_for(
         json_into(json!({"kind": "Policy", "apiVersion": "v1",
             "predicates": predicates, "priorities": priorities}))
     });
+    let scheduler = if modern {
+        let mut c = crate::v135::config::Configuration::defaults();
+        c.percentage_of_nodes_to_score = percentage;
+        Scheduler::V135(c)
+    } else {
+        let config = SchedulerConfiguration {
+            percentage_of_nodes_to_score: percentage,
+            ..SchedulerConfiguration::default()
+        };
+        let (scheduler, _) = crate::v117::Scheduler::new(policy.as_ref(), config)
+            .expect("the workloads' policies build");
+        Scheduler::V117(scheduler)
+    };
     Scenario {
         cluster,
         queue,
-        policy,
-        config: SchedulerConfiguration {
-            percentage_of_nodes_to_score: percentage,
-            ..SchedulerConfiguration::default()
-        },
-        scheduler,
-        modern: modern.then(|| {
-            let mut c = crate::v135::config::Configuration::defaults();
-            c.percentage_of_nodes_to_score = percentage;
-            std::sync::Arc::new(c)
-        }),
+        scheduler: std::sync::Arc::new(scheduler),
         warnings: Vec::new(),
         timeline: Default::default(),
         timeline_pods: Vec::new(),
     }
+}
+
+/// What [`single_pass`] did: each cycle, and the `Scheduled` message of each pod it bound.
+pub struct SinglePass {
+    /// Every cycle, in queue order.
+    pub cycles: Vec<CycleTrace>,
+    /// `Successfully assigned <pod> to <node>`, for each pod placed.
+    pub events: Vec<String>,
+}
+
+/// The loop the simulator replaced: each pending pod tried once, in queue order, bound at
+/// once; no queue, no history, no preemption. Its cycles are the scheduler's alone
+/// (`findNodesThatFit`, `prioritizeNodes`, `selectHost`), so with `percentageOfNodesToScore:
+/// 100` on 5000 nodes it times the full scans themselves, split over two threads as a run
+/// splits them ([`crate::parallel::with_helper`]).
+pub fn single_pass(s: &Scenario, seed: u64, detail: bool) -> SinglePass {
+    let mut cluster = s.cluster.clone();
+    let order = cluster.node_tree_order();
+    let nominations = Nominations::new();
+    let mut state = SchedulerState::new(seed);
+    let mut failed = FailedNodes::new();
+    let mut out = SinglePass {
+        cycles: Vec::with_capacity(s.queue.len()),
+        events: Vec::with_capacity(s.queue.len()),
+    };
+    let mut run = || {
+        for &pod in &s.queue {
+            let trace = match &*s.scheduler {
+                Scheduler::V117(v) => crate::v117::cycle::schedule_one(
+                    &v.profile,
+                    &mut state,
+                    &cluster,
+                    &order,
+                    pod,
+                    &nominations,
+                    detail,
+                    &mut failed,
+                ),
+                Scheduler::V135(config) => {
+                    // Only pods of a profile are queued.
+                    let Some(profile) = config.profile(cluster.pods[pod].pod.scheduler_name())
+                    else {
+                        continue;
+                    };
+                    let global = config.percentage_of_nodes_to_score;
+                    crate::v135::cycle::schedule_pod(
+                        profile,
+                        global,
+                        &mut state,
+                        &cluster,
+                        &order,
+                        pod,
+                        &nominations,
+                        None,
+                        detail,
+                    )
+                    .trace
+                }
+            };
+            if let Some(node) = trace.node {
+                cluster.bind(pod, node);
+                out.events.push(format!(
+                    "Successfully assigned {} to {}",
+                    cluster.pods[pod].full_name,
+                    cluster.nodes[node].name()
+                ));
+            }
+            out.cycles.push(trace);
+        }
+    };
+    if s.scheduler.scans_every_node(s.cluster.nodes.len()) {
+        crate::parallel::with_helper(run);
+    } else {
+        run();
+    }
+    out
 }
 
 #[cfg(test)]
@@ -294,11 +379,11 @@ mod tests {
         let s = build(Workload::Preemption, 10, 40, 10, 0);
         let run = s.run(0, false);
         let deleted = (0..40)
-            .filter(|&p| run.phase(p) == crate::scenario::Phase::Deleted)
+            .filter(|&p| run.phase(p) == crate::simulation::Phase::Deleted)
             .count();
         assert_eq!(deleted, 30);
         for &p in &s.queue {
-            assert_eq!(run.phase(p), crate::scenario::Phase::Bound);
+            assert_eq!(run.phase(p), crate::simulation::Phase::Bound);
         }
         assert_eq!(run.end_time, crate::model::Millis::secs(30));
         let preempting = run.cycles.iter().filter(|c| c.preemption.is_some()).count();

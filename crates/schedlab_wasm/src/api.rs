@@ -13,7 +13,8 @@ use schedlab_core::model::resources::{format_usage, CPU, MEMORY};
 use schedlab_core::queue::Millis;
 use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::simulation::{Limits, PodPhase, Simulation, StopReason};
-use schedlab_core::trace::{explain::explain, Outcome as CoreOutcome};
+use schedlab_core::trace::explain::{explain, not_queued};
+use schedlab_core::trace::Outcome as CoreOutcome;
 use schedlab_core::{report, Diagnostic, Scenario, Source};
 use serde_json::{Map, Value};
 use tsify::Ts;
@@ -31,7 +32,7 @@ pub struct Embedded {
     warning: Option<String>,
     /// The v1.17 configuration's `schedulerName` (what `schedlab explain` names for a pod
     /// that was never queued).
-    scheduler_name: String,
+    scheduler_names: Vec<String>,
     scheduler: SchedulerVersion,
 }
 
@@ -60,8 +61,8 @@ impl Embedded {
             // Before any cycle the history is what `schedlab run --max-cycles 0` reports.
             stop: StopReason::MaxCycles,
             warning: None,
-            scheduler_name: scenario.config.scheduler_name.clone(),
-            scheduler: scenario.scheduler,
+            scheduler_names: scenario.scheduler.scheduler_names(),
+            scheduler: scenario.version(),
         })
     }
 
@@ -212,10 +213,7 @@ impl Embedded {
                 "{name} has had no scheduling cycle yet: it waits in {}.",
                 q.queue.name()
             ),
-            (None, None) => format!(
-                "{name} was not queued: its schedulerName is not {:?}.",
-                self.scheduler_name
-            ),
+            (None, None) => not_queued(&name, &self.scheduler_names),
         };
         Ok(Explanation {
             pod: name,

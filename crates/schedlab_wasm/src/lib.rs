@@ -221,7 +221,7 @@ impl BenchWorkload {
     pub fn run(&self, seed: u64, trace: bool) -> Vec<f64> {
         let run = self.scenario.run(seed, trace);
         let victims = (0..run.cluster.pods.len())
-            .filter(|&p| run.phase(p) == schedlab_core::scenario::Phase::Deleted)
+            .filter(|&p| run.phase(p) == schedlab_core::simulation::Phase::Deleted)
             .count();
         vec![
             run.scheduled_count() as f64,

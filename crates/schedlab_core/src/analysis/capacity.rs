@@ -20,8 +20,9 @@ use crate::cluster::PodInfo;
 use crate::input::{Diagnostic, Inputs, Origin, Source};
 use crate::model::timeline::Change;
 use crate::model::Pod;
-use crate::scenario::{Phase, Run, Scenario, SchedulerVersion};
+use crate::scenario::{Scenario, SchedulerVersion};
 use crate::simulation::{Limits, Simulation};
+use crate::simulation::{Phase, Run};
 use crate::trace::Outcome;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -256,7 +257,7 @@ pub fn capacity(
     for template in templates {
         let bound = upper_bound(cluster, &template.pod);
         let big = with_copies(cluster, sources, requested, &placed, template, bound)?;
-        scheduler = big.scheduler;
+        scheduler = big.version();
         let ids = copy_ids(&big, template, bound);
         if let Some(first) = ids.iter().position(Option::is_some) {
             if !big.queue.contains(&first) {

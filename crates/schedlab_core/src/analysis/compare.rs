@@ -9,8 +9,9 @@
 
 use super::summary::Summary;
 use crate::report::node_rows;
-use crate::scenario::{Phase, Run, Scenario, SchedulerVersion};
+use crate::scenario::{Scenario, SchedulerVersion};
 use crate::simulation::Limits;
+use crate::simulation::{Phase, Run};
 use crate::trace::Outcome;
 use serde_json::{json, Value};
 use std::collections::HashMap;
@@ -72,7 +73,7 @@ pub fn compare(a: (&str, &Scenario), b: (&str, &Scenario), seed: u64) -> Compari
         let run = scenario.run_with(seed, true, Limits::default());
         Side {
             label: label.to_string(),
-            scheduler: scenario.scheduler,
+            scheduler: scenario.version(),
             summary: Summary::of(&run),
             run,
         }

@@ -1,7 +1,7 @@
 //! What a run leaves behind, in the figures policy authors compare: how full each node is,
 //! how even the fill is, how many nodes stay empty, and the largest free block per resource.
 
-use crate::scenario::{Phase, Run};
+use crate::simulation::{Phase, Run};
 use crate::trace::Outcome;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};

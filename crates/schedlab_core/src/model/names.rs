@@ -23,9 +23,27 @@ pub const DNS1123_SUBDOMAIN_MAX: usize = 253;
 /// A DNS-1123 label, a label value and a label key's name part are at most this long.
 pub const DNS1123_LABEL_MAX: usize = 63;
 
-/// `MaxLenError`.
+/// How `MaxLenError` words a length limit: v1.17's apimachinery counts "characters", v1.35's
+/// "bytes" (the same limit, a byte count both times).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// `must be no more than 63 characters` (v1.17).
+    Characters,
+    /// `must be no more than 63 bytes` (v1.35).
+    Bytes,
+}
+
+/// `MaxLenError`, as v1.17 words it.
 pub fn max_len_error(n: usize) -> String {
-    format!("must be no more than {n} characters")
+    max_len_error_in(n, Unit::Characters)
+}
+
+/// `MaxLenError`, worded in `unit`.
+pub fn max_len_error_in(n: usize, unit: Unit) -> String {
+    match unit {
+        Unit::Characters => format!("must be no more than {n} characters"),
+        Unit::Bytes => format!("must be no more than {n} bytes"),
+    }
 }
 
 /// `RegexError`: the message, its examples and the regex, spelled as upstream spells them
@@ -78,9 +96,14 @@ fn is_label_key_name(s: &str) -> bool {
 
 /// `IsDNS1123Subdomain`: object names (Node, Pod, PersistentVolume, ...).
 pub fn dns1123_subdomain(s: &str) -> Vec<String> {
+    dns1123_subdomain_in(s, Unit::Characters)
+}
+
+/// [`dns1123_subdomain`], its length limit worded in `unit`.
+pub fn dns1123_subdomain_in(s: &str, unit: Unit) -> Vec<String> {
     let mut errs = Vec::new();
     if s.len() > DNS1123_SUBDOMAIN_MAX {
-        errs.push(max_len_error(DNS1123_SUBDOMAIN_MAX));
+        errs.push(max_len_error_in(DNS1123_SUBDOMAIN_MAX, unit));
     }
     if !is_subdomain(s) {
         errs.push(regex_error(
@@ -115,6 +138,11 @@ pub fn dns1123_label(s: &str) -> Vec<String> {
 
 /// `IsQualifiedName` (`IsLabelKey`): label keys, taint and toleration keys, topology keys.
 pub fn qualified_name(s: &str) -> Vec<String> {
+    qualified_name_in(s, Unit::Characters)
+}
+
+/// [`qualified_name`], its length limits worded in `unit`.
+pub fn qualified_name_in(s: &str, unit: Unit) -> Vec<String> {
     const EXAMPLES: [&str; 3] = ["MyName", "my.name", "123-abc"];
     let mut errs = Vec::new();
     let mut parts = s.split('/');
@@ -125,7 +153,7 @@ pub fn qualified_name(s: &str) -> Vec<String> {
             if first.is_empty() {
                 errs.push("prefix part must be non-empty".to_string());
             } else {
-                for m in dns1123_subdomain(first) {
+                for m in dns1123_subdomain_in(first, unit) {
                     errs.push(format!("prefix part {m}"));
                 }
             }
@@ -142,7 +170,10 @@ pub fn qualified_name(s: &str) -> Vec<String> {
     if name.is_empty() {
         errs.push("name part must be non-empty".to_string());
     } else if name.len() > DNS1123_LABEL_MAX {
-        errs.push(format!("name part {}", max_len_error(DNS1123_LABEL_MAX)));
+        errs.push(format!(
+            "name part {}",
+            max_len_error_in(DNS1123_LABEL_MAX, unit)
+        ));
     }
     if !is_label_key_name(name) {
         errs.push(format!(
@@ -156,9 +187,14 @@ pub fn qualified_name(s: &str) -> Vec<String> {
 /// `IsValidLabelValue`: label values (empty is valid), taint and toleration values, selector
 /// values.
 pub fn label_value(s: &str) -> Vec<String> {
+    label_value_in(s, Unit::Characters)
+}
+
+/// [`label_value`], its length limit worded in `unit`.
+pub fn label_value_in(s: &str, unit: Unit) -> Vec<String> {
     let mut errs = Vec::new();
     if s.len() > DNS1123_LABEL_MAX {
-        errs.push(max_len_error(DNS1123_LABEL_MAX));
+        errs.push(max_len_error_in(DNS1123_LABEL_MAX, unit));
     }
     if !s.is_empty() && !is_label_key_name(s) {
         errs.push(regex_error(

@@ -3,6 +3,10 @@
 //! v1.17's `MoveAllToActiveOrBackoffQueue()` takes no argument; the event names are v1.18's
 //! (`internal/queue/events.go`), kept here so that a trace can say why pods moved. The triggers
 //! are v1.17's (`eventhandlers.go`), which the reference reports as the same as v1.18's.
+//! [`ClusterChange`] carries what v1.35's QueueingHints read about an event.
+
+use crate::cluster::{NodeId, PodId};
+use crate::model::Node;
 
 /// Why pods moved (upstream `internal/queue/events.go`, v1.18 names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -63,6 +67,27 @@ impl ClusterEvent {
     pub fn is_wildcard(self) -> bool {
         matches!(self, ClusterEvent::UnschedulableTimeout)
     }
+}
+
+/// What happened in the cluster, with the objects v1.35's QueueingHints read to decide
+/// whether it may help a waiting pod.
+#[derive(Clone, Copy, Debug)]
+pub enum ClusterChange<'a> {
+    /// A node was added.
+    NodeAdd(NodeId),
+    /// A node changed (`old` is its previous object).
+    NodeUpdate {
+        /// The node, as it is now.
+        node: NodeId,
+        /// What changed.
+        change: NodeChange,
+        /// The node before.
+        old: &'a Node,
+    },
+    /// A pod was bound (an assigned pod was added).
+    PodAdd(PodId),
+    /// An assigned pod was deleted.
+    PodDelete(PodId),
 }
 
 /// What changed in a node update; the caller compares old and new node.

@@ -171,7 +171,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 pub use backoff::{BackoffRecord, PodBackoffMap};
-pub use events::{ClusterEvent, InformerEvent, NodeChange};
+pub use events::{ClusterChange, ClusterEvent, InformerEvent, NodeChange};
 pub use nominated::NominatedPods;
 pub use v135::backoff_duration_v135;
 

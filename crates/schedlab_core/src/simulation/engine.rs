@@ -1,7 +1,7 @@
 //! The step function: what happens next, and applying it to the state.
 
 use super::{
-    Binding, PodPhase, PodScheduledCondition, PodState, Schedulers, Setup, StartTime, State, Step,
+    Binding, Event, PodPhase, PodScheduledCondition, PodState, Setup, StartTime, State, Step,
     StepKind, StepOutput,
 };
 use crate::cluster::{NodeId, PodId, PodInfo};
@@ -9,16 +9,16 @@ use crate::model::pod::parse_rfc3339;
 use crate::model::timeline::Change;
 use crate::model::Millis;
 use crate::model::Node;
-use crate::queue::{ClusterEvent, InformerEvent, MoveReport, NodeChange, QueuedPodInfo};
-use crate::scenario::Event;
+use crate::queue::{
+    ClusterChange, ClusterEvent, InformerEvent, MoveReport, NodeChange, QueuedPodInfo,
+};
 use crate::sched::fit_error::FailedNodes;
 use crate::sched::nominations::Nominations;
 use crate::sched::volume_binder::bindings_for;
+use crate::scheduler::Scheduler;
 use crate::trace::{CycleTrace, Outcome};
 use crate::v117::cycle::schedule_one;
 use crate::v117::predicates::match_inter_pod_affinity::term_matches;
-use crate::v117::Profile;
-use crate::v135::hints;
 use std::sync::Arc;
 
 /// `v1.PodReasonUnschedulable`.
@@ -93,20 +93,15 @@ pub(super) fn next(state: &State, setup: &Setup) -> Option<(Millis, What)> {
     if let Some((&(t, _), _)) = state.bindings.first_key_value() {
         consider(&mut best, t, What::Binding);
     }
-    // v1.35 pops the head of podBackoffQ when activeQ is empty (`can_pop`).
-    let poppable = if setup.modern {
-        state.queue.can_pop()
-    } else {
-        state.queue.num_active_pods() > 0
-    };
-    if poppable {
+    // v1.35 pops the head of podBackoffQ when activeQ is empty (the queue's mode says).
+    if state.queue.can_pop() {
         consider(&mut best, state.now, What::Cycle);
     }
     if let Some(t) = state.queue.next_backoff_flush(state.now) {
         // v1.35 retries a pod that failed with an error (no rejector plugin) after backoff,
         // forever; the run still ends once every such pod was tried since the latest change.
-        let stale_errors_only = setup.modern
-            && state.queue.num_backoff_pods() > 0
+        // (v1.17's queue has no podErrorBackoffQ.)
+        let stale_errors_only = state.queue.num_backoff_pods() > 0
             && state.queue.error_backoff_pods().count() == state.queue.num_backoff_pods()
             && state
                 .queue
@@ -136,7 +131,6 @@ pub(super) fn next(state: &State, setup: &Setup) -> Option<(Millis, What)> {
 pub(super) fn apply(
     state: &mut State,
     setup: &Setup,
-    schedulers: &Schedulers,
     (time, what): (Millis, What),
     detail: bool,
 ) -> StepOutput {
@@ -169,7 +163,7 @@ pub(super) fn apply(
                     state,
                     setup,
                     InformerEvent::AssignedPodDelete,
-                    hints::Change::PodDelete(pod),
+                    ClusterChange::PodDelete(pod),
                 );
                 set_moves(&mut out.step, report);
             }
@@ -188,9 +182,9 @@ pub(super) fn apply(
             let report = state.queue.flush_unschedulable_leftover(state.now);
             set_moves(&mut out.step, report);
         }
-        What::Cycle => match schedulers {
-            Schedulers::Legacy(profile) => run_cycle(state, setup, profile, detail, &mut out),
-            Schedulers::Modern(config) => run_cycle_modern(state, setup, config, detail, &mut out),
+        What::Cycle => match &*setup.scheduler {
+            Scheduler::V117(s) => run_cycle(state, setup, s, detail, &mut out),
+            Scheduler::V135(config) => run_cycle_modern(state, setup, config, detail, &mut out),
         },
     }
     state.events += out.events.len();
@@ -271,10 +265,11 @@ fn nominations_by_node(state: &mut State) -> Arc<Nominations> {
 fn run_cycle(
     state: &mut State,
     setup: &Setup,
-    profile: &Profile,
+    scheduler: &crate::v117::Scheduler,
     detail: bool,
     out: &mut StepOutput,
 ) {
+    let profile = &scheduler.profile;
     let info = state.queue.pop().expect("activeQ is not empty");
     let pod = info.pod;
     let cycle = state.cycles;
@@ -315,7 +310,7 @@ fn run_cycle(
         }
         _ => {
             // Preemption runs for a FitError only, before the failure is recorded (C.1).
-            if trace.outcome == Outcome::Unschedulable && !setup.disable_preemption {
+            if trace.outcome == Outcome::Unschedulable && !scheduler.config.disable_preemption {
                 let p = super::preempt::preempt(
                     state,
                     profile,
@@ -641,35 +636,39 @@ fn complete_binding(state: &mut State, setup: &Setup, b: Binding, out: &mut Step
                 .status
                 .nominated_node_name
                 .clone();
-            if setup.modern {
+            match &*setup.scheduler {
+                Scheduler::V117(_) => {
+                    let cycle = state.queue.scheduling_cycle();
+                    let _ = state.queue.add_unschedulable_if_not_present(
+                        b.info,
+                        cycle,
+                        nominated.as_deref(),
+                        state.now,
+                    );
+                }
                 // A binding error has no rejector plugin: error backoff.
-                let _ = state
-                    .queue
-                    .add_unschedulable_v135(b.info, Vec::new(), false, state.now);
-            } else {
-                let cycle = state.queue.scheduling_cycle();
-                let _ = state.queue.add_unschedulable_if_not_present(
-                    b.info,
-                    cycle,
-                    nominated.as_deref(),
-                    state.now,
-                );
+                Scheduler::V135(_) => {
+                    let _ =
+                        state
+                            .queue
+                            .add_unschedulable_v135(b.info, Vec::new(), false, state.now);
+                }
             }
         }
     }
 }
 
-/// A cluster event reaching the queue: v1.17's move rules, or, in v1.35 mode, the
-/// QueueingHints of each unschedulable pod's rejector plugins ([`crate::v135::hints`]).
+/// A cluster event reaching the queue: v1.17's move rules, or v1.35's QueueingHints of each
+/// unschedulable pod's rejector plugins ([`crate::v135::queueing`]).
 fn cluster_event(
     state: &mut State,
     setup: &Setup,
     legacy: InformerEvent,
-    change: hints::Change,
+    change: ClusterChange,
 ) -> MoveReport {
-    if !setup.modern {
+    let Scheduler::V135(config) = &*setup.scheduler else {
         return state.queue.on_cluster_event(legacy, state.now, |_| false);
-    }
+    };
     let event = match legacy {
         InformerEvent::NodeAdd => ClusterEvent::NodeAdd,
         InformerEvent::NodeUpdate(c) => match c.event() {
@@ -689,38 +688,20 @@ fn cluster_event(
     state
         .queue
         .move_with_hints(event, state.now, |pod, rejectors| {
-            let waiting = &cluster.pods[pod];
-            if let hints::Change::PodAdd(added) = change {
-                // An assigned pod's add considers only the pods with a required affinity term
-                // it matches, or that PodTopologySpread rejected in its namespace
-                // (`getUnschedulablePodsWithCrossTopologyTerm`).
-                let added = &cluster.pods[added];
-                let affinity = waiting.pod.pod_affinity().is_some_and(|a| {
-                    a.required_during_scheduling_ignored_during_execution
-                        .iter()
-                        .any(|t| term_matches(t, &waiting.namespace, added))
-                });
-                let spread = rejectors.contains(&"PodTopologySpread")
-                    && added.namespace == waiting.namespace;
-                if !affinity && !spread {
-                    return false;
-                }
-            }
-            rejectors
-                .iter()
-                .any(|p| hints::worth(p, &change, waiting, cluster))
+            crate::v135::queueing::may_help(config, &change, &cluster.pods[pod], rejectors, cluster)
         })
 }
 
-/// The informer's assigned-pod add: `AssignedPodAdded` moves the unschedulable pods whose
-/// required pod-affinity terms match the new pod; a move request either way.
+/// The informer's assigned-pod add: v1.17's `AssignedPodAdded` moves the unschedulable pods
+/// whose required pod-affinity terms match the new pod (a move request either way); v1.35
+/// asks the QueueingHints.
 fn assigned_pod_added(state: &mut State, setup: &Setup, pod: PodId) -> MoveReport {
-    if setup.modern {
+    if let Scheduler::V135(_) = &*setup.scheduler {
         return cluster_event(
             state,
             setup,
             InformerEvent::AssignedPodAdd,
-            hints::Change::PodAdd(pod),
+            ClusterChange::PodAdd(pod),
         );
     }
     if !setup.any_required_affinity {
@@ -776,7 +757,7 @@ fn update_node(
         state,
         setup,
         InformerEvent::NodeUpdate(change),
-        hints::Change::NodeUpdate {
+        ClusterChange::NodeUpdate {
             node: id,
             change,
             old: &old,
@@ -818,16 +799,9 @@ fn create_pod(
     let node = (!pod.spec.node_name.is_empty())
         .then(|| state.cluster.node_index.get(&pod.spec.node_name).copied())
         .flatten();
-    let ours = setup
-        .scheduler_names
-        .iter()
-        .any(|n| n == pod.scheduler_name());
+    let ours = setup.scheduler.owns(&pod);
     let nominated = pod.status.nominated_node_name.clone();
-    let info = if setup.modern {
-        crate::scenario::modern_pod_info(pod, priority, index)
-    } else {
-        PodInfo::new(pod, priority, index)
-    };
+    let info = setup.scheduler.pod_info(pod, priority, index);
     let mut pod_state = initial_pod_state(&info, node.is_some());
     let id = state.cluster.add_pod(info);
     debug_assert_eq!(id, expected, "timeline pod ids are resolved at load");
@@ -846,7 +820,7 @@ fn create_pod(
                 super::enqueue(
                     &mut state.queue,
                     &state.cluster,
-                    setup.modern,
+                    &setup.scheduler,
                     id,
                     nominated.as_deref(),
                     state.now,
@@ -882,7 +856,7 @@ fn apply_change(state: &mut State, setup: &Setup, index: usize) -> MoveReport {
                 state,
                 setup,
                 InformerEvent::NodeAdd,
-                hints::Change::NodeAdd(id),
+                ClusterChange::NodeAdd(id),
             )
         }
         Change::UpdateNode(node) => {
@@ -937,7 +911,7 @@ fn apply_change(state: &mut State, setup: &Setup, index: usize) -> MoveReport {
                     state,
                     setup,
                     InformerEvent::AssignedPodDelete,
-                    hints::Change::PodDelete(pod),
+                    ClusterChange::PodDelete(pod),
                 ),
                 None => none,
             }
@@ -959,7 +933,7 @@ fn apply_change(state: &mut State, setup: &Setup, index: usize) -> MoveReport {
                     state,
                     setup,
                     InformerEvent::AssignedPodDelete,
-                    hints::Change::PodDelete(pods[0].0),
+                    ClusterChange::PodDelete(pods[0].0),
                 )
             } else {
                 none

@@ -12,7 +12,7 @@
 use super::{Step, StepKind};
 use crate::cluster::PodId;
 use crate::model::Millis;
-use crate::scenario::Event;
+use crate::simulation::Event;
 use crate::trace::CycleTrace;
 use std::collections::HashMap;
 use std::ops::Range;

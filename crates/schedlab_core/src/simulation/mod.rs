@@ -52,21 +52,23 @@
 mod engine;
 mod log;
 mod preempt;
+mod run;
 
 use log::Log;
 pub use log::Repeat;
+pub use run::{Event, Phase, Run};
 
 use crate::cluster::{Cluster, NodeId, PodId};
 use crate::model::timeline::Timeline;
 use crate::model::Millis;
 use crate::queue::{ClusterEvent, Moved, QueuedPodInfo, QueuedPodView, SchedulingQueue};
 use crate::rng::Rng;
-use crate::scenario::{Event, Scenario};
+use crate::scenario::Scenario;
 use crate::sched::nominations::Nominations;
 use crate::sched::state::SchedulerState;
 pub use crate::sched::victims::StartTime;
+use crate::scheduler::Scheduler;
 use crate::trace::CycleTrace;
-use crate::v117::policy::{self, config::SchedulerConfiguration};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -296,26 +298,13 @@ struct Setup {
     /// The pods each change refers to or creates, with their names (resolved at load: the
     /// order of creation is fixed, so are the ids).
     change_pods: Vec<Vec<(PodId, String)>>,
-    /// The scheduler names whose pending pods are queued (one per profile).
-    scheduler_names: Vec<String>,
-    /// v1.35 mode: pods the timeline creates get v1.35's accounting.
-    modern: bool,
+    /// The scheduler that runs, as the scenario built it.
+    scheduler: Arc<Scheduler>,
     detail: bool,
     /// Whether any pod has a required pod-affinity term (else assigned pod adds move nothing).
     any_required_affinity: bool,
-    /// `disablePreemption`.
-    disable_preemption: bool,
     /// The `PodScheduled: True` condition every bound pod shares.
     scheduled: Arc<PodScheduledCondition>,
-}
-
-/// The scheduler that runs: v1.17's profile (a Policy or a provider), or v1.35's
-/// configuration with its profiles.
-pub enum Schedulers {
-    /// kube-scheduler v1.17.
-    Legacy(crate::v117::Profile),
-    /// kube-scheduler v1.35.
-    Modern(Arc<crate::v135::config::Configuration>),
 }
 
 /// The output of one step, before it is logged.
@@ -338,19 +327,9 @@ impl Snapshot {
     }
 }
 
-/// Whether the cycles of a run over `nodes` nodes, under profiles that score these
-/// `percentages` of them (`percentageOfNodesToScore`), filter and score every node of a cluster
-/// big enough for each scan to be split in two parts ([`crate::sched::split_scan::split_scan`]).
-pub fn scans_every_node(nodes: usize, mut percentages: impl Iterator<Item = i32>) -> bool {
-    use crate::sched::sampling::num_feasible_nodes_to_find;
-    nodes >= crate::sched::split_scan::MIN_SPLIT_NODES
-        && percentages.any(|p| num_feasible_nodes_to_find(nodes, p) >= nodes)
-}
-
 /// A run in progress, steppable forwards and backwards.
 pub struct Simulation {
     setup: Arc<Setup>,
-    schedulers: Schedulers,
     state: State,
     log: Log,
     position: usize,
@@ -369,69 +348,15 @@ impl Simulation {
     /// A simulation of `scenario` at t = 0, before any step. `detail` records the filter and
     /// score tables of every cycle (see also [`Simulation::cycle_detail`]).
     pub fn new(scenario: &Scenario, seed: u64, detail: bool) -> Simulation {
-        let (schedulers, filter_names, score_names, scheduler_names, queue_config) =
-            match &scenario.modern {
-                Some(config) => {
-                    let first = config.profiles.first();
-                    let names = |p: crate::v135::registry::Point| -> Vec<String> {
-                        first.map_or(Vec::new(), |f| {
-                            f.names_at(p).into_iter().map(String::from).collect()
-                        })
-                    };
-                    (
-                        Schedulers::Modern(Arc::clone(config)),
-                        names(crate::v135::registry::Point::Filter),
-                        names(crate::v135::registry::Point::Score),
-                        config
-                            .profiles
-                            .iter()
-                            .map(|p| p.scheduler_name.clone())
-                            .collect(),
-                        crate::queue::QueueConfig::v1_35(
-                            config.pod_initial_backoff_seconds,
-                            config.pod_max_backoff_seconds,
-                        ),
-                    )
-                }
-                None => {
-                    let built = policy::build(scenario.policy.as_ref(), &scenario.config)
-                        .unwrap_or_else(|_| {
-                            // `load` validated the policy; a scenario built by hand falls back
-                            // to the defaults.
-                            policy::build(None, &SchedulerConfiguration::default())
-                                .expect("the default provider builds")
-                        });
-                    (
-                        Schedulers::Legacy(built.profile),
-                        Vec::new(),
-                        Vec::new(),
-                        vec![scenario.config.scheduler_name.clone()],
-                        crate::queue::QueueConfig::from_seconds(
-                            scenario.config.pod_initial_backoff_seconds,
-                            scenario.config.pod_max_backoff_seconds,
-                        ),
-                    )
-                }
-            };
-        let (filter_names, score_names) = match &schedulers {
-            Schedulers::Legacy(profile) => (profile.filter_names(), profile.score_names()),
-            Schedulers::Modern(_) => (filter_names, score_names),
-        };
+        let scheduler = Arc::clone(&scenario.scheduler);
         let cluster = scenario.cluster.clone();
         let pods: Vec<PodState> = (0..cluster.pods.len())
             .map(|p| engine::initial_pod_state(&cluster.pods[p], cluster.pod_node()[p].is_some()))
             .collect();
-        let mut queue = SchedulingQueue::new(queue_config);
+        let mut queue = SchedulingQueue::new(scheduler.queue_config());
         for &p in &scenario.queue {
-            let modern = scenario.modern.is_some();
-            enqueue(
-                &mut queue,
-                &cluster,
-                modern,
-                p,
-                pods[p].nominated.as_deref(),
-                Millis::ZERO,
-            );
+            let nominated = pods[p].nominated.as_deref();
+            enqueue(&mut queue, &cluster, &scheduler, p, nominated, Millis::ZERO);
         }
         let any_required_affinity = cluster.pods.iter().any(|p| has_required_affinity(&p.pod))
             || scenario.timeline.changes.iter().any(|c| match &c.change {
@@ -467,11 +392,9 @@ impl Simulation {
         let setup = Setup {
             change_pods: scenario.timeline_pods.clone(),
             timeline: scenario.timeline.clone(),
-            scheduler_names,
-            modern: scenario.modern.is_some(),
+            scheduler: Arc::clone(&scheduler),
             detail,
             any_required_affinity,
-            disable_preemption: scenario.config.disable_preemption,
             scheduled: Arc::new(PodScheduledCondition {
                 status: true,
                 reason: "",
@@ -481,8 +404,9 @@ impl Simulation {
         let mut checkpoints = BTreeMap::new();
         checkpoints.insert(0, state.clone());
         Simulation {
+            filter_names: scheduler.filter_names(),
+            score_names: scheduler.score_names(),
             setup: Arc::new(setup),
-            schedulers,
             state,
             // Every queued pod gets at least one cycle: reserve for that.
             log: Log::new(false, scenario.queue.len()),
@@ -491,8 +415,6 @@ impl Simulation {
             checkpoint_interval: (size / 8).clamp(256, 1 << 16),
             dense_intervals: 8,
             keep_history: true,
-            filter_names,
-            score_names,
         }
     }
 
@@ -512,7 +434,7 @@ impl Simulation {
     fn apply(&mut self, next: (Millis, engine::What)) -> usize {
         let record = self.position == self.log.total_steps();
         let detail = record && self.setup.detail;
-        let out = engine::apply(&mut self.state, &self.setup, &self.schedulers, next, detail);
+        let out = engine::apply(&mut self.state, &self.setup, next, detail);
         if record {
             self.log.record(out.step, out.cycle, out.events);
         } else if self.repeats().is_empty() {
@@ -573,23 +495,14 @@ impl Simulation {
 
     /// Runs until quiescent or a limit is reached.
     pub fn run(&mut self, limits: Limits) -> StopReason {
-        if self.scans_every_node() {
+        if self
+            .setup
+            .scheduler
+            .scans_every_node(self.state.cluster.nodes.len())
+        {
             crate::parallel::with_helper(|| self.run_here(limits))
         } else {
             self.run_here(limits)
-        }
-    }
-
-    /// Whether this run's cycles filter and score every node of a cluster big enough for
-    /// the scans to be split in two parts ([`scans_every_node`]): only then is a second
-    /// thread kept awake for it.
-    fn scans_every_node(&self) -> bool {
-        let nodes = self.state.cluster.nodes.len();
-        match &self.schedulers {
-            Schedulers::Legacy(p) => {
-                scans_every_node(nodes, [p.settings.percentage_of_nodes_to_score].into_iter())
-            }
-            Schedulers::Modern(c) => scans_every_node(nodes, c.percentages()),
         }
     }
 
@@ -676,7 +589,7 @@ impl Simulation {
         }
         let mut state = self.state.clone();
         let before = state.cluster.clone();
-        let out = engine::apply(&mut state, &self.setup, &self.schedulers, next, true);
+        let out = engine::apply(&mut state, &self.setup, next, true);
         Some((out.cycle?, before))
     }
 
@@ -806,7 +719,7 @@ impl Simulation {
         let mut state = state.clone();
         for i in at..step {
             let next = engine::next(&state, &self.setup)?;
-            engine::apply(&mut state, &self.setup, &self.schedulers, next, false);
+            engine::apply(&mut state, &self.setup, next, false);
             debug_assert_eq!(state.now, self.log.steps[i].time);
         }
         Some(state)
@@ -822,7 +735,7 @@ impl Simulation {
     pub fn cycle_detail(&self, cycle: usize) -> Option<CycleTrace> {
         let mut state = self.state_before_cycle(cycle)?;
         let next = engine::next(&state, &self.setup)?;
-        let out = engine::apply(&mut state, &self.setup, &self.schedulers, next, true);
+        let out = engine::apply(&mut state, &self.setup, next, true);
         out.cycle
     }
 
@@ -832,14 +745,14 @@ impl Simulation {
         let mut state = self.state_before_cycle(cycle)?;
         let before = state.cluster.clone();
         let next = engine::next(&state, &self.setup)?;
-        let out = engine::apply(&mut state, &self.setup, &self.schedulers, next, true);
+        let out = engine::apply(&mut state, &self.setup, next, true);
         Some((out.cycle?, before))
     }
 
-    /// A [`crate::scenario::Run`] of the history up to the current position, for the reports:
+    /// A [`crate::simulation::Run`] of the history up to the current position, for the reports:
     /// repeated blocks are folded ([`Repeat`]) whether the log was compacted on the way or
     /// not, so every report of the same history is the same.
-    pub fn to_run(&self, stop: StopReason) -> crate::scenario::Run {
+    pub fn to_run(&self, stop: StopReason) -> Run {
         // A compacting log is read at its end only; a whole one up to the position.
         let folded;
         let log = if self.log.is_compact() {
@@ -852,18 +765,14 @@ impl Simulation {
             );
             &folded
         };
-        crate::scenario::Run {
+        Run {
             cluster: self.state.cluster.clone(),
             cycles: log.cycles.clone(),
             events: log.events.clone(),
             repeats: log.repeats.clone(),
             filter_names: self.filter_names.clone(),
             score_names: self.score_names.clone(),
-            scheduler: if self.setup.modern {
-                crate::scenario::SchedulerVersion::V1_35
-            } else {
-                crate::scenario::SchedulerVersion::V1_17
-            },
+            scheduler: self.setup.scheduler.version(),
             pod_states: self.state.pods.clone(),
             steps: log.steps.clone(),
             timeline: self.setup.timeline.clone(),
@@ -874,21 +783,27 @@ impl Simulation {
     }
 }
 
-/// Adds a pending pod to the queue. In v1.35 mode the PreEnqueue plugins run first: a pod
-/// with `schedulingGates` is parked as gated (SchedulingGates) and gets no cycle.
+/// Adds a pending pod to the queue. Under v1.35 the PreEnqueue plugins of the pod's profile
+/// run first: a pod one of them rejects (SchedulingGates: a pod with `schedulingGates`) is
+/// parked as gated, under that plugin's name, and gets no cycle.
 fn enqueue(
     queue: &mut SchedulingQueue,
     cluster: &Cluster,
-    modern: bool,
+    scheduler: &Scheduler,
     pod: PodId,
     nominated: Option<&str>,
     now: Millis,
 ) {
     let info = &cluster.pods[pod];
-    if modern && !info.pod.spec.scheduling_gates.is_empty() {
-        queue.add_gated(pod, info.priority, "SchedulingGates", now);
-    } else {
-        queue.add(pod, info.priority, nominated, now);
+    let gate = match scheduler {
+        Scheduler::V117(_) => None,
+        Scheduler::V135(c) => c
+            .profile(info.pod.scheduler_name())
+            .and_then(|p| p.pre_enqueue_rejection(info)),
+    };
+    match gate {
+        Some(plugin) => queue.add_gated(pod, info.priority, plugin, now),
+        None => queue.add(pod, info.priority, nominated, now),
     }
 }
 

@@ -110,7 +110,7 @@ fn a_stepped_run_equals_a_continuous_run_and_repeats_exactly() {
     assert_eq!(continuous.cycles(), stepped.cycles());
     assert_eq!(continuous.events(), stepped.events());
     let again = s.run(11, true);
-    let report = |r: &crate::scenario::Run| crate::report::json_report(r, true);
+    let report = |r: &crate::simulation::Run| crate::report::json_report(r, true);
     assert_eq!(
         report(&again),
         report(&continuous.to_run(StopReason::Quiescent))
@@ -363,7 +363,7 @@ fn no_node_is_overcommitted_and_no_pod_is_scheduled_twice() {
 
 /// The cycles of a compacted run written out in full: each repeat's block again after its
 /// kept copy, `times` times, each copy `every` later.
-fn expanded_cycles(run: &crate::scenario::Run) -> Vec<(Millis, PodId, Outcome, Option<String>)> {
+fn expanded_cycles(run: &crate::simulation::Run) -> Vec<(Millis, PodId, Outcome, Option<String>)> {
     let mut out = Vec::new();
     let mut repeats = run.repeats.iter().peekable();
     for (i, t) in run.cycles.iter().enumerate() {

@@ -32,6 +32,21 @@ pub struct Explanation {
     pub preemption: Option<String>,
 }
 
+/// Why a pending pod never had a cycle: its `schedulerName` is none of the scheduler's.
+pub fn not_queued(pod: &str, scheduler_names: &[String]) -> String {
+    match scheduler_names {
+        [one] => format!("{pod} was not queued: its schedulerName is not {one:?}."),
+        names => format!(
+            "{pod} was not queued: its schedulerName is none of {}.",
+            names
+                .iter()
+                .map(|n| format!("{n:?}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
 fn hint(
     reason: &Reason,
     cluster: &Cluster,

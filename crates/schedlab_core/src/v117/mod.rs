@@ -23,3 +23,33 @@ pub use plugin::{
     ConfiguredFilter, ConfiguredScore, CycleContext, CycleError, FailureReason, FilterPlugin,
     FilterResult, Profile, ProfileSettings, Reason, ScorePlugin, State,
 };
+
+use policy::config::SchedulerConfiguration;
+use policy::{PolicyDocument, PolicyError};
+
+/// kube-scheduler v1.17 as a scenario configures it: the profile its Policy (or its
+/// provider's defaults) builds, and the v1alpha1 configuration around it.
+pub struct Scheduler {
+    /// The predicates and priorities that run.
+    pub profile: Profile,
+    /// The component configuration (scheduler name, backoff, preemption, sampling).
+    pub config: SchedulerConfiguration,
+}
+
+impl Scheduler {
+    /// Builds the profile of `policy` (`None`: the provider's defaults) under `config`, with
+    /// the Policy's warnings as (path, message); or every error in it.
+    pub fn new(
+        policy: Option<&PolicyDocument>,
+        config: SchedulerConfiguration,
+    ) -> Result<(Scheduler, Vec<(String, String)>), Vec<PolicyError>> {
+        let built = policy::build(policy, &config)?;
+        Ok((
+            Scheduler {
+                profile: built.profile,
+                config,
+            },
+            built.warnings,
+        ))
+    }
+}

@@ -11,9 +11,9 @@
 //! - Ties are broken by the seeded uniform choice (v1.34's `selectHost`; v1.35.7's heap order
 //!   is an unintended artefact, upstream PR #141024).
 
+use super::plugin::Point;
 use super::plugin::{Cx, Plugin, PluginState};
 use super::profile::Profile;
-use super::registry::Point;
 use super::status::{Code, Status};
 use crate::cluster::{Cluster, NodeId, NodeInfo, PodId};
 use crate::sched::fit_error::{histogram, NO_NODES_AVAILABLE};
@@ -1027,8 +1027,8 @@ mod tests {
     use super::*;
     use crate::cluster::PodInfo;
     use crate::testing::{cluster, node, pod};
+    use crate::v135::plugin::{PluginSpec, Points};
     use crate::v135::profile::Enabled;
-    use crate::v135::registry::{PluginSpec, Points};
     use serde_json::json;
 
     /// A Score plugin without `NormalizeScore`: node `i` gets `scores[i]`.

@@ -1,7 +1,7 @@
 //! kube-scheduler v1.35: the scheduling framework with profiles and plugins
-//! (`kubescheduler.config.k8s.io/v1`), beside the v1.17 scheduler of [`crate::framework`].
+//! (`kubescheduler.config.k8s.io/v1`).
 //!
-//! - [`registry`]: every plugin's [`registry::PluginSpec`], from which every list derives.
+//! - [`registry`]: the list of every plugin's [`plugin::PluginSpec`], from which every list derives.
 //! - [`plugins`]: one file per in-tree plugin, named as upstream names them.
 //! - [`plugin`]: the interface a plugin implements, one method per extension point.
 //! - [`status`]: upstream's status codes.
@@ -12,10 +12,22 @@
 
 pub mod config;
 pub mod cycle;
-pub mod hints;
 pub mod plugin;
 pub mod plugins;
 pub mod preemption;
 pub mod profile;
+pub mod queueing;
 pub mod registry;
 pub mod status;
+
+use crate::cluster::PodInfo;
+use crate::model::Pod;
+
+/// A pod as v1.35 reads it: `matchLabelKeys`/`mismatchLabelKeys` merged into its pod
+/// (anti-)affinity selectors as kube-apiserver does at creation, then v1.35's accounting
+/// ([`PodInfo::new_v135`]).
+pub fn pod_info(pod: impl Into<Box<Pod>>, priority: i32, input_index: usize) -> PodInfo {
+    let mut pod = pod.into();
+    plugins::inter_pod_affinity::apply_match_label_keys(&mut pod);
+    PodInfo::new_v135(pod, priority, input_index)
+}

@@ -1,6 +1,7 @@
-//! The v1.35 plugin interface: one trait with a method per extension point. A plugin
-//! implements the points its [`super::registry::PluginSpec`] declares; the framework never
-//! calls the others (their defaults do nothing).
+//! The v1.35 plugin interface: the extension points ([`Point`]), what a plugin file declares
+//! about its plugin ([`PluginSpec`]), and one trait with a method per extension point
+//! ([`Plugin`]). A plugin implements the points its spec declares; the framework never calls
+//! the others (their defaults do nothing).
 //!
 //! Plugins return codes, reasons and scores; they never write the trace. Per-cycle data goes
 //! through [`PluginState`], which the framework keeps per plugin and clones where upstream
@@ -8,11 +9,184 @@
 
 use super::status::{Code, Status};
 use crate::cluster::{Cluster, NodeId, NodeInfo, PodInfo};
+use crate::model::field::FieldError;
+use crate::queue::ClusterChange;
 use crate::sched::Reason;
 use std::any::Any;
 use std::collections::BTreeSet;
+use std::fmt;
 
 pub use crate::sched::MAX_NODE_SCORE;
+
+/// An extension point of the framework.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Point {
+    /// `PreEnqueue`.
+    PreEnqueue,
+    /// `QueueSort`.
+    QueueSort,
+    /// `PreFilter`.
+    PreFilter,
+    /// `Filter`.
+    Filter,
+    /// `PostFilter`.
+    PostFilter,
+    /// `PreScore`.
+    PreScore,
+    /// `Score`.
+    Score,
+    /// `Reserve`.
+    Reserve,
+    /// `Permit`.
+    Permit,
+    /// `PreBind`.
+    PreBind,
+    /// `Bind`.
+    Bind,
+    /// `PostBind`.
+    PostBind,
+}
+
+impl Point {
+    /// Every point, in the order of the `Plugins` struct.
+    pub const ALL: [Point; 12] = [
+        Point::PreEnqueue,
+        Point::QueueSort,
+        Point::PreFilter,
+        Point::Filter,
+        Point::PostFilter,
+        Point::PreScore,
+        Point::Score,
+        Point::Reserve,
+        Point::Permit,
+        Point::PreBind,
+        Point::Bind,
+        Point::PostBind,
+    ];
+
+    /// The order in which `NewFramework` processes the per-point lists (`updatePluginList`)
+    /// and then expands `multiPoint`: the order in which it meets an unknown plugin.
+    pub const FRAMEWORK_ORDER: [Point; 12] = [
+        Point::PreFilter,
+        Point::Filter,
+        Point::PostFilter,
+        Point::Reserve,
+        Point::PreScore,
+        Point::Score,
+        Point::PreBind,
+        Point::Bind,
+        Point::PostBind,
+        Point::Permit,
+        Point::PreEnqueue,
+        Point::QueueSort,
+    ];
+
+    /// The field name in a configuration (`preFilter`).
+    pub fn field(self) -> &'static str {
+        match self {
+            Point::PreEnqueue => "preEnqueue",
+            Point::QueueSort => "queueSort",
+            Point::PreFilter => "preFilter",
+            Point::Filter => "filter",
+            Point::PostFilter => "postFilter",
+            Point::PreScore => "preScore",
+            Point::Score => "score",
+            Point::Reserve => "reserve",
+            Point::Permit => "permit",
+            Point::PreBind => "preBind",
+            Point::Bind => "bind",
+            Point::PostBind => "postBind",
+        }
+    }
+
+    /// The Go interface name (`PreFilterPlugin`), as upstream's errors print it.
+    pub fn interface(self) -> &'static str {
+        match self {
+            Point::PreEnqueue => "PreEnqueuePlugin",
+            Point::QueueSort => "QueueSortPlugin",
+            Point::PreFilter => "PreFilterPlugin",
+            Point::Filter => "FilterPlugin",
+            Point::PostFilter => "PostFilterPlugin",
+            Point::PreScore => "PreScorePlugin",
+            Point::Score => "ScorePlugin",
+            Point::Reserve => "ReservePlugin",
+            Point::Permit => "PermitPlugin",
+            Point::PreBind => "PreBindPlugin",
+            Point::Bind => "BindPlugin",
+            Point::PostBind => "PostBindPlugin",
+        }
+    }
+
+    /// The name the page and the trace use (`PreFilter`).
+    pub fn title(self) -> &'static str {
+        self.interface().trim_end_matches("Plugin")
+    }
+
+    const fn bit(self) -> u16 {
+        1 << self as u16
+    }
+}
+
+impl fmt::Display for Point {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.title())
+    }
+}
+
+/// A set of extension points.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Points(u16);
+
+impl Points {
+    /// No point.
+    pub const NONE: Points = Points(0);
+
+    /// These points.
+    pub const fn of(points: &[Point]) -> Points {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < points.len() {
+            bits |= points[i].bit();
+            i += 1;
+        }
+        Points(bits)
+    }
+
+    /// Whether `p` is in the set.
+    pub fn has(self, p: Point) -> bool {
+        self.0 & p.bit() != 0
+    }
+
+    /// The points in the set, in [`Point::ALL`] order.
+    pub fn iter(self) -> impl Iterator<Item = Point> {
+        Point::ALL.into_iter().filter(move |&p| self.has(p))
+    }
+}
+
+/// How a plugin's args are read: strictly, defaulted, validated (`field.Error`s relative to
+/// `args`), and turned into an instance.
+pub type BuildFn = fn(args: Option<&serde_json::Value>) -> Result<Box<dyn Plugin>, Vec<FieldError>>;
+
+/// What a plugin file declares about its plugin.
+pub struct PluginSpec {
+    /// The registered name (`NodeResourcesFit`).
+    pub name: &'static str,
+    /// The extension points it implements.
+    pub points: Points,
+    /// Whether v1.35's default configuration enables it (`getDefaultPlugins`, multiPoint).
+    pub default_enabled: bool,
+    /// Its weight in that default list, where it gives one (`TaintToleration` 3); a Score
+    /// plugin without one gets 1.
+    pub default_weight: Option<i64>,
+    /// The kind of its args (`NodeResourcesFitArgs`), for plugins that take any.
+    pub args_kind: Option<&'static str>,
+    /// Whether configuration validation checks its args (`ValidateKubeSchedulerConfiguration`).
+    /// False for NodeResourcesFit, whose args are checked only when the plugin is built
+    /// (upstream's map key quirk, reference §2.3).
+    pub args_checked_by_validation: bool,
+    /// Builds an instance from its args (`None`: every default).
+    pub build: BuildFn,
+}
 
 /// What every plugin sees in a cycle.
 pub struct Cx<'a> {
@@ -121,6 +295,26 @@ impl PreScoreOutput {
     }
 }
 
+/// A QueueingHint's answer (`fwk.QueueingHint`): may the event make the pod schedulable?
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QueueingHint {
+    /// The event cannot help: the pod keeps waiting.
+    QueueSkip,
+    /// The event may help: the pod is retried.
+    Queue,
+}
+
+impl QueueingHint {
+    /// `Queue` when `may_help`, else `QueueSkip`.
+    pub fn queue_if(may_help: bool) -> QueueingHint {
+        if may_help {
+            QueueingHint::Queue
+        } else {
+            QueueingHint::QueueSkip
+        }
+    }
+}
+
 /// Downcasting for plugin instances (the framework reads DefaultPreemption's args).
 pub trait AsAny: Any {
     /// `self` as `Any`.
@@ -138,6 +332,19 @@ impl<T: Any> AsAny for T {
 pub trait Plugin: AsAny + Send + Sync {
     /// Its registered name.
     fn name(&self) -> &'static str;
+
+    /// `EventsToRegister` with its QueueingHint functions: whether `change` may make `pod`,
+    /// which this plugin rejected, schedulable. A pod leaves the unschedulable pool only when
+    /// one of its rejectors says `Queue`. The default queues on every event, as upstream does
+    /// for a plugin that registers no events.
+    fn queueing_hint(
+        &self,
+        _change: &ClusterChange,
+        _pod: &PodInfo,
+        _cluster: &Cluster,
+    ) -> QueueingHint {
+        QueueingHint::Queue
+    }
 
     /// PreEnqueue: may the pod enter the active queue? A rejection parks it as gated.
     fn pre_enqueue(&self, _pod: &PodInfo) -> Status {

@@ -15,9 +15,9 @@
 
 use super::cycle::{filter_with_nominated, CycleResult, CycleStates, Diagnosis, PluginStatus};
 use super::plugin::Cx;
+use super::plugin::Point;
 use super::plugins::default_preemption::DefaultPreemption;
 use super::profile::Profile;
-use super::registry::Point;
 use super::status::{Code, Status};
 use crate::cluster::{NodeId, NodeInfo, PodId};
 use crate::rng::Rng;

@@ -2,8 +2,9 @@
 //! ordered plugin list of every extension point, and the Score weights. Built from a v1
 //! configuration by [`super::config`]; built once per scheduler name.
 
-use super::plugin::Plugin;
-use super::registry::{PluginSpec, Point};
+use super::plugin::{Plugin, PluginSpec, Point, QueueingHint};
+use crate::cluster::{Cluster, PodInfo};
+use crate::queue::ClusterChange;
 use std::sync::Arc;
 
 /// One enabled plugin.
@@ -68,6 +69,31 @@ impl Profile {
     /// The names of the plugins at `point`, in order.
     pub fn names_at(&self, point: Point) -> Vec<&'static str> {
         self.at(point).map(|e| e.spec.name).collect()
+    }
+
+    /// `RunPreEnqueuePlugins`: the first PreEnqueue plugin that does not let `pod` into the
+    /// active queue, or `None` when all do.
+    pub fn pre_enqueue_rejection(&self, pod: &PodInfo) -> Option<&'static str> {
+        self.at(Point::PreEnqueue)
+            .find(|e| !e.plugin.pre_enqueue(pod).is_success())
+            .map(|e| e.spec.name)
+    }
+
+    /// `queueingHintMap` asked for a pod this profile's plugins `rejectors` rejected: whether
+    /// one of them says `change` may make it schedulable ([`Plugin::queueing_hint`]).
+    pub fn may_help(
+        &self,
+        change: &ClusterChange,
+        pod: &PodInfo,
+        rejectors: &[&'static str],
+        cluster: &Cluster,
+    ) -> bool {
+        rejectors.iter().any(|&name| {
+            self.plugins.iter().any(|e| {
+                e.spec.name == name
+                    && e.plugin.queueing_hint(change, pod, cluster) == QueueingHint::Queue
+            })
+        })
     }
 }
 

@@ -28,8 +28,9 @@ use super::validate::plugin_args;
 use super::{profile_path, ProfilePlan};
 use crate::model::field::FieldError;
 use crate::v135::plugin::Plugin;
+use crate::v135::plugin::{PluginSpec, Point};
 use crate::v135::profile::{Enabled, Profile};
-use crate::v135::registry::{self, PluginSpec, Point, REGISTRY};
+use crate::v135::registry::{self, REGISTRY};
 use std::fmt::Display;
 
 pub use crate::sched::MAX_NODE_SCORE;

@@ -11,7 +11,8 @@
 //! 3. then every entry of the configuration that replaced nothing, in its order (duplicates
 //!    too; the framework rejects them later).
 
-use crate::v135::registry::{self, Point};
+use crate::v135::plugin::Point;
+use crate::v135::registry;
 
 /// One entry of an `enabled` list.
 #[derive(Clone, Debug, PartialEq, Eq)]

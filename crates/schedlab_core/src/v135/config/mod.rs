@@ -42,8 +42,8 @@ pub use defaults::DEFAULT_SCHEDULER_NAME;
 pub use merge::{PluginEntry, PluginSet, Plugins};
 
 use crate::model::field::FieldError;
+use crate::v135::plugin::Point;
 use crate::v135::profile::Profile;
-use crate::v135::registry::Point;
 use defaults::Defaulted;
 use serde_json::Value;
 

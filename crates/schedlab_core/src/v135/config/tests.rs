@@ -8,7 +8,8 @@ use super::types::RawPluginConfig;
 use super::validate::validate;
 use super::*;
 use crate::model::field::FieldError;
-use crate::v135::registry::{self, Point};
+use crate::v135::plugin::Point;
+use crate::v135::registry;
 use serde::Deserialize;
 use serde_json::{json, Value};
 

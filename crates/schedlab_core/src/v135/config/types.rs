@@ -6,7 +6,7 @@
 
 use super::merge::{PluginEntry, PluginSet, Plugins};
 use crate::model::field::FieldError;
-use crate::v135::registry::Point;
+use crate::v135::plugin::Point;
 use serde::Deserialize;
 use serde_json::Value;
 

@@ -6,7 +6,8 @@ use super::merge::PluginSet;
 use super::{profile_path, V1};
 use crate::model::field::{FieldError, Value};
 use crate::model::resources::is_extended_resource;
-use crate::v135::registry::{self, PluginSpec, Point};
+use crate::v135::plugin::{PluginSpec, Point};
+use crate::v135::registry;
 use serde_json::Value as Json;
 
 /// Every validation error of `c`.

@@ -4,7 +4,7 @@
 
 use crate::model::field::{FieldError, Value};
 use crate::v135::plugin::Plugin;
-use crate::v135::registry::{PluginSpec, Point, Points};
+use crate::v135::plugin::{PluginSpec, Point, Points};
 use serde::Deserialize;
 
 /// The registry entry.
@@ -110,7 +110,7 @@ mod tests {
     use serde_json::json;
 
     fn errors(v: serde_json::Value) -> Vec<String> {
-        crate::v135::plugins::node_resources_fit::testkit::build_errors(build, v)
+        crate::v135::plugins::testkit::build_errors(build, v)
     }
 
     #[test]

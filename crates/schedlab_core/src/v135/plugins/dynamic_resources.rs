@@ -24,7 +24,7 @@ use crate::cluster::NodeInfo;
 use crate::model::field::FieldError;
 use crate::sched::Reason;
 use crate::v135::plugin::{Cx, Plugin, PluginState, PreFilterOutput};
-use crate::v135::registry::{PluginSpec, Point, Points};
+use crate::v135::plugin::{PluginSpec, Point, Points};
 use crate::v135::status::Code;
 use serde::Deserialize;
 
@@ -159,7 +159,7 @@ mod tests {
     }
 
     fn errors(v: serde_json::Value) -> Vec<String> {
-        crate::v135::plugins::node_resources_fit::testkit::build_errors(build, v)
+        crate::v135::plugins::testkit::build_errors(build, v)
     }
 
     #[test]

@@ -14,7 +14,7 @@
 use crate::cluster::NodeInfo;
 use crate::model::field::FieldError;
 use crate::v135::plugin::{Cx, Plugin, PluginState};
-use crate::v135::registry::{PluginSpec, Point, Points};
+use crate::v135::plugin::{PluginSpec, Point, Points};
 
 /// The registry entry.
 pub static SPEC: PluginSpec = PluginSpec {
@@ -114,7 +114,7 @@ fn build(_args: Option<&serde_json::Value>) -> Result<Box<dyn Plugin>, Vec<Field
 mod tests {
     use super::*;
     use crate::testing::{node, pod};
-    use crate::v135::plugins::node_resources_fit::testkit::*;
+    use crate::v135::plugins::testkit::*;
     use serde_json::{json, Value};
 
     fn with_images(name: &str, images: Value) -> crate::model::Node {

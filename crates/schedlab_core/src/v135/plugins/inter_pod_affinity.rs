@@ -21,7 +21,7 @@ use crate::sched::Reason;
 use crate::v135::plugin::{
     state, state_mut, Cx, Plugin, PluginState, PreFilterOutput, PreScoreOutput,
 };
-use crate::v135::registry::{PluginSpec, Point, Points};
+use crate::v135::plugin::{PluginSpec, Point, Points};
 use crate::v135::status::Code;
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -50,8 +50,10 @@ pub const ERR_EXISTING_ANTI_AFFINITY: &str =
 pub const ERR_AFFINITY: &str = "node(s) didn't match pod affinity rules";
 /// `ErrReasonAntiAffinityRulesNotMatch`.
 pub const ERR_ANTI_AFFINITY: &str = "node(s) didn't match pod anti-affinity rules";
+use crate::queue::ClusterChange;
 /// `fwk.MaxNodeScore`.
 use crate::sched::MAX_NODE_SCORE;
+use crate::v135::plugin::QueueingHint;
 
 /// What kube-apiserver does to a new pod's pod (anti-)affinity terms, required and preferred
 /// (`applyMatchLabelKeysAndMismatchLabelKeys`): a term with a non-nil labelSelector gets
@@ -218,7 +220,7 @@ impl Term {
 /// `AffinityTerm.Matches(pod, nsLabels)` for a term of an existing pod in `owner_ns`: the
 /// pod's namespace is listed (the owner's own when neither namespaces nor namespaceSelector is
 /// set), or the namespaceSelector matches `ns_labels`; then the label selector must match.
-fn existing_term_matches(
+pub(crate) fn existing_term_matches(
     t: &PodAffinityTerm,
     owner_ns: &str,
     pod: &PodInfo,
@@ -536,6 +538,22 @@ impl From<PairCounts> for ScoreState {
 }
 
 impl Plugin for InterPodAffinity {
+    /// Any pod bound or deleted, a new node, or relabelled node.
+    fn queueing_hint(
+        &self,
+        change: &ClusterChange,
+        pod: &PodInfo,
+        cluster: &Cluster,
+    ) -> QueueingHint {
+        let _ = (pod, cluster);
+        QueueingHint::queue_if(match *change {
+            ClusterChange::PodAdd(_) | ClusterChange::PodDelete(_) | ClusterChange::NodeAdd(_) => {
+                true
+            }
+            ClusterChange::NodeUpdate { change, .. } => change.labels,
+        })
+    }
+
     fn name(&self) -> &'static str {
         SPEC.name
     }
@@ -822,7 +840,7 @@ mod tests {
     use super::*;
     use crate::cluster::PodId;
     use crate::testing::{node, pod};
-    use crate::v135::plugins::node_resources_fit::testkit::{both_ways, score_all};
+    use crate::v135::plugins::testkit::{both_ways, score_all};
     use serde_json::{json, Value as Json};
 
     fn plugin(args: Option<Json>) -> Box<dyn Plugin> {
@@ -830,7 +848,7 @@ mod tests {
     }
 
     fn arg_errors(args: Json) -> Vec<String> {
-        crate::v135::plugins::node_resources_fit::testkit::build_errors(build, args)
+        crate::v135::plugins::testkit::build_errors(build, args)
     }
 
     /// Nodes with a hostname label and, when given, a `zone` label.

@@ -22,16 +22,18 @@
 //! `Gt`/`Lt` value) never matches; `matchFields` take `In`/`NotIn` with exactly one value and
 //! compare against the field set `{metadata.name: <node name>}`.
 
-use super::node_resources_fit::{decode_args, dedup_errors};
-use super::taint_toleration::default_normalize_score;
-use crate::cluster::NodeInfo;
+use super::helper::{
+    aggregate_message, decode_args, dedup_errors, default_normalize_score, label_key_errors,
+    label_value_errors,
+};
+use crate::cluster::{Cluster, NodeId, NodeInfo, PodInfo};
 use crate::model::field::{FieldError, Value};
 use crate::model::pod::PreferredSchedulingTerm;
 use crate::model::selector::set_matches;
 use crate::model::{Labels, NodeSelector, NodeSelectorTerm, Pod, Requirement};
 use crate::sched::Reason;
 use crate::v135::plugin::{state, Cx, Plugin, PluginState, PreFilterOutput, PreScoreOutput};
-use crate::v135::registry::{PluginSpec, Point, Points};
+use crate::v135::plugin::{PluginSpec, Point, Points};
 use crate::v135::status::{Code, Status};
 use serde::Deserialize;
 use std::collections::BTreeSet;
@@ -59,125 +61,12 @@ pub const ERR_REASON_ENFORCED: &str = "node(s) didn't match scheduler-enforced n
 /// `errReasonConflict`.
 pub const ERR_REASON_CONFLICT: &str = "pod affinity terms conflict";
 
+use crate::queue::ClusterChange;
 use crate::sched::MAX_NODE_SCORE;
+use crate::v135::plugin::QueueingHint;
 const NODE_NAME_FIELD: &str = "metadata.name";
 const SELECTOR_OPERATORS: [&str; 6] = ["In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"];
 const FIELD_OPERATORS: [&str; 2] = ["In", "NotIn"];
-
-// ---------------------------------------------------------------------------------------------
-// apimachinery's label key / value checks, worded as `content.IsLabelKey` / `IsLabelValue`.
-
-const LABEL_KEY_FMT: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
-const LABEL_KEY_ERR_MSG: &str = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const LABEL_VALUE_FMT: &str = "(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?";
-const LABEL_VALUE_ERR_MSG: &str = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
-const DNS1123_SUBDOMAIN_FMT: &str =
-    "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
-const DNS1123_SUBDOMAIN_ERR_MSG: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
-
-// `RegexError(msg, re, examples...)`, as the input's validation spells it.
-use crate::model::names::regex_error;
-
-/// `^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`.
-fn is_label_key_name(s: &str) -> bool {
-    let b = s.as_bytes();
-    !b.is_empty()
-        && b[0].is_ascii_alphanumeric()
-        && b[b.len() - 1].is_ascii_alphanumeric()
-        && b.iter()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'_' | b'.'))
-}
-
-/// `^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`.
-fn is_dns1123_subdomain(s: &str) -> bool {
-    let label_ok = |l: &str| {
-        let b = l.as_bytes();
-        let an = |c: &u8| c.is_ascii_lowercase() || c.is_ascii_digit();
-        !b.is_empty() && an(&b[0]) && an(&b[b.len() - 1]) && b.iter().all(|c| an(c) || *c == b'-')
-    };
-    s.split('.').all(label_ok)
-}
-
-/// `content.IsLabelKey` (what `IsQualifiedName` is in v1.35): the messages, none when valid.
-pub(crate) fn label_key_errors(value: &str) -> Vec<String> {
-    let mut errs = Vec::new();
-    let mut parts = value.split('/');
-    let first = parts.next().unwrap_or("");
-    let name = match (parts.next(), parts.next()) {
-        (None, _) => first,
-        (Some(name), None) => {
-            let prefix = first;
-            if prefix.is_empty() {
-                errs.push("prefix part must be non-empty".to_string());
-            } else {
-                if prefix.len() > 253 {
-                    errs.push("prefix part must be no more than 253 bytes".to_string());
-                }
-                if !is_dns1123_subdomain(prefix) {
-                    errs.push(format!(
-                        "prefix part {}",
-                        regex_error(
-                            DNS1123_SUBDOMAIN_ERR_MSG,
-                            DNS1123_SUBDOMAIN_FMT,
-                            &["example.com"]
-                        )
-                    ));
-                }
-            }
-            name
-        }
-        (Some(_), Some(_)) => {
-            errs.push(format!(
-                "a valid label key {} with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
-                regex_error(
-                    LABEL_KEY_ERR_MSG,
-                    LABEL_KEY_FMT,
-                    &["MyName", "my.name", "123-abc"]
-                )
-            ));
-            return errs;
-        }
-    };
-    if name.is_empty() {
-        errs.push("name part must be non-empty".to_string());
-    } else if name.len() > 63 {
-        errs.push("name part must be no more than 63 bytes".to_string());
-    }
-    if !is_label_key_name(name) {
-        errs.push(format!(
-            "name part {}",
-            regex_error(
-                LABEL_KEY_ERR_MSG,
-                LABEL_KEY_FMT,
-                &["MyName", "my.name", "123-abc"]
-            )
-        ));
-    }
-    errs
-}
-
-/// `content.IsLabelValue`: the messages, none when valid.
-pub(crate) fn label_value_errors(value: &str) -> Vec<String> {
-    let mut errs = Vec::new();
-    if value.len() > 63 {
-        errs.push("must be no more than 63 bytes".to_string());
-    }
-    if !value.is_empty() && !is_label_key_name(value) {
-        errs.push(regex_error(
-            LABEL_VALUE_ERR_MSG,
-            LABEL_VALUE_FMT,
-            &["MyValue", "my_value", "12345"],
-        ));
-    }
-    errs
-}
-
-/// `metav1validation.ValidateLabelName`: one `Invalid` per message.
-pub(crate) fn validate_label_name(name: &str, path: &str, errs: &mut Vec<FieldError>) {
-    for msg in label_key_errors(name) {
-        errs.push(FieldError::invalid(path, Value::Str(name), &msg));
-    }
-}
 
 /// A `[]string` as a field error prints it (JSON; a missing list is `null`).
 fn string_list(values: &[String]) -> Value<'static> {
@@ -185,22 +74,6 @@ fn string_list(values: &[String]) -> Value<'static> {
         Value::Raw("null".into())
     } else {
         Value::Raw(serde_json::to_string(values).unwrap_or_default())
-    }
-}
-
-/// How `errors.NewAggregate(errs).Error()` prints a list: one error as is, several deduplicated
-/// between brackets.
-pub(crate) fn aggregate_message(errs: &[FieldError]) -> String {
-    let mut seen: Vec<String> = Vec::new();
-    for e in errs {
-        let m = e.to_string();
-        if !seen.contains(&m) {
-            seen.push(m);
-        }
-    }
-    match seen.len() {
-        1 => seen.pop().unwrap_or_default(),
-        _ => format!("[{}]", seen.join(", ")),
     }
 }
 
@@ -578,6 +451,31 @@ impl NodeAffinity {
 }
 
 impl Plugin for NodeAffinity {
+    /// A node that now matches the pod's required affinity (and, for an update, did not
+    /// before).
+    fn queueing_hint(
+        &self,
+        change: &ClusterChange,
+        pod: &PodInfo,
+        cluster: &Cluster,
+    ) -> QueueingHint {
+        let matches = |id: NodeId| {
+            cluster
+                .nodes
+                .get(id)
+                .is_some_and(|n| required_node_affinity_matches(&pod.pod, n))
+        };
+        QueueingHint::queue_if(match *change {
+            ClusterChange::NodeAdd(n) => matches(n),
+            ClusterChange::NodeUpdate { node, change, old } => {
+                change.labels
+                    && matches(node)
+                    && !required_node_affinity_matches_labels(&pod.pod, old)
+            }
+            ClusterChange::PodAdd(_) | ClusterChange::PodDelete(_) => false,
+        })
+    }
+
     fn name(&self) -> &'static str {
         SPEC.name
     }
@@ -790,7 +688,7 @@ fn build(args: Option<&serde_json::Value>) -> Result<Box<dyn Plugin>, Vec<FieldE
 mod tests {
     use super::*;
     use crate::testing::{node, pod};
-    use crate::v135::plugins::node_resources_fit::testkit::*;
+    use crate::v135::plugins::testkit::*;
     use serde_json::json;
 
     fn labelled(name: &str, labels: serde_json::Value) -> crate::model::Node {

@@ -3,11 +3,13 @@
 //! UnschedulableAndUnresolvable with `node(s) didn't match the requested node name` (v1.17 said
 //! `hostname`).
 
-use crate::cluster::NodeInfo;
+use crate::cluster::{Cluster, NodeInfo, PodInfo};
 use crate::model::field::FieldError;
+use crate::queue::ClusterChange;
 use crate::sched::Reason;
+use crate::v135::plugin::QueueingHint;
 use crate::v135::plugin::{Cx, Plugin, PluginState};
-use crate::v135::registry::{PluginSpec, Point, Points};
+use crate::v135::plugin::{PluginSpec, Point, Points};
 use crate::v135::status::Code;
 
 /// The registry entry.
@@ -28,6 +30,22 @@ pub const ERR_REASON: &str = "node(s) didn't match the requested node name";
 pub struct NodeName;
 
 impl Plugin for NodeName {
+    /// The node the pod names, added.
+    fn queueing_hint(
+        &self,
+        change: &ClusterChange,
+        pod: &PodInfo,
+        cluster: &Cluster,
+    ) -> QueueingHint {
+        QueueingHint::queue_if(match *change {
+            ClusterChange::NodeAdd(n) => cluster
+                .nodes
+                .get(n)
+                .is_some_and(|n| n.name() == pod.pod.spec.node_name),
+            _ => false,
+        })
+    }
+
     fn name(&self) -> &'static str {
         SPEC.name
     }
@@ -60,7 +78,7 @@ fn build(_args: Option<&serde_json::Value>) -> Result<Box<dyn Plugin>, Vec<Field
 mod tests {
     use super::*;
     use crate::testing::{node, pod};
-    use crate::v135::plugins::node_resources_fit::testkit::*;
+    use crate::v135::plugins::testkit::*;
     use serde_json::json;
 
     #[test]

@@ -11,11 +11,13 @@
 //!   `0.0.0.0`. A conflict → **Unschedulable** (preemption may free the port),
 //!   `node(s) didn't have free ports for the requested pod ports`.
 
-use crate::cluster::{HostPort, NodeInfo};
+use crate::cluster::{Cluster, HostPort, NodeInfo, PodInfo};
 use crate::model::field::FieldError;
+use crate::queue::ClusterChange;
 use crate::sched::Reason;
+use crate::v135::plugin::QueueingHint;
 use crate::v135::plugin::{Cx, Plugin, PluginState, PreFilterOutput};
-use crate::v135::registry::{PluginSpec, Point, Points};
+use crate::v135::plugin::{PluginSpec, Point, Points};
 use crate::v135::status::Code;
 
 /// The registry entry.
@@ -51,6 +53,21 @@ fn conflicts(want: &HostPort, used: &[HostPort]) -> bool {
 pub struct NodePorts;
 
 impl Plugin for NodePorts {
+    /// A deleted pod that held host ports, or a new node.
+    fn queueing_hint(
+        &self,
+        change: &ClusterChange,
+        pod: &PodInfo,
+        cluster: &Cluster,
+    ) -> QueueingHint {
+        let _ = pod;
+        QueueingHint::queue_if(match *change {
+            ClusterChange::PodDelete(p) => !cluster.pods[p].host_ports.is_empty(),
+            ClusterChange::NodeAdd(_) => true,
+            ClusterChange::NodeUpdate { .. } | ClusterChange::PodAdd(_) => false,
+        })
+    }
+
     fn name(&self) -> &'static str {
         SPEC.name
     }
@@ -92,7 +109,7 @@ fn build(_args: Option<&serde_json::Value>) -> Result<Box<dyn Plugin>, Vec<Field
 mod tests {
     use super::*;
     use crate::testing::{node, pod};
-    use crate::v135::plugins::node_resources_fit::testkit::*;
+    use crate::v135::plugins::testkit::*;
     use serde_json::{json, Value};
 
     fn with_ports(ports: Value) -> crate::model::Pod {

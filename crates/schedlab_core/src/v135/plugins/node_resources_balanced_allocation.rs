@@ -13,14 +13,14 @@
 //!   `std = |f0 - f1| / 2` with two fractions, `sqrt(Σ(f - mean)² / n)` with more, 0 with fewer;
 //!   score `int64((1 - std) * 100)` (truncation). No NormalizeScore.
 
+use super::helper::{decode_args, dedup_errors};
 use super::node_resources_fit::{
-    decode_args, dedup_errors, default_resources, pod_requests, ResourceKind, ResourceSpecIn,
-    ScoredResource,
+    default_resources, pod_requests, ResourceKind, ResourceSpecIn, ScoredResource,
 };
 use crate::cluster::NodeInfo;
 use crate::model::field::{FieldError, Value};
 use crate::v135::plugin::{state, Cx, Plugin, PluginState, PreScoreOutput};
-use crate::v135::registry::{PluginSpec, Point, Points};
+use crate::v135::plugin::{PluginSpec, Point, Points};
 use serde::Deserialize;
 use smallvec::SmallVec;
 
@@ -218,7 +218,7 @@ fn build(args: Option<&serde_json::Value>) -> Result<Box<dyn Plugin>, Vec<FieldE
 mod tests {
     use super::*;
     use crate::testing::{node, pod};
-    use crate::v135::plugins::node_resources_fit::testkit::*;
+    use crate::v135::plugins::testkit::*;
     use serde_json::json;
 
     fn sized(name: &str, alloc: serde_json::Value) -> crate::model::Node {
@@ -234,7 +234,7 @@ mod tests {
     }
 
     fn errors(args: serde_json::Value) -> Vec<String> {
-        crate::v135::plugins::node_resources_fit::testkit::build_errors(build, args)
+        crate::v135::plugins::testkit::build_errors(build, args)
     }
 
     #[test]

@@ -28,16 +28,16 @@
 //! through the broken-linear shape (scores ×10), keeps only resources scoring above 0, and
 //! rounds `Σ f·w / Σ w` with `math.Round`. No NormalizeScore.
 
-use crate::cluster::{NodeInfo, PodInfo};
+use super::helper::{decode_args, dedup_errors};
+use crate::cluster::{Cluster, NodeId, NodeInfo, PodInfo};
 use crate::model::field::{FieldError, Value};
 use crate::model::resources::{
     is_extended_resource, is_scalar_resource, CPU, EPHEMERAL_STORAGE, MEMORY,
 };
 use crate::sched::Reason;
 use crate::v135::plugin::{state, Cx, Plugin, PluginState, PreFilterOutput, PreScoreOutput};
-use crate::v135::registry::{PluginSpec, Point, Points};
+use crate::v135::plugin::{PluginSpec, Point, Points};
 use crate::v135::status::Code;
-use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use std::borrow::Cow;
 
@@ -57,7 +57,10 @@ pub static SPEC: PluginSpec = PluginSpec {
     build,
 };
 
+use crate::model::Node;
+use crate::queue::ClusterChange;
 use crate::sched::MAX_NODE_SCORE;
+use crate::v135::plugin::QueueingHint;
 /// `MaxCustomPriorityScore`: shape scores are given on 0..10.
 const MAX_CUSTOM_PRIORITY_SCORE: i64 = 10;
 const LEAST_ALLOCATED: &str = "LeastAllocated";
@@ -65,41 +68,6 @@ const MOST_ALLOCATED: &str = "MostAllocated";
 const REQUESTED_TO_CAPACITY_RATIO: &str = "RequestedToCapacityRatio";
 /// `supportedScoringStrategyTypes`, sorted as `sets.List` gives them.
 const STRATEGY_TYPES: [&str; 3] = [LEAST_ALLOCATED, MOST_ALLOCATED, REQUESTED_TO_CAPACITY_RATIO];
-
-// ---------------------------------------------------------------------------------------------
-// Reading plugin args (shared with the other plugins of this set).
-
-/// Reads a plugin's args strictly: unknown fields are errors, a type error carries its path
-/// (`scoringStrategy.resources[0].weight`), and the `kind` / `apiVersion` keys a typed args
-/// object may carry are accepted. `None` (or `null`): no args given.
-pub(crate) fn decode_args<T: DeserializeOwned>(
-    args: Option<&serde_json::Value>,
-) -> Result<Option<T>, Vec<FieldError>> {
-    let Some(v) = args.filter(|v| !v.is_null()) else {
-        return Ok(None);
-    };
-    let mut v = v.clone();
-    if let serde_json::Value::Object(m) = &mut v {
-        m.remove("kind");
-        m.remove("apiVersion");
-    }
-    serde_path_to_error::deserialize(v).map(Some).map_err(|e| {
-        let path = e.path().to_string();
-        let path = if path == "." { String::new() } else { path };
-        vec![FieldError::plain(path, e.into_inner().to_string())]
-    })
-}
-
-/// `ErrorList.ToAggregate`: the same error text only once, first occurrence kept.
-pub(crate) fn dedup_errors(errs: Vec<FieldError>) -> Vec<FieldError> {
-    let mut out: Vec<FieldError> = Vec::with_capacity(errs.len());
-    for e in errs {
-        if !out.contains(&e) {
-            out.push(e);
-        }
-    }
-    out
-}
 
 /// `ResourceSpec` as read: `{name, weight}`.
 #[derive(Deserialize, Default, Clone)]
@@ -362,6 +330,24 @@ impl NodeResourcesFit {
 }
 
 impl Plugin for NodeResourcesFit {
+    /// A freed pod, a new node or more allocatable that could hold the pod.
+    fn queueing_hint(
+        &self,
+        change: &ClusterChange,
+        pod: &PodInfo,
+        cluster: &Cluster,
+    ) -> QueueingHint {
+        let node = |id: NodeId| cluster.nodes.get(id).map(|n| n.object());
+        QueueingHint::queue_if(match *change {
+            ClusterChange::PodDelete(_) => true,
+            ClusterChange::NodeAdd(n) => node(n).is_some_and(|n| fits_empty(pod, n)),
+            ClusterChange::NodeUpdate {
+                node: n, change, ..
+            } => change.allocatable && node(n).is_some_and(|n| fits_empty(pod, n)),
+            ClusterChange::PodAdd(_) => false,
+        })
+    }
+
     fn normalizes(&self) -> bool {
         false
     }
@@ -588,7 +574,7 @@ fn build(args: Option<&serde_json::Value>) -> Result<Box<dyn Plugin>, Vec<FieldE
     let ignored_resource_groups = args.ignored_resource_groups.unwrap_or_default();
     let mut errs = Vec::new();
     for (i, r) in ignored_resources.iter().enumerate() {
-        super::node_affinity::validate_label_name(r, &format!("ignoredResources[{i}]"), &mut errs);
+        super::helper::validate_label_name(r, &format!("ignoredResources[{i}]"), &mut errs);
     }
     for (i, g) in ignored_resource_groups.iter().enumerate() {
         let path = format!("ignoredResourceGroups[{i}]");
@@ -599,7 +585,7 @@ fn build(args: Option<&serde_json::Value>) -> Result<Box<dyn Plugin>, Vec<FieldE
                 "resource group name can't contain '/'",
             ));
         }
-        super::node_affinity::validate_label_name(g, &path, &mut errs);
+        super::helper::validate_label_name(g, &path, &mut errs);
     }
     if !STRATEGY_TYPES.contains(&type_.as_str()) {
         errs.push(FieldError::not_supported(
@@ -663,213 +649,22 @@ fn build(args: Option<&serde_json::Value>) -> Result<Box<dyn Plugin>, Vec<FieldE
     }))
 }
 
-/// Helpers for the tests of this plugin set: clusters with v1.35 accounting and one-plugin
-/// runs of the extension points.
-#[cfg(test)]
-pub(crate) mod testkit {
-    use crate::cluster::{Cluster, NodeId, PodInfo};
-    use crate::model::{Node, Pod};
-    use crate::v135::plugin::{Cx, Plugin, PreFilterOutput, PreScoreOutput};
-    use crate::v135::status::Code;
-
-    /// The error lines a plugin's `build` gives for `args` (none when they are valid).
-    pub(crate) fn build_errors(
-        build: crate::v135::registry::BuildFn,
-        args: serde_json::Value,
-    ) -> Vec<String> {
-        match build(Some(&args)) {
-            Ok(_) => Vec::new(),
-            Err(e) => e.iter().map(ToString::to_string).collect(),
-        }
-    }
-
-    /// PreFilter's status, then (when it succeeded) each node's Filter code and reasons.
-    pub(crate) fn filter_statuses(
-        p: &dyn Plugin,
-        c: &Cluster,
-        pod: Pod,
-    ) -> (crate::v135::status::Status, Vec<(Code, Vec<String>)>) {
-        let info = PodInfo::new_v135(pod, 0, usize::MAX);
-        let order = c.node_tree_order();
-        let cx = Cx {
-            cluster: c,
-            pod: &info,
-            order: &order,
-        };
-        let out = p.pre_filter(&cx);
-        if !out.status.is_success() {
-            return (out.status, vec![]);
-        }
-        let per_node = c
-            .nodes
-            .iter()
-            .map(|n| {
-                let mut reasons = Vec::new();
-                let code = p.filter(&cx, out.state.as_deref(), n, &mut reasons);
-                (code, reasons.iter().map(|r| r.to_string()).collect())
-            })
-            .collect();
-        (out.status, per_node)
-    }
-
-    /// Raw and normalised scores over every node; `None` when PreScore skips.
-    pub(crate) fn score_all(
-        p: &dyn Plugin,
-        c: &Cluster,
-        incoming: &PodInfo,
-    ) -> Option<(Vec<i64>, Vec<i64>)> {
-        let order = c.node_tree_order();
-        let cx = Cx {
-            cluster: c,
-            pod: incoming,
-            order: &order,
-        };
-        let nodes: Vec<&crate::cluster::NodeInfo> = c.nodes.iter().collect();
-        let out = p.pre_score(&cx, &nodes);
-        if out.status.code == Code::Skip {
-            return None;
-        }
-        assert!(out.status.is_success(), "{:?}", out.status);
-        let raw: Vec<i64> = nodes
-            .iter()
-            .map(|n| p.score(&cx, out.state.as_deref(), n).expect("score"))
-            .collect();
-        // The framework scores through `score_nodes`: it must agree with `score`.
-        let mut batch = vec![-1; nodes.len()];
-        p.score_nodes(&cx, out.state.as_deref(), &nodes, &mut batch)
-            .expect("score_nodes");
-        assert_eq!(batch, raw, "{}: score_nodes disagrees with score", p.name());
-        let mut norm = raw.clone();
-        p.normalize(&cx, out.state.as_deref(), &nodes, &mut norm);
-        Some((raw, norm))
-    }
-
-    /// Runs `f` with the incoming pod added to the cluster (its keys in the topology index)
-    /// and with it outside the cluster (keys the index may lack: counted pod by pod); both
-    /// must agree.
-    pub(crate) fn both_ways<T: PartialEq + std::fmt::Debug>(
-        c: &Cluster,
-        incoming: Pod,
-        f: impl Fn(&Cluster, &PodInfo) -> T,
-    ) -> T {
-        let mut with = c.clone();
-        let id = with.add_pod(PodInfo::new_v135(incoming.clone(), 0, usize::MAX));
-        let indexed = f(&with, &with.pods[id]);
-        let standalone = f(c, &PodInfo::new_v135(incoming, 0, usize::MAX));
-        assert_eq!(indexed, standalone, "index and scan paths differ");
-        indexed
-    }
-
-    /// A pod with v1.35's accounting (`PodInfo::new_v135`).
-    pub(crate) fn info(p: Pod) -> PodInfo {
-        let prio = p.spec.priority.unwrap_or(0);
-        PodInfo::new_v135(p, prio, usize::MAX)
-    }
-
-    /// A cluster with these nodes and, for each `(pod, node index)`, a pod bound with v1.35's
-    /// accounting.
-    pub(crate) fn cluster135(nodes: Vec<Node>, bound: Vec<(Pod, NodeId)>) -> Cluster {
-        let mut c = Cluster::default();
-        for n in nodes {
-            c.add_node(n);
-        }
-        for (i, (p, n)) in bound.into_iter().enumerate() {
-            let prio = p.spec.priority.unwrap_or(0);
-            let id = c.add_pod(PodInfo::new_v135(p, prio, i));
-            c.bind(id, n);
-        }
-        c
-    }
-
-    /// A node's result that is a success.
-    pub(crate) fn ok() -> (Code, Vec<String>) {
-        (Code::Success, Vec::new())
-    }
-
-    fn with_cx<R>(c: &Cluster, pod: &PodInfo, f: impl FnOnce(&Cx) -> R) -> R {
-        let order: Vec<NodeId> = (0..c.nodes.len()).collect();
-        let cx = Cx {
-            cluster: c,
-            pod,
-            order: &order,
-        };
-        f(&cx)
-    }
-
-    /// PreFilter alone.
-    pub(crate) fn run_pre_filter(
-        plugin: &dyn Plugin,
-        c: &Cluster,
-        pod: &PodInfo,
-    ) -> PreFilterOutput {
-        with_cx(c, pod, |cx| plugin.pre_filter(cx))
-    }
-
-    /// PreFilter then Filter on every node: each node's code and reason strings (all success
-    /// when PreFilter skips; panics when PreFilter rejects).
-    pub(crate) fn run_filter(
-        plugin: &dyn Plugin,
-        c: &Cluster,
-        pod: &PodInfo,
-    ) -> Vec<(Code, Vec<String>)> {
-        with_cx(c, pod, |cx| {
-            let pre = plugin.pre_filter(cx);
-            match pre.status.code {
-                Code::Skip => return c.nodes.iter().map(|_| ok()).collect(),
-                Code::Success => {}
-                other => panic!("PreFilter returned {other:?}: {}", pre.status.message()),
-            }
-            c.nodes
-                .iter()
-                .map(|n| {
-                    let mut reasons = Vec::new();
-                    let code = plugin.filter(cx, pre.state.as_deref(), n, &mut reasons);
-                    (code, reasons.iter().map(|r| r.to_string()).collect())
-                })
-                .collect()
-        })
-    }
-
-    /// PreScore alone.
-    pub(crate) fn run_pre_score(plugin: &dyn Plugin, c: &Cluster, pod: &PodInfo) -> PreScoreOutput {
-        with_cx(c, pod, |cx| {
-            let nodes: Vec<_> = c.nodes.iter().collect();
-            plugin.pre_score(cx, &nodes)
-        })
-    }
-
-    /// PreScore, Score on every node, NormalizeScore: `(raw, normalized)`, or `None` when
-    /// PreScore skips (panics on an error).
-    pub(crate) fn run_score(
-        plugin: &dyn Plugin,
-        c: &Cluster,
-        pod: &PodInfo,
-    ) -> Option<(Vec<i64>, Vec<i64>)> {
-        with_cx(c, pod, |cx| {
-            let nodes: Vec<_> = c.nodes.iter().collect();
-            let pre = plugin.pre_score(cx, &nodes);
-            match pre.status.code {
-                Code::Skip => return None,
-                Code::Success => {}
-                other => panic!("PreScore returned {other:?}: {}", pre.status.message()),
-            }
-            let st = pre.state.as_deref();
-            let raw: Vec<i64> = nodes
-                .iter()
-                .map(|n| plugin.score(cx, st, n).expect("score"))
-                .collect();
-            let mut norm = raw.clone();
-            plugin.normalize(cx, st, &nodes, &mut norm);
-            Some((raw, norm))
-        })
-    }
+/// The pod's requests fit the node's allocatable when it is empty (the hint's node check: an
+/// added node, or more allocatable, that could hold the pod).
+fn fits_empty(pod: &PodInfo, node: &Node) -> bool {
+    let alloc = node.allocatable().0;
+    let r = &pod.request;
+    r.milli_cpu <= alloc.milli_cpu
+        && r.memory <= alloc.memory
+        && r.ephemeral_storage <= alloc.ephemeral_storage
+        && r.scalars.iter().all(|(name, v)| *v <= alloc.scalar(name))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::testkit::*;
     use super::*;
     use crate::testing::{node, pod};
+    use crate::v135::plugins::testkit::*;
     use serde_json::json;
 
     fn fit(args: serde_json::Value) -> Box<dyn Plugin> {
@@ -877,7 +672,7 @@ mod tests {
     }
 
     fn errors(args: serde_json::Value) -> Vec<String> {
-        crate::v135::plugins::node_resources_fit::testkit::build_errors(build, args)
+        crate::v135::plugins::testkit::build_errors(build, args)
     }
 
     fn sized(name: &str, alloc: serde_json::Value) -> crate::model::Node {

@@ -3,12 +3,14 @@
 //! taint `node.kubernetes.io/unschedulable:NoSchedule`; otherwise the node is rejected as
 //! UnschedulableAndUnresolvable with `node(s) were unschedulable`.
 
-use crate::cluster::NodeInfo;
+use crate::cluster::{Cluster, NodeInfo, PodInfo};
 use crate::model::field::FieldError;
 use crate::model::taint::{tolerated, Taint, NO_SCHEDULE, TAINT_NODE_UNSCHEDULABLE};
+use crate::queue::ClusterChange;
 use crate::sched::Reason;
+use crate::v135::plugin::QueueingHint;
 use crate::v135::plugin::{Cx, Plugin, PluginState};
-use crate::v135::registry::{PluginSpec, Point, Points};
+use crate::v135::plugin::{PluginSpec, Point, Points};
 use crate::v135::status::Code;
 use std::sync::OnceLock;
 
@@ -40,6 +42,23 @@ fn unschedulable_taint() -> &'static Taint {
 pub struct NodeUnschedulable;
 
 impl Plugin for NodeUnschedulable {
+    /// A new node the pod may use, or a node uncordoned.
+    fn queueing_hint(
+        &self,
+        change: &ClusterChange,
+        pod: &PodInfo,
+        cluster: &Cluster,
+    ) -> QueueingHint {
+        QueueingHint::queue_if(match *change {
+            ClusterChange::NodeAdd(n) => cluster.nodes.get(n).is_some_and(|n| {
+                !n.object().spec.unschedulable
+                    || tolerated(&pod.pod.spec.tolerations, unschedulable_taint())
+            }),
+            ClusterChange::NodeUpdate { change, .. } => change.became_schedulable,
+            ClusterChange::PodAdd(_) | ClusterChange::PodDelete(_) => false,
+        })
+    }
+
     fn name(&self) -> &'static str {
         SPEC.name
     }
@@ -73,7 +92,7 @@ fn build(_args: Option<&serde_json::Value>) -> Result<Box<dyn Plugin>, Vec<Field
 mod tests {
     use super::*;
     use crate::testing::{node, pod};
-    use crate::v135::plugins::node_resources_fit::testkit::*;
+    use crate::v135::plugins::testkit::*;
     use serde_json::json;
 
     #[test]

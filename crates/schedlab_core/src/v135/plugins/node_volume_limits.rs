@@ -29,14 +29,16 @@
 //! once here and twice upstream. Generic ephemeral volumes are not modelled (their claims are
 //! never created) and are ignored. The alpha `VolumeLimitScaling` check is off, as in v1.35.
 
-use crate::cluster::{Cluster, NodeInfo};
+use crate::cluster::{Cluster, NodeInfo, PodInfo};
 use crate::model::field::FieldError;
 use crate::model::pod::Pod;
 use crate::model::volume::csi_name_of;
 use crate::model::volume::{CsiNode, PersistentVolumeClaim, PersistentVolumeSpec};
+use crate::queue::ClusterChange;
 use crate::sched::Reason;
+use crate::v135::plugin::QueueingHint;
 use crate::v135::plugin::{Cx, Plugin, PluginState, PreFilterOutput};
-use crate::v135::registry::{PluginSpec, Point, Points};
+use crate::v135::plugin::{PluginSpec, Point, Points};
 use crate::v135::status::Code;
 use std::collections::BTreeMap;
 
@@ -216,6 +218,21 @@ fn attachable(
 }
 
 impl Plugin for NodeVolumeLimits {
+    /// A new node, a freed pod (its volumes), or a node relabelled or resized.
+    fn queueing_hint(
+        &self,
+        change: &ClusterChange,
+        pod: &PodInfo,
+        cluster: &Cluster,
+    ) -> QueueingHint {
+        let _ = (pod, cluster);
+        QueueingHint::queue_if(match *change {
+            ClusterChange::NodeAdd(_) | ClusterChange::PodDelete(_) => true,
+            ClusterChange::NodeUpdate { change, .. } => change.labels || change.allocatable,
+            ClusterChange::PodAdd(_) => false,
+        })
+    }
+
     fn name(&self) -> &'static str {
         SPEC.name
     }
@@ -392,7 +409,7 @@ mod tests {
     }
 
     fn run(c: &Cluster, p: Pod) -> (Status, Vec<(Code, Vec<String>)>) {
-        crate::v135::plugins::node_resources_fit::testkit::filter_statuses(&NodeVolumeLimits, c, p)
+        crate::v135::plugins::testkit::filter_statuses(&NodeVolumeLimits, c, p)
     }
 
     fn filter(c: &Cluster, p: Pod) -> Vec<(Code, Vec<String>)> {

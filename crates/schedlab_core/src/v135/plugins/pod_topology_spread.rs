@@ -24,8 +24,8 @@ use crate::sched::Reason;
 use crate::v135::plugin::{
     state, state_mut, Cx, Plugin, PluginState, PreFilterOutput, PreScoreOutput,
 };
+use crate::v135::plugin::{PluginSpec, Point, Points};
 use crate::v135::plugins::node_affinity::required_node_affinity_matches;
-use crate::v135::registry::{PluginSpec, Point, Points};
 use crate::v135::status::Code;
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -56,8 +56,10 @@ pub const ERR_CONSTRAINTS_NOT_MATCH: &str = "node(s) didn't match pod topology s
 /// `ErrReasonNodeLabelNotMatch`.
 pub const ERR_NODE_LABEL_NOT_MATCH: &str =
     "node(s) didn't match pod topology spread constraints (missing required label)";
+use crate::queue::ClusterChange;
 /// `fwk.MaxNodeScore`.
 use crate::sched::MAX_NODE_SCORE;
+use crate::v135::plugin::QueueingHint;
 /// `v1.NodeInclusionPolicyHonor`.
 const HONOR: &str = "Honor";
 
@@ -1000,6 +1002,23 @@ fn normalizing_weight(size: usize) -> f64 {
 }
 
 impl Plugin for PodTopologySpread {
+    /// A pod of the pod's namespace bound or deleted, a new node, or a node relabelled or
+    /// retainted.
+    fn queueing_hint(
+        &self,
+        change: &ClusterChange,
+        pod: &PodInfo,
+        cluster: &Cluster,
+    ) -> QueueingHint {
+        QueueingHint::queue_if(match *change {
+            ClusterChange::PodAdd(p) | ClusterChange::PodDelete(p) => {
+                cluster.pods[p].namespace == pod.namespace
+            }
+            ClusterChange::NodeAdd(_) => true,
+            ClusterChange::NodeUpdate { change, .. } => change.labels || change.taints,
+        })
+    }
+
     fn name(&self) -> &'static str {
         SPEC.name
     }
@@ -1277,7 +1296,7 @@ impl Plugin for PodTopologySpread {
 mod tests {
     use super::*;
     use crate::testing::{node, pod};
-    use crate::v135::plugins::node_resources_fit::testkit::{both_ways, score_all};
+    use crate::v135::plugins::testkit::{both_ways, score_all};
     use serde_json::{json, Value as Json};
 
     fn plugin(args: Option<Json>) -> Box<dyn Plugin> {
@@ -1285,7 +1304,7 @@ mod tests {
     }
 
     fn arg_errors(args: Json) -> Vec<String> {
-        crate::v135::plugins::node_resources_fit::testkit::build_errors(build, args)
+        crate::v135::plugins::testkit::build_errors(build, args)
     }
 
     /// Nodes `name` with a hostname label and, when given, a zone label.

@@ -8,7 +8,7 @@
 
 use crate::model::field::FieldError;
 use crate::v135::plugin::Plugin;
-use crate::v135::registry::{PluginSpec, Point, Points};
+use crate::v135::plugin::{PluginSpec, Point, Points};
 
 /// The registry entry.
 pub static SPEC: PluginSpec = PluginSpec {

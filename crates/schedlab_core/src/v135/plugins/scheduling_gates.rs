@@ -7,7 +7,7 @@
 use crate::cluster::PodInfo;
 use crate::model::field::FieldError;
 use crate::v135::plugin::Plugin;
-use crate::v135::registry::{PluginSpec, Point, Points};
+use crate::v135::plugin::{PluginSpec, Point, Points};
 use crate::v135::status::{Code, Status};
 
 /// The registry entry.
@@ -50,7 +50,7 @@ fn build(_args: Option<&serde_json::Value>) -> Result<Box<dyn Plugin>, Vec<Field
 mod tests {
     use super::*;
     use crate::testing::pod;
-    use crate::v135::plugins::node_resources_fit::testkit::info;
+    use crate::v135::plugins::testkit::info;
     use serde_json::json;
 
     #[test]

@@ -6,17 +6,18 @@
 //!   `node(s) had untolerated taint(s)`.
 //! - PreScore keeps the pod's tolerations whose effect is empty or `PreferNoSchedule`.
 //! - Score: how many `PreferNoSchedule` taints of the node none of those tolerates.
-//! - NormalizeScore: [`default_normalize_score`]`(100, reverse)`: fewer such taints, higher score.
+//! - NormalizeScore: [`super::helper::default_normalize_score`]`(100, reverse)`: fewer such taints, higher score.
 //!
 //! Toleration matching is `ToleratesTaint` with the alpha gate `TaintTolerationComparisonOperators`
 //! off (`Lt`/`Gt` never match), which is [`crate::model::taint::Toleration::tolerates`].
 
-use crate::cluster::NodeInfo;
+use super::helper::default_normalize_score;
+use crate::cluster::{Cluster, NodeId, NodeInfo, PodInfo};
 use crate::model::field::FieldError;
 use crate::model::taint::{Toleration, NO_EXECUTE, NO_SCHEDULE, PREFER_NO_SCHEDULE};
 use crate::sched::Reason;
 use crate::v135::plugin::{state, Cx, Plugin, PluginState, PreScoreOutput};
-use crate::v135::registry::{PluginSpec, Point, Points};
+use crate::v135::plugin::{PluginSpec, Point, Points};
 use crate::v135::status::Code;
 
 /// The registry entry.
@@ -34,26 +35,11 @@ pub static SPEC: PluginSpec = PluginSpec {
 /// `node(s) had taints that the pod didn't tolerate`).
 pub const ERR_REASON_UNTOLERATED: &str = "node(s) had untolerated taint(s)";
 
+use crate::model::taint::tolerated;
+use crate::queue::ClusterChange;
 /// `MaxNodeScore`.
 use crate::sched::MAX_NODE_SCORE;
-
-/// `helper.DefaultNormalizeScore(maxPriority, reverse, scores)` (reference §4.0): scales the
-/// scores so the highest becomes `max` (multiply first, then Go's truncating division); with
-/// `reverse`, each becomes `max - score`. When every score is 0 (or below), `reverse` sets them
-/// all to `max` and otherwise they stay as they are.
-pub fn default_normalize_score(max: i64, reverse: bool, scores: &mut [i64]) {
-    let max_count = scores.iter().copied().fold(0, i64::max);
-    if max_count == 0 {
-        if reverse {
-            scores.iter_mut().for_each(|s| *s = max);
-        }
-        return;
-    }
-    for s in scores.iter_mut() {
-        let v = max * *s / max_count;
-        *s = if reverse { max - v } else { v };
-    }
-}
+use crate::v135::plugin::QueueingHint;
 
 /// PreScore's state: the indices of the pod's tolerations whose effect is empty or
 /// `PreferNoSchedule` (`getAllTolerationPreferNoSchedule`), so Score copies nothing.
@@ -88,6 +74,30 @@ impl TaintToleration {
 }
 
 impl Plugin for TaintToleration {
+    /// A new node, or a taint change, whose taints the pod tolerates.
+    fn queueing_hint(
+        &self,
+        change: &ClusterChange,
+        pod: &PodInfo,
+        cluster: &Cluster,
+    ) -> QueueingHint {
+        let tolerates = |id: NodeId| {
+            cluster.nodes.get(id).is_some_and(|n| {
+                n.object()
+                    .spec
+                    .taints
+                    .iter()
+                    .filter(|t| t.effect == NO_SCHEDULE || t.effect == NO_EXECUTE)
+                    .all(|t| tolerated(&pod.pod.spec.tolerations, t))
+            })
+        };
+        QueueingHint::queue_if(match *change {
+            ClusterChange::NodeAdd(n) => tolerates(n),
+            ClusterChange::NodeUpdate { node, change, .. } => change.taints && tolerates(node),
+            ClusterChange::PodAdd(_) | ClusterChange::PodDelete(_) => false,
+        })
+    }
+
     fn name(&self) -> &'static str {
         SPEC.name
     }
@@ -153,41 +163,11 @@ fn build(_args: Option<&serde_json::Value>) -> Result<Box<dyn Plugin>, Vec<Field
 mod tests {
     use super::*;
     use crate::testing::{node, pod};
-    use crate::v135::plugins::node_resources_fit::testkit::*;
+    use crate::v135::plugins::testkit::*;
     use serde_json::{json, Value};
 
     fn tainted(name: &str, taints: Value) -> crate::model::Node {
         node(json!({"metadata": {"name": name}, "spec": {"taints": taints}}))
-    }
-
-    #[test]
-    fn normalize_scales_and_reverses() {
-        // max 4: 100*0/4 = 0, 100*1/4 = 25, 100*3/4 = 75, 100*4/4 = 100.
-        let mut s = [0, 1, 3, 4];
-        default_normalize_score(100, false, &mut s);
-        assert_eq!(s, [0, 25, 75, 100]);
-        // Reversed: 100-0, 100-25, 100-75, 100-100.
-        let mut s = [0, 1, 3, 4];
-        default_normalize_score(100, true, &mut s);
-        assert_eq!(s, [100, 75, 25, 0]);
-        // Truncation: max 3, 100*1/3 = 33 (33.3), 100*2/3 = 66 (66.6); reversed 67 and 34.
-        let mut s = [1, 2, 3];
-        default_normalize_score(100, false, &mut s);
-        assert_eq!(s, [33, 66, 100]);
-        let mut s = [1, 2, 3];
-        default_normalize_score(100, true, &mut s);
-        assert_eq!(s, [67, 34, 0]);
-        // All zero: reverse gives max everywhere, forward keeps zeros.
-        let mut s = [0, 0];
-        default_normalize_score(100, true, &mut s);
-        assert_eq!(s, [100, 100]);
-        let mut s = [0, 0];
-        default_normalize_score(100, false, &mut s);
-        assert_eq!(s, [0, 0]);
-        // Equal non-zero scores all become max (forward) or 0 (reverse).
-        let mut s = [7, 7];
-        default_normalize_score(100, false, &mut s);
-        assert_eq!(s, [100, 100]);
     }
 
     #[test]

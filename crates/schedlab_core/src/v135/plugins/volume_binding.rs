@@ -34,12 +34,14 @@
 
 use crate::cluster::{Cluster, NodeInfo, PodInfo};
 use crate::model::field::{FieldError, Value};
+use crate::queue::ClusterChange;
 use crate::sched::volume_binder::{
     bindings_for, find_pod_volumes, pod_claims, PodClaims, VolumeBinding as Binding,
 };
 use crate::sched::Reason;
+use crate::v135::plugin::QueueingHint;
 use crate::v135::plugin::{state, Cx, Plugin, PluginState, PreFilterOutput, PreScoreOutput};
-use crate::v135::registry::{PluginSpec, Point, Points};
+use crate::v135::plugin::{PluginSpec, Point, Points};
 use crate::v135::status::Code;
 use serde::Deserialize;
 
@@ -130,6 +132,21 @@ pub fn bindings_for_node(cluster: &Cluster, pod: &PodInfo, node: &NodeInfo) -> V
 }
 
 impl Plugin for VolumeBinding {
+    /// A new node, a freed pod (its volumes), or a node relabelled or resized.
+    fn queueing_hint(
+        &self,
+        change: &ClusterChange,
+        pod: &PodInfo,
+        cluster: &Cluster,
+    ) -> QueueingHint {
+        let _ = (pod, cluster);
+        QueueingHint::queue_if(match *change {
+            ClusterChange::NodeAdd(_) | ClusterChange::PodDelete(_) => true,
+            ClusterChange::NodeUpdate { change, .. } => change.labels || change.allocatable,
+            ClusterChange::PodAdd(_) => false,
+        })
+    }
+
     fn name(&self) -> &'static str {
         SPEC.name
     }
@@ -353,7 +370,7 @@ mod tests {
     }
 
     fn run(c: &Cluster, p: Pod) -> (Status, Vec<(Code, Vec<String>)>) {
-        crate::v135::plugins::node_resources_fit::testkit::filter_statuses(plugin().as_ref(), c, p)
+        crate::v135::plugins::testkit::filter_statuses(plugin().as_ref(), c, p)
     }
 
     fn ok() -> (Code, Vec<String>) {
@@ -543,7 +560,7 @@ mod tests {
     }
 
     fn errors(v: serde_json::Value) -> Vec<String> {
-        crate::v135::plugins::node_resources_fit::testkit::build_errors(build, v)
+        crate::v135::plugins::testkit::build_errors(build, v)
     }
 
     fn timeout(v: serde_json::Value) -> i64 {

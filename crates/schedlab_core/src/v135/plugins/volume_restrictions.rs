@@ -20,12 +20,14 @@
 //! Generic ephemeral volumes are not modelled (their claims are never created) and are
 //! ignored, as upstream ignores them here.
 
-use crate::cluster::{NodeInfo, PodInfo};
+use crate::cluster::{Cluster, NodeInfo, PodInfo};
 use crate::model::field::FieldError;
 use crate::model::pod::Volume;
+use crate::queue::ClusterChange;
 use crate::sched::Reason;
+use crate::v135::plugin::QueueingHint;
 use crate::v135::plugin::{state, state_mut, Cx, Plugin, PluginState, PreFilterOutput};
-use crate::v135::registry::{PluginSpec, Point, Points};
+use crate::v135::plugin::{PluginSpec, Point, Points};
 use crate::v135::status::Code;
 use std::collections::BTreeSet;
 
@@ -84,6 +86,21 @@ fn needs_check(v: &Volume) -> bool {
 }
 
 impl Plugin for VolumeRestrictions {
+    /// A new node, a freed pod (its volumes), or a node relabelled or resized.
+    fn queueing_hint(
+        &self,
+        change: &ClusterChange,
+        pod: &PodInfo,
+        cluster: &Cluster,
+    ) -> QueueingHint {
+        let _ = (pod, cluster);
+        QueueingHint::queue_if(match *change {
+            ClusterChange::NodeAdd(_) | ClusterChange::PodDelete(_) => true,
+            ClusterChange::NodeUpdate { change, .. } => change.labels || change.allocatable,
+            ClusterChange::PodAdd(_) => false,
+        })
+    }
+
     fn name(&self) -> &'static str {
         SPEC.name
     }

@@ -17,12 +17,16 @@
 //!
 //! v1.17's `NoVolumeZoneConflict` read only the beta labels and aborted the cycle on errors.
 
-use crate::cluster::{NodeInfo, REGION_LABEL, REGION_LABEL_GA, ZONE_LABEL, ZONE_LABEL_GA};
+use crate::cluster::{
+    Cluster, NodeInfo, PodInfo, REGION_LABEL, REGION_LABEL_GA, ZONE_LABEL, ZONE_LABEL_GA,
+};
 use crate::model::field::FieldError;
 use crate::model::volume::label_zones_to_set;
+use crate::queue::ClusterChange;
 use crate::sched::Reason;
+use crate::v135::plugin::QueueingHint;
 use crate::v135::plugin::{state, Cx, Plugin, PluginState, PreFilterOutput};
-use crate::v135::registry::{PluginSpec, Point, Points};
+use crate::v135::plugin::{PluginSpec, Point, Points};
 use crate::v135::status::Code;
 
 /// The registry entry.
@@ -62,6 +66,21 @@ struct Topology {
 }
 
 impl Plugin for VolumeZone {
+    /// A new node, a freed pod (its volumes), or a node relabelled or resized.
+    fn queueing_hint(
+        &self,
+        change: &ClusterChange,
+        pod: &PodInfo,
+        cluster: &Cluster,
+    ) -> QueueingHint {
+        let _ = (pod, cluster);
+        QueueingHint::queue_if(match *change {
+            ClusterChange::NodeAdd(_) | ClusterChange::PodDelete(_) => true,
+            ClusterChange::NodeUpdate { change, .. } => change.labels || change.allocatable,
+            ClusterChange::PodAdd(_) => false,
+        })
+    }
+
     fn name(&self) -> &'static str {
         SPEC.name
     }
@@ -212,7 +231,7 @@ mod tests {
     }
 
     fn run(c: &Cluster, p: Pod) -> (Status, Vec<(Code, Vec<String>)>) {
-        crate::v135::plugins::node_resources_fit::testkit::filter_statuses(&VolumeZone, c, p)
+        crate::v135::plugins::testkit::filter_statuses(&VolumeZone, c, p)
     }
 
     fn ok() -> (Code, Vec<String>) {

@@ -1,0 +1,147 @@
+//! Which kube-scheduler runs a scenario, chosen once when the scenario loads ([`Scheduler`]):
+//! v1.17 (a legacy `Policy`, or a provider, built into one profile under a v1alpha1
+//! configuration) or v1.35 (a v1 `KubeSchedulerConfiguration` and its profiles). What differs
+//! between the two outside the cycle itself is asked of it here: which pending pods it owns,
+//! how it accounts for a pod, its queue's mode and backoff, the names its tables use, and
+//! whether its scans cover every node.
+//!
+//! Architecture Invariant: the version is decided here, once. Code above (the scenario, the
+//! simulation) matches on [`Scheduler`]; it never rebuilds a scheduler or falls back to a
+//! default one.
+
+use crate::cluster::PodInfo;
+use crate::model::Pod;
+use crate::queue::QueueConfig;
+use crate::sched::sampling::num_feasible_nodes_to_find;
+use crate::sched::split_scan::MIN_SPLIT_NODES;
+use crate::v117;
+use crate::v135;
+use crate::v135::plugin::Point;
+
+/// Which kube-scheduler runs a scenario.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub enum SchedulerVersion {
+    /// kube-scheduler v1.17: the legacy `Policy`, predicates and priorities.
+    #[default]
+    V1_17,
+    /// kube-scheduler v1.35: the framework, `KubeSchedulerConfiguration` v1 profiles.
+    V1_35,
+}
+
+impl SchedulerVersion {
+    /// The spelling of `--scheduler` and of the report's `scheduler` key.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SchedulerVersion::V1_17 => "v1.17",
+            SchedulerVersion::V1_35 => "v1.35",
+        }
+    }
+
+    /// Reads `v1.17` or `v1.35` (also without the `v`).
+    pub fn parse(s: &str) -> Option<SchedulerVersion> {
+        match s.trim_start_matches('v') {
+            "1.17" => Some(SchedulerVersion::V1_17),
+            "1.35" => Some(SchedulerVersion::V1_35),
+            _ => None,
+        }
+    }
+}
+
+/// The scheduler a scenario runs, built from its configuration documents.
+pub enum Scheduler {
+    /// kube-scheduler v1.17.
+    V117(v117::Scheduler),
+    /// kube-scheduler v1.35.
+    V135(v135::config::Configuration),
+}
+
+impl Scheduler {
+    /// Its version.
+    pub fn version(&self) -> SchedulerVersion {
+        match self {
+            Scheduler::V117(_) => SchedulerVersion::V1_17,
+            Scheduler::V135(_) => SchedulerVersion::V1_35,
+        }
+    }
+
+    /// The `schedulerName`s whose pending pods it schedules (v1.35: one per profile).
+    pub fn scheduler_names(&self) -> Vec<String> {
+        match self {
+            Scheduler::V117(s) => vec![s.config.scheduler_name.clone()],
+            Scheduler::V135(c) => c
+                .profiles
+                .iter()
+                .map(|p| p.scheduler_name.clone())
+                .collect(),
+        }
+    }
+
+    /// Whether it schedules `pod` (the pod names one of its scheduler names).
+    pub fn owns(&self, pod: &Pod) -> bool {
+        match self {
+            Scheduler::V117(s) => pod.scheduler_name() == s.config.scheduler_name,
+            Scheduler::V135(c) => c.profile(pod.scheduler_name()).is_some(),
+        }
+    }
+
+    /// A pod as this scheduler's cache accounts for it ([`PodInfo::new`], or v1.35's
+    /// [`v135::pod_info`]).
+    pub fn pod_info(&self, pod: impl Into<Box<Pod>>, priority: i32, index: usize) -> PodInfo {
+        match self {
+            Scheduler::V117(_) => PodInfo::new(pod, priority, index),
+            Scheduler::V135(_) => v135::pod_info(pod, priority, index),
+        }
+    }
+
+    /// Its queue's mode and backoff bounds.
+    pub fn queue_config(&self) -> QueueConfig {
+        match self {
+            Scheduler::V117(s) => QueueConfig::from_seconds(
+                s.config.pod_initial_backoff_seconds,
+                s.config.pod_max_backoff_seconds,
+            ),
+            Scheduler::V135(c) => {
+                QueueConfig::v1_35(c.pod_initial_backoff_seconds, c.pod_max_backoff_seconds)
+            }
+        }
+    }
+
+    /// The names of the filter table's columns, in order (v1.35: the first profile's Filter
+    /// plugins).
+    pub fn filter_names(&self) -> Vec<String> {
+        match self {
+            Scheduler::V117(s) => s.profile.filter_names(),
+            Scheduler::V135(c) => first_profile_names(c, Point::Filter),
+        }
+    }
+
+    /// The names of the score table's columns, in order (v1.35: the first profile's Score
+    /// plugins).
+    pub fn score_names(&self) -> Vec<String> {
+        match self {
+            Scheduler::V117(s) => s.profile.score_names(),
+            Scheduler::V135(c) => first_profile_names(c, Point::Score),
+        }
+    }
+
+    /// Whether the cycles over `nodes` nodes filter and score every node of a cluster big
+    /// enough for each scan to be split in two parts (`sched::split_scan`): some profile
+    /// scores 100 % of the nodes, and there are at least `MIN_SPLIT_NODES`.
+    pub fn scans_every_node(&self, nodes: usize) -> bool {
+        let every = |percentage: i32| num_feasible_nodes_to_find(nodes, percentage) >= nodes;
+        nodes >= MIN_SPLIT_NODES
+            && match self {
+                Scheduler::V117(s) => every(s.profile.settings.percentage_of_nodes_to_score),
+                Scheduler::V135(c) => c.percentages().any(every),
+            }
+    }
+}
+
+/// The names at `point` of a configuration's first profile.
+fn first_profile_names(c: &v135::config::Configuration, point: Point) -> Vec<String> {
+    c.profiles.first().map_or(Vec::new(), |p| {
+        p.names_at(point).into_iter().map(String::from).collect()
+    })
+}
