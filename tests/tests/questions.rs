@@ -1,4 +1,4 @@
-//! `compare`, `sweep` and `capacity` (`schedlab_core::analysis`) on small clusters whose
+//! `compare`, `sweep` and `capacity` (`schedlab_core::questions`) on small clusters whose
 //! every figure is worked out by hand below, golden outputs for the two compare pairs the
 //! issue names, and capacity checked against plain runs on every gallery scenario.
 //!
@@ -6,12 +6,12 @@
 //! the hand-worked figures of the tests next to them; set `SCHEDLAB_BLESS=1` to rewrite them
 //! after a deliberate change, and read the diff.
 
-use schedlab_core::analysis::capacity::{capacity, templates, Template};
-use schedlab_core::analysis::compare::{compare, Comparison, Fate};
-use schedlab_core::analysis::summary::Summary;
-use schedlab_core::analysis::sweep::{sweep, to_csv, Setting};
-use schedlab_core::analysis::SchedulerChoice;
 use schedlab_core::input::{read_sources, Inputs};
+use schedlab_core::questions::capacity::{capacity, templates, Template};
+use schedlab_core::questions::compare::{compare, Comparison, Fate};
+use schedlab_core::questions::summary::Summary;
+use schedlab_core::questions::sweep::{sweep, to_csv, Setting};
+use schedlab_core::questions::SchedulerChoice;
 use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::simulation::Phase;
 use schedlab_core::Source;
@@ -430,7 +430,7 @@ fn capacity_agrees_with_plain_runs_on_every_gallery_scenario() {
 fn a_swept_configuration_written_back_reads_as_the_same_configuration() {
     // The playground opens a sweep point by writing its configuration into the editors:
     // what it writes must read back as the configuration that ran.
-    use schedlab_core::analysis::sweep::configure;
+    use schedlab_core::questions::sweep::configure;
     let round_trip = |c: &SchedulerChoice| {
         let (policy, config) = c.documents();
         let files: Vec<File> = [("policy.json", policy), ("config.json", config)]

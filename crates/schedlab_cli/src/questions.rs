@@ -1,10 +1,10 @@
 //! `schedlab compare`, `sweep` and `capacity`: the policy author's questions, answered by
-//! `schedlab_core::analysis` over whole runs of the scenario.
+//! `schedlab_core::questions` over whole runs of the scenario.
 
 use crate::{print_errors, read_files, warn};
 use clap::{Args, ValueEnum};
-use schedlab_core::analysis::{capacity, compare, sweep, SchedulerChoice};
 use schedlab_core::input::Inputs;
+use schedlab_core::questions::{capacity, compare, sweep, SchedulerChoice};
 use schedlab_core::report::terminal_safe;
 use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::{Diagnostic, Source};

@@ -7,11 +7,11 @@
 //! This crate does no I/O, reads no clock and uses no global state or OS randomness: the same
 //! inputs and seed give the same run, natively and in WebAssembly.
 
-pub mod analysis;
 pub mod cluster;
 pub mod input;
 pub mod model;
 pub mod parallel;
+pub mod questions;
 pub mod queue;
 pub mod report;
 pub mod rng;
@@ -33,6 +33,8 @@ pub use scenario::Scenario;
 pub use simulation::Run;
 
 // The page still names these here (until its imports follow the moves).
+#[doc(hidden)]
+pub use questions as analysis;
 #[doc(hidden)]
 pub use v117::{policy, predicates, priorities};
 #[doc(hidden)]

@@ -4,8 +4,8 @@
 
 use crate::api::{get, input_error, parse, problem, read_files, throw_inputs};
 use crate::types::{InputError, ScenarioFile};
-use schedlab_core::analysis::{capacity as cap, compare as cmp, sweep as swp, SchedulerChoice};
 use schedlab_core::input::{read_sources, Inputs};
+use schedlab_core::questions::{capacity as cap, compare as cmp, sweep as swp, SchedulerChoice};
 use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::{Diagnostic, Source};
 use serde_json::Value;
