@@ -25,7 +25,7 @@ pub use plugin::{
 };
 
 use policy::config::SchedulerConfiguration;
-use policy::{PolicyDocument, PolicyError};
+use policy::{PolicyDocument, PolicyError, Warnings};
 
 /// kube-scheduler v1.17 as a scenario configures it: the profile its Policy (or its
 /// provider's defaults) builds, and the v1alpha1 configuration around it.
@@ -42,7 +42,7 @@ impl Scheduler {
     pub fn new(
         policy: Option<&PolicyDocument>,
         config: SchedulerConfiguration,
-    ) -> Result<(Scheduler, Vec<(String, String)>), Vec<PolicyError>> {
+    ) -> Result<(Scheduler, Warnings), Vec<PolicyError>> {
         let built = policy::build(policy, &config)?;
         Ok((
             Scheduler {

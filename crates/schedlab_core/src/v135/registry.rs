@@ -17,7 +17,7 @@ pub static REGISTRY: &[&PluginSpec] = &[
     &plugins::taint_toleration::SPEC,
     &plugins::node_affinity::SPEC,
     &plugins::node_ports::SPEC,
-    &plugins::node_resources_fit::SPEC,
+    &plugins::node_resources::fit::SPEC,
     &plugins::volume_restrictions::SPEC,
     &plugins::node_volume_limits::SPEC,
     &plugins::volume_binding::SPEC,
@@ -26,7 +26,7 @@ pub static REGISTRY: &[&PluginSpec] = &[
     &plugins::inter_pod_affinity::SPEC,
     &plugins::dynamic_resources::SPEC,
     &plugins::default_preemption::SPEC,
-    &plugins::node_resources_balanced_allocation::SPEC,
+    &plugins::node_resources::balanced_allocation::SPEC,
     &plugins::image_locality::SPEC,
     &plugins::default_binder::SPEC,
 ];

@@ -201,8 +201,11 @@ pub struct Built {
     /// The profile.
     pub profile: Profile,
     /// Warnings: (path, message).
-    pub warnings: Vec<(String, String)>,
+    pub warnings: Warnings,
 }
+
+/// A Policy's warnings: (path, message) each.
+pub type Warnings = Vec<(String, String)>;
 
 /// The names of the provider's predicate and priority sets.
 /// A provider's predicate names and (priority name, weight) pairs.

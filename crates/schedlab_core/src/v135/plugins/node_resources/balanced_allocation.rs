@@ -13,14 +13,14 @@
 //!   `std = |f0 - f1| / 2` with two fractions, `sqrt(Σ(f - mean)² / n)` with more, 0 with fewer;
 //!   score `int64((1 - std) * 100)` (truncation). No NormalizeScore.
 
-use super::helper::{decode_args, dedup_errors};
-use super::node_resources_fit::{
+use super::resource_allocation::{
     default_resources, pod_requests, ResourceKind, ResourceSpecIn, ScoredResource,
 };
 use crate::cluster::NodeInfo;
 use crate::model::field::{FieldError, Value};
 use crate::v135::plugin::{state, Cx, Plugin, PluginState, PreScoreOutput};
 use crate::v135::plugin::{PluginSpec, Point, Points};
+use crate::v135::plugins::helper::{decode_args, dedup_errors};
 use serde::Deserialize;
 use smallvec::SmallVec;
 

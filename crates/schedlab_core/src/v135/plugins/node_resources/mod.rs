@@ -1,0 +1,7 @@
+//! The NodeResources plugins (upstream's `noderesources/`): `NodeResourcesFit` ([`fit`]) and
+//! `NodeResourcesBalancedAllocation` ([`balanced_allocation`]), over the resource allocation
+//! scorer they share (`resource_allocation`).
+
+pub mod balanced_allocation;
+pub mod fit;
+mod resource_allocation;
