@@ -569,17 +569,17 @@ fn indices(c: &Cluster) -> (Vec<usize>, Vec<usize>) {
             .unwrap_or_else(|| panic!("unexpected name {name}"))
     };
     let pods = c
-        .pods
+        .pods()
         .iter()
         .map(|p| index(&p.pod.metadata.name, 'p'))
         .collect();
-    let nodes = c.nodes.iter().map(|n| index(n.name(), 'n')).collect();
+    let nodes = c.nodes().iter().map(|n| index(n.name(), 'n')).collect();
     (pods, nodes)
 }
 
 /// The generated pods on each cluster node.
 fn placements(c: &Cluster, pod_index: &[usize]) -> Vec<Vec<usize>> {
-    let mut on: Vec<Vec<usize>> = vec![Vec::new(); c.nodes.len()];
+    let mut on: Vec<Vec<usize>> = vec![Vec::new(); c.nodes().len()];
     for (id, node) in c.pod_node().iter().enumerate() {
         if let Some(n) = *node {
             on[n].push(pod_index[id]);
@@ -604,19 +604,21 @@ fn check_accounting(
             "{} over-committed: pods {:?} need {cpu}m cpu, {mem} memory; allocatable {}m, {}, {} pods",
             node.name, here, node.milli_cpu, node.memory, node.pods
         );
-        let info = &c.nodes[id];
+        let info = &c.nodes()[id];
         assert_eq!(
-            info.requested.milli_cpu, cpu,
+            info.requested().milli_cpu,
+            cpu,
             "{}: the cache's cpu",
             node.name
         );
         assert_eq!(
-            info.requested.memory, mem,
+            info.requested().memory,
+            mem,
             "{}: the cache's memory",
             node.name
         );
         assert_eq!(
-            info.pods.len(),
+            info.pods().len(),
             here.len(),
             "{}: the cache's pod count",
             node.name
@@ -675,7 +677,7 @@ fn stepped(scenario: &Scenario, seed: u64, nodes: &[NodeSpec], pods: &[PodSpec])
 }
 
 fn node_name(c: &Cluster, id: NodeId) -> &str {
-    c.nodes[id].name()
+    c.nodes()[id].name()
 }
 
 fn check(input: &Input, version: SchedulerVersion) {

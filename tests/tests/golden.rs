@@ -226,7 +226,7 @@ fn volume_explanations_name_the_claim_the_volume_and_the_zone() {
         "{immediate}"
     );
     // The provisioned claim is marked for its node; the bound one took its volume.
-    let v = &run.cluster.volumes;
+    let v = &run.cluster.volumes();
     assert_eq!(
         v.pvc("default", "fast-0")
             .expect("claim")

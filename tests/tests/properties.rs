@@ -463,7 +463,7 @@ proptest! {
                 prop_assert!(u.cpu <= n.cpu && u.mem_mi <= n.mem_mi && u.gpu <= n.gpu,
                     "node-{} over-committed", i);
             }
-            let info = &s.cluster.nodes[i];
+            let info = &s.cluster.nodes()[i];
             prop_assert_eq!(info.allocatable().milli_cpu, n.cpu);
         }
         for p in r["pods"].as_array().expect("pods") {

@@ -130,8 +130,8 @@ fn every_input_file_loads_or_fails_cleanly_and_runs() {
 #[test]
 fn minikube_node() {
     let s = load_ok(&[input("k9s__node_minikube.json")]);
-    assert_eq!(s.cluster.nodes.len(), 1);
-    let n = &s.cluster.nodes[0];
+    assert_eq!(s.cluster.nodes().len(), 1);
+    let n = &s.cluster.nodes()[0];
     assert_eq!(n.name(), "minikube");
     assert_eq!(n.allocatable().milli_cpu, 4000);
     assert_eq!(n.allocatable().memory, 8_163_684 * 1024);
@@ -149,8 +149,8 @@ fn openshift_gcp_nodes_only_workers_take_an_untolerating_pod() {
 ---\napiVersion: v1\nkind: Pod\nmetadata: {name: w3}\nspec:\n  containers: [{name: c, resources: {requests: {cpu: 100m}}}]\n",
     );
     let s = load_ok(&[input("insights__nodelist_openshift_gcp_6nodes.json"), pods]);
-    assert_eq!(s.cluster.nodes.len(), 6);
-    for n in &s.cluster.nodes {
+    assert_eq!(s.cluster.nodes().len(), 6);
+    for n in s.cluster.nodes() {
         assert_eq!(n.allocatable().milli_cpu, 3500, "{}", n.name());
         assert_eq!(n.allocatable().pods, 250);
         assert_eq!(n.allocatable().scalar("attachable-volumes-gce-pd"), 127);
@@ -190,7 +190,7 @@ fn nodes_without_kind_are_a_missing_kind_error_naming_the_file() {
 fn aks_nodes_with_managed_fields() {
     let s = load_ok(&[input("mobiledgex__nodelist_aks_3nodes_managedfields.json")]);
     assert!(warnings(&s).is_empty(), "{:?}", warnings(&s));
-    let names: Vec<&str> = s.cluster.nodes.iter().map(|n| n.name()).collect();
+    let names: Vec<&str> = s.cluster.nodes().iter().map(|n| n.name()).collect();
     assert_eq!(
         names,
         [
@@ -199,7 +199,7 @@ fn aks_nodes_with_managed_fields() {
             "aks-agentpool-30520393-vmss000002"
         ]
     );
-    let n = &s.cluster.nodes[0];
+    let n = &s.cluster.nodes()[0];
     assert_eq!(n.allocatable().milli_cpu, 1900);
     assert_eq!(n.allocatable().memory, 5_497_568 * 1024);
     assert_eq!(n.allocatable().ephemeral_storage, 119_716_326_407);
@@ -209,8 +209,8 @@ fn aks_nodes_with_managed_fields() {
 #[test]
 fn eks_node() {
     let s = load_ok(&[input("qovery__nodelist_eks_1node.json")]);
-    assert_eq!(s.cluster.nodes.len(), 1);
-    let n = &s.cluster.nodes[0];
+    assert_eq!(s.cluster.nodes().len(), 1);
+    let n = &s.cluster.nodes()[0];
     assert_eq!(n.name(), "ip-10-0-105-29.us-east-2.compute.internal");
     assert_eq!(n.allocatable().milli_cpu, 1930);
     assert_eq!(n.allocatable().memory, 7_408_576 * 1024);
@@ -222,15 +222,15 @@ fn eks_node() {
 fn open_simulator_nodes_use_allocatable_even_above_capacity() {
     let s = load_ok(&[input("opensim__multidoc_nodes_demo1_4nodes.yaml")]);
     assert!(warnings(&s).is_empty(), "{:?}", warnings(&s));
-    let names: Vec<&str> = s.cluster.nodes.iter().map(|n| n.name()).collect();
+    let names: Vec<&str> = s.cluster.nodes().iter().map(|n| n.name()).collect();
     assert_eq!(names, ["master-1", "master-2", "master-3", "worker-1"]);
-    for n in &s.cluster.nodes {
+    for n in s.cluster.nodes() {
         assert_eq!(n.allocatable().milli_cpu, 8000, "{}", n.name());
         assert_eq!(n.allocatable().memory, 16 << 30, "{}", n.name());
     }
     let tainted: Vec<&str> = s
         .cluster
-        .nodes
+        .nodes()
         .iter()
         .filter(|n| !n.object().spec.taints.is_empty())
         .map(|n| n.name())
@@ -241,7 +241,7 @@ fn open_simulator_nodes_use_allocatable_even_above_capacity() {
 #[test]
 fn numeric_yaml_cpu_is_a_quantity() {
     let s = load_ok(&[input("opensim__node_gpushare_numeric_cpu.yaml")]);
-    let n = &s.cluster.nodes[0];
+    let n = &s.cluster.nodes()[0];
     assert_eq!(n.allocatable().milli_cpu, 64_000);
     assert_eq!(n.allocatable().memory, 256_000 << 20);
     assert_eq!(n.allocatable().scalar("alibabacloud.com/gpu-count"), 2);
@@ -261,11 +261,11 @@ fn openshift_podlist_items_take_their_kind() {
     // two are Failed and the rest are bound to nodes not in this file.
     assert_eq!(s.queue.len(), 1);
     assert_eq!(
-        s.cluster.pods[s.queue[0]].full_name,
+        s.cluster.pods()[s.queue[0]].full_name,
         "openshift-ingress/router-default-7bbdcfcf9b-7xdln"
     );
     // Priorities come from spec.priority (2000000000 / 2000001000) without PriorityClasses.
-    assert_eq!(s.cluster.pods[s.queue[0]].priority, 2_000_000_000);
+    assert_eq!(s.cluster.pods()[s.queue[0]].priority, 2_000_000_000);
     // Pods bound to unknown nodes are accepted (a warning at most), never an error.
     let w = warnings(&s);
     assert!(w.iter().any(|w| w.contains("pvx507")), "{w:?}");
@@ -297,7 +297,7 @@ fn a_pod_bound_to_an_unknown_node_alone_schedules_nothing() {
 fn static_scheduler_pod_with_a_missing_priority_class() {
     let s = load_ok(&[input("gpushare__pod_kube_scheduler_static.yaml")]);
     assert_eq!(s.queue.len(), 1);
-    let p = &s.cluster.pods[s.queue[0]];
+    let p = &s.cluster.pods()[s.queue[0]];
     assert_eq!(p.full_name, "kube-system/kube-scheduler");
     assert_eq!(p.priority, 0);
     assert_eq!(p.request.milli_cpu, 100);
@@ -311,9 +311,9 @@ fn static_scheduler_pod_with_a_missing_priority_class() {
 #[test]
 fn cluster_capacity_rc_rs_pod() {
     let s = load_ok(&[input("clustercap__multidoc_rc_rs_pod.yaml")]);
-    assert_eq!(s.cluster.replication_controllers.len(), 1);
+    assert_eq!(s.cluster.replication_controllers().len(), 1);
     assert_eq!(
-        s.cluster.replication_controllers[0]
+        s.cluster.replication_controllers()[0]
             .1
             .get("app")
             .map(String::as_str),
@@ -322,9 +322,9 @@ fn cluster_capacity_rc_rs_pod() {
     // extensions/v1beta1 ReplicaSet: accepted, or skipped with a warning naming the apiVersion.
     let w = warnings(&s);
     assert!(w.iter().any(|w| w.contains("extensions/v1beta1")), "{w:?}");
-    assert!(s.cluster.replica_sets.len() <= 1);
+    assert!(s.cluster.replica_sets().len() <= 1);
     assert_eq!(s.queue.len(), 1);
-    let p = &s.cluster.pods[s.queue[0]];
+    let p = &s.cluster.pods()[s.queue[0]];
     assert_eq!(p.full_name, "default/small-pod");
     assert_eq!((p.request.milli_cpu, p.request.memory), (150, 100 << 20));
 }
@@ -392,7 +392,7 @@ fn stork_multidoc_warns_for_unused_kinds_and_ignores_the_embedded_policy() {
             "{kind}: {w:?}"
         );
     }
-    assert_eq!(s.cluster.services.len(), 1, "the Service is read");
+    assert_eq!(s.cluster.services().len(), 1, "the Service is read");
     assert!(
         runs_the_default_provider(&s),
         "the Policy inside the ConfigMap is not applied"
@@ -421,9 +421,9 @@ fn contract_storage_kinds_are_read_not_skipped() {
         }
     }
     let stork = load_ok(&[input("stork__multidoc_configmap_policy_deployment.yaml")]);
-    assert_eq!(stork.cluster.volumes.classes.len(), 1);
+    assert_eq!(stork.cluster.volumes().classes.len(), 1);
     let k9s = load_ok(&[input("k9s__list_gce_storageclass_pv_pvc.json")]);
-    let v = &k9s.cluster.volumes;
+    let v = &k9s.cluster.volumes();
     assert_eq!(
         (v.classes.len(), v.pvs.len(), v.pvcs.len()),
         (1, 1, 1),
@@ -444,7 +444,7 @@ fn contract_pdb_is_read_not_skipped() {
     for w in warnings(&s) {
         assert!(!w.contains("skipped PodDisruptionBudget:"), "{w}");
     }
-    assert_eq!(s.cluster.pdbs.len(), 1);
+    assert_eq!(s.cluster.pdbs().len(), 1);
 }
 
 #[test]
@@ -469,10 +469,10 @@ fn replicaset_with_a_wrong_api_version() {
 #[test]
 fn raw_service_list() {
     let s = load_ok(&[input("managedkube__servicelist_gke_raw.json")]);
-    assert_eq!(s.cluster.services.len(), 12);
+    assert_eq!(s.cluster.services().len(), 12);
     let k = s
         .cluster
-        .services
+        .services()
         .iter()
         .find(|x| x.metadata.name == "kubernetes")
         .expect("default/kubernetes");
@@ -480,7 +480,7 @@ fn raw_service_list() {
     // Same names in two namespaces are two services.
     let grafana = s
         .cluster
-        .services
+        .services()
         .iter()
         .filter(|x| x.metadata.name == "cost-attribution-grafana")
         .count();
@@ -928,10 +928,10 @@ fn openshift_bound_pods_count_and_failed_pods_are_ignored() {
     // They count on their nodes: master-0 has 28 pods, worker-0 two plus the router.
     let count = |n: &str| {
         s.cluster
-            .nodes
+            .nodes()
             .iter()
             .find(|x| x.name() == n)
-            .map(|x| x.pods.len())
+            .map(|x| x.pods().len())
     };
     assert_eq!(count(MASTER0), Some(28));
     assert_eq!(count(WORKER0), Some(2));
@@ -940,11 +940,11 @@ fn openshift_bound_pods_count_and_failed_pods_are_ignored() {
 #[test]
 fn aks_small_pod_ties_across_the_three_nodes() {
     let s = realworld_scenario("aks-3nodes-clustercap-legacy-policy");
-    assert_eq!(s.cluster.nodes.len(), 3);
-    assert_eq!(s.cluster.replication_controllers.len(), 1);
+    assert_eq!(s.cluster.nodes().len(), 3);
+    assert_eq!(s.cluster.replication_controllers().len(), 1);
     let w = warnings(&s);
     assert!(
-        s.cluster.replica_sets.len() == 1 || w.iter().any(|x| x.contains("extensions/v1beta1")),
+        s.cluster.replica_sets().len() == 1 || w.iter().any(|x| x.contains("extensions/v1beta1")),
         "{w:?}"
     );
     let nodes = [

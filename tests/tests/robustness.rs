@@ -545,7 +545,7 @@ fn the_everything_scenario_runs() {
     });
     let run = s.run(1, true);
     // The storage objects are read and used: some claim took a local volume when its pod bound.
-    assert!(run.cluster.volumes.pvcs.values().any(
+    assert!(run.cluster.volumes().pvcs.values().any(
         |c| c.metadata.name.starts_with("data-web") && c.spec.volume_name.starts_with("local-")
     ));
     let r = json_report(&run, true);
@@ -811,7 +811,7 @@ kind: Pod\napiVersion: v1\nmetadata: {name: c}\nspec: {containers: [{name: c}]}\
     let files = [file("nodes.json", text), pods];
     let start = Instant::now();
     let s = load(&files).expect("a big but valid document loads");
-    assert_eq!(s.cluster.nodes.len(), 2_500);
+    assert_eq!(s.cluster.nodes().len(), 2_500);
     // numFeasibleNodesToFind(2500) = 2500 * (50 - 2500/125 = 30) / 100 = 750 (filters.md A.3).
     let r = json_report(&s.run(0, true), true);
     for c in r["cycles"].as_array().expect("cycles") {
@@ -865,7 +865,7 @@ fn yaml_alias_bombs_finish_quickly() {
     let ok = "kind: Node\napiVersion: v1\nmetadata:\n  name: n\n  labels: &l {a: b}\n  annotations: *l\n";
     let s = load(&[file("alias.yaml", ok)]).expect("small aliases are YAML");
     assert_eq!(
-        s.cluster.nodes[0].labels().get("a").map(String::as_str),
+        s.cluster.nodes()[0].labels().get("a").map(String::as_str),
         Some("b")
     );
 }

@@ -244,12 +244,12 @@ pub fn pdb_hits(
     violations: usize,
 ) -> Vec<PdbHit> {
     let mut hits: Vec<PdbHit> = Vec::new();
-    for b in &cluster.pdbs {
+    for b in cluster.pdbs() {
         let covered: Vec<usize> = victims
             .iter()
             .copied()
             .filter(|&v| {
-                let info = &cluster.pods[v];
+                let info = &cluster.pods()[v];
                 b.covers(&info.namespace, info.labels())
             })
             .collect();
@@ -263,7 +263,7 @@ pub fn pdb_hits(
                 .filter(|&&v| {
                     !b.status
                         .disrupted_pods
-                        .contains_key(&cluster.pods[v].pod.metadata.name)
+                        .contains_key(&cluster.pods()[v].pod.metadata.name)
                 })
                 .count();
             i64::try_from(counted).unwrap_or(i64::MAX) > allowed
@@ -280,7 +280,7 @@ pub fn pdb_hits(
             disruptions_allowed: allowed,
             victims: covered
                 .iter()
-                .map(|&v| crate::session::short_name(&cluster.pods[v].full_name).to_string())
+                .map(|&v| crate::session::short_name(&cluster.pods()[v].full_name).to_string())
                 .collect(),
             violated,
         });
@@ -300,13 +300,13 @@ pub fn inspect_cycle(
     info: &SessionInfo,
     cycle: usize,
 ) -> Inspection {
-    let pod = &cluster.pods[t.pod];
+    let pod = &cluster.pods()[t.pod];
     // Node ids in a trace are the cycle's own (nodes may have been deleted since).
     let node_name = |n: usize| t.node_name(cluster, n).to_string();
     let short = |p: usize| {
         info.pods
             .get(p)
-            .map_or_else(|| cluster.pods[p].full_name.clone(), |s| s.short.clone())
+            .map_or_else(|| cluster.pods()[p].full_name.clone(), |s| s.short.clone())
     };
 
     // A v1.35 cycle names its own profile's plugins; v1.17 cycles the session's predicates.
@@ -404,7 +404,7 @@ pub fn inspect_cycle(
                     victims: c
                         .victims
                         .iter()
-                        .map(|&v| (short(v), cluster.pods[v].priority))
+                        .map(|&v| (short(v), cluster.pods()[v].priority))
                         .collect(),
                     pdb_violations: c.pdb_violations,
                     pdbs: pdb_hits(cluster, &c.victims, modern.is_some(), c.pdb_violations),

@@ -598,8 +598,8 @@ mod tests {
         let scenario = crate::engine::host::load(&texts).unwrap_or_else(|e| panic!("{e:?}"));
         let c = &scenario.cluster;
         (
-            c.nodes.iter().map(|n| n.name().to_string()).collect(),
-            c.pods.iter().map(|p| p.full_name.clone()).collect(),
+            c.nodes().iter().map(|n| n.name().to_string()).collect(),
+            c.pods().iter().map(|p| p.full_name.clone()).collect(),
         )
     }
 

@@ -133,8 +133,8 @@ impl Placement {
 /// Every pod of a finished run, as the report's `pods` lists them.
 pub fn placements(run: &Run) -> Vec<Placement> {
     let c = &run.cluster;
-    let mut attempts = vec![0usize; c.pods.len()];
-    let mut last_scheduled: Vec<Option<usize>> = vec![None; c.pods.len()];
+    let mut attempts = vec![0usize; c.pods().len()];
+    let mut last_scheduled: Vec<Option<usize>> = vec![None; c.pods().len()];
     for (i, t) in run.cycles.iter().enumerate() {
         if let Some(a) = attempts.get_mut(t.pod) {
             *a += 1;
@@ -153,12 +153,12 @@ pub fn placements(run: &Run) -> Vec<Placement> {
             }
         }
     }
-    let mut order: Vec<usize> = (0..c.pods.len()).collect();
-    order.sort_by_key(|&id| c.pods[id].input_index);
+    let mut order: Vec<usize> = (0..c.pods().len()).collect();
+    order.sort_by_key(|&id| c.pods()[id].input_index);
     order
         .into_iter()
         .map(|id| {
-            let p = &c.pods[id];
+            let p = &c.pods()[id];
             let name = p
                 .full_name
                 .strip_prefix(&p.namespace)
@@ -166,7 +166,7 @@ pub fn placements(run: &Run) -> Vec<Placement> {
                 .unwrap_or(&p.full_name)
                 .to_string();
             let phase = run.phase(id);
-            let node = run.node_of(id).map(|n| c.nodes[n].name().to_string());
+            let node = run.node_of(id).map(|n| c.nodes()[n].name().to_string());
             let state = run.pod_states.get(id);
             let pending = phase == Phase::Pending;
             Placement {

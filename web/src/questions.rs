@@ -200,11 +200,11 @@ fn view_of(c: &Comparison) -> CompareView {
     let differing: std::collections::HashSet<&str> =
         c.differences.iter().map(|d| d.pod.as_str()).collect();
     let pods_of = |run: &schedlab_core::Run, node: usize| -> Vec<PodMark> {
-        run.cluster.nodes[node]
-            .pods
+        run.cluster.nodes()[node]
+            .pods()
             .iter()
             .map(|&p| {
-                let name = run.cluster.pods[p].full_name.clone();
+                let name = run.cluster.pods()[p].full_name.clone();
                 let differs = differing.contains(name.as_str());
                 (name, differs)
             })
@@ -217,7 +217,7 @@ fn view_of(c: &Comparison) -> CompareView {
             .enumerate()
             .map(|(i, a)| {
                 let b = c.b.summary.nodes.iter().find(|n| n.name == a.name);
-                let j = c.b.run.cluster.node_index.get(&a.name).copied();
+                let j = c.b.run.cluster.node_index().get(&a.name).copied();
                 NodePair {
                     name: a.name.clone(),
                     cpu: (a.cpu_ratio, b.map_or(0.0, |b| b.cpu_ratio)),

@@ -361,7 +361,7 @@ impl Session {
         let mut sim = Simulation::new(&scenario, seed, false);
         // Checkpoints close enough that going back or explaining a past cycle replays a few
         // milliseconds of work: a step costs about one pass over the nodes.
-        let nodes = scenario.cluster.nodes.len().max(1);
+        let nodes = scenario.cluster.nodes().len().max(1);
         sim.set_checkpoint_spacing((8_000 / nodes).clamp(4, 256), 16);
         let info = Arc::new(SessionInfo {
             pods: Vec::new(),
@@ -376,7 +376,7 @@ impl Session {
             warnings: scenario.warnings.clone(),
             end: 0,
             stop: StopReason::MaxCycles,
-            node_count: scenario.cluster.nodes.len(),
+            node_count: scenario.cluster.nodes().len(),
             scheduler: scenario.version(),
             seed,
             evaluated_nodes: 0,
@@ -440,7 +440,7 @@ impl Session {
         let sim = &self.sim;
         let cluster = sim.cluster();
         let pods: Vec<PodStatic> = cluster
-            .pods
+            .pods()
             .iter()
             .map(|p| PodStatic {
                 short: short_name(&p.full_name).to_string(),
@@ -450,7 +450,7 @@ impl Session {
             })
             .collect();
         let mut input_order: Vec<PodId> = (0..pods.len()).collect();
-        input_order.sort_by_key(|&id| cluster.pods[id].input_index);
+        input_order.sort_by_key(|&id| cluster.pods()[id].input_index);
         let mut cycle_steps = vec![0; sim.cycles().len()];
         let mut marks = Vec::new();
         for (i, step) in sim.steps().iter().enumerate() {
@@ -611,14 +611,14 @@ impl Session {
         let last_cycle = info.last_cycle_at(position);
 
         let pdbs = pdb_views(cluster, states);
-        let mut budgeted = vec![false; cluster.pods.len()];
+        let mut budgeted = vec![false; cluster.pods().len()];
         for p in pdbs.iter().flat_map(|b| &b.pods) {
             budgeted[*p] = true;
         }
         let budgeted = |p: PodId| budgeted.get(p).copied().unwrap_or(false);
 
         let mut nodes: Vec<NodeCard> = cluster
-            .nodes
+            .nodes()
             .iter()
             .map(|n| {
                 let mut labels: Vec<(String, String)> = n
@@ -631,15 +631,15 @@ impl Session {
                 NodeCard {
                     name: n.name().to_string(),
                     cpu: Usage {
-                        used: n.requested.milli_cpu,
+                        used: n.requested().milli_cpu,
                         total: n.allocatable().milli_cpu,
                     },
                     memory: Usage {
-                        used: n.requested.memory,
+                        used: n.requested().memory,
                         total: n.allocatable().memory,
                     },
                     pods: Usage {
-                        used: n.pods.len() as i64,
+                        used: n.pods().len() as i64,
                         total: n.allocatable().pods,
                     },
                     labels,
@@ -658,7 +658,7 @@ impl Session {
                         .collect(),
                     cordoned: n.object().spec.unschedulable,
                     chips: n
-                        .pods
+                        .pods()
                         .iter()
                         .map(|&p| Chip {
                             pod: p,
@@ -695,7 +695,7 @@ impl Session {
                 (PodPhase::Pending, _) => "Pending",
             };
             if let (Some(nominated), PodPhase::Pending) = (&s.nominated, &s.phase) {
-                if let Some(&n) = cluster.node_index.get(nominated.as_str()) {
+                if let Some(&n) = cluster.node_index().get(nominated.as_str()) {
                     nodes[n].chips.push(Chip {
                         pod: p,
                         kind: ChipKind::Nominated,
@@ -709,7 +709,7 @@ impl Session {
             });
             pods.push(PodStatus {
                 phase,
-                node: node.map(|n: NodeId| cluster.nodes[n].name().to_string()),
+                node: node.map(|n: NodeId| cluster.nodes()[n].name().to_string()),
                 nominated: s.nominated.clone(),
                 last_cycle: last,
             });
@@ -793,7 +793,7 @@ impl Session {
 /// [`PodDisruptionBudget::covers`]: schedlab_core::model::PodDisruptionBudget::covers
 fn pdb_views(cluster: &Cluster, states: &[PodState]) -> Vec<PdbView> {
     cluster
-        .pdbs
+        .pdbs()
         .iter()
         .map(|b| {
             let namespace = b.metadata.namespace_or_default();
@@ -803,7 +803,7 @@ fn pdb_views(cluster: &Cluster, states: &[PodState]) -> Vec<PdbView> {
                 format!("{namespace}/{}", b.metadata.name)
             };
             let pods = cluster
-                .pods
+                .pods()
                 .iter()
                 .enumerate()
                 .filter(|(p, _)| states.get(*p).is_some_and(|s| s.phase != PodPhase::Deleted))

@@ -165,7 +165,7 @@ fn independent_runs(a: &BenchArgs, scenario: &Scenario, setup_s: f64) -> ExitCod
         "{{\"workload\":\"{}\",\"scheduler\":\"{}\",\"nodes\":{},\"pending\":{},\"percentageOfNodesToScore\":{},\"runs\":{},\"threads\":{},\"cycles\":{cycles},\"seconds\":{secs:.3},\"podsPerSecond\":{:.0},\"setupSeconds\":{setup_s:.3},\"decisions\":[{}],\"peakRssMiB\":{}}}",
         a.workload.upstream_name(),
         a.scheduler.as_str(),
-        scenario.cluster.nodes.len(),
+        scenario.cluster.nodes().len(),
         scenario.queue.len(),
         a.percentage,
         a.runs,

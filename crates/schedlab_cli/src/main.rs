@@ -318,7 +318,7 @@ const HUGE_TABLES: usize = 10_000_000;
 /// Warns, before a run, that its full JSON report (every cycle's filter and score tables) will
 /// take gigabytes of memory and output, when it will; `--summary` is the form for big runs.
 fn warn_if_the_tables_are_huge(scenario: &Scenario) {
-    let (pending, nodes) = (scenario.queue.len(), scenario.cluster.nodes.len());
+    let (pending, nodes) = (scenario.queue.len(), scenario.cluster.nodes().len());
     if pending.saturating_mul(nodes) >= HUGE_TABLES {
         eprintln!(
             "warning: the full report holds every cycle's filter and score tables: for {pending} \
@@ -376,8 +376,8 @@ fn command(cli: Cli) -> ExitCode {
                 let names = s.scheduler.scheduler_names().join(", ");
                 outln!(
                     "ok: {} node(s), {} pod(s), {} pending for {} (kube-scheduler {})",
-                    s.cluster.nodes.len(),
-                    s.cluster.pods.len(),
+                    s.cluster.nodes().len(),
+                    s.cluster.pods().len(),
                     s.queue.len(),
                     names,
                     s.version().as_str()
@@ -419,14 +419,14 @@ fn command(cli: Cli) -> ExitCode {
                         "{}",
                         terminal_safe(&format!(
                             "{} was already bound to {} in the input; it was not scheduled.",
-                            run.cluster.pods[id].full_name,
-                            run.cluster.nodes[n].name()
+                            run.cluster.pods()[id].full_name,
+                            run.cluster.nodes()[n].name()
                         ))
                     ),
                     None => outln!(
                         "{}",
                         terminal_safe(&not_queued(
-                            &run.cluster.pods[id].full_name,
+                            &run.cluster.pods()[id].full_name,
                             &scenario.scheduler.scheduler_names()
                         ))
                     ),

@@ -403,30 +403,74 @@ pub struct NodeInfo {
     /// Copies of the facts' most read numbers (always equal to them).
     hot: HotFacts,
     /// Sum of the scoring (non-zero) cpu requests.
-    pub nonzero_cpu: i64,
+    nonzero_cpu: i64,
     /// Sum of the scoring (non-zero) memory requests.
-    pub nonzero_memory: i64,
+    nonzero_memory: i64,
     /// Its index.
-    pub id: NodeId,
+    id: NodeId,
     // Line 2.
     /// Sum of the requests of pods on the node.
-    pub requested: Resources,
+    requested: Resources,
     // Line 3.
     /// The node object and what it alone decides (shared: cloning a cluster or copying a node
     /// for preemption copies none of it). Replaced only by [`NodeInfo::set_facts`] and by
     /// copying another node's (`clone`, `clone_from`), both of which keep `hot` in step.
     facts: Arc<NodeFacts>,
     /// Pods on the node, in the order they arrived.
-    pub pods: Vec<PodId>,
+    pods: Vec<PodId>,
     /// Pods on the node that have pod affinity or anti-affinity.
-    pub pods_with_affinity: Vec<PodId>,
+    pods_with_affinity: Vec<PodId>,
     /// How many times the accounting above has changed: every change counts one, so along one
     /// history (no restore in between) a node with the same count and the same facts is the
     /// same node with the same pods. Copies start from their source's count.
     changes: u64,
     // Line 4.
     /// Host ports in use.
-    pub used_ports: Vec<HostPort>,
+    used_ports: Vec<HostPort>,
+}
+
+impl NodeInfo {
+    /// Its index ([`NodeId`]).
+    #[inline]
+    pub fn id(&self) -> NodeId {
+        self.id
+    }
+
+    /// The sum of its pods' requests.
+    #[inline]
+    pub fn requested(&self) -> &Resources {
+        &self.requested
+    }
+
+    /// The sum of its pods' scoring (non-zero) cpu requests.
+    #[inline]
+    pub fn nonzero_cpu(&self) -> i64 {
+        self.nonzero_cpu
+    }
+
+    /// The sum of its pods' scoring (non-zero) memory requests.
+    #[inline]
+    pub fn nonzero_memory(&self) -> i64 {
+        self.nonzero_memory
+    }
+
+    /// Its pods, in the order they arrived.
+    #[inline]
+    pub fn pods(&self) -> &[PodId] {
+        &self.pods
+    }
+
+    /// Its pods with pod affinity or anti-affinity.
+    #[inline]
+    pub fn pods_with_affinity(&self) -> &[PodId] {
+        &self.pods_with_affinity
+    }
+
+    /// The host ports in use.
+    #[inline]
+    pub fn used_ports(&self) -> &[HostPort] {
+        &self.used_ports
+    }
 }
 
 impl Clone for NodeInfo {
@@ -733,20 +777,9 @@ impl NodeInfo {
     }
 }
 
-/// The cluster snapshot: nodes with their pods, every pod, and the selector sources.
+/// The objects besides nodes and pods that the scheduler reads, as the inputs give them.
 #[derive(Clone, Debug, Default)]
-pub struct Cluster {
-    /// Nodes in input order.
-    pub nodes: Vec<NodeInfo>,
-    /// Every pod in input order (bound and pending), shared: cloning a cluster copies no pod.
-    /// Pods are only ever added, through [`Cluster::add_pod`].
-    pub pods: Vec<Arc<PodInfo>>,
-    /// Each pod's priority, by pod id: a dense copy of `pods[p].priority`, which preemption
-    /// reads for every pod of every node (one cache line holds sixteen).
-    pub(crate) priorities: Vec<i32>,
-    /// What each pod adds to a node's sums, by pod id, dense like `priorities`: preemption adds
-    /// pods back to node copies one after another (see [`Cluster::add_to`]).
-    pub(crate) counts: Vec<PodCounts>,
+pub struct ClusterObjects {
     /// Services.
     pub services: Vec<Service>,
     /// ReplicationControllers: (namespace, selector).
@@ -762,14 +795,32 @@ pub struct Cluster {
     /// Namespaces' labels, by name (v1.35's InterPodAffinity `namespaceSelector`); a
     /// namespace not given has no labels.
     pub namespaces: BTreeMap<String, Labels>,
+}
+
+/// The cluster snapshot: nodes with their pods, every pod, and the selector sources.
+#[derive(Clone, Debug, Default)]
+pub struct Cluster {
+    /// Nodes in input order.
+    nodes: Vec<NodeInfo>,
+    /// Every pod in input order (bound and pending), shared: cloning a cluster copies no pod.
+    /// Pods are only ever added, through [`Cluster::add_pod`].
+    pods: Vec<Arc<PodInfo>>,
+    /// Each pod's priority, by pod id: a dense copy of `pods[p].priority`, which preemption
+    /// reads for every pod of every node (one cache line holds sixteen).
+    pub(crate) priorities: Vec<i32>,
+    /// What each pod adds to a node's sums, by pod id, dense like `priorities`: preemption adds
+    /// pods back to node copies one after another (see [`Cluster::add_to`]).
+    pub(crate) counts: Vec<PodCounts>,
+    /// The objects besides nodes and pods that the scheduler reads.
+    objects: ClusterObjects,
     /// Node name → id.
-    pub node_index: Arc<NodeIndex>,
+    node_index: Arc<NodeIndex>,
     /// Image name → number of nodes reporting it (for ImageLocality).
     image_node_counts: HashMap<String, usize>,
     /// Where each pod is bound (or `None`).
     pod_node: Vec<Option<NodeId>>,
     /// Bound pods that have pod affinity or anti-affinity, in binding order.
-    pub pods_with_affinity: Vec<PodId>,
+    pods_with_affinity: Vec<PodId>,
     /// Number of nodes carrying at least one `PreferNoSchedule` taint.
     nodes_with_soft_taints: usize,
     /// Number of nodes carrying at least one `NoSchedule` or `NoExecute` taint.
@@ -777,12 +828,112 @@ pub struct Cluster {
     /// Number of cordoned nodes (`spec.unschedulable`).
     nodes_cordoned: usize,
     /// PersistentVolumes, claims, storage classes and CSINodes.
-    pub volumes: crate::model::volume::VolumeCatalog,
+    volumes: crate::model::volume::VolumeCatalog,
     /// Bound pods counted per topology domain, for the affinity and spreading plugins.
-    pub topology: TopologyIndex,
+    topology: TopologyIndex,
 }
 
 impl Cluster {
+    /// An empty cluster (no node, no pod) with these objects.
+    pub fn with_objects(objects: ClusterObjects) -> Cluster {
+        Cluster {
+            objects,
+            ..Cluster::default()
+        }
+    }
+
+    /// The objects besides nodes and pods, to change them (tests).
+    #[cfg(test)]
+    pub(crate) fn objects_mut(&mut self) -> &mut ClusterObjects {
+        &mut self.objects
+    }
+
+    /// The nodes, to change their facts in place (tests).
+    #[cfg(test)]
+    pub(crate) fn nodes_mut(&mut self) -> &mut [NodeInfo] {
+        &mut self.nodes
+    }
+
+    /// Room for `n` more pods.
+    pub fn reserve_pods(&mut self, n: usize) {
+        self.pods.reserve(n);
+    }
+
+    /// The nodes, in input order (index = [`NodeId`]).
+    #[inline]
+    pub fn nodes(&self) -> &[NodeInfo] {
+        &self.nodes
+    }
+
+    /// Every pod, in input order (index = [`PodId`]), bound and pending.
+    #[inline]
+    pub fn pods(&self) -> &[Arc<PodInfo>] {
+        &self.pods
+    }
+
+    /// The Services.
+    pub fn services(&self) -> &[Service] {
+        &self.objects.services
+    }
+
+    /// The ReplicationControllers: (namespace, selector).
+    pub fn replication_controllers(&self) -> &[(String, Labels)] {
+        &self.objects.replication_controllers
+    }
+
+    /// The ReplicaSets: (namespace, selector).
+    pub fn replica_sets(&self) -> &[(String, Option<LabelSelector>)] {
+        &self.objects.replica_sets
+    }
+
+    /// The StatefulSets: (namespace, selector).
+    pub fn stateful_sets(&self) -> &[(String, Option<LabelSelector>)] {
+        &self.objects.stateful_sets
+    }
+
+    /// The PriorityClasses.
+    pub fn priority_classes(&self) -> &[PriorityClass] {
+        &self.objects.priority_classes
+    }
+
+    /// The PodDisruptionBudgets.
+    pub fn pdbs(&self) -> &[crate::model::PodDisruptionBudget] {
+        &self.objects.pdbs
+    }
+
+    /// Namespaces' labels, by name (a namespace not given has none).
+    pub fn namespaces(&self) -> &BTreeMap<String, Labels> {
+        &self.objects.namespaces
+    }
+
+    /// Node name → id.
+    #[inline]
+    pub fn node_index(&self) -> &NodeIndex {
+        &self.node_index
+    }
+
+    /// Bound pods with pod affinity or anti-affinity, in binding order.
+    pub fn pods_with_affinity(&self) -> &[PodId] {
+        &self.pods_with_affinity
+    }
+
+    /// PersistentVolumes, claims, storage classes and CSINodes.
+    #[inline]
+    pub fn volumes(&self) -> &crate::model::volume::VolumeCatalog {
+        &self.volumes
+    }
+
+    /// The volume catalog, to bind a claim or give it a node.
+    pub fn volumes_mut(&mut self) -> &mut crate::model::volume::VolumeCatalog {
+        &mut self.volumes
+    }
+
+    /// Bound pods counted per topology domain.
+    #[inline]
+    pub fn topology(&self) -> &TopologyIndex {
+        &self.topology
+    }
+
     /// Image name → number of nodes reporting it (for ImageLocality). Kept by the node
     /// mutations.
     pub fn image_node_counts(&self) -> &HashMap<String, usize> {
@@ -889,7 +1040,7 @@ impl Cluster {
         &'a self,
         pod: &'a PodInfo,
     ) -> impl Iterator<Item = &'a Service> + 'a {
-        self.services.iter().filter(move |s| {
+        self.objects.services.iter().filter(move |s| {
             s.metadata.namespace_or_default() == pod.namespace
                 && !s.spec.selector.is_empty()
                 && crate::model::selector::set_matches(&s.spec.selector, pod.labels())
@@ -2001,10 +2152,10 @@ mod index_tests {
                 json!({"metadata": {"name": "s"}, "spec": {"selector": {"app": "x"}}}),
             )
             .expect("service");
-            c.services.push(service);
+            c.objects.services.push(service);
             let rs: LabelSelector =
                 serde_json::from_value(json!({"matchLabels": {"app": "y"}})).expect("selector");
-            c.replica_sets.push(("default".into(), Some(rs)));
+            c.objects.replica_sets.push(("default".into(), Some(rs)));
             let mut names = 0;
             let mut new_name = || {
                 names += 1;
@@ -2066,11 +2217,7 @@ mod index_tests {
                     }
                 }
             }
-            let mut fresh = Cluster {
-                services: c.services.clone(),
-                replica_sets: c.replica_sets.clone(),
-                ..Cluster::default()
-            };
+            let mut fresh = Cluster::with_objects(c.objects.clone());
             for n in &c.nodes {
                 fresh.add_node(n.object().clone());
             }

@@ -33,8 +33,8 @@ impl serde::Serialize for JsonReport<'_> {
         use serde::ser::SerializeMap;
         let run = self.run;
         let c = &run.cluster;
-        let mut order: Vec<usize> = (0..c.pods.len()).collect();
-        order.sort_by_key(|&id| c.pods[id].input_index);
+        let mut order: Vec<usize> = (0..c.pods().len()).collect();
+        order.sort_by_key(|&id| c.pods()[id].input_index);
         let mut m = serializer.serialize_map(None)?;
         m.serialize_entry("pods", &Each(|| order.iter().map(|&id| pod_json(run, id))))?;
         m.serialize_entry(
@@ -65,7 +65,7 @@ impl serde::Serialize for JsonReport<'_> {
                     let moved: Vec<&str> = s
                         .moved
                         .iter()
-                        .map(|m| c.pods[m.pod].full_name.as_str())
+                        .map(|m| c.pods()[m.pod].full_name.as_str())
                         .collect();
                     Some(json!({"time": s.time.as_secs_f64(), "change": ch.verb(),
                         "object": ch.object(), "moved": moved}))
@@ -98,12 +98,12 @@ where
 /// `assumedNode` and `conditions`.
 fn pod_json(run: &Run, id: usize) -> Value {
     let c = &run.cluster;
-    let p = &c.pods[id];
+    let p = &c.pods()[id];
     let mut m = Map::new();
     m.insert("name".into(), json!(p.full_name));
     m.insert(
         "node".into(),
-        json!(run.node_of(id).map(|n| c.nodes[n].name())),
+        json!(run.node_of(id).map(|n| c.nodes()[n].name())),
     );
     // `status.nominatedNodeName` of a pod still waiting (the queue keeps the same).
     let nominated = run
@@ -115,7 +115,7 @@ fn pod_json(run: &Run, id: usize) -> Value {
     m.insert("phase".into(), json!(run.phase(id).as_str()));
     if let Some(state) = run.pod_states.get(id) {
         if let PodPhase::Assumed(n) = state.phase {
-            m.insert("assumedNode".into(), json!(c.nodes[n].name()));
+            m.insert("assumedNode".into(), json!(c.nodes()[n].name()));
         }
         if let Some(cond) = &state.condition {
             let mut cm = Map::new();
@@ -189,7 +189,7 @@ pub fn cycle_json(
 ) -> Value {
     let mut m = Map::new();
     m.insert("time".into(), json!(t.time));
-    m.insert("pod".into(), json!(c.pods[t.pod].full_name));
+    m.insert("pod".into(), json!(c.pods()[t.pod].full_name));
     m.insert("outcome".into(), json!(t.outcome.as_str()));
     let node_name = |n: usize| t.node_name(c, n).to_string();
     m.insert("node".into(), json!(t.node.map(node_name)));
@@ -326,7 +326,9 @@ fn preemption_json(c: &crate::cluster::Cluster, t: &crate::trace::CycleTrace) ->
         return Value::Null;
     };
     let names = |pods: &[usize]| -> Vec<&str> {
-        pods.iter().map(|&v| c.pods[v].full_name.as_str()).collect()
+        pods.iter()
+            .map(|&v| c.pods()[v].full_name.as_str())
+            .collect()
     };
     let candidates: Vec<Value> = p
         .candidates
@@ -352,7 +354,7 @@ pub fn queue_json(c: &crate::cluster::Cluster, queue: &[crate::queue::QueuedPodV
         .iter()
         .map(|q| {
             json!({
-                "pod": c.pods[q.pod].full_name,
+                "pod": c.pods()[q.pod].full_name,
                 "queue": q.queue.name(),
                 "priority": q.priority,
                 "attempts": q.attempts,
@@ -401,11 +403,11 @@ fn pad(out: &mut String, cell: &str, width: usize) {
 pub fn text_report(run: &Run) -> String {
     let c = &run.cluster;
     let mut out = String::new();
-    let mut order: Vec<usize> = (0..c.pods.len()).collect();
-    order.sort_by_key(|&id| c.pods[id].input_index);
+    let mut order: Vec<usize> = (0..c.pods().len()).collect();
+    order.sort_by_key(|&id| c.pods()[id].input_index);
     let width = order
         .iter()
-        .map(|&id| c.pods[id].full_name.chars().count())
+        .map(|&id| c.pods()[id].full_name.chars().count())
         .max()
         .unwrap_or(3)
         .clamp(3, MAX_COLUMN);
@@ -417,11 +419,13 @@ pub fn text_report(run: &Run) -> String {
         let node = match (phase, run.pod_states.get(id).map(|s| &s.phase)) {
             (Phase::Bound, _) => run
                 .node_of(id)
-                .map_or("-".to_string(), |n| c.nodes[n].name().to_string()),
-            (_, Some(PodPhase::Assumed(n))) => format!("({} assumed, binding)", c.nodes[*n].name()),
+                .map_or("-".to_string(), |n| c.nodes()[n].name().to_string()),
+            (_, Some(PodPhase::Assumed(n))) => {
+                format!("({} assumed, binding)", c.nodes()[*n].name())
+            }
             _ => "-".to_string(),
         };
-        pad(&mut out, &c.pods[id].full_name, width);
+        pad(&mut out, &c.pods()[id].full_name, width);
         let _ = writeln!(out, "  {:<8}  {node}", phase.as_str());
     }
 
@@ -452,7 +456,7 @@ pub fn text_report(run: &Run) -> String {
                 let names: Vec<&str> = s
                     .moved
                     .iter()
-                    .map(|m| c.pods[m.pod].full_name.as_str())
+                    .map(|m| c.pods()[m.pod].full_name.as_str())
                     .collect();
                 let _ = write!(
                     message,
@@ -538,7 +542,7 @@ pub fn text_report(run: &Run) -> String {
     // Cycles are numbered as they ran: copies a repeat counts take their numbers.
     let mut folded = 0;
     for (i, t) in run.cycles.iter().enumerate() {
-        let pod = &c.pods[t.pod].full_name;
+        let pod = &c.pods()[t.pod].full_name;
         let what = match (t.outcome, t.node) {
             (Outcome::Scheduled, Some(n)) => {
                 let mut s = format!(
@@ -567,7 +571,7 @@ pub fn text_report(run: &Run) -> String {
                         let victims: Vec<&str> = chosen
                             .victims
                             .iter()
-                            .map(|&v| c.pods[v].full_name.as_str())
+                            .map(|&v| c.pods()[v].full_name.as_str())
                             .collect();
                         let _ = write!(
                             s,

@@ -5,7 +5,7 @@
 //! `Scenario::run` (in [`crate::simulation`]) runs it: the scheduling queue, binding and the
 //! timeline on the virtual clock, until nothing can happen any more.
 
-use crate::cluster::{Cluster, PodId, PodInfo};
+use crate::cluster::{Cluster, ClusterObjects, PodId, PodInfo};
 use crate::input::{self, join_path, Diagnostic, Origin, Source};
 use crate::model::timeline::{Change, Timeline};
 use crate::model::volume::{
@@ -142,7 +142,7 @@ impl Scenario {
             choose_scheduler(&mut inputs, requested, &mut errors, &mut warnings);
         let mut cluster = cluster_objects(&mut inputs, &mut errors, &mut warnings);
         let global_default = cluster
-            .priority_classes
+            .priority_classes()
             .iter()
             .find(|c| c.global_default)
             .map(|c| c.value);
@@ -296,28 +296,30 @@ fn cluster_objects(
     errors: &mut Vec<Diagnostic>,
     warnings: &mut Vec<Diagnostic>,
 ) -> Cluster {
-    let mut cluster = Cluster::default();
-    cluster.services = std::mem::take(&mut inputs.services);
-    cluster.replication_controllers = inputs
-        .replication_controllers
-        .iter()
-        .map(|r| {
-            (
-                r.metadata.namespace_or_default().to_string(),
-                r.spec.selector.clone(),
-            )
-        })
-        .collect();
-    cluster.replica_sets = selector_sources(&inputs.replica_sets);
-    cluster.stateful_sets = selector_sources(&inputs.stateful_sets);
     warnings.extend(input::validate::global_defaults(&inputs.priority_classes));
-    cluster.priority_classes = std::mem::take(&mut inputs.priority_classes)
-        .into_iter()
-        .map(|(c, _)| c)
-        .collect();
-    cluster.pdbs = std::mem::take(&mut inputs.pod_disruption_budgets);
+    let mut cluster = Cluster::with_objects(ClusterObjects {
+        services: std::mem::take(&mut inputs.services),
+        replication_controllers: inputs
+            .replication_controllers
+            .iter()
+            .map(|r| {
+                (
+                    r.metadata.namespace_or_default().to_string(),
+                    r.spec.selector.clone(),
+                )
+            })
+            .collect(),
+        replica_sets: selector_sources(&inputs.replica_sets),
+        stateful_sets: selector_sources(&inputs.stateful_sets),
+        priority_classes: std::mem::take(&mut inputs.priority_classes)
+            .into_iter()
+            .map(|(c, _)| c)
+            .collect(),
+        pdbs: std::mem::take(&mut inputs.pod_disruption_budgets),
+        namespaces: Default::default(),
+    });
     for (node, origin) in std::mem::take(&mut inputs.nodes) {
-        if cluster.node_index.contains_key(&node.metadata.name) {
+        if cluster.node_index().contains_key(&node.metadata.name) {
             errors.push(Diagnostic::new(
                 &origin.file,
                 join_path(&origin.path, "metadata.name"),
@@ -328,7 +330,7 @@ fn cluster_objects(
         cluster.add_node(node);
     }
     load_volumes(
-        &mut cluster.volumes,
+        cluster.volumes_mut(),
         std::mem::take(&mut inputs.persistent_volumes),
         std::mem::take(&mut inputs.persistent_volume_claims),
         std::mem::take(&mut inputs.storage_classes),
@@ -352,7 +354,7 @@ fn add_pods(
     let v135 = owner.version == SchedulerVersion::V1_35;
     let mut queue: Vec<(i32, usize, PodId)> = Vec::new();
     let repeated = repeated_names(&pods);
-    cluster.pods.reserve(pods.len());
+    cluster.reserve_pods(pods.len());
     for (i, (pod, origin)) in pods.into_iter().enumerate() {
         if finished(&pod) {
             continue;
@@ -367,7 +369,7 @@ fn add_pods(
         }
         let priority = resolve_priority(
             &pod,
-            &cluster.priority_classes,
+            cluster.priority_classes(),
             global_default,
             || join_path(&origin.path, "spec.priorityClassName"),
             &origin.file,
@@ -387,7 +389,7 @@ fn add_pods(
             false => PodInfo::new(pod, priority, i),
         };
         if !node_name.is_empty() {
-            match cluster.node_index.get(&node_name).copied() {
+            match cluster.node_index().get(&node_name).copied() {
                 Some(node) => {
                     let id = cluster.add_pod(info(pod));
                     cluster.bind(id, node);
@@ -588,14 +590,14 @@ fn resolve_timeline(
     if timeline.changes.is_empty() {
         return Vec::new();
     }
-    let mut nodes: HashSet<String> = cluster.node_index.keys().cloned().collect();
+    let mut nodes: HashSet<String> = cluster.node_index().keys().cloned().collect();
     let mut pods: HashMap<String, PodId> = cluster
-        .pods
+        .pods()
         .iter()
         .enumerate()
         .map(|(i, p)| (p.full_name.clone(), i))
         .collect();
-    let mut next_id = cluster.pods.len();
+    let mut next_id = cluster.pods().len();
     let mut batch_next: BTreeMap<String, u64> = BTreeMap::new();
     let mut out = Vec::with_capacity(timeline.changes.len());
     for tc in &mut timeline.changes {
@@ -620,7 +622,7 @@ fn resolve_timeline(
             }
             pod.spec.priority = Some(resolve_priority(
                 pod,
-                &cluster.priority_classes,
+                cluster.priority_classes(),
                 global_default,
                 || join_path(&here, "spec.priorityClassName"),
                 &file,
@@ -696,7 +698,7 @@ mod tests {
         // 150 identical nodes (selectHost breaks many ties) with room for 15 pods each:
         // 300 bound + 2000 pending is more than the 2250 slots, so some cycles fail too.
         let mut s = scheduling_basic(150, 300, 2000, 0);
-        for n in &mut s.cluster.nodes {
+        for n in s.cluster.nodes_mut() {
             let mut facts = n.facts().clone();
             facts.allocatable.pods = 15;
             n.set_facts(std::sync::Arc::new(facts));

@@ -62,7 +62,7 @@ pub fn filter_all_with(
         settings,
     };
     let state = plugin.pre_filter(&cx).expect("pre_filter");
-    c.nodes
+    c.nodes()
         .iter()
         .map(|n| match state {
             crate::v117::State::Skip => Vec::new(),
@@ -92,7 +92,7 @@ pub fn try_filter_all(
         settings: &settings,
     };
     let state = plugin.pre_filter(&cx)?;
-    Ok(c.nodes
+    Ok(c.nodes()
         .iter()
         .map(|n| match state {
             crate::v117::State::Skip => Ok(Vec::new()),
@@ -122,7 +122,7 @@ pub fn score_all_with(
         pod: &info,
         settings,
     };
-    let nodes: Vec<_> = c.nodes.iter().collect();
+    let nodes: Vec<_> = c.nodes().iter().collect();
     let state = plugin.pre_score(&cx, &nodes).expect("pre_score");
     let raw: Vec<i64> = nodes
         .iter()

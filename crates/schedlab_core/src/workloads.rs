@@ -306,7 +306,7 @@ pub fn single_pass(s: &Scenario, seed: u64, detail: bool) -> SinglePass {
                 ),
                 Scheduler::V135(config) => {
                     // Only pods of a profile are queued.
-                    let Some(profile) = config.profile(cluster.pods[pod].pod.scheduler_name())
+                    let Some(profile) = config.profile(cluster.pods()[pod].pod.scheduler_name())
                     else {
                         continue;
                     };
@@ -329,14 +329,14 @@ pub fn single_pass(s: &Scenario, seed: u64, detail: bool) -> SinglePass {
                 cluster.bind(pod, node);
                 out.events.push(format!(
                     "Successfully assigned {} to {}",
-                    cluster.pods[pod].full_name,
-                    cluster.nodes[node].name()
+                    cluster.pods()[pod].full_name,
+                    cluster.nodes()[node].name()
                 ));
             }
             out.cycles.push(trace);
         }
     };
-    if s.scheduler.scans_every_node(s.cluster.nodes.len()) {
+    if s.scheduler.scans_every_node(s.cluster.nodes().len()) {
         crate::parallel::with_helper(run);
     } else {
         run();

@@ -135,17 +135,17 @@ impl Embedded {
     /// Every node now, in input order, with the pods on it.
     pub fn nodes(&self) -> Vec<NodeView> {
         let c = self.sim.cluster();
-        c.nodes
+        c.nodes()
             .iter()
             .map(|n| NodeView {
                 name: n.name().to_string(),
                 pods: n
-                    .pods
+                    .pods()
                     .iter()
-                    .map(|&p| c.pods[p].full_name.clone())
+                    .map(|&p| c.pods()[p].full_name.clone())
                     .collect(),
-                cpu: format_usage(CPU, n.requested.milli_cpu, n.allocatable().milli_cpu),
-                memory: format_usage(MEMORY, n.requested.memory, n.allocatable().memory),
+                cpu: format_usage(CPU, n.requested().milli_cpu, n.allocatable().milli_cpu),
+                memory: format_usage(MEMORY, n.requested().memory, n.allocatable().memory),
                 unschedulable: n.object().spec.unschedulable,
             })
             .collect()
@@ -160,10 +160,10 @@ impl Embedded {
             format!("default/{pod}")
         };
         let cluster = self.sim.cluster();
-        let Some(id) = cluster.pods.iter().position(|p| p.full_name == full) else {
+        let Some(id) = cluster.pods().iter().position(|p| p.full_name == full) else {
             return Err(format!("no pod {pod:?} in the inputs"));
         };
-        let name = cluster.pods[id].full_name.clone();
+        let name = cluster.pods()[id].full_name.clone();
         let cycles = &self.sim.cycles()[..self.sim.cycles_done()];
         if let Some(i) = cycles.iter().rposition(|c| c.pod == id) {
             // Explain against the cluster as that cycle saw it, as the CLI does.
@@ -206,7 +206,7 @@ impl Embedded {
         let summary = match (node, waiting) {
             (Some(n), _) => format!(
                 "{name} was already bound to {} in the input; it was not scheduled.",
-                cluster.nodes[n].name()
+                cluster.nodes()[n].name()
             ),
             // Not in the CLI, which explains a finished run: a pod whose turn has not come.
             (None, Some(q)) => format!(

@@ -220,7 +220,7 @@ impl BenchWorkload {
     /// Schedules every pending pod; returns `[scheduled, evaluated nodes, preemption victims]`.
     pub fn run(&self, seed: u64, trace: bool) -> Vec<f64> {
         let run = self.scenario.run(seed, trace);
-        let victims = (0..run.cluster.pods.len())
+        let victims = (0..run.cluster.pods().len())
             .filter(|&p| run.phase(p) == schedlab_core::simulation::Phase::Deleted)
             .count();
         vec![

@@ -301,7 +301,7 @@ impl Host {
 
     /// Runs a new session to its end in slices, then shows it at `load.position` (clamped).
     fn start(&mut self, scenario: Scenario, load: Load) {
-        if scenario.cluster.pods.len() <= DEFERRED_START_PODS {
+        if scenario.cluster.pods().len() <= DEFERRED_START_PODS {
             let session = Session::new(scenario, load.seed);
             self.continue_loading(session, load, false);
             return;

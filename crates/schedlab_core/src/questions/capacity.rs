@@ -170,13 +170,13 @@ fn copy_ids(scenario: &Scenario, template: &Template, n: usize) -> Vec<Option<us
         template.pod.metadata.namespace_or_default(),
         template.pod.metadata.name
     );
-    let first = scenario.cluster.pods.len().saturating_sub(n);
-    (0..scenario.cluster.pods.len())
+    let first = scenario.cluster.pods().len().saturating_sub(n);
+    (0..scenario.cluster.pods().len())
         .map(|id| {
             if id < first {
                 return None;
             }
-            scenario.cluster.pods[id]
+            scenario.cluster.pods()[id]
                 .full_name
                 .strip_prefix(&prefix)
                 .and_then(|k| k.parse::<usize>().ok())
@@ -202,7 +202,7 @@ fn outcome(run: &Run, ids: &[Option<usize>]) -> (usize, Option<(String, String)>
             .last_cycle_of(id)
             .and_then(|c| c.message.clone())
             .unwrap_or_else(|| "never scheduled".into());
-        (run.cluster.pods[id].full_name.clone(), message)
+        (run.cluster.pods()[id].full_name.clone(), message)
     });
     (bound, failure)
 }
@@ -311,7 +311,7 @@ pub fn capacity(
         } else {
             outcome(&next.0, &next.1).1
         };
-        let mut per_node = vec![0usize; run.cluster.nodes.len()];
+        let mut per_node = vec![0usize; run.cluster.nodes().len()];
         for (id, k) in ids.iter().enumerate() {
             if k.is_some() {
                 if let Some(n) = run.node_of(id) {
@@ -327,7 +327,7 @@ pub fn capacity(
                 .iter()
                 .enumerate()
                 .filter(|(_, c)| **c > 0)
-                .map(|(n, c)| (run.cluster.nodes[n].name().to_string(), *c))
+                .map(|(n, c)| (run.cluster.nodes()[n].name().to_string(), *c))
                 .collect(),
             first_failure,
         });

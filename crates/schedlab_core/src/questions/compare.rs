@@ -91,14 +91,14 @@ pub fn compare(a: (&str, &Scenario), b: (&str, &Scenario), seed: u64) -> Compari
 
 /// Each pod that had a cycle in either run and its fate under each.
 fn fates(run: &Run) -> Vec<(String, Fate)> {
-    let mut had_cycle = vec![false; run.cluster.pods.len()];
-    let mut message: Vec<Option<String>> = vec![None; run.cluster.pods.len()];
+    let mut had_cycle = vec![false; run.cluster.pods().len()];
+    let mut message: Vec<Option<String>> = vec![None; run.cluster.pods().len()];
     for c in &run.cycles {
         had_cycle[c.pod] = true;
         message[c.pod] = c.message.clone();
     }
     run.cluster
-        .pods
+        .pods()
         .iter()
         .enumerate()
         .map(|(id, p)| {
@@ -108,7 +108,7 @@ fn fates(run: &Run) -> Vec<(String, Fate)> {
                 match run.phase(id) {
                     Phase::Bound => Fate::Bound(
                         run.node_of(id)
-                            .map(|n| run.cluster.nodes[n].name().to_string())
+                            .map(|n| run.cluster.nodes()[n].name().to_string())
                             .unwrap_or_default(),
                     ),
                     Phase::Pending => Fate::Pending(message[id].take()),
@@ -197,9 +197,9 @@ fn preemptions_json(run: &Run) -> Vec<Value> {
             let chosen = p.chosen()?;
             Some(json!({
                 "time": t.time,
-                "pod": run.cluster.pods[t.pod].full_name,
+                "pod": run.cluster.pods()[t.pod].full_name,
                 "node": t.node_name(&run.cluster, chosen.node),
-                "victims": chosen.victims.iter().map(|&v| run.cluster.pods[v].full_name.as_str()).collect::<Vec<_>>(),
+                "victims": chosen.victims.iter().map(|&v| run.cluster.pods()[v].full_name.as_str()).collect::<Vec<_>>(),
                 "decidedBy": p.pick.map(|k| k.decided_by.as_str()),
             }))
         })

@@ -88,7 +88,7 @@ fn ratio(requested: i64, allocatable: i64) -> f64 {
 impl Summary {
     /// The summary of a run.
     pub fn of(run: &Run) -> Summary {
-        let mut scheduled_pods = vec![false; run.cluster.pods.len()];
+        let mut scheduled_pods = vec![false; run.cluster.pods().len()];
         let mut preemptions = 0;
         for c in &run.cycles {
             if let Some(seen) = scheduled_pods.get_mut(c.pod) {
@@ -128,25 +128,25 @@ impl Summary {
         }
         let nodes: Vec<NodeUse> = run
             .cluster
-            .nodes
+            .nodes()
             .iter()
             .map(|n| NodeUse {
                 name: n.name().to_string(),
-                cpu_ratio: ratio(n.requested.milli_cpu, n.allocatable().milli_cpu),
-                memory_ratio: ratio(n.requested.memory, n.allocatable().memory),
-                pods: n.pods.len(),
+                cpu_ratio: ratio(n.requested().milli_cpu, n.allocatable().milli_cpu),
+                memory_ratio: ratio(n.requested().memory, n.allocatable().memory),
+                pods: n.pods().len(),
             })
             .collect();
         let mut largest_free = FreeBlock::default();
-        for n in &run.cluster.nodes {
+        for n in run.cluster.nodes() {
             if n.facts().node.spec.unschedulable {
                 continue;
             }
             let a = n.allocatable();
-            let r = &n.requested;
+            let r = &n.requested();
             largest_free.milli_cpu = largest_free.milli_cpu.max(a.milli_cpu - r.milli_cpu);
             largest_free.memory = largest_free.memory.max(a.memory - r.memory);
-            largest_free.pods = largest_free.pods.max(a.pods - n.pods.len() as i64);
+            largest_free.pods = largest_free.pods.max(a.pods - n.pods().len() as i64);
         }
         Summary {
             placed,

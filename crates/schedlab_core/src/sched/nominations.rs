@@ -150,15 +150,15 @@ impl NominatedCopies {
     ) -> Option<&NodeInfo> {
         let adding = nominated_to_add(nominated, pod, priority);
         adding.clone().next()?;
-        if self.by_node.len() <= node.id {
-            self.by_node.resize_with(node.id + 1, || None);
+        if self.by_node.len() <= node.id() {
+            self.by_node.resize_with(node.id() + 1, || None);
         }
-        let pods = &cluster.pods;
-        let slot = &mut self.by_node[node.id];
+        let pods = &cluster.pods();
+        let slot = &mut self.by_node[node.id()];
         let still_true = slot.as_ref().is_some_and(|c| {
             c.info.shares_facts_with(node)
                 && c.changes == node.changes()
-                && c.info.id == node.id
+                && c.info.id() == node.id()
                 && c.added.len() == adding.clone().count()
                 && c.added
                     .iter()

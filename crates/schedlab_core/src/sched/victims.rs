@@ -242,7 +242,7 @@ mod tests {
     fn at(c: &Cluster) -> impl Fn(PodId) -> StartTime + '_ {
         // v3 started latest (2 s), the others at 1 s.
         move |p| {
-            StartTime::Virtual(Millis(if c.pods[p].full_name == "default/v3" {
+            StartTime::Virtual(Millis(if c.pods()[p].full_name == "default/v3" {
                 2000
             } else {
                 1000

@@ -43,7 +43,7 @@ pub fn is_delay_binding(cluster: &Cluster, pvc: &PersistentVolumeClaim) -> Resul
     if name.is_empty() {
         return Ok(false);
     }
-    match cluster.volumes.class(name) {
+    match cluster.volumes().class(name) {
         None => Ok(false),
         Some(c) => match c.volume_binding_mode.as_deref() {
             None => Err(format!(
@@ -63,7 +63,7 @@ pub fn pod_claims(cluster: &Cluster, pod: &PodInfo) -> Result<PodClaims, String>
         let Some(src) = &v.persistent_volume_claim else {
             continue;
         };
-        let Some(pvc) = cluster.volumes.pvc(ns, &src.claim_name) else {
+        let Some(pvc) = cluster.volumes().pvc(ns, &src.claim_name) else {
             return Err(format!(
                 "error getting PVC \"{ns}/{}\": could not find v1.PersistentVolumeClaim \"{ns}/{}\"",
                 src.claim_name, src.claim_name
@@ -93,7 +93,7 @@ pub fn find_pod_volumes(
 ) -> Result<(bool, bool, Vec<VolumeBinding>), String> {
     let mut bound_ok = true;
     for (_, pv_name) in &claims.bound {
-        let Some(pv) = cluster.volumes.pv(pv_name) else {
+        let Some(pv) = cluster.volumes().pv(pv_name) else {
             return Err(format!("could not find v1.PersistentVolume {pv_name:?}"));
         };
         if !pv.node_affinity_matches(labels) {
@@ -144,7 +144,7 @@ pub fn find_pod_volumes(
             if class_name.is_empty() {
                 return Err(format!("no class for claim {key:?}"));
             }
-            let Some(class) = cluster.volumes.class(class_name) else {
+            let Some(class) = cluster.volumes().class(class_name) else {
                 return Err(format!("failed to find storage class {class_name:?}"));
             };
             if class.provisioner.is_empty()
@@ -175,7 +175,7 @@ fn find_matching_volume<'a>(
     let mode = |m: &Option<String>| m.clone().unwrap_or_else(|| "Filesystem".into());
     let mut smallest: Option<(&str, i64)> = None;
     for (name, pv) in cluster
-        .volumes
+        .volumes()
         .pvs
         .iter()
         .filter(|(_, v)| v.class() == class)

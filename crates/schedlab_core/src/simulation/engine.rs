@@ -67,7 +67,7 @@ pub(super) fn refresh_nodes(state: &mut State) {
     state.order = Arc::from(state.cluster.node_tree_order());
     state.node_names = state
         .cluster
-        .nodes
+        .nodes()
         .iter()
         .map(|n| n.name().to_string())
         .collect();
@@ -208,7 +208,7 @@ pub(super) fn event(
     Event {
         kind: if warning { "Warning" } else { "Normal" },
         reason,
-        object: state.cluster.pods[pod].full_name.clone(),
+        object: state.cluster.pods()[pod].full_name.clone(),
         message,
         cycle,
         time: state.now,
@@ -237,14 +237,14 @@ fn nominations_by_node(state: &mut State) -> Arc<Nominations> {
     if (seen, seen_epoch) != key {
         let cluster = &state.cluster;
         let nominated = state.queue.nominated();
-        let priority = |p: PodId| cluster.pods[p].priority;
+        let priority = |p: PodId| cluster.pods()[p].priority;
         // Updated in place unless a checkpoint still shares it.
         let index = Arc::make_mut(&mut state.nominations.1);
         match nominated.changed_since(seen) {
             // The same nodes: only those whose nominations changed are read again.
             Some(changed) if seen_epoch == state.node_epoch => {
                 for name in changed {
-                    if let Some(&node) = cluster.node_index.get(name) {
+                    if let Some(&node) = cluster.node_index().get(name) {
                         index.set(node, nominated.for_node(name), priority);
                     }
                 }
@@ -252,8 +252,8 @@ fn nominations_by_node(state: &mut State) -> Arc<Nominations> {
             _ => {
                 let groups = nominated
                     .by_node()
-                    .filter_map(|(name, pods)| Some((*cluster.node_index.get(name)?, pods)));
-                index.rebuild(cluster.nodes.len(), groups, priority);
+                    .filter_map(|(name, pods)| Some((*cluster.node_index().get(name)?, pods)));
+                index.rebuild(cluster.nodes().len(), groups, priority);
             }
         }
         state.nominations.0 = key;
@@ -277,7 +277,7 @@ fn run_cycle(
     out.step.kind = StepKind::Cycle { cycle };
     let pod_scheduling_cycle = state.queue.scheduling_cycle();
     state.pods[pod].tried_at_change = state.changes;
-    let pod_info = Arc::clone(&state.cluster.pods[pod]);
+    let pod_info = Arc::clone(&state.cluster.pods()[pod]);
 
     // skipPodSchedule (a): a pod being deleted is not scheduled and not requeued.
     if pod_info.pod.metadata.deletion_timestamp.is_some() {
@@ -343,12 +343,15 @@ fn assume(
     // AssumePodVolumes: the claims this node was found to satisfy take their volumes
     // (or are marked for provisioning here).
     let cluster = &mut state.cluster;
-    for b in bindings_for(cluster, &cluster.pods[pod], &cluster.nodes[node]) {
+    for b in bindings_for(cluster, &cluster.pods()[pod], &cluster.nodes()[node]) {
         match &b.pv {
-            Some(pv) => cluster.volumes.bind(&b.namespace, &b.claim, pv),
-            None => cluster
-                .volumes
-                .select_node(&b.namespace, &b.claim, cluster.nodes[node].name()),
+            Some(pv) => cluster.volumes_mut().bind(&b.namespace, &b.claim, pv),
+            None => {
+                let name = cluster.nodes()[node].name().to_string();
+                cluster
+                    .volumes_mut()
+                    .select_node(&b.namespace, &b.claim, &name)
+            }
         }
         trace
             .volume_bindings
@@ -431,7 +434,7 @@ fn run_cycle_modern(
     state.cycles += 1;
     out.step.kind = StepKind::Cycle { cycle };
     state.pods[pod].tried_at_change = state.changes;
-    let pod_info = Arc::clone(&state.cluster.pods[pod]);
+    let pod_info = Arc::clone(&state.cluster.pods()[pod]);
     if pod_info.pod.metadata.deletion_timestamp.is_some() {
         let message = format!("skip schedule deleting pod: {}", pod_info.full_name);
         let mut trace = empty_trace(state, pod);
@@ -450,7 +453,7 @@ fn run_cycle_modern(
     let nominated = state.pods[pod]
         .nominated
         .as_deref()
-        .and_then(|n| state.cluster.node_index.get(n).copied());
+        .and_then(|n| state.cluster.node_index().get(n).copied());
     let mut result = crate::v135::cycle::schedule_pod(
         profile,
         config.percentage_of_nodes_to_score,
@@ -490,7 +493,7 @@ fn run_cycle_modern(
                     };
                     let cx = crate::v135::plugin::Cx {
                         cluster,
-                        pod: &cluster.pods[pod],
+                        pod: &cluster.pods()[pod],
                         order,
                     };
                     crate::v135::preemption::run_post_filter(
@@ -513,7 +516,7 @@ fn run_cycle_modern(
                 }
                 if let Some(mut p) = post.preemption {
                     if let Some(chosen) = p.chosen().cloned() {
-                        let preemptor = &state.cluster.pods[pod];
+                        let preemptor = &state.cluster.pods()[pod];
                         let by = match preemptor.pod.metadata.uid.as_str() {
                             "" => format!("pod {}", preemptor.full_name),
                             uid => format!("pod {uid}"),
@@ -601,7 +604,7 @@ fn complete_binding(state: &mut State, setup: &Setup, b: Binding, out: &mut Step
             p.phase = PodPhase::Bound;
             p.start_time = Some(StartTime::Virtual(state.now));
             p.condition = Some(Arc::clone(&setup.scheduled));
-            let name = &state.cluster.pods[pod].full_name;
+            let name = &state.cluster.pods()[pod].full_name;
             let message = format!("Successfully assigned {name} to {}", b.node);
             out.events
                 .push(event(state, false, "Scheduled", pod, message, b.cycle));
@@ -631,7 +634,7 @@ fn complete_binding(state: &mut State, setup: &Setup, b: Binding, out: &mut Step
                 b.cycle,
             ));
             out.step.kind = StepKind::BindFailed { pod };
-            let nominated = state.cluster.pods[pod]
+            let nominated = state.cluster.pods()[pod]
                 .pod
                 .status
                 .nominated_node_name
@@ -688,7 +691,13 @@ fn cluster_event(
     state
         .queue
         .move_with_hints(event, state.now, |pod, rejectors| {
-            crate::v135::queueing::may_help(config, &change, &cluster.pods[pod], rejectors, cluster)
+            crate::v135::queueing::may_help(
+                config,
+                &change,
+                &cluster.pods()[pod],
+                rejectors,
+                cluster,
+            )
         })
 }
 
@@ -708,11 +717,11 @@ fn assigned_pod_added(state: &mut State, setup: &Setup, pod: PodId) -> MoveRepor
         return state.queue.note_move_request(ClusterEvent::AssignedPodAdd);
     }
     let cluster = &state.cluster;
-    let added = &cluster.pods[pod];
+    let added = &cluster.pods()[pod];
     state
         .queue
         .on_cluster_event(InformerEvent::AssignedPodAdd, state.now, |p| {
-            let waiting = &cluster.pods[p];
+            let waiting = &cluster.pods()[p];
             waiting.pod.pod_affinity().is_some_and(|a| {
                 a.required_during_scheduling_ignored_during_execution
                     .iter()
@@ -740,19 +749,19 @@ fn update_node(
     name: &str,
     edit: impl FnOnce(&mut Node),
 ) -> MoveReport {
-    let Some(&id) = state.cluster.node_index.get(name) else {
+    let Some(&id) = state.cluster.node_index().get(name) else {
         return MoveReport {
             event: None,
             moved: Vec::new(),
         };
     };
-    let old = state.cluster.nodes[id].object().clone();
+    let old = state.cluster.nodes()[id].object().clone();
     let mut new = old.clone();
     edit(&mut new);
     let change = node_change(&old, &new);
     state.cluster.update_node(id, new);
     refresh_nodes(state);
-    let id = state.cluster.node_index.get(name).copied().unwrap_or(id);
+    let id = state.cluster.node_index().get(name).copied().unwrap_or(id);
     cluster_event(
         state,
         setup,
@@ -795,9 +804,9 @@ fn create_pod(
     expected: PodId,
 ) -> MoveReport {
     let priority = pod.spec.priority.unwrap_or(0);
-    let index = state.cluster.pods.len();
+    let index = state.cluster.pods().len();
     let node = (!pod.spec.node_name.is_empty())
-        .then(|| state.cluster.node_index.get(&pod.spec.node_name).copied())
+        .then(|| state.cluster.node_index().get(&pod.spec.node_name).copied())
         .flatten();
     let ours = setup.scheduler.owns(&pod);
     let nominated = pod.status.nominated_node_name.clone();
@@ -885,11 +894,11 @@ fn apply_change(state: &mut State, setup: &Setup, index: usize) -> MoveReport {
             update_node(state, setup, node, |n| n.spec.taints = taints.clone())
         }
         Change::DeleteNode(name) => {
-            let Some(&id) = state.cluster.node_index.get(name) else {
+            let Some(&id) = state.cluster.node_index().get(name) else {
                 return none;
             };
             // Pods bound there are deleted with the node; assumed ones fail their binding.
-            let on_node = state.cluster.nodes[id].pods.clone();
+            let on_node = state.cluster.nodes()[id].pods().to_vec();
             // The last assigned pod deleted stands for the event (one move for all of them).
             let mut deleted_assigned = None;
             for p in on_node {

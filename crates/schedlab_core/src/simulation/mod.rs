@@ -350,15 +350,15 @@ impl Simulation {
     pub fn new(scenario: &Scenario, seed: u64, detail: bool) -> Simulation {
         let scheduler = Arc::clone(&scenario.scheduler);
         let cluster = scenario.cluster.clone();
-        let pods: Vec<PodState> = (0..cluster.pods.len())
-            .map(|p| engine::initial_pod_state(&cluster.pods[p], cluster.pod_node()[p].is_some()))
+        let pods: Vec<PodState> = (0..cluster.pods().len())
+            .map(|p| engine::initial_pod_state(&cluster.pods()[p], cluster.pod_node()[p].is_some()))
             .collect();
         let mut queue = SchedulingQueue::new(scheduler.queue_config());
         for &p in &scenario.queue {
             let nominated = pods[p].nominated.as_deref();
             enqueue(&mut queue, &cluster, &scheduler, p, nominated, Millis::ZERO);
         }
-        let any_required_affinity = cluster.pods.iter().any(|p| has_required_affinity(&p.pod))
+        let any_required_affinity = cluster.pods().iter().any(|p| has_required_affinity(&p.pod))
             || scenario.timeline.changes.iter().any(|c| match &c.change {
                 crate::model::timeline::Change::CreatePod(p) => has_required_affinity(p),
                 crate::model::timeline::Change::CreatePods { template, .. } => {
@@ -366,7 +366,7 @@ impl Simulation {
                 }
                 _ => false,
             });
-        let size = cluster.pods.len() + cluster.nodes.len();
+        let size = cluster.pods().len() + cluster.nodes().len();
         let mut state = State {
             now: Millis::ZERO,
             order: Arc::from([]),
@@ -498,7 +498,7 @@ impl Simulation {
         if self
             .setup
             .scheduler
-            .scans_every_node(self.state.cluster.nodes.len())
+            .scans_every_node(self.state.cluster.nodes().len())
         {
             crate::parallel::with_helper(|| self.run_here(limits))
         } else {
@@ -794,7 +794,7 @@ fn enqueue(
     nominated: Option<&str>,
     now: Millis,
 ) {
-    let info = &cluster.pods[pod];
+    let info = &cluster.pods()[pod];
     let gate = match scheduler {
         Scheduler::V117(_) => None,
         Scheduler::V135(c) => c

@@ -23,10 +23,10 @@ pub const DEFAULT_TERMINATION_GRACE_PERIOD: Millis = Millis::secs(30);
 
 /// Whether the pod's `preemptionPolicy` (its own, else its PriorityClass's) is `Never`.
 pub(super) fn preemption_policy_never(state: &State, pod: PodId) -> bool {
-    let info = &state.cluster.pods[pod];
+    let info = &state.cluster.pods()[pod];
     let policy = info.pod.spec.preemption_policy.clone().or_else(|| {
         priority_class(
-            &state.cluster.priority_classes,
+            state.cluster.priority_classes(),
             &info.pod.spec.priority_class_name,
         )
         .and_then(|c| c.preemption_policy.clone())
@@ -36,14 +36,14 @@ pub(super) fn preemption_policy_never(state: &State, pod: PodId) -> bool {
 
 /// `podEligibleToPreemptOthers`: why the pod may not preempt, if so.
 fn not_eligible(state: &State, pod: PodId) -> Option<String> {
-    let info = &state.cluster.pods[pod];
+    let info = &state.cluster.pods()[pod];
     if preemption_policy_never(state, pod) {
         return Some("its preemptionPolicy is Never".to_string());
     }
     let nominated = state.pods[pod].nominated.as_deref()?;
-    let node = *state.cluster.node_index.get(nominated)?;
-    let waiting = state.cluster.nodes[node]
-        .pods
+    let node = *state.cluster.node_index().get(nominated)?;
+    let waiting = state.cluster.nodes()[node]
+        .pods()
         .iter()
         .any(|&p| state.pods[p].terminating && state.cluster.priority(p) < info.priority);
     waiting.then(|| {
@@ -55,7 +55,7 @@ fn not_eligible(state: &State, pod: PodId) -> Option<String> {
 pub(super) fn clear_nomination(state: &mut State, pod: PodId) {
     let old = state.pods[pod].nominated.take();
     if state.queue.queue_of(pod).is_some() {
-        let priority = state.cluster.pods[pod].priority;
+        let priority = state.cluster.pods()[pod].priority;
         state
             .queue
             .update(pod, priority, old.as_deref(), None, false, state.now);
@@ -112,7 +112,7 @@ pub(super) fn preempt(
     let Some(chosen) = t.chosen().cloned() else {
         return t;
     };
-    let preemptor = state.cluster.pods[pod].full_name.clone();
+    let preemptor = state.cluster.pods()[pod].full_name.clone();
     act_on(state, pod, &chosen, &preemptor, cycle, events, &mut t);
     t
 }
@@ -130,7 +130,7 @@ pub(super) fn act_on(
     t: &mut PreemptionTrace,
 ) {
     let node_name = state.node_names[chosen.node].clone();
-    let priority = state.cluster.pods[pod].priority;
+    let priority = state.cluster.pods()[pod].priority;
     let lower: Vec<PodId> = state
         .queue
         .nominated_pods_for_node(&node_name)
@@ -157,7 +157,7 @@ pub(super) fn act_on(
 fn delete_gracefully(state: &mut State, v: PodId) {
     match state.pods[v].phase {
         PodPhase::Bound if !state.pods[v].terminating => {
-            let grace = state.cluster.pods[v]
+            let grace = state.cluster.pods()[v]
                 .pod
                 .spec
                 .termination_grace_period_seconds

@@ -147,7 +147,7 @@ impl Run {
         } else {
             format!("default/{name}")
         };
-        self.cluster.pods.iter().position(|p| p.full_name == full)
+        self.cluster.pods().iter().position(|p| p.full_name == full)
     }
 
     /// How many cycles ended with a node chosen.

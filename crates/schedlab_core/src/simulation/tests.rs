@@ -75,7 +75,7 @@ fn the_story_runs_to_the_end_and_every_pod_settles() {
     // p2's first binding failed (failBinding).
     let p2 = sim
         .cluster()
-        .pods
+        .pods()
         .iter()
         .position(|p| p.full_name == "default/p2")
         .expect("p2");
@@ -88,7 +88,7 @@ fn the_story_runs_to_the_end_and_every_pod_settles() {
     // p0 was deleted; the three batch pods exist with their numbered names.
     let names: Vec<&str> = sim
         .cluster()
-        .pods
+        .pods()
         .iter()
         .map(|p| p.full_name.as_str())
         .collect();
@@ -96,7 +96,7 @@ fn the_story_runs_to_the_end_and_every_pod_settles() {
         assert!(names.contains(&n), "{names:?}");
     }
     assert_eq!(sim.pod_states()[0].phase, PodPhase::Deleted);
-    assert!(!sim.cluster().node_index.contains_key("n2"));
+    assert!(!sim.cluster().node_index().contains_key("n2"));
 }
 
 #[test]
@@ -256,7 +256,7 @@ fn equal_priorities_pop_in_input_order_and_higher_priorities_first() {
     let order: Vec<&str> = run
         .cycles
         .iter()
-        .map(|c| run.cluster.pods[c.pod].full_name.as_str())
+        .map(|c| run.cluster.pods()[c.pod].full_name.as_str())
         .collect();
     assert_eq!(
         order,
@@ -335,11 +335,11 @@ fn no_node_is_overcommitted_and_no_pod_is_scheduled_twice() {
                 _ => {}
             }
             let c = sim.cluster();
-            for n in &c.nodes {
+            for n in c.nodes() {
                 let cpu: i64 = n
-                    .pods
+                    .pods()
                     .iter()
-                    .map(|&p| c.pods[p].node_request.milli_cpu)
+                    .map(|&p| c.pods()[p].node_request.milli_cpu)
                     .sum();
                 assert!(
                     cpu <= n.allocatable().milli_cpu,
@@ -347,7 +347,7 @@ fn no_node_is_overcommitted_and_no_pod_is_scheduled_twice() {
                     n.name()
                 );
                 assert!(
-                    n.pods.len() as i64 <= n.allocatable().pods,
+                    n.pods().len() as i64 <= n.allocatable().pods,
                     "case {case}: {} has too many pods",
                     n.name()
                 );

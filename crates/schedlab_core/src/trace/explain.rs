@@ -102,7 +102,7 @@ fn hint(
                 let ports: Vec<String> = pod
                     .host_ports
                     .iter()
-                    .filter(|p| node.used_ports.iter().any(|u| u.port == p.port && u.protocol == p.protocol))
+                    .filter(|p| node.used_ports().iter().any(|u| u.port == p.port && u.protocol == p.protocol))
                     .map(|p| format!("{}/{}", p.port, p.protocol))
                     .collect();
                 format!("host port(s) {} are taken on this node", ports.join(", "))
@@ -138,7 +138,7 @@ fn claims_of<'a>(
         .volumes
         .iter()
         .filter_map(|v| v.persistent_volume_claim.as_ref())
-        .filter_map(move |c| cluster.volumes.pvc(ns, &c.claim_name))
+        .filter_map(move |c| cluster.volumes().pvc(ns, &c.claim_name))
 }
 
 fn volume_zone_hint(
@@ -147,7 +147,7 @@ fn volume_zone_hint(
     node: &NodeInfo,
 ) -> Option<String> {
     for c in claims_of(cluster, pod) {
-        let Some(pv) = cluster.volumes.pv(&c.spec.volume_name) else {
+        let Some(pv) = cluster.volumes().pv(&c.spec.volume_name) else {
             continue;
         };
         for key in [LABEL_ZONE, LABEL_REGION] {
@@ -178,7 +178,7 @@ fn volume_node_hint(
     node: &NodeInfo,
 ) -> Option<String> {
     claims_of(cluster, pod).find_map(|c| {
-        let pv = cluster.volumes.pv(&c.spec.volume_name)?;
+        let pv = cluster.volumes().pv(&c.spec.volume_name)?;
         (c.fully_bound() && !pv.node_affinity_matches(node.labels())).then(|| {
             format!(
                 "claim {} is bound to volume {}, whose spec.nodeAffinity excludes this node: the pod can only run where that volume is",
@@ -196,11 +196,11 @@ fn volume_bind_hint(
     let mut parts = Vec::new();
     for c in claims_of(cluster, pod).filter(|c| !c.fully_bound() && c.spec.volume_name.is_empty()) {
         let class_name = c.class();
-        let Some(class) = cluster.volumes.class(class_name) else {
+        let Some(class) = cluster.volumes().class(class_name) else {
             continue;
         };
         let of_class: Vec<_> = cluster
-            .volumes
+            .volumes()
             .pvs
             .values()
             .filter(|v| v.class() == class_name)
@@ -263,7 +263,7 @@ fn immediate_claims(cluster: &Cluster, pod: &crate::cluster::PodInfo) -> Vec<Str
             } else if class.is_empty() {
                 "has no storageClassName, so it waits for the PV controller (Immediate)".into()
             } else {
-                match cluster.volumes.class(class) {
+                match cluster.volumes().class(class) {
                     None => format!("names StorageClass {class}, which is not in the input, so it counts as Immediate"),
                     Some(sc) if sc.volume_binding_mode.as_deref() == Some("WaitForFirstConsumer") => return None,
                     Some(_) => format!("has the Immediate class {class}: the PV controller must bind it before the pod can schedule"),
@@ -276,7 +276,7 @@ fn immediate_claims(cluster: &Cluster, pod: &crate::cluster::PodInfo) -> Vec<Str
 
 /// Explains one cycle of a pod (the cycle must have been recorded with details).
 pub fn explain(cluster: &Cluster, trace: &CycleTrace) -> Explanation {
-    let pod = &cluster.pods[trace.pod];
+    let pod = &cluster.pods()[trace.pod];
     let summary = match (trace.outcome, trace.node) {
         (Outcome::Scheduled, Some(n)) => {
             let total = trace
@@ -342,7 +342,7 @@ pub fn explain(cluster: &Cluster, trace: &CycleTrace) -> Explanation {
         .map(|r| {
             // Hints read the node's current state; a node deleted since the cycle has none.
             let name = trace.node_name(cluster, r.node);
-            let node = cluster.nodes.get(r.node).filter(|n| n.name() == name);
+            let node = cluster.nodes().get(r.node).filter(|n| n.name() == name);
             let mut hints: Vec<String> = Vec::new();
             for reason in r.reasons() {
                 if let Some(h) = node.and_then(|node| hint(reason, cluster, pod, node)) {

@@ -196,7 +196,7 @@ impl CycleTrace {
     pub fn node_name<'a>(&'a self, cluster: &'a crate::cluster::Cluster, id: NodeId) -> &'a str {
         match self.node_names.get(id) {
             Some(n) => n,
-            None => cluster.nodes.get(id).map_or("?", |n| n.name()),
+            None => cluster.nodes().get(id).map_or("?", |n| n.name()),
         }
     }
 }

@@ -7,19 +7,19 @@ use crate::sched::victims::{Candidate, Criterion};
 
 fn names(cluster: &Cluster, pods: &[PodId]) -> String {
     pods.iter()
-        .map(|&p| cluster.pods[p].full_name.as_str())
+        .map(|&p| cluster.pods()[p].full_name.as_str())
         .collect::<Vec<_>>()
         .join(", ")
 }
 
 fn highest(cluster: &Cluster, c: &Candidate) -> i32 {
-    cluster.pods[c.victims[0]].priority
+    cluster.pods()[c.victims[0]].priority
 }
 
 fn priority_sum(cluster: &Cluster, c: &Candidate) -> i64 {
     c.victims
         .iter()
-        .map(|&p| i64::from(cluster.pods[p].priority))
+        .map(|&p| i64::from(cluster.pods()[p].priority))
         .sum()
 }
 
@@ -73,7 +73,7 @@ fn why(cluster: &Cluster, trace: &CycleTrace, p: &PreemptionTrace) -> String {
 /// The explanation of a cycle's preemption attempt, if it made one.
 pub fn explain_preemption(cluster: &Cluster, trace: &CycleTrace) -> Option<String> {
     let p = trace.preemption.as_deref()?;
-    let pod = &cluster.pods[trace.pod].full_name;
+    let pod = &cluster.pods()[trace.pod].full_name;
     if let Some(why) = &p.not_eligible {
         return Some(format!("Preemption: {pod} may not preempt: {why}."));
     }

@@ -40,7 +40,7 @@ fn pod_passes_basic_checks(cx: &CycleContext) -> Result<(), CycleError> {
             continue;
         };
         let name = &src.claim_name;
-        match cx.cluster.volumes.pvc(namespace, name) {
+        match cx.cluster.volumes().pvc(namespace, name) {
             None => {
                 return Err(CycleError(format!(
                     "persistentvolumeclaim {} not found",
@@ -123,7 +123,7 @@ pub fn schedule_one(
     }
     let cx = CycleContext {
         cluster,
-        pod: &cluster.pods[pod],
+        pod: &cluster.pods()[pod],
         settings: &profile.settings,
     };
     match cycle(
@@ -206,11 +206,11 @@ fn cycle(
         if feasible.len() >= to_find {
             break;
         }
-        let node = &cluster.nodes[id];
+        let node = &cluster.nodes()[id];
         processed += 1;
         if detail {
             record = NodeFilterRecord {
-                node: node.id,
+                node: node.id(),
                 ..NodeFilterRecord::default()
             };
         }
@@ -232,7 +232,7 @@ fn cycle(
         if fits {
             feasible.push(node);
         } else {
-            failed.close_node(node.id);
+            failed.close_node(node.id());
         }
     }
     st.next_start_node_index = (start + processed) % all;
@@ -246,8 +246,8 @@ fn cycle(
     }
     if feasible.len() == 1 {
         trace.outcome = Outcome::Scheduled;
-        trace.node = Some(feasible[0].id);
-        trace.tie_set = vec![feasible[0].id];
+        trace.node = Some(feasible[0].id());
+        trace.tie_set = vec![feasible[0].id()];
         return Ok(());
     }
 
@@ -255,9 +255,9 @@ fn cycle(
     let totals = prioritize(profile, cx, &feasible, detail, trace, &mut st.scratch)?;
 
     // selectHost
-    let selected = feasible[select_host(&totals, &mut st.rng)].id;
+    let selected = feasible[select_host(&totals, &mut st.rng)].id();
     if detail {
-        trace.tie_set = ties_of_best(&totals).map(|i| feasible[i].id).collect();
+        trace.tie_set = ties_of_best(&totals).map(|i| feasible[i].id()).collect();
     }
     trace.outcome = Outcome::Scheduled;
     trace.node = Some(selected);
@@ -293,7 +293,7 @@ fn filter_in_parts<'c>(
         let mut feasible = Vec::with_capacity(ids.size_hint().0);
         let mut record = NodeFilterRecord::default();
         for &id in ids {
-            let node = &cluster.nodes[id];
+            let node = &cluster.nodes()[id];
             let fits = filter_node(
                 active,
                 check_all,
@@ -309,7 +309,7 @@ fn filter_in_parts<'c>(
             if fits {
                 feasible.push(node);
             } else {
-                failed.close_node(node.id);
+                failed.close_node(node.id());
             }
         }
         Ok(feasible)
@@ -355,7 +355,7 @@ impl<'p> NodeChecker<'p> {
     pub fn refresh(&mut self, cluster: &Cluster) -> Result<(), CycleError> {
         let cx = CycleContext {
             cluster,
-            pod: &cluster.pods[self.pod],
+            pod: &cluster.pods()[self.pod],
             settings: &self.profile.settings,
         };
         self.states = self
@@ -390,7 +390,7 @@ impl<'p> NodeChecker<'p> {
     ) -> Result<bool, CycleError> {
         let cx = CycleContext {
             cluster,
-            pod: &cluster.pods[self.pod],
+            pod: &cluster.pods()[self.pod],
             settings: &self.profile.settings,
         };
         if let Some(info) = with_nominated(scratch, &cx, self.pod, node, nominations) {
@@ -411,11 +411,11 @@ impl<'p> NodeChecker<'p> {
     ) -> Result<bool, CycleError> {
         let cx = CycleContext {
             cluster,
-            pod: &cluster.pods[self.pod],
+            pod: &cluster.pods()[self.pod],
             settings: &self.profile.settings,
         };
         let mut mark = None;
-        for n in nominated_to_add(nominations.to(node.id), self.pod, cx.pod.priority) {
+        for n in nominated_to_add(nominations.to(node.id()), self.pod, cx.pod.priority) {
             if mark.is_none() {
                 mark = Some(node.mark());
             }
@@ -451,7 +451,7 @@ fn with_nominated<'s>(
     node: &NodeInfo,
     nominations: &Nominations,
 ) -> Option<&'s NodeInfo> {
-    let mut adding = nominated_to_add(nominations.to(node.id), pod, cx.pod.priority).peekable();
+    let mut adding = nominated_to_add(nominations.to(node.id()), pod, cx.pod.priority).peekable();
     adding.peek()?;
     let info = scratch.get_or_insert_with(|| node.clone());
     info.clone_from(node);
@@ -480,7 +480,7 @@ fn filter_node(
         cx.cluster,
         (pod, cx.pod.priority),
         node,
-        nominations.to(node.id),
+        nominations.to(node.id()),
     ) {
         if !run_filters(active, check_all, cx, info, detail, record, reasons)? {
             return Ok(false);
@@ -539,7 +539,7 @@ fn prioritize(
         // EqualPriorityMap for every node.
         let totals = vec![1; n];
         if detail {
-            trace.totals = nodes.iter().map(|node| (node.id, 1)).collect();
+            trace.totals = nodes.iter().map(|node| (node.id(), 1)).collect();
         }
         return Ok(totals);
     }
@@ -551,7 +551,7 @@ fn prioritize(
         trace.scores = nodes
             .iter()
             .map(|node| NodeScoreRecord {
-                node: node.id,
+                node: node.id(),
                 entries: Vec::with_capacity(profile.scores.len()),
             })
             .collect();
@@ -614,7 +614,11 @@ fn prioritize(
             .for_each(|t| *t = t.wrapping_add(everyone));
     }
     if detail {
-        trace.totals = nodes.iter().zip(&totals).map(|(n, t)| (n.id, *t)).collect();
+        trace.totals = nodes
+            .iter()
+            .zip(&totals)
+            .map(|(n, t)| (n.id(), *t))
+            .collect();
     }
     Ok(totals)
 }

@@ -64,9 +64,9 @@ fn importance(
 /// v1.17 `filterPodsWithPDBViolation`: a pod is violating when a PodDisruptionBudget covering it
 /// allows no disruption (no per-call budget accounting in v1.17).
 fn violates_pdb(cluster: &Cluster, p: PodId) -> bool {
-    let info = &cluster.pods[p];
+    let info = &cluster.pods()[p];
     cluster
-        .pdbs
+        .pdbs()
         .iter()
         .any(|b| b.covers(&info.namespace, info.labels()) && b.status.disruptions_allowed <= 0)
 }
@@ -88,8 +88,8 @@ pub fn select_nodes_for_preemption(
     let mut out = Vec::with_capacity(potential.len());
     for &node in potential {
         // With nothing to remove the node is as the failed cycle saw it: it still fails.
-        if !cluster.nodes[node]
-            .pods
+        if !cluster.nodes()[node]
+            .pods()
             .iter()
             .any(|&p| cluster.priority(p) < priority)
         {
@@ -141,8 +141,8 @@ fn potential_victims(
     let priority = cluster.priority(pod);
     keys.clear();
     keys.extend(
-        cluster.nodes[node]
-            .pods
+        cluster.nodes()[node]
+            .pods()
             .iter()
             .copied()
             .filter(|&p| cluster.priority(p) < priority)
@@ -152,7 +152,7 @@ fn potential_victims(
     keys.sort_by_key(|k| k.0);
     out.clear();
     out.extend(keys.iter().map(|&(_, p)| p));
-    if cluster.pdbs.is_empty() {
+    if cluster.pdbs().is_empty() {
         return 0;
     }
     let (violating, other): (Vec<PodId>, Vec<PodId>) =
@@ -181,8 +181,8 @@ fn victims_on_a_copy(
     } = scratch;
     let priority = cluster.priority(pod);
     let keep = |p: PodId| cluster.priority(p) >= priority;
-    let info = copy.get_or_insert_with(|| cluster.nodes[node].clone());
-    info.copy_keeping(&cluster.nodes[node], &cluster.pods, keep);
+    let info = copy.get_or_insert_with(|| cluster.nodes()[node].clone());
+    info.copy_keeping(&cluster.nodes()[node], cluster.pods(), keep);
     // Checked before the victims are sorted: a node where even that fails needs no order.
     if !checker.fits_in_place(cluster, info, nominations)? {
         return Ok(None);
@@ -220,7 +220,7 @@ fn victims_changing_the_cache(
     let mut scratch = None;
     let mut fits = |cluster: &Cluster| -> Result<bool, CycleError> {
         let checker = NodeChecker::new(profile, cluster, pod)?;
-        checker.fits(cluster, &cluster.nodes[node], nominations, &mut scratch)
+        checker.fits(cluster, &cluster.nodes()[node], nominations, &mut scratch)
     };
     let result = (|| {
         if !fits(cluster)? {
@@ -275,7 +275,7 @@ mod tests {
     fn at(c: &Cluster) -> impl Fn(PodId) -> StartTime + '_ {
         // v3 started latest (2 s), the others at 1 s.
         move |p| {
-            StartTime::Virtual(Millis(if c.pods[p].full_name == "default/v3" {
+            StartTime::Virtual(Millis(if c.pods()[p].full_name == "default/v3" {
                 2000
             } else {
                 1000
@@ -372,7 +372,7 @@ mod tests {
                     &mut scratch,
                 )
                 .expect("no filter error");
-                let before: Vec<Vec<PodId>> = c.nodes.iter().map(|x| x.pods.clone()).collect();
+                let before: Vec<Vec<PodId>> = c.nodes().iter().map(|x| x.pods().to_vec()).collect();
                 let plain = victims_changing_the_cache(
                     &profile,
                     &mut c,
@@ -384,8 +384,8 @@ mod tests {
                 .expect("no filter error");
                 assert_eq!(copy, plain, "round {round}, node n{n}");
                 // The plain path puts every pod back (possibly in another order on its node).
-                for (x, b) in c.nodes.iter().zip(&before) {
-                    let (mut got, mut want) = (x.pods.clone(), b.clone());
+                for (x, b) in c.nodes().iter().zip(&before) {
+                    let (mut got, mut want) = (x.pods().to_vec(), b.clone());
                     got.sort_unstable();
                     want.sort_unstable();
                     assert_eq!(got, want);

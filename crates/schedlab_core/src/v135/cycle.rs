@@ -257,7 +257,7 @@ pub fn schedule_pod(
     }
     let cx = Cx {
         cluster,
-        pod: &cluster.pods[pod],
+        pod: &cluster.pods()[pod],
         order,
     };
     let outcome = run(
@@ -274,7 +274,7 @@ pub fn schedule_pod(
     );
     let outcome = outcome.and_then(|()| match (trace.outcome, trace.node) {
         (Outcome::Scheduled, Some(node)) => {
-            let node = &cluster.nodes[node];
+            let node = &cluster.nodes()[node];
             reserve_to_bind(profile, &cx, &result.states, node, detail, &mut modern)
         }
         _ => Ok(()),
@@ -470,7 +470,7 @@ fn run(
 
     // The nominated node first.
     if let Some(node) = nominated {
-        let info = &cx.cluster.nodes[node];
+        let info = &cx.cluster.nodes()[node];
         let mut record = NodeFilterRecord {
             node,
             ..NodeFilterRecord::default()
@@ -513,7 +513,7 @@ fn run(
                 .order
                 .iter()
                 .copied()
-                .filter(|&n| names.contains(cx.cluster.nodes[n].name()))
+                .filter(|&n| names.contains(cx.cluster.nodes()[n].name()))
                 .collect();
             &narrowed_list
         }
@@ -577,7 +577,7 @@ fn run(
             break;
         }
         evaluated += 1;
-        let info = &cx.cluster.nodes[node];
+        let info = &cx.cluster.nodes()[node];
         let mut record = NodeFilterRecord {
             node,
             ..NodeFilterRecord::default()
@@ -621,7 +621,7 @@ fn run(
         trace.tie_set = vec![feasible[0]];
         return Ok(());
     }
-    let nodes: Vec<&NodeInfo> = feasible.iter().map(|&n| &cx.cluster.nodes[n]).collect();
+    let nodes: Vec<&NodeInfo> = feasible.iter().map(|&n| &cx.cluster.nodes()[n]).collect();
     let totals = prioritize(profile, cx, &nodes, detail, trace, modern, &mut st.scratch)?;
     // selectHost: the seeded uniform choice among the best totals.
     let selected = feasible[select_host(&totals, &mut st.rng)];
@@ -691,7 +691,7 @@ fn filter_in_parts(
                 visited,
                 states,
                 cx,
-                &cx.cluster.nodes[node],
+                &cx.cluster.nodes()[node],
                 nominations,
                 &mut part.reasons,
                 &mut record,
@@ -793,15 +793,15 @@ pub fn filter_with_nominated(
     }
     let priority = cx.pod.priority;
     let mut adding = nominations
-        .to(node.id)
+        .to(node.id())
         .iter()
-        .filter(|n| n.priority >= priority && !std::ptr::eq(&*cx.cluster.pods[n.pod], cx.pod))
+        .filter(|n| n.priority >= priority && !std::ptr::eq(&*cx.cluster.pods()[n.pod], cx.pod))
         .peekable();
     if adding.peek().is_some() {
         let mut copy = node.clone();
         let mut copied = states.clone();
         for n in adding {
-            let added = &cx.cluster.pods[n.pod];
+            let added = &cx.cluster.pods()[n.pod];
             cx.cluster.add_to(&mut copy, n.pod);
             for &i in &profile.points[Point::PreFilter as usize] {
                 if let Some(s) = copied.states[i].as_deref_mut() {
@@ -874,7 +874,7 @@ fn prioritize(
     let score_points = &profile.points[Point::Score as usize];
     if score_points.is_empty() {
         if detail {
-            trace.totals = nodes.iter().map(|node| (node.id, 1)).collect();
+            trace.totals = nodes.iter().map(|node| (node.id(), 1)).collect();
         }
         return Ok(vec![1; n]);
     }
@@ -907,7 +907,7 @@ fn prioritize(
         trace.scores = nodes
             .iter()
             .map(|node| NodeScoreRecord {
-                node: node.id,
+                node: node.id(),
                 entries: Vec::new(),
             })
             .collect();
@@ -1014,7 +1014,11 @@ fn prioritize(
         }
     }
     if detail {
-        trace.totals = nodes.iter().zip(&totals).map(|(n, t)| (n.id, *t)).collect();
+        trace.totals = nodes
+            .iter()
+            .zip(&totals)
+            .map(|(n, t)| (n.id(), *t))
+            .collect();
     }
     Ok(totals)
 }
@@ -1044,7 +1048,7 @@ mod tests {
             _state: Option<&dyn PluginState>,
             node: &NodeInfo,
         ) -> Result<i64, String> {
-            Ok(self.0[node.id])
+            Ok(self.0[node.id()])
         }
         fn normalizes(&self) -> bool {
             false
@@ -1087,7 +1091,7 @@ mod tests {
             }],
             points,
         );
-        let feasible: Vec<&NodeInfo> = c.nodes.iter().collect();
+        let feasible: Vec<&NodeInfo> = c.nodes().iter().collect();
         [false, true].map(|detail| {
             let mut trace = CycleTrace::new(0, scores.len(), 0);
             let mut modern = ModernTrace::default();

@@ -145,8 +145,8 @@ fn preempt(
     }
     if let Some(node) = nominated {
         let unresolvable = d.code_of(node) == Some(Code::UnschedulableAndUnresolvable);
-        let waiting = cx.cluster.nodes[node]
-            .pods
+        let waiting = cx.cluster.nodes()[node]
+            .pods()
             .iter()
             .any(|&p| cx.cluster.priority(p) < cx.pod.priority && (facts.terminating)(p));
         if !unresolvable && waiting {
@@ -247,9 +247,9 @@ fn select_victims_on_node(
 ) -> Result<Option<(Victims, usize)>, (Code, Vec<Reason>)> {
     let cluster = cx.cluster;
     let priority = cx.pod.priority;
-    let original = &cluster.nodes[node];
+    let original = &cluster.nodes()[node];
     let mut lower: Vec<PodId> = original
-        .pods
+        .pods()
         .iter()
         .copied()
         .filter(|&p| cluster.priority(p) < priority)
@@ -261,7 +261,9 @@ fn select_victims_on_node(
         ));
     }
     let mut copy: NodeInfo = original.clone();
-    copy.copy_keeping(original, &cluster.pods, |p| cluster.priority(p) >= priority);
+    copy.copy_keeping(original, cluster.pods(), |p| {
+        cluster.priority(p) >= priority
+    });
     let mut st = states.clone();
     for &v in &lower {
         remove_from_states(profile, cx, &mut st, v, &copy);
@@ -295,15 +297,15 @@ fn select_victims_on_node(
     });
     // filterPodsWithPDBViolation: each matching budget is decremented per pod.
     let mut budgets: Vec<i64> = cluster
-        .pdbs
+        .pdbs()
         .iter()
         .map(|b| b.status.disruptions_allowed)
         .collect();
     let (mut violating, mut other) = (Vec::new(), Vec::new());
     for &p in &lower {
-        let info = &cluster.pods[p];
+        let info = &cluster.pods()[p];
         let mut violates = false;
-        for (b, budget) in cluster.pdbs.iter().zip(budgets.iter_mut()) {
+        for (b, budget) in cluster.pdbs().iter().zip(budgets.iter_mut()) {
             if b.covers(&info.namespace, info.labels())
                 && !b
                     .status
@@ -362,7 +364,7 @@ fn remove_from_states(
         if let Some(s) = st.get_mut(i) {
             profile.plugins[i]
                 .plugin
-                .remove_pod(cx, s, &cx.cluster.pods[pod], node);
+                .remove_pod(cx, s, &cx.cluster.pods()[pod], node);
         }
     }
 }
@@ -372,7 +374,7 @@ fn add_to_states(profile: &Profile, cx: &Cx, st: &mut CycleStates, pod: PodId, n
         if let Some(s) = st.get_mut(i) {
             profile.plugins[i]
                 .plugin
-                .add_pod(cx, s, &cx.cluster.pods[pod], node);
+                .add_pod(cx, s, &cx.cluster.pods()[pod], node);
         }
     }
 }

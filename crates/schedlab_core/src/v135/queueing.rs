@@ -17,7 +17,7 @@ pub fn may_help(
     cluster: &Cluster,
 ) -> bool {
     if let ClusterChange::PodAdd(added) = *change {
-        if !cross_topology(waiting, &cluster.pods[added], rejectors, cluster) {
+        if !cross_topology(waiting, &cluster.pods()[added], rejectors, cluster) {
             return false;
         }
     }
@@ -39,7 +39,7 @@ fn cross_topology(
         return true;
     }
     let ns_labels = cluster
-        .namespaces
+        .namespaces()
         .get(&added.namespace)
         .cloned()
         .unwrap_or_default();

@@ -47,13 +47,13 @@ impl FilterPlugin for CheckServiceAffinity {
             .collect();
         if fixed.len() < self.labels.len() && pod_has_service(cx) {
             let cluster = cx.cluster;
-            let first = cluster.pods.iter().enumerate().find(|(id, p)| {
+            let first = cluster.pods().iter().enumerate().find(|(id, p)| {
                 cluster.pod_node()[*id].is_some()
                     && p.namespace == cx.pod.namespace
                     && set_matches(cx.pod.labels(), p.labels())
             });
             if let Some((id, _)) = first {
-                let node = &cluster.nodes[cluster.pod_node()[id].unwrap_or_default()];
+                let node = &cluster.nodes()[cluster.pod_node()[id].unwrap_or_default()];
                 for k in &self.labels {
                     if fixed.iter().any(|(f, _)| f == k) {
                         continue;
@@ -128,7 +128,7 @@ mod tests {
 
         // A service member already on m3 pulls the pod to region r2.
         let mut c = cluster(nodes(), vec![(member(), 2)]);
-        c.services.push(svc.clone());
+        c.objects_mut().services.push(svc.clone());
         assert_eq!(fits(&c, &["region"], member()), [false, false, true]);
         assert_eq!(
             fits(&c, &["region", "zone"], member()),
@@ -147,7 +147,7 @@ mod tests {
                 2,
             )],
         );
-        c.services.push(svc);
+        c.objects_mut().services.push(svc);
         assert_eq!(fits(&c, &["region"], member()), [true, true, true]);
         let got = filter_all(
             &CheckServiceAffinity {

@@ -98,14 +98,15 @@ mod tests {
     ) -> Cluster {
         for v in pvs {
             let v = pv(v);
-            c.volumes.pvs.insert(v.metadata.name.clone(), v);
+            c.volumes_mut().pvs.insert(v.metadata.name.clone(), v);
         }
         for v in pvcs {
-            c.volumes.add_pvc(serde_json::from_value(v).expect("pvc"));
+            c.volumes_mut()
+                .add_pvc(serde_json::from_value(v).expect("pvc"));
         }
         for v in classes {
             let s: StorageClass = serde_json::from_value(v).expect("class");
-            c.volumes.classes.insert(s.metadata.name.clone(), s);
+            c.volumes_mut().classes.insert(s.metadata.name.clone(), s);
         }
         c
     }
@@ -233,7 +234,7 @@ mod tests {
             [vec![], vec![BIND_CONFLICT.to_string()]]
         );
         let info = PodInfo::new(claim_pod(&["data"]), 0, 0);
-        let b = bindings_for(&c, &info, &c.nodes[0]);
+        let b = bindings_for(&c, &info, &c.nodes()[0]);
         assert_eq!(
             b[0].pv.as_deref(),
             Some("small-a"),
@@ -258,6 +259,6 @@ mod tests {
             [vec![BIND_CONFLICT.to_string()], vec![]]
         );
         let info = PodInfo::new(claim_pod(&["data"]), 0, 0);
-        assert_eq!(bindings_for(&c, &info, &c.nodes[1])[0].pv, None);
+        assert_eq!(bindings_for(&c, &info, &c.nodes()[1])[0].pv, None);
     }
 }

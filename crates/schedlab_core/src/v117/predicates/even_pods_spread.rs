@@ -55,7 +55,7 @@ pub(crate) fn shared_key(
     {
         return None;
     }
-    cx.cluster.topology.key_id(&first.topology_key)
+    cx.cluster.topology().key_id(&first.topology_key)
 }
 
 struct FastMeta {
@@ -94,7 +94,7 @@ impl FilterPlugin for EvenPodsSpread {
         let Some(key) = shared_key(cx, &constraints) else {
             return Reference.pre_filter(cx);
         };
-        let index = &cx.cluster.topology;
+        let index = &cx.cluster.topology();
         let mut counts = vec![0i64; index.keys[key].values.len()];
         for c in &constraints {
             for g in &index.groups {
@@ -134,8 +134,8 @@ impl FilterPlugin for EvenPodsSpread {
         // count + selfMatch - min > maxSkew  <=>  count > maxSkew + min - selfMatch
         let fits = cx
             .cluster
-            .topology
-            .node_value(meta.key, node.id)
+            .topology()
+            .node_value(meta.key, node.id())
             .is_some_and(|v| {
                 let count = meta.counts[v as usize];
                 meta.limits.iter().all(|&limit| count <= limit)
@@ -167,7 +167,7 @@ impl FilterPlugin for Reference {
             return Ok(State::skip());
         }
         let mut counts: HashMap<(String, String), i64> = HashMap::new();
-        for node in &cx.cluster.nodes {
+        for node in cx.cluster.nodes() {
             let labels = node.labels();
             if !constraints
                 .iter()
@@ -178,10 +178,10 @@ impl FilterPlugin for Reference {
             }
             for c in &constraints {
                 let matching = node
-                    .pods
+                    .pods()
                     .iter()
                     .filter(|&&p| {
-                        let other = &cx.cluster.pods[p];
+                        let other = &cx.cluster.pods()[p];
                         other.namespace == cx.pod.namespace
                             && selector_matches(c.label_selector.as_ref(), other.labels())
                     })

@@ -116,7 +116,7 @@ mod tests {
                 pod: &info,
                 settings: &settings,
             };
-            let node = &c.nodes[0];
+            let node = &c.nodes()[0];
             let reasons = GeneralPredicates.filter(&cx, &State::none(), node).unwrap();
             let passes = GeneralPredicates.passes(&cx, &State::none(), node).unwrap();
             assert_eq!(passes, reasons.is_empty(), "{spec} {reasons:?}");

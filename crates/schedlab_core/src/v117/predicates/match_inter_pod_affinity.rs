@@ -105,7 +105,7 @@ fn required(a: Option<&crate::model::pod::PodAffinity>) -> Vec<&PodAffinityTerm>
 }
 
 fn fast_pre_filter(cx: &CycleContext) -> Option<State> {
-    let index = &cx.cluster.topology;
+    let index = &cx.cluster.topology();
     let pod = cx.pod;
     let affinity_terms = required(pod.pod.pod_affinity());
     let anti_terms = required(pod.pod.pod_anti_affinity());
@@ -167,11 +167,11 @@ fn fast_pre_filter(cx: &CycleContext) -> Option<State> {
 
 fn fast_filter(cx: &CycleContext, meta: &FastMeta, node: &NodeInfo) -> FilterResult {
     use FailureReason::*;
-    let index = &cx.cluster.topology;
+    let index = &cx.cluster.topology();
     if meta
         .existing_anti
         .iter()
-        .any(|d| d.contains(index, node.id))
+        .any(|d| d.contains(index, node.id()))
     {
         return Ok(vec![
             PodAffinityNotMatch.into(),
@@ -179,7 +179,7 @@ fn fast_filter(cx: &CycleContext, meta: &FastMeta, node: &NodeInfo) -> FilterRes
         ]);
     }
     if meta.has_affinity_terms {
-        let all_found = meta.affinity.iter().all(|d| d.contains(index, node.id));
+        let all_found = meta.affinity.iter().all(|d| d.contains(index, node.id()));
         let first_of_group = meta.affinity_empty && meta.self_match;
         if !all_found && !first_of_group {
             return Ok(vec![
@@ -188,7 +188,7 @@ fn fast_filter(cx: &CycleContext, meta: &FastMeta, node: &NodeInfo) -> FilterRes
             ]);
         }
     }
-    if meta.anti.iter().any(|d| d.contains(index, node.id)) {
+    if meta.anti.iter().any(|d| d.contains(index, node.id())) {
         return Ok(vec![
             PodAffinityNotMatch.into(),
             PodAntiAffinityRulesNotMatch.into(),
@@ -210,9 +210,9 @@ struct Meta {
 
 fn bound_pods(cluster: &Cluster) -> impl Iterator<Item = (&PodInfo, &NodeInfo)> {
     cluster
-        .nodes
+        .nodes()
         .iter()
-        .flat_map(move |n| n.pods.iter().map(move |&p| (&*cluster.pods[p], n)))
+        .flat_map(move |n| n.pods().iter().map(move |&p| (&*cluster.pods()[p], n)))
 }
 
 fn pair(node: &NodeInfo, key: &str) -> Option<(String, String)> {
@@ -248,8 +248,8 @@ impl FilterPlugin for Reference {
         let cluster = cx.cluster;
         let pod = cx.pod;
         let mut existing_anti = Pairs::new();
-        for &id in &cluster.pods_with_affinity {
-            let ep = &cluster.pods[id];
+        for &id in cluster.pods_with_affinity() {
+            let ep = &cluster.pods()[id];
             let Some(node) = cluster.pod_node()[id] else {
                 continue;
             };
@@ -258,7 +258,7 @@ impl FilterPlugin for Reference {
             };
             for term in &anti.required_during_scheduling_ignored_during_execution {
                 if term_matches(term, &ep.namespace, pod) {
-                    existing_anti.extend(pair(&cluster.nodes[node], &term.topology_key));
+                    existing_anti.extend(pair(&cluster.nodes()[node], &term.topology_key));
                 }
             }
         }

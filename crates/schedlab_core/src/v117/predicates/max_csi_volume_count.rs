@@ -57,7 +57,7 @@ fn driver_from_class(
     namespace: &str,
 ) -> Option<(String, String)> {
     let class = cluster
-        .volumes
+        .volumes()
         .class(pvc.spec.storage_class_name.as_deref()?)?;
     let handle = format!("\u{0}claim-{namespace}/{}", pvc.metadata.name);
     let prov = class.provisioner.as_str();
@@ -84,10 +84,10 @@ fn filter_attachable(
         if src.claim_name.is_empty() {
             return Err(CycleError("PersistentVolumeClaim had no name".into()));
         }
-        let Some(pvc) = cluster.volumes.pvc(namespace, &src.claim_name) else {
+        let Some(pvc) = cluster.volumes().pvc(namespace, &src.claim_name) else {
             continue;
         };
-        let info = match cluster.volumes.pv(&pvc.spec.volume_name) {
+        let info = match cluster.volumes().pv(&pvc.spec.volume_name) {
             Some(pv) if !pvc.spec.volume_name.is_empty() => {
                 if let Some(c) = &pv.spec.csi {
                     Some((c.driver.clone(), c.volume_handle.clone()))
@@ -152,7 +152,7 @@ impl FilterPlugin for MaxCsiVolumeCount {
         if pod.spec.volumes.is_empty() {
             return Ok(vec![]);
         }
-        let csi = cx.cluster.volumes.csi_node(node.name());
+        let csi = cx.cluster.volumes().csi_node(node.name());
         let mut new = HashMap::new();
         filter_attachable(
             cx.cluster,
@@ -182,8 +182,8 @@ impl FilterPlugin for MaxCsiVolumeCount {
             return Ok(vec![]);
         }
         let mut attached = HashMap::new();
-        for &p in &node.pods {
-            let p = &cx.cluster.pods[p].pod;
+        for &p in node.pods() {
+            let p = &cx.cluster.pods()[p].pod;
             filter_attachable(
                 cx.cluster,
                 csi,
@@ -290,7 +290,7 @@ mod tests {
             let pv: PersistentVolume = serde_json::from_value(json!({"metadata": {"name": name},
                 "spec": {"csi": {"driver": "hostpath.csi.k8s.io", "volumeHandle": handle}}}))
             .unwrap();
-            c.volumes.pvs.insert(name.into(), pv);
+            c.volumes_mut().pvs.insert(name.into(), pv);
         }
         for (name, vol, class) in [
             ("held", "pv-held", ""),
@@ -300,7 +300,7 @@ mod tests {
             ("new2", "", "hp"),
             ("other", "", "other"),
         ] {
-            c.volumes.add_pvc(
+            c.volumes_mut().add_pvc(
                 serde_json::from_value(json!({"metadata": {"name": name},
                 "spec": {"volumeName": vol, "storageClassName": class}}))
                 .unwrap(),
@@ -310,7 +310,7 @@ mod tests {
             let s: StorageClass =
                 serde_json::from_value(json!({"metadata": {"name": name}, "provisioner": prov}))
                     .unwrap();
-            c.volumes.classes.insert(name.into(), s);
+            c.volumes_mut().classes.insert(name.into(), s);
         }
         let full = vec!["node(s) exceed max volume count".to_string()];
         let none = Vec::<String>::new();
@@ -337,7 +337,7 @@ mod tests {
             serde_json::from_value(json!({"metadata": {"name": "n"}, "spec": {"drivers": [
             {"name": "hostpath.csi.k8s.io", "allocatable": {"count": 3}}]}}))
             .unwrap();
-        c2.volumes.csi_nodes.insert("n".into(), csi);
+        c2.volumes_mut().csi_nodes.insert("n".into(), csi);
         assert_eq!(
             filter_all(&MaxCsiVolumeCount, &c2, claim_pod(&["one", "new1"]))[0],
             none

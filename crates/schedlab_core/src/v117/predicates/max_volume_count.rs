@@ -137,18 +137,18 @@ impl VolumeType {
             }
             // Unbound claims are told apart from volume ids by a prefix no id can carry.
             let claim_id = format!("\u{0}claim-{namespace}/{}", src.claim_name);
-            let Some(pvc) = cluster.volumes.pvc(namespace, &src.claim_name) else {
+            let Some(pvc) = cluster.volumes().pvc(namespace, &src.claim_name) else {
                 continue;
             };
             let matches_provisioner = || {
                 pvc.spec
                     .storage_class_name
                     .as_deref()
-                    .and_then(|c| cluster.volumes.class(c))
+                    .and_then(|c| cluster.volumes().class(c))
                     .is_some_and(|c| c.provisioner == self.plugin())
             };
             let pv_name = &pvc.spec.volume_name;
-            match (pv_name.is_empty(), cluster.volumes.pv(pv_name)) {
+            match (pv_name.is_empty(), cluster.volumes().pv(pv_name)) {
                 (false, Some(pv)) => {
                     if let Some(id) = self.pv_id(pv) {
                         out.insert(id.to_string());
@@ -229,15 +229,15 @@ impl FilterPlugin for MaxVolumeCount {
         };
         if cx
             .cluster
-            .volumes
+            .volumes()
             .csi_node(node.name())
             .is_some_and(|c| c.migrated(kind.plugin()))
         {
             return Ok(vec![]);
         }
         let mut existing = HashSet::new();
-        for &p in &node.pods {
-            let p = &cx.cluster.pods[p].pod;
+        for &p in node.pods() {
+            let p = &cx.cluster.pods()[p].pod;
             kind.filter_volumes(
                 cx.cluster,
                 &p.spec.volumes,
@@ -338,11 +338,11 @@ mod tests {
         let pv: PersistentVolume = serde_json::from_value(json!({"metadata": {"name": "pv-a"},
             "spec": {"awsElasticBlockStore": {"volumeID": "a"}}}))
         .unwrap();
-        c.volumes.pvs.insert("pv-a".into(), pv);
+        c.volumes_mut().pvs.insert("pv-a".into(), pv);
         let pv: PersistentVolume = serde_json::from_value(json!({"metadata": {"name": "pv-g"},
             "spec": {"gcePersistentDisk": {"pdName": "g"}}}))
         .unwrap();
-        c.volumes.pvs.insert("pv-g".into(), pv);
+        c.volumes_mut().pvs.insert("pv-g".into(), pv);
         for (name, class, vol) in [
             ("bound-a", "ebs", "pv-a"),
             ("bound-g", "", "pv-g"),
@@ -351,7 +351,7 @@ mod tests {
             ("unbound-gce", "gce", ""),
             ("lost-ebs", "ebs", "missing-pv"),
         ] {
-            c.volumes.add_pvc(
+            c.volumes_mut().add_pvc(
                 serde_json::from_value(json!({"metadata": {"name": name},
                     "spec": {"storageClassName": class, "volumeName": vol}}))
                 .unwrap(),
@@ -364,7 +364,7 @@ mod tests {
             let s: StorageClass =
                 serde_json::from_value(json!({"metadata": {"name": name}, "provisioner": prov}))
                     .unwrap();
-            c.volumes.classes.insert(name.into(), s);
+            c.volumes_mut().classes.insert(name.into(), s);
         }
         let check = |p| filter_all(&MaxVolumeCount(VolumeType::Ebs), &c, p)[0].clone();
         let none = Vec::<String>::new();
@@ -395,7 +395,7 @@ mod tests {
         let mut migrated = c.clone();
         let csi: crate::model::volume::CsiNode = serde_json::from_value(json!({"metadata": {"name": "n",
             "annotations": {"storage.alpha.kubernetes.io/migrated-plugins": "kubernetes.io/aws-ebs"}}})).unwrap();
-        migrated.volumes.csi_nodes.insert("n".into(), csi);
+        migrated.volumes_mut().csi_nodes.insert("n".into(), csi);
         assert_eq!(
             filter_all(
                 &MaxVolumeCount(VolumeType::Ebs),

@@ -33,8 +33,8 @@ impl FilterPlugin for NoDiskConflict {
             return Ok(vec![]);
         }
         for v in volumes {
-            for &p in &node.pods {
-                if cx.cluster.pods[p]
+            for &p in node.pods() {
+                if cx.cluster.pods()[p]
                     .pod
                     .spec
                     .volumes

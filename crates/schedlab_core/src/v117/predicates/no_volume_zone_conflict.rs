@@ -39,7 +39,7 @@ impl FilterPlugin for NoVolumeZoneConflict {
     fn pre_filter(&self, cx: &CycleContext) -> Result<State, CycleError> {
         let pod = &cx.pod.pod;
         let ns = pod.metadata.namespace_or_default();
-        let vols = &cx.cluster.volumes;
+        let vols = &cx.cluster.volumes();
         let mut steps = Vec::new();
         for v in &pod.spec.volumes {
             let Some(src) = &v.persistent_volume_claim else {
@@ -152,14 +152,14 @@ mod tests {
         );
         for v in pvs {
             let v: PersistentVolume = serde_json::from_value(v).unwrap();
-            c.volumes.pvs.insert(v.metadata.name.clone(), v);
+            c.volumes_mut().pvs.insert(v.metadata.name.clone(), v);
         }
         for v in pvcs {
-            c.volumes.add_pvc(serde_json::from_value(v).unwrap());
+            c.volumes_mut().add_pvc(serde_json::from_value(v).unwrap());
         }
         for v in classes {
             let s: StorageClass = serde_json::from_value(v).unwrap();
-            c.volumes.classes.insert(s.metadata.name.clone(), s);
+            c.volumes_mut().classes.insert(s.metadata.name.clone(), s);
         }
         c
     }

@@ -43,7 +43,7 @@ pub fn check(cx: &CycleContext, node: &NodeInfo) -> Option<Reason> {
     cx.pod
         .host_ports
         .iter()
-        .any(|p| conflicts(p, &node.used_ports))
+        .any(|p| conflicts(p, node.used_ports()))
         .then_some(FailureReason::PodNotFitsHostPorts.into())
 }
 

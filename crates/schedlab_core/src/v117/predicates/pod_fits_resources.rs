@@ -41,7 +41,7 @@ fn insufficient(
 
 /// Whether the pod fits, without building reasons (the hot path; [`check`] explains a `false`).
 pub fn fits(cx: &CycleContext, node: &NodeInfo) -> bool {
-    if node.pods.len() as i64 + 1 > node.allowed_pods() {
+    if node.pods().len() as i64 + 1 > node.allowed_pods() {
         return false;
     }
     let req = &cx.pod.request;
@@ -49,7 +49,7 @@ pub fn fits(cx: &CycleContext, node: &NodeInfo) -> bool {
         return true;
     }
     let alloc = node.hot();
-    let used = &node.requested;
+    let used = &node.requested();
     alloc.milli_cpu >= req.milli_cpu.saturating_add(used.milli_cpu)
         && alloc.memory >= req.memory.saturating_add(used.memory)
         && alloc.ephemeral_storage >= req.ephemeral_storage.saturating_add(used.ephemeral_storage)
@@ -68,7 +68,7 @@ pub fn check(cx: &CycleContext, node: &NodeInfo) -> Vec<Reason> {
 
 /// [`check`], appending the reasons to `fails`.
 pub fn check_into(cx: &CycleContext, node: &NodeInfo, fails: &mut Vec<Reason>) {
-    let pods_on_node = node.pods.len() as i64;
+    let pods_on_node = node.pods().len() as i64;
     if pods_on_node + 1 > node.allowed_pods() {
         fails.push(insufficient(PODS, 1, pods_on_node, node.allowed_pods()));
     }
@@ -77,7 +77,7 @@ pub fn check_into(cx: &CycleContext, node: &NodeInfo, fails: &mut Vec<Reason>) {
         return;
     }
     let alloc = node.hot();
-    let used = &node.requested;
+    let used = &node.requested();
     if alloc.milli_cpu < req.milli_cpu.saturating_add(used.milli_cpu) {
         fails.push(insufficient(
             CPU,
@@ -306,7 +306,7 @@ mod tests {
                 settings: &settings,
             };
             let passes = PodFitsResources
-                .passes(&cx, &State::none(), &c.nodes[0])
+                .passes(&cx, &State::none(), &c.nodes()[0])
                 .unwrap();
             assert_eq!(passes, want.is_empty(), "{want:?}");
         }

@@ -62,7 +62,7 @@ impl ScorePlugin for EvenPodsSpreadPriority {
         let Some(key) = shared_key(cx, &soft) else {
             return Reference.pre_score(cx, nodes);
         };
-        let index = &cx.cluster.topology;
+        let index = &cx.cluster.topology();
         let mut counts = vec![0i64; index.keys[key].values.len()];
         for c in &soft {
             for g in &index.groups {
@@ -84,19 +84,21 @@ impl ScorePlugin for EvenPodsSpreadPriority {
         let Some(meta) = state.get::<FastMeta>() else {
             return Reference.score(cx, state, node);
         };
-        Ok(match cx.cluster.topology.node_value(meta.key, node.id) {
-            Some(v) => meta.counts[v as usize] * meta.constraints.len() as i64,
-            None => 0,
-        })
+        Ok(
+            match cx.cluster.topology().node_value(meta.key, node.id()) {
+                Some(v) => meta.counts[v as usize] * meta.constraints.len() as i64,
+                None => 0,
+            },
+        )
     }
 
     fn normalize(&self, cx: &CycleContext, state: &State, nodes: &[&NodeInfo], scores: &mut [i64]) {
         let Some(meta) = state.get::<FastMeta>() else {
             return Reference.normalize(cx, state, nodes, scores);
         };
-        let index = &cx.cluster.topology;
+        let index = &cx.cluster.topology();
         normalize_counts(!meta.constraints.is_empty(), nodes, scores, |n| {
-            index.node_value(meta.key, n.id).is_some()
+            index.node_value(meta.key, n.id()).is_some()
         });
     }
 }
@@ -157,7 +159,7 @@ impl ScorePlugin for Reference {
                 );
             }
         }
-        for node in &cx.cluster.nodes {
+        for node in cx.cluster.nodes() {
             if !eligible(node, &constraints) || !pod_matches_node(&cx.pod.pod, node.object()) {
                 continue;
             }
@@ -168,10 +170,13 @@ impl ScorePlugin for Reference {
                 );
                 if let Some(slot) = pair_counts.get_mut(&key) {
                     *slot += node
-                        .pods
+                        .pods()
                         .iter()
                         .filter(|&&p| {
-                            selector_matches(c.label_selector.as_ref(), cx.cluster.pods[p].labels())
+                            selector_matches(
+                                c.label_selector.as_ref(),
+                                cx.cluster.pods()[p].labels(),
+                            )
                         })
                         .count() as i64;
                 }

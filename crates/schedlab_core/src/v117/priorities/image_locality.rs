@@ -53,7 +53,7 @@ impl ScorePlugin for ImageLocality {
 
     fn score(&self, cx: &CycleContext, state: &State, node: &NodeInfo) -> Result<i64, CycleError> {
         let names = state.get::<Vec<String>>().map(Vec::as_slice).unwrap_or(&[]);
-        let total = cx.cluster.nodes.len() as f64;
+        let total = cx.cluster.nodes().len() as f64;
         let mut sum = 0i64;
         for name in names {
             if let Some(size) = node.facts().images.get(name) {

@@ -33,7 +33,7 @@ pub struct Reference;
 struct FastScores(Vec<(usize, Vec<i64>)>);
 
 fn fast_pre_score(cx: &CycleContext) -> Option<State> {
-    let index = &cx.cluster.topology;
+    let index = &cx.cluster.topology();
     let pod = cx.pod;
     let mut out: Vec<(usize, Vec<i64>)> = Vec::new();
     let mut touched = false;
@@ -167,10 +167,10 @@ impl ScorePlugin for InterPodAffinity {
         let Some(FastScores(scores)) = state.get::<FastScores>() else {
             return Reference.score(cx, state, node);
         };
-        let index = &cx.cluster.topology;
+        let index = &cx.cluster.topology();
         Ok(scores
             .iter()
-            .filter_map(|(k, values)| index.node_value(*k, node.id).map(|v| values[v as usize]))
+            .filter_map(|(k, values)| index.node_value(*k, node.id()).map(|v| values[v as usize]))
             .sum())
     }
 
@@ -188,15 +188,15 @@ impl ScorePlugin for Reference {
         let cluster = cx.cluster;
         let mut scores = TopologyScore::new();
         if cx.pod.pod.has_pod_affinity() {
-            for node in &cluster.nodes {
-                for &p in &node.pods {
-                    contributions(cx, &cluster.pods[p], node, &mut scores);
+            for node in cluster.nodes() {
+                for &p in node.pods() {
+                    contributions(cx, &cluster.pods()[p], node, &mut scores);
                 }
             }
         } else {
-            for &p in &cluster.pods_with_affinity {
+            for &p in cluster.pods_with_affinity() {
                 if let Some(n) = cluster.pod_node()[p] {
-                    contributions(cx, &cluster.pods[p], &cluster.nodes[n], &mut scores);
+                    contributions(cx, &cluster.pods()[p], &cluster.nodes()[n], &mut scores);
                 }
             }
         }

@@ -144,7 +144,7 @@ pub fn score_each(
 pub fn cpu_allocatable_and_requested(cx: &CycleContext, node: &NodeInfo) -> (i64, i64) {
     (
         node.hot().milli_cpu,
-        node.nonzero_cpu.saturating_add(cx.pod.nonzero_cpu),
+        node.nonzero_cpu().saturating_add(cx.pod.nonzero_cpu),
     )
 }
 
@@ -152,7 +152,7 @@ pub fn cpu_allocatable_and_requested(cx: &CycleContext, node: &NodeInfo) -> (i64
 pub fn memory_allocatable_and_requested(cx: &CycleContext, node: &NodeInfo) -> (i64, i64) {
     (
         node.hot().memory,
-        node.nonzero_memory.saturating_add(cx.pod.nonzero_memory),
+        node.nonzero_memory().saturating_add(cx.pod.nonzero_memory),
     )
 }
 
@@ -165,7 +165,7 @@ pub fn allocatable_and_requested(cx: &CycleContext, node: &NodeInfo, resource: &
         MEMORY => memory_allocatable_and_requested(cx, node),
         r => (
             node.allocatable().get(r),
-            node.requested
+            node.requested()
                 .get(r)
                 .saturating_add(pod.node_request.get(r)),
         ),

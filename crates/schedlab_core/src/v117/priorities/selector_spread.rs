@@ -62,12 +62,12 @@ pub fn pod_selectors(cx: &CycleContext) -> Vec<SpreadSelector> {
     for s in c.services_selecting(cx.pod) {
         out.push(SpreadSelector::Set(s.spec.selector.clone()));
     }
-    for (rc_ns, sel) in &c.replication_controllers {
+    for (rc_ns, sel) in c.replication_controllers() {
         if rc_ns == ns && !sel.is_empty() && set_matches(sel, labels) {
             out.push(SpreadSelector::Set(sel.clone()));
         }
     }
-    for (set_ns, sel) in c.replica_sets.iter().chain(&c.stateful_sets) {
+    for (set_ns, sel) in c.replica_sets().iter().chain(c.stateful_sets()) {
         if let Some(sel) = sel {
             if set_ns == ns && !sel.is_empty() && sel.matches(labels) {
                 out.push(SpreadSelector::Selector(sel.clone()));
@@ -82,10 +82,10 @@ pub fn count_matching(cx: &CycleContext, node: &NodeInfo, selectors: &[SpreadSel
     if selectors.is_empty() {
         return 0;
     }
-    node.pods
+    node.pods()
         .iter()
         .filter(|&&p| {
-            let other = &cx.cluster.pods[p];
+            let other = &cx.cluster.pods()[p];
             other.namespace == cx.pod.namespace
                 && other.pod.metadata.deletion_timestamp.is_none()
                 && selectors.iter().all(|s| s.matches(other.labels()))
@@ -189,7 +189,7 @@ mod tests {
                 (labelled(json!({"x": "y"})), 0),
             ],
         );
-        c.services.push(svc(json!({"baz": "blah"})));
+        c.objects_mut().services.push(svc(json!({"baz": "blah"})));
         let (raw, norm) = score_all(&SelectorSpread, &c, baz());
         assert_eq!(raw, [1, 2]);
         // m1: 100 * (2-1)/2 = 50; m2: 0
@@ -210,7 +210,7 @@ mod tests {
         let nodes = vec![z("a1", "a"), z("a2", "a"), z("b1", "b")];
         let web = || labelled(json!({"app": "web"}));
         let mut c = cluster(nodes, vec![(web(), 0)]);
-        c.services.push(svc(json!({"app": "web"})));
+        c.objects_mut().services.push(svc(json!({"app": "web"})));
         let (raw, norm) = score_all(&SelectorSpread, &c, web());
         assert_eq!(raw, [1, 0, 0]);
         // node scores: a1 0, a2 100, b1 100; zone scores: a 0 (1 of max 1), b 100.

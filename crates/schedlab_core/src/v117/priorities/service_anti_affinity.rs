@@ -86,7 +86,7 @@ mod tests {
             ],
             vec![(web(), 0), (web(), 1), (web(), 2)],
         );
-        c.services.push(
+        c.objects_mut().services.push(
             serde_json::from_value::<Service>(
                 json!({"metadata": {"name": "s"}, "spec": {"selector": {"app": "web"}}}),
             )

@@ -151,11 +151,11 @@ mod tests {
         assert!(out.state.is_some(), "an empty state is written");
         let mut reasons = Vec::new();
         assert_eq!(
-            pl.filter(&cx, None, &c.nodes[0], &mut reasons),
+            pl.filter(&cx, None, &c.nodes()[0], &mut reasons),
             Code::Success
         );
         assert!(reasons.is_empty());
-        assert_eq!(pl.score(&cx, None, &c.nodes[0]), Ok(0));
+        assert_eq!(pl.score(&cx, None, &c.nodes()[0]), Ok(0));
     }
 
     fn errors(v: serde_json::Value) -> Vec<String> {

@@ -80,7 +80,7 @@ impl Plugin for ImageLocality {
         node: &NodeInfo,
     ) -> Result<i64, String> {
         let spec = &cx.pod.pod.spec;
-        let total = cx.cluster.nodes.len() as f64;
+        let total = cx.cluster.nodes().len() as f64;
         let images = &node.facts().images;
         let mut sum = 0i64;
         if !images.is_empty() {

@@ -461,7 +461,7 @@ impl Plugin for NodeAffinity {
     ) -> QueueingHint {
         let matches = |id: NodeId| {
             cluster
-                .nodes
+                .nodes()
                 .get(id)
                 .is_some_and(|n| required_node_affinity_matches(&pod.pod, n))
         };

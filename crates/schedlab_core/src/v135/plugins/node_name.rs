@@ -39,7 +39,7 @@ impl Plugin for NodeName {
     ) -> QueueingHint {
         QueueingHint::queue_if(match *change {
             ClusterChange::NodeAdd(n) => cluster
-                .nodes
+                .nodes()
                 .get(n)
                 .is_some_and(|n| n.name() == pod.pod.spec.node_name),
             _ => false,

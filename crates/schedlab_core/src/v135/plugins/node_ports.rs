@@ -62,7 +62,7 @@ impl Plugin for NodePorts {
     ) -> QueueingHint {
         let _ = pod;
         QueueingHint::queue_if(match *change {
-            ClusterChange::PodDelete(p) => !cluster.pods[p].host_ports.is_empty(),
+            ClusterChange::PodDelete(p) => !cluster.pods()[p].host_ports.is_empty(),
             ClusterChange::NodeAdd(_) => true,
             ClusterChange::NodeUpdate { .. } | ClusterChange::PodAdd(_) => false,
         })
@@ -87,12 +87,12 @@ impl Plugin for NodePorts {
         node: &NodeInfo,
         reasons: &mut Vec<Reason>,
     ) -> Code {
-        if node.used_ports.is_empty()
+        if node.used_ports().is_empty()
             || !cx
                 .pod
                 .host_ports
                 .iter()
-                .any(|w| conflicts(w, &node.used_ports))
+                .any(|w| conflicts(w, node.used_ports()))
         {
             return Code::Success;
         }

@@ -50,7 +50,7 @@ impl Plugin for NodeUnschedulable {
         cluster: &Cluster,
     ) -> QueueingHint {
         QueueingHint::queue_if(match *change {
-            ClusterChange::NodeAdd(n) => cluster.nodes.get(n).is_some_and(|n| {
+            ClusterChange::NodeAdd(n) => cluster.nodes().get(n).is_some_and(|n| {
                 !n.object().spec.unschedulable
                     || tolerated(&pod.pod.spec.tolerations, unschedulable_taint())
             }),

@@ -145,7 +145,7 @@ fn driver_from_class(
     if class_name.is_empty() {
         return None;
     }
-    let class = cluster.volumes.class(class_name)?;
+    let class = cluster.volumes().class(class_name)?;
     // Upstream prefixes a random string; a NUL cannot collide with a real handle.
     let handle = format!("\u{0}claim-{ns}/{}", pvc.metadata.name);
     let prov = class.provisioner.as_str();
@@ -163,7 +163,7 @@ fn driver_of_claim(
     ns: &str,
 ) -> Option<(String, String)> {
     let pv_name = &pvc.spec.volume_name;
-    let pv = match (pv_name.is_empty(), cluster.volumes.pv(pv_name)) {
+    let pv = match (pv_name.is_empty(), cluster.volumes().pv(pv_name)) {
         (false, Some(pv)) => pv,
         _ => return driver_from_class(cluster, csi, pvc, ns),
     };
@@ -188,7 +188,7 @@ fn attachable(
             if src.claim_name.is_empty() {
                 return Err(ListError::Other("PersistentVolumeClaim had no name"));
             }
-            let Some(pvc) = cluster.volumes.pvc(ns, &src.claim_name) else {
+            let Some(pvc) = cluster.volumes().pvc(ns, &src.claim_name) else {
                 if new_pod {
                     return Err(ListError::NotFound(format!(
                         "looking up PVC {ns}/{name}: persistentvolumeclaim {name:?} not found",
@@ -266,7 +266,7 @@ impl Plugin for NodeVolumeLimits {
         if pod.spec.volumes.is_empty() {
             return Code::Success;
         }
-        let csi = cx.cluster.volumes.csi_node(node.name());
+        let csi = cx.cluster.volumes().csi_node(node.name());
         let mut new = BTreeMap::new();
         match attachable(cx.cluster, csi, pod, true, &mut new) {
             Ok(()) => {}
@@ -296,12 +296,12 @@ impl Plugin for NodeVolumeLimits {
             return Code::Success;
         }
         let mut attached = BTreeMap::new();
-        for &p in &node.pods {
+        for &p in node.pods() {
             // Only an unnamed claim fails here: missing claims of placed pods are skipped.
             if let Err(e) = attachable(
                 cx.cluster,
                 csi,
-                &cx.cluster.pods[p].pod,
+                &cx.cluster.pods()[p].pod,
                 false,
                 &mut attached,
             ) {
@@ -366,7 +366,7 @@ mod tests {
                 {"name": "file.csi.azure.com", "allocatable": {"count": 0}},
                 {"name": "no-limit.csi"}]}}))
         .expect("csinode");
-        c.volumes.csi_nodes.insert("n".into(), csi);
+        c.volumes_mut().csi_nodes.insert("n".into(), csi);
         let pvs: Vec<Value> = vec![
             json!({"metadata": {"name": "pv-held"}, "spec": {"csi": {"driver": "hostpath.csi.k8s.io", "volumeHandle": "h1"}}}),
             json!({"metadata": {"name": "pv-1"}, "spec": {"csi": {"driver": "hostpath.csi.k8s.io", "volumeHandle": "h2"}}}),
@@ -375,7 +375,7 @@ mod tests {
         ];
         for v in pvs {
             let v: PersistentVolume = serde_json::from_value(v).expect("pv");
-            c.volumes.pvs.insert(v.metadata.name.clone(), v);
+            c.volumes_mut().pvs.insert(v.metadata.name.clone(), v);
         }
         for (name, vol, class) in [
             ("held", "pv-held", ""),
@@ -388,7 +388,7 @@ mod tests {
             ("intree", "", "gp2"),
             ("azf", "", "af"),
         ] {
-            c.volumes.add_pvc(
+            c.volumes_mut().add_pvc(
                 serde_json::from_value(json!({"metadata": {"name": name},
                     "spec": {"volumeName": vol, "storageClassName": class}}))
                 .expect("pvc"),
@@ -403,7 +403,7 @@ mod tests {
             let s: StorageClass =
                 serde_json::from_value(json!({"metadata": {"name": name}, "provisioner": prov}))
                     .expect("class");
-            c.volumes.classes.insert(name.into(), s);
+            c.volumes_mut().classes.insert(name.into(), s);
         }
         c
     }

@@ -334,7 +334,7 @@ impl Plugin for PodTopologySpread {
     ) -> QueueingHint {
         QueueingHint::queue_if(match *change {
             ClusterChange::PodAdd(p) | ClusterChange::PodDelete(p) => {
-                cluster.pods[p].namespace == pod.namespace
+                cluster.pods()[p].namespace == pod.namespace
             }
             ClusterChange::NodeAdd(_) => true,
             ClusterChange::NodeUpdate { change, .. } => change.labels || change.taints,

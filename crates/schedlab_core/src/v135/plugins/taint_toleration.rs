@@ -82,7 +82,7 @@ impl Plugin for TaintToleration {
         cluster: &Cluster,
     ) -> QueueingHint {
         let tolerates = |id: NodeId| {
-            cluster.nodes.get(id).is_some_and(|n| {
+            cluster.nodes().get(id).is_some_and(|n| {
                 n.object()
                     .spec
                     .taints

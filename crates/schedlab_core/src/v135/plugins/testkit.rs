@@ -35,7 +35,7 @@ pub(crate) fn filter_statuses(
         return (out.status, vec![]);
     }
     let per_node = c
-        .nodes
+        .nodes()
         .iter()
         .map(|n| {
             let mut reasons = Vec::new();
@@ -58,7 +58,7 @@ pub(crate) fn score_all(
         pod: incoming,
         order: &order,
     };
-    let nodes: Vec<&crate::cluster::NodeInfo> = c.nodes.iter().collect();
+    let nodes: Vec<&crate::cluster::NodeInfo> = c.nodes().iter().collect();
     let out = p.pre_score(&cx, &nodes);
     if out.status.code == Code::Skip {
         return None;
@@ -88,7 +88,7 @@ pub(crate) fn both_ways<T: PartialEq + std::fmt::Debug>(
 ) -> T {
     let mut with = c.clone();
     let id = with.add_pod(PodInfo::new_v135(incoming.clone(), 0, usize::MAX));
-    let indexed = f(&with, &with.pods[id]);
+    let indexed = f(&with, &with.pods()[id]);
     let standalone = f(c, &PodInfo::new_v135(incoming, 0, usize::MAX));
     assert_eq!(indexed, standalone, "index and scan paths differ");
     indexed
@@ -121,7 +121,7 @@ pub(crate) fn ok() -> (Code, Vec<String>) {
 }
 
 fn with_cx<R>(c: &Cluster, pod: &PodInfo, f: impl FnOnce(&Cx) -> R) -> R {
-    let order: Vec<NodeId> = (0..c.nodes.len()).collect();
+    let order: Vec<NodeId> = (0..c.nodes().len()).collect();
     let cx = Cx {
         cluster: c,
         pod,
@@ -145,11 +145,11 @@ pub(crate) fn run_filter(
     with_cx(c, pod, |cx| {
         let pre = plugin.pre_filter(cx);
         match pre.status.code {
-            Code::Skip => return c.nodes.iter().map(|_| ok()).collect(),
+            Code::Skip => return c.nodes().iter().map(|_| ok()).collect(),
             Code::Success => {}
             other => panic!("PreFilter returned {other:?}: {}", pre.status.message()),
         }
-        c.nodes
+        c.nodes()
             .iter()
             .map(|n| {
                 let mut reasons = Vec::new();
@@ -163,7 +163,7 @@ pub(crate) fn run_filter(
 /// PreScore alone.
 pub(crate) fn run_pre_score(plugin: &dyn Plugin, c: &Cluster, pod: &PodInfo) -> PreScoreOutput {
     with_cx(c, pod, |cx| {
-        let nodes: Vec<_> = c.nodes.iter().collect();
+        let nodes: Vec<_> = c.nodes().iter().collect();
         plugin.pre_score(cx, &nodes)
     })
 }
@@ -176,7 +176,7 @@ pub(crate) fn run_score(
     pod: &PodInfo,
 ) -> Option<(Vec<i64>, Vec<i64>)> {
     with_cx(c, pod, |cx| {
-        let nodes: Vec<_> = c.nodes.iter().collect();
+        let nodes: Vec<_> = c.nodes().iter().collect();
         let pre = plugin.pre_score(cx, &nodes);
         match pre.status.code {
             Code::Skip => return None,

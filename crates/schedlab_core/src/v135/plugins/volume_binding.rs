@@ -167,7 +167,7 @@ impl Plugin for VolumeBinding {
             let name = &src.claim_name;
             let unresolvable =
                 |m: String| PreFilterOutput::status(Code::UnschedulableAndUnresolvable, m);
-            let Some(pvc) = cx.cluster.volumes.pvc(ns, name) else {
+            let Some(pvc) = cx.cluster.volumes().pvc(ns, name) else {
                 return unresolvable(format!("persistentvolumeclaim {name:?} not found"));
             };
             if pvc.status.phase == "Lost" {
@@ -216,7 +216,7 @@ impl Plugin for VolumeBinding {
         // checkBoundClaims: the first missing volume or affinity mismatch ends it.
         let (mut bound_ok, mut pvs_found) = (true, true);
         for (_, pv_name) in &s.bound {
-            match cx.cluster.volumes.pv(pv_name) {
+            match cx.cluster.volumes().pv(pv_name) {
                 None => {
                     pvs_found = false;
                     break;
@@ -343,14 +343,15 @@ mod tests {
         }
         for v in pvs {
             let v: PersistentVolume = serde_json::from_value(v).expect("pv");
-            c.volumes.pvs.insert(v.metadata.name.clone(), v);
+            c.volumes_mut().pvs.insert(v.metadata.name.clone(), v);
         }
         for v in pvcs {
-            c.volumes.add_pvc(serde_json::from_value(v).expect("pvc"));
+            c.volumes_mut()
+                .add_pvc(serde_json::from_value(v).expect("pvc"));
         }
         for v in classes {
             let s: StorageClass = serde_json::from_value(v).expect("class");
-            c.volumes.classes.insert(s.metadata.name.clone(), s);
+            c.volumes_mut().classes.insert(s.metadata.name.clone(), s);
         }
         c
     }
@@ -530,7 +531,7 @@ mod tests {
             (Status::success(), vec![ok(), unresolvable(&[BIND])])
         );
         let info = PodInfo::new_v135(claim_pod(&["data"]), 0, 0);
-        let b = bindings_for_node(&c, &info, &c.nodes[0]);
+        let b = bindings_for_node(&c, &info, &c.nodes()[0]);
         assert_eq!(b.len(), 1);
         assert_eq!(b[0].claim, "data");
         assert_eq!(
@@ -540,7 +541,7 @@ mod tests {
         );
         // A pod whose claims are all bound binds nothing.
         let info = PodInfo::new_v135(pod(json!({})), 0, 0);
-        assert!(bindings_for_node(&c, &info, &c.nodes[0]).is_empty());
+        assert!(bindings_for_node(&c, &info, &c.nodes()[0]).is_empty());
     }
 
     #[test]
@@ -554,9 +555,9 @@ mod tests {
             order: &order,
         };
         let pl = plugin();
-        let nodes: Vec<&NodeInfo> = c.nodes.iter().collect();
+        let nodes: Vec<&NodeInfo> = c.nodes().iter().collect();
         assert_eq!(pl.pre_score(&cx, &nodes).status, Status::skip());
-        assert_eq!(pl.score(&cx, None, &c.nodes[0]), Ok(0));
+        assert_eq!(pl.score(&cx, None, &c.nodes()[0]), Ok(0));
     }
 
     fn errors(v: serde_json::Value) -> Vec<String> {

@@ -118,7 +118,7 @@ impl Plugin for VolumeRestrictions {
             .iter()
             .filter_map(|v| v.persistent_volume_claim.as_ref())
         {
-            let Some(pvc) = cx.cluster.volumes.pvc(ns, &src.claim_name) else {
+            let Some(pvc) = cx.cluster.volumes().pvc(ns, &src.claim_name) else {
                 return PreFilterOutput::status(
                     Code::UnschedulableAndUnresolvable,
                     format!("persistentvolumeclaim {:?} not found", src.claim_name),
@@ -136,9 +136,9 @@ impl Plugin for VolumeRestrictions {
         // calPreFilterState: one conflict per claim some placed pod uses.
         let mut used: BTreeSet<&str> = BTreeSet::new();
         if !rwop_claims.is_empty() {
-            for n in &cx.cluster.nodes {
-                for &p in &n.pods {
-                    let other = &cx.cluster.pods[p];
+            for n in cx.cluster.nodes() {
+                for &p in n.pods() {
+                    let other = &cx.cluster.pods()[p];
                     if other.namespace != ns {
                         continue;
                     }
@@ -187,8 +187,8 @@ impl Plugin for VolumeRestrictions {
     ) -> Code {
         // satisfyVolumeConflicts.
         for v in cx.pod.pod.spec.volumes.iter().filter(|v| needs_check(v)) {
-            for &p in &node.pods {
-                if cx.cluster.pods[p]
+            for &p in node.pods() {
+                if cx.cluster.pods()[p]
                     .pod
                     .spec
                     .volumes
@@ -233,7 +233,8 @@ mod tests {
             c.bind(id, n);
         }
         for v in pvcs {
-            c.volumes.add_pvc(serde_json::from_value(v).expect("pvc"));
+            c.volumes_mut()
+                .add_pvc(serde_json::from_value(v).expect("pvc"));
         }
         c
     }
@@ -267,7 +268,7 @@ mod tests {
             adjust(&cx, s);
         }
         let per_node = c
-            .nodes
+            .nodes()
             .iter()
             .map(|n| {
                 let mut reasons = Vec::new();
@@ -394,17 +395,17 @@ mod tests {
             pvcs,
         );
         // Removing the holder (a preemption victim) frees the claim on every node.
-        let holder = c.pods[0].clone();
+        let holder = c.pods()[0].clone();
         let freed = run_with(&c, claim_pod(&["solo"]), |cx, s| {
-            VolumeRestrictions.remove_pod(cx, s, &holder, &cx.cluster.nodes[1]);
+            VolumeRestrictions.remove_pod(cx, s, &holder, &cx.cluster.nodes()[1]);
         });
         assert_eq!(freed.1, Some(vec![ok(), ok()]));
         // Adding a pod with the same claim name counts again, whatever its namespace
         // (upstream compares names only).
         let stranger = PodInfo::new_v135(named(claim_pod(&["solo"]), "s", "team"), 0, 9);
         let both = run_with(&c, claim_pod(&["solo"]), |cx, s| {
-            VolumeRestrictions.remove_pod(cx, s, &holder, &cx.cluster.nodes[1]);
-            VolumeRestrictions.add_pod(cx, s, &stranger, &cx.cluster.nodes[0]);
+            VolumeRestrictions.remove_pod(cx, s, &holder, &cx.cluster.nodes()[1]);
+            VolumeRestrictions.add_pod(cx, s, &stranger, &cx.cluster.nodes()[0]);
         });
         assert_eq!(both.1, Some(vec![rejected(RWOP), rejected(RWOP)]));
     }

@@ -86,7 +86,7 @@ impl Plugin for VolumeZone {
     }
 
     fn pre_filter(&self, cx: &Cx) -> PreFilterOutput {
-        let vols = &cx.cluster.volumes;
+        let vols = &cx.cluster.volumes();
         let ns = cx.pod.namespace.as_str();
         let reject = |m: String| PreFilterOutput::status(Code::UnschedulableAndUnresolvable, m);
         let mut topologies: Vec<Topology> = Vec::new();
@@ -212,8 +212,8 @@ mod tests {
             let v: PersistentVolume =
                 serde_json::from_value(json!({"metadata": {"name": name, "labels": labels}}))
                     .expect("pv");
-            c.volumes.pvs.insert(name.into(), v);
-            c.volumes.add_pvc(
+            c.volumes_mut().pvs.insert(name.into(), v);
+            c.volumes_mut().add_pvc(
                 serde_json::from_value(
                     json!({"metadata": {"name": format!("c-{name}")}, "spec": {"volumeName": name}}),
                 )
@@ -221,11 +221,12 @@ mod tests {
             );
         }
         for v in pvcs {
-            c.volumes.add_pvc(serde_json::from_value(v).expect("pvc"));
+            c.volumes_mut()
+                .add_pvc(serde_json::from_value(v).expect("pvc"));
         }
         for v in classes {
             let s: StorageClass = serde_json::from_value(v).expect("class");
-            c.volumes.classes.insert(s.metadata.name.clone(), s);
+            c.volumes_mut().classes.insert(s.metadata.name.clone(), s);
         }
         c
     }

@@ -38,7 +38,7 @@ impl Term {
                 let mut names = t.namespaces.clone();
                 names.extend(
                     cluster
-                        .namespaces
+                        .namespaces()
                         .iter()
                         .filter(|(_, labels)| s.matches(labels))
                         .map(|(n, _)| n.clone()),
@@ -123,7 +123,7 @@ pub(super) fn preferred(
 /// object is not known).
 pub(super) fn namespace_labels(cx: &Cx) -> Labels {
     cx.cluster
-        .namespaces
+        .namespaces()
         .get(&cx.pod.namespace)
         .cloned()
         .unwrap_or_default()
@@ -229,7 +229,7 @@ impl PairCounts {
         let k = &mut self.keys[slot];
         match &mut k.values {
             Values::Dense(id, vals) => {
-                let Some(v) = index.node_value(*id, node.id) else {
+                let Some(v) = index.node_value(*id, node.id()) else {
                     return false;
                 };
                 Arc::make_mut(vals).add(&mut self.nonzero, v as usize, delta);
@@ -261,7 +261,7 @@ impl PairCounts {
         let k = &self.keys[slot];
         match &k.values {
             Values::Dense(id, vals) => {
-                let v = index.node_value(*id, node.id)?;
+                let v = index.node_value(*id, node.id())?;
                 Some(vals.positive.get(v as usize).copied().unwrap_or(false))
             }
             Values::Sparse(map) => {

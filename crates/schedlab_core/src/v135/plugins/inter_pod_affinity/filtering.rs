@@ -44,7 +44,7 @@ impl InterPodAffinity {
         node: &NodeInfo,
         m: i64,
     ) {
-        let index = &cx.cluster.topology;
+        let index = &cx.cluster.topology();
         let shared = Arc::clone(&s.shared);
         for (t, _) in required(pod.pod.pod_anti_affinity()) {
             if existing_term_matches(t, &pod.namespace, cx.pod, &shared.namespace_labels) {
@@ -68,7 +68,7 @@ impl InterPodAffinity {
 impl InterPodAffinity {
     pub(super) fn prepare_filter(&self, cx: &Cx) -> PreFilterOutput {
         let cluster = cx.cluster;
-        let index = &cluster.topology;
+        let index = &cluster.topology();
         let pod = cx.pod;
         let has_affinity = required(pod.pod.pod_affinity()).next().is_some();
         let has_anti = required(pod.pod.pod_anti_affinity()).next().is_some();
@@ -129,9 +129,9 @@ impl InterPodAffinity {
                 }
             }
             _ => {
-                for node in &cluster.nodes {
-                    for &p in &node.pods {
-                        let ep = &cluster.pods[p];
+                for node in cluster.nodes() {
+                    for &p in node.pods() {
+                        let ep = &cluster.pods()[p];
                         if matches_all(&affinity_terms, &ep.namespace, ep.labels()) {
                             for &slot in &affinity_slots {
                                 affinity.add_node(index, slot, node, 1);
@@ -199,7 +199,7 @@ impl InterPodAffinity {
             ));
             return Code::Error;
         };
-        let index = &cx.cluster.topology;
+        let index = &cx.cluster.topology();
         let shared = &s.shared;
         // satisfyPodAffinity: every key present; some matching pod in each domain, or the
         // first pod of a group.

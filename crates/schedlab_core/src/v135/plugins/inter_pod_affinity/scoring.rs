@@ -25,10 +25,10 @@ pub(super) fn score_state(st: Option<&dyn PluginState>) -> Result<&ScoreState, S
 impl ScoreState {
     /// The node's raw score: the sums at each of its pairs.
     pub(super) fn score(&self, cx: &Cx, node: &NodeInfo) -> i64 {
-        let index = &cx.cluster.topology;
+        let index = &cx.cluster.topology();
         let mut score = 0;
         for (id, sums) in &self.dense {
-            if let Some(v) = index.node_value(*id, node.id) {
+            if let Some(v) = index.node_value(*id, node.id()) {
                 score += sums.get(v as usize).copied().unwrap_or(0);
             }
         }
@@ -65,7 +65,7 @@ impl From<PairCounts> for ScoreState {
 impl InterPodAffinity {
     pub(super) fn prepare_score(&self, cx: &Cx, _nodes: &[&NodeInfo]) -> PreScoreOutput {
         let cluster = cx.cluster;
-        let index = &cluster.topology;
+        let index = &cluster.topology();
         let pod = cx.pod;
         let has_constraints = preferred(pod.pod.pod_affinity(), 1).next().is_some()
             || preferred(pod.pod.pod_anti_affinity(), -1).next().is_some();
@@ -95,12 +95,12 @@ impl InterPodAffinity {
                     }
                 }
                 None => {
-                    for node in &cluster.nodes {
+                    for node in cluster.nodes() {
                         if node.labels().is_empty() {
                             continue;
                         }
-                        for &p in &node.pods {
-                            let ep = &cluster.pods[p];
+                        for &p in node.pods() {
+                            let ep = &cluster.pods()[p];
                             for (t, &slot) in terms.iter().zip(&slots) {
                                 if t.matches(&ep.namespace, ep.labels()) {
                                     touched |= scores.add_node(index, slot, node, t.weight);

@@ -108,7 +108,7 @@ fn filter_all(p: &dyn Plugin, c: &Cluster, incoming: &PodInfo) -> Verdicts {
 
 fn verdicts(p: &dyn Plugin, cx: &Cx, st: Option<&dyn PluginState>) -> Vec<(Code, String)> {
     cx.cluster
-        .nodes
+        .nodes()
         .iter()
         .map(|n| {
             let mut reasons = Vec::new();
@@ -252,7 +252,7 @@ fn namespaces_and_namespace_selectors() {
     let team = json!({"namespaceSelector": {"matchLabels": {"team": "x"}}});
     let got = both_ways(&c, anti(team.clone()), |c, i| filter_all(&*p, c, i));
     assert_eq!(got, expect(&[OK, OK, OK, OK]));
-    c.namespaces.insert(
+    c.objects_mut().namespaces.insert(
         "other".into(),
         [("team".to_string(), "x".to_string())].into(),
     );
@@ -270,7 +270,7 @@ fn namespaces_and_namespace_selectors() {
         both_ways(&c, app("web"), |c, i| filter_all(&*p, c, i)),
         None
     );
-    c.namespaces.insert(
+    c.objects_mut().namespaces.insert(
         "default".into(),
         [("team".to_string(), "web".to_string())].into(),
     );
@@ -307,32 +307,32 @@ fn add_pod_and_remove_pod_change_the_verdict() {
     // Anti-affinity to cache pods: none, every node fits.
     let cx = Cx {
         cluster: &c,
-        pod: &c.pods[anti],
+        pod: &c.pods()[anti],
         order: &order,
     };
     let mut out = p.pre_filter(&cx);
     let st = out.state.as_deref_mut().expect("state");
     assert_eq!(verdicts(&*p, &cx, Some(&*st)), strings(&[OK, OK, OK, OK]));
     // A cache pod nominated to a1 takes zone a.
-    p.add_pod(&cx, st, &c.pods[cache], &c.nodes[0]);
+    p.add_pod(&cx, st, &c.pods()[cache], &c.nodes()[0]);
     assert_eq!(
         verdicts(&*p, &cx, Some(&*st)),
         strings(&[ANTI, ANTI, OK, OK])
     );
     // A guard on b1 keeps web pods off b1.
-    p.add_pod(&cx, st, &c.pods[guard_id], &c.nodes[2]);
+    p.add_pod(&cx, st, &c.pods()[guard_id], &c.nodes()[2]);
     assert_eq!(
         verdicts(&*p, &cx, Some(&*st)),
         strings(&[ANTI, ANTI, EXISTING, OK])
     );
     // Both removed again.
-    p.remove_pod(&cx, st, &c.pods[cache], &c.nodes[0]);
-    p.remove_pod(&cx, st, &c.pods[guard_id], &c.nodes[2]);
+    p.remove_pod(&cx, st, &c.pods()[cache], &c.nodes()[0]);
+    p.remove_pod(&cx, st, &c.pods()[guard_id], &c.nodes()[2]);
     assert_eq!(verdicts(&*p, &cx, Some(&*st)), strings(&[OK, OK, OK, OK]));
     // Affinity to cache pods from a web pod: nowhere, until a cache pod is on b1.
     let cx = Cx {
         cluster: &c,
-        pod: &c.pods[aff],
+        pod: &c.pods()[aff],
         order: &order,
     };
     let mut out = p.pre_filter(&cx);
@@ -341,12 +341,12 @@ fn add_pod_and_remove_pod_change_the_verdict() {
         verdicts(&*p, &cx, Some(&*st)),
         strings(&[AFF, AFF, AFF, AFF])
     );
-    p.add_pod(&cx, st, &c.pods[cache], &c.nodes[2]);
+    p.add_pod(&cx, st, &c.pods()[cache], &c.nodes()[2]);
     assert_eq!(
         verdicts(&*p, &cx, Some(&*st)),
         strings(&[AFF, AFF, OK, AFF])
     );
-    p.remove_pod(&cx, st, &c.pods[cache], &c.nodes[2]);
+    p.remove_pod(&cx, st, &c.pods()[cache], &c.nodes()[2]);
     assert_eq!(
         verdicts(&*p, &cx, Some(&*st)),
         strings(&[AFF, AFF, AFF, AFF])
@@ -553,7 +553,8 @@ fn index_and_scan_paths_agree_on_random_clusters() {
         let mut c = cluster(list, bound);
         for ns in ["default", "other"] {
             if r.intn(2) == 0 {
-                c.namespaces
+                c.objects_mut()
+                    .namespaces
                     .insert(ns.into(), [("team".to_string(), "x".to_string())].into());
             }
         }

@@ -132,10 +132,13 @@ fn bad_and_empty_terms_never_match() {
             "{bad}"
         );
         assert!(
-            !required_node_affinity_matches(&p.pod, &c.nodes[0]),
+            !required_node_affinity_matches(&p.pod, &c.nodes()[0]),
             "{bad}"
         );
-        assert!(required_node_affinity_matches(&p.pod, &c.nodes[2]), "{bad}");
+        assert!(
+            required_node_affinity_matches(&p.pod, &c.nodes()[2]),
+            "{bad}"
+        );
     }
     // Gt against a non-numeric label never matches; NotIn on a missing key does.
     let p =

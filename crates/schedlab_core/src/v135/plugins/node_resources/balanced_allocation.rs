@@ -93,8 +93,8 @@ impl NodeResourcesBalancedAllocation {
         let std = match (alloc.milli_cpu, alloc.memory) {
             (0, _) | (_, 0) => 0.0,
             (c, m) => {
-                let f0 = fraction(c, node.requested.milli_cpu + cpu);
-                let f1 = fraction(m, node.requested.memory + memory);
+                let f0 = fraction(c, node.requested().milli_cpu + cpu);
+                let f1 = fraction(m, node.requested().memory + memory);
                 ((f0 - f1) / 2.0).abs()
             }
         };

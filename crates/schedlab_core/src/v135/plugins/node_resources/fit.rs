@@ -110,7 +110,7 @@ impl Plugin for NodeResourcesFit {
         pod: &PodInfo,
         cluster: &Cluster,
     ) -> QueueingHint {
-        let node = |id: NodeId| cluster.nodes.get(id).map(|n| n.object());
+        let node = |id: NodeId| cluster.nodes().get(id).map(|n| n.object());
         QueueingHint::queue_if(match *change {
             ClusterChange::PodDelete(_) => true,
             ClusterChange::NodeAdd(n) => node(n).is_some_and(|n| fits_empty(pod, n)),
@@ -143,10 +143,10 @@ impl Plugin for NodeResourcesFit {
     ) -> Code {
         let req = &cx.pod.request;
         let alloc = node.hot();
-        let used = &node.requested;
+        let used = &node.requested();
         let mut failed = false;
         let mut unresolvable = false;
-        if node.pods.len() as i64 + 1 > alloc.pods {
+        if node.pods().len() as i64 + 1 > alloc.pods {
             reasons.push(Reason::Message(Cow::Borrowed("Too many pods")));
             failed = true;
         }

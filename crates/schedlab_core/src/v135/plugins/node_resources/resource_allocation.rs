@@ -95,28 +95,28 @@ impl ResourceKind {
         match self {
             ResourceKind::Cpu => {
                 let used = if use_requested {
-                    node.requested.milli_cpu
+                    node.requested().milli_cpu
                 } else {
-                    node.nonzero_cpu
+                    node.nonzero_cpu()
                 };
                 (alloc.milli_cpu, used + pod_request)
             }
             ResourceKind::Memory => {
                 let used = if use_requested {
-                    node.requested.memory
+                    node.requested().memory
                 } else {
-                    node.nonzero_memory
+                    node.nonzero_memory()
                 };
                 (alloc.memory, used + pod_request)
             }
             ResourceKind::EphemeralStorage => (
                 alloc.ephemeral_storage,
-                node.requested.ephemeral_storage + pod_request,
+                node.requested().ephemeral_storage + pod_request,
             ),
             ResourceKind::Scalar(_) if pod_request == 0 => (0, 0),
             ResourceKind::Scalar(name) => (
                 node.allocatable().scalar(name),
-                node.requested.scalar(name) + pod_request,
+                node.requested().scalar(name) + pod_request,
             ),
             ResourceKind::Other => (0, 0),
         }
@@ -185,8 +185,8 @@ pub(crate) fn least_allocated_cpu_memory(
         }
     };
     let (c, m) = (alloc.milli_cpu, alloc.memory);
-    let cpu_score = || least(c, node.nonzero_cpu + cpu) * cpu_weight;
-    let memory_score = || least(m, node.nonzero_memory + memory) * memory_weight;
+    let cpu_score = || least(c, node.nonzero_cpu() + cpu) * cpu_weight;
+    let memory_score = || least(m, node.nonzero_memory() + memory) * memory_weight;
     match (c == 0, m == 0) {
         (false, false) => (cpu_score() + memory_score()) / (cpu_weight + memory_weight),
         (false, true) => cpu_score() / cpu_weight,

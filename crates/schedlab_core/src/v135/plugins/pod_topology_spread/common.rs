@@ -99,7 +99,7 @@ pub(super) fn default_selector(cluster: &Cluster, pod: &PodInfo) -> LabelSelecto
     match owner.kind.as_str() {
         "ReplicationController" => {
             if let Some((_, rc)) = cluster
-                .replication_controllers
+                .replication_controllers()
                 .iter()
                 .find(|(ns, s)| in_ns(ns) && !s.is_empty() && set_matches(s, labels))
             {
@@ -110,9 +110,9 @@ pub(super) fn default_selector(cluster: &Cluster, pod: &PodInfo) -> LabelSelecto
         }
         kind @ ("ReplicaSet" | "StatefulSet") => {
             let list = if kind == "ReplicaSet" {
-                &cluster.replica_sets
+                &cluster.replica_sets()
             } else {
-                &cluster.stateful_sets
+                &cluster.stateful_sets()
             };
             if let Some(owner_sel) = list
                 .iter()
@@ -169,7 +169,7 @@ impl PodTopologySpread {
             .terminating
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        t.refresh(&cluster.pods);
+        t.refresh(cluster.pods());
         t.ids
             .iter()
             .copied()
@@ -273,7 +273,7 @@ impl DomainMap {
         missing_as_empty: bool,
         domains: bool,
     ) -> DomainMap {
-        let index = &cluster.topology;
+        let index = &cluster.topology();
         if let Some(k) = index.key_id(key) {
             let values = &index.keys[k].values;
             let (missing, slots) = if missing_as_empty {
@@ -299,7 +299,7 @@ impl DomainMap {
             0
         });
         let nodes = cluster
-            .nodes
+            .nodes()
             .iter()
             .map(|n| match n.labels().get(key) {
                 Some(v) => {
@@ -334,8 +334,8 @@ impl DomainMap {
     /// The node's value id / local id, `None` without the key.
     pub(super) fn keyed(&self, index: &TopologyIndex, node: &NodeInfo) -> Option<u32> {
         match self {
-            DomainMap::Index { key, .. } => index.node_value(*key, node.id),
-            DomainMap::Local { nodes, .. } => nodes.get(node.id).copied().filter(|&d| d != NONE),
+            DomainMap::Index { key, .. } => index.node_value(*key, node.id()),
+            DomainMap::Local { nodes, .. } => nodes.get(node.id()).copied().filter(|&d| d != NONE),
             DomainMap::KeyOnly(key) => node.labels().contains_key(key).then_some(NONE),
         }
     }
@@ -360,10 +360,10 @@ pub(super) fn count_on_node(cluster: &Cluster, c: &Constraint, ns: &str, node: &
     if !c.counts_pods() {
         return 0;
     }
-    node.pods
+    node.pods()
         .iter()
         .filter(|&&p| {
-            let o = &cluster.pods[p];
+            let o = &cluster.pods()[p];
             o.pod.metadata.deletion_timestamp.is_none()
                 && o.namespace == ns
                 && c.matches(o.labels())
@@ -392,7 +392,7 @@ pub(super) fn count_domains(
 ) -> Vec<Option<Vec<i64>>> {
     let mut kept: Vec<Option<Vec<i64>>> = vec![None; constraints.len()];
     let cluster = cx.cluster;
-    let index = &cluster.topology;
+    let index = &cluster.topology();
     let facts = PodFacts::new(cx.pod);
     let ns = cx.pod.namespace.as_str();
     let k = constraints.len();
@@ -426,7 +426,7 @@ pub(super) fn count_domains(
             }
         }
     } else {
-        for node in &cluster.nodes {
+        for node in cluster.nodes() {
             let has_all = !require_all || maps.iter().all(|m| m.has_key(index, node));
             let mut affinity_ok: Option<bool> = None;
             let mut taints_ok: Option<bool> = None;
@@ -453,9 +453,9 @@ pub(super) fn count_domains(
                     counts[i][d] = 0;
                 }
                 if has_key {
-                    with_key[i].push(node.id);
+                    with_key[i].push(node.id());
                 } else {
-                    without_key[i].push(node.id);
+                    without_key[i].push(node.id());
                 }
             }
         }
@@ -484,7 +484,7 @@ pub(super) fn count_domains(
                 }
                 // The groups count pods being deleted too.
                 for &p in terminating {
-                    let o = &cluster.pods[p];
+                    let o = &cluster.pods()[p];
                     let Some(node) = cluster.pod_node()[p] else {
                         continue;
                     };
@@ -496,13 +496,13 @@ pub(super) fn count_domains(
                 }
             }
             None if per_node[i]
-                && with_key[i].len() + without_key[i].len() == cluster.nodes.len() =>
+                && with_key[i].len() + without_key[i].len() == cluster.nodes().len() =>
             {
                 // Every node counts: keep the per-node numbers.
-                let mut on_node = vec![0i64; cluster.nodes.len()];
-                for node in &cluster.nodes {
+                let mut on_node = vec![0i64; cluster.nodes().len()];
+                for node in cluster.nodes() {
                     let n = count_on_node(cluster, c, ns, node);
-                    on_node[node.id] = n;
+                    on_node[node.id()] = n;
                     if let Some(d) = maps[i].of(index, node) {
                         add(d, n);
                     }
@@ -512,7 +512,7 @@ pub(super) fn count_domains(
             }
             None => {
                 for &n in &with_key[i] {
-                    let node = &cluster.nodes[n];
+                    let node = &cluster.nodes()[n];
                     if let Some(d) = maps[i].of(index, node) {
                         add(d, count_on_node(cluster, c, ns, node));
                     }
@@ -520,7 +520,7 @@ pub(super) fn count_domains(
             }
         }
         for &n in &without_key[i] {
-            let node = &cluster.nodes[n];
+            let node = &cluster.nodes()[n];
             if let Some(d) = maps[i].of(index, node) {
                 add(d, count_on_node(cluster, c, ns, node));
             }

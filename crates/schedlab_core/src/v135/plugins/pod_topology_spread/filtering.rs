@@ -117,7 +117,7 @@ impl PodTopologySpread {
         if pod.namespace != cx.pod.namespace {
             return;
         }
-        let index = &cx.cluster.topology;
+        let index = &cx.cluster.topology();
         let shared = Arc::clone(&s.shared);
         if !shared.maps.iter().all(|m| m.has_key(index, node)) {
             return;
@@ -209,7 +209,7 @@ impl PodTopologySpread {
             ));
             return Code::Error;
         };
-        let index = &cx.cluster.topology;
+        let index = &cx.cluster.topology();
         let shared = &s.shared;
         for (i, c) in shared.constraints.iter().enumerate() {
             let Some(d) = shared.maps[i].of(index, node) else {

@@ -27,7 +27,7 @@ pub(super) struct ScoreState {
 
 impl ScoreState {
     pub(super) fn ignored(&self, node: &NodeInfo) -> bool {
-        self.ignored.get(node.id).copied().unwrap_or(false)
+        self.ignored.get(node.id()).copied().unwrap_or(false)
     }
 }
 
@@ -39,14 +39,14 @@ pub(super) fn normalizing_weight(size: usize) -> f64 {
 impl PodTopologySpread {
     pub(super) fn prepare_score(&self, cx: &Cx, nodes: &[&NodeInfo]) -> PreScoreOutput {
         let cluster = cx.cluster;
-        if cluster.nodes.is_empty() {
+        if cluster.nodes().is_empty() {
             return PreScoreOutput::skip();
         }
         let constraints = self.constraints(cx, SCHEDULE_ANYWAY);
         if constraints.is_empty() {
             return PreScoreOutput::skip();
         }
-        let index = &cluster.topology;
+        let index = &cluster.topology();
         // Nodes must carry every key unless the system defaults apply.
         let require_all =
             !cx.pod.pod.spec.topology_spread_constraints.is_empty() || !self.system_defaulted;
@@ -71,9 +71,9 @@ impl PodTopologySpread {
         for node in nodes {
             if require_all && !maps.iter().all(|m| m.has_key(index, node)) {
                 if ignored.is_empty() {
-                    ignored = vec![false; cluster.nodes.len()];
+                    ignored = vec![false; cluster.nodes().len()];
                 }
-                if let Some(slot) = ignored.get_mut(node.id) {
+                if let Some(slot) = ignored.get_mut(node.id()) {
                     if !*slot {
                         *slot = true;
                         ignored_count += 1;
@@ -166,7 +166,7 @@ impl PodTopologySpread {
         if s.ignored(node) {
             return Ok(0);
         }
-        let index = &cx.cluster.topology;
+        let index = &cx.cluster.topology();
         let mut score = 0.0f64;
         for (i, c) in s.constraints.iter().enumerate() {
             let map = &s.maps[i];
@@ -176,7 +176,7 @@ impl PodTopologySpread {
             let cnt = if c.key == HOSTNAME {
                 let kept = s.per_node_from[i]
                     .and_then(|j| s.node_counts[j].as_ref())
-                    .and_then(|counts| counts.get(node.id));
+                    .and_then(|counts| counts.get(node.id()));
                 match kept {
                     Some(&n) => n,
                     None => count_on_node(cx.cluster, c, &cx.pod.namespace, node),

@@ -75,7 +75,7 @@ fn filter_all(p: &dyn Plugin, c: &Cluster, incoming: &PodInfo) -> Verdicts {
     }
     assert!(out.status.is_success(), "{:?}", out.status);
     Some(
-        c.nodes
+        c.nodes()
             .iter()
             .map(|n| {
                 let mut reasons = Vec::new();
@@ -328,12 +328,12 @@ fn add_pod_and_remove_pod_change_the_verdict() {
     let order = c.node_tree_order();
     let cx = Cx {
         cluster: &c,
-        pod: &c.pods[id],
+        pod: &c.pods()[id],
         order: &order,
     };
     let mut out = p.pre_filter(&cx);
     let verdicts = |st: Option<&dyn PluginState>| -> Vec<Code> {
-        c.nodes
+        c.nodes()
             .iter()
             .map(|n| p.filter(&cx, st, n, &mut Vec::new()))
             .collect()
@@ -345,13 +345,13 @@ fn add_pod_and_remove_pod_change_the_verdict() {
     );
     let st = out.state.as_deref_mut().expect("state");
     // A pod of another namespace changes nothing.
-    p.add_pod(&cx, st, &c.pods[elsewhere], &c.nodes[1]);
+    p.add_pod(&cx, st, &c.pods()[elsewhere], &c.nodes()[1]);
     assert_eq!(verdicts(Some(&*st)), [Code::Unschedulable, Code::Success]);
     // A web pod added on b1: a = 1, b = 1, min 1: a 1+1-1 = 1 ok, b ok.
-    p.add_pod(&cx, st, &c.pods[extra], &c.nodes[1]);
+    p.add_pod(&cx, st, &c.pods()[extra], &c.nodes()[1]);
     assert_eq!(verdicts(Some(&*st)), [Code::Success, Code::Success]);
     // The bound pod removed from a1: a = 0, b = 1, min 0: a 1 ok, b 1+1-0 = 2 > 1.
-    p.remove_pod(&cx, st, &c.pods[bound], &c.nodes[0]);
+    p.remove_pod(&cx, st, &c.pods()[bound], &c.nodes()[0]);
     assert_eq!(verdicts(Some(&*st)), [Code::Success, Code::Unschedulable]);
     // The state PreFilter computes on the cluster itself is untouched by the copies.
     let fresh = p.pre_filter(&cx);
@@ -374,7 +374,7 @@ fn service_cluster(extra_pods: Vec<(Pod, usize)>) -> Cluster {
         ]),
         bound,
     );
-    c.services.push(
+    c.objects_mut().services.push(
         serde_json::from_value(json!({"metadata": {"name": "web", "namespace": "default"},
             "spec": {"selector": {"app": "web"}}}))
         .expect("service"),
@@ -423,7 +423,7 @@ fn a_replica_set_owner_gives_a_bare_pod_default_constraints() {
         zoned(&[("n1", Some("a")), ("n2", Some("b"))]),
         vec![(web(), 0)],
     );
-    c.replica_sets.push((
+    c.objects_mut().replica_sets.push((
         "default".into(),
         Some(serde_json::from_value(json!({"matchLabels": {"app": "web"}})).expect("sel")),
     ));
@@ -549,7 +549,7 @@ fn index_and_scan_paths_agree_on_random_clusters() {
             .collect();
         let mut c = cluster(nodes, bound);
         if r.intn(2) == 0 {
-            c.services.push(
+            c.objects_mut().services.push(
                 serde_json::from_value(json!({"metadata": {"name": "s"},
                     "spec": {"selector": {"app": "web"}}}))
                 .expect("service"),

@@ -127,7 +127,7 @@ fn too_many_pods_and_each_resource_reason() {
         order: &order,
     };
     let mut reasons = Vec::new();
-    plugin.filter(&cx, None, &c.nodes[0], &mut reasons);
+    plugin.filter(&cx, None, &c.nodes()[0], &mut reasons);
     assert_eq!(
         reasons[1],
         Reason::Insufficient {
@@ -263,7 +263,7 @@ fn non_zero_defaults_in_scoring() {
         ],
         vec![(requesting(json!({})), 1)],
     );
-    assert_eq!(c.nodes[1].nonzero_memory, 200 << 20);
+    assert_eq!(c.nodes()[1].nonzero_memory(), 200 << 20);
     let p = info(requesting(json!({})));
     // empty: cpu (1000-100)*100/1000 = 90; memory (1Gi-200Mi)*100/1Gi = 80 (80.47) → 85.
     // used: cpu (1000-200)*100/1000 = 80; memory (1Gi-400Mi)*100/1Gi = 60 (60.94) → 70.
