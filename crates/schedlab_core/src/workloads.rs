@@ -311,18 +311,15 @@ pub fn single_pass(s: &Scenario, seed: u64, detail: bool) -> SinglePass {
                         continue;
                     };
                     let global = config.percentage_of_nodes_to_score;
-                    crate::v135::cycle::schedule_pod(
-                        profile,
-                        global,
-                        &mut state,
-                        &cluster,
-                        &order,
+                    let input = crate::v135::cycle::CycleInput {
+                        cluster: &cluster,
+                        order: &order,
                         pod,
-                        &nominations,
-                        None,
+                        nominations: &nominations,
+                        nominated: None,
                         detail,
-                    )
-                    .trace
+                    };
+                    crate::v135::cycle::schedule_pod(profile, global, &mut state, &input).trace
                 }
             };
             if let Some(node) = trace.node {

@@ -454,16 +454,19 @@ fn run_cycle_modern(
         .nominated
         .as_deref()
         .and_then(|n| state.cluster.node_index().get(n).copied());
+    let input = crate::v135::cycle::CycleInput {
+        cluster: &state.cluster,
+        order: &state.order,
+        pod,
+        nominations: &nominations,
+        nominated,
+        detail,
+    };
     let mut result = crate::v135::cycle::schedule_pod(
         profile,
         config.percentage_of_nodes_to_score,
         &mut state.scheduler,
-        &state.cluster,
-        &state.order,
-        pod,
-        &nominations,
-        nominated,
-        detail,
+        &input,
     );
     let mut trace = std::mem::replace(&mut result.trace, CycleTrace::new(pod, 0, 0));
     trace.time = state.now.as_secs_f64();

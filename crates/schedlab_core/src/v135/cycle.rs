@@ -20,10 +20,14 @@ use crate::sched::fit_error::{histogram, NO_NODES_AVAILABLE};
 use crate::sched::nominations::Nominations;
 use crate::sched::sampling::num_feasible_nodes_to_find;
 use crate::sched::select_host::{select_host, ties_of_best};
+use crate::sched::split_scan::{
+    cut, join_cut, rotated_parts, rows_in_parts, split_scan, RotatedPart, Scan,
+};
 use crate::sched::state::SchedulerState;
 use crate::sched::Reason;
 pub use crate::trace::v135::{ModernTrace, PluginStatus};
 use crate::trace::{CycleTrace, NodeFilterRecord, NodeScoreRecord, Outcome, ScoreRecord};
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
@@ -214,24 +218,36 @@ pub struct CycleResult {
     pub filters: Vec<(usize, usize)>,
 }
 
-/// Runs one cycle of `profile` for `pod`. `nominated` is the node in the pod's
-/// `status.nominatedNodeName`, if it exists. `st` carries `nextStartNodeIndex` and the seeded
-/// randomness from cycle to cycle (one for the scheduler, shared by its profiles).
-#[allow(clippy::too_many_arguments)]
+/// What one cycle reads besides its profile: the snapshot, every node in node-tree order, the
+/// pod, the nominations, and the node in the pod's `status.nominatedNodeName` (if it exists).
+pub struct CycleInput<'a> {
+    /// The snapshot.
+    pub cluster: &'a Cluster,
+    /// Every node, in node-tree order.
+    pub order: &'a [NodeId],
+    /// The pod to schedule.
+    pub pod: PodId,
+    /// Every nominated pod, by node.
+    pub nominations: &'a Nominations,
+    /// The pod's nominated node, tried first.
+    pub nominated: Option<NodeId>,
+    /// Whether to record the filter and score tables.
+    pub detail: bool,
+}
+
+/// Runs one cycle of `profile` for the input's pod. `st` carries `nextStartNodeIndex` and the
+/// seeded randomness from cycle to cycle (one for the scheduler, shared by its profiles);
+/// `global_percentage` is the configuration's `percentageOfNodesToScore`.
 pub fn schedule_pod(
     profile: &Profile,
     global_percentage: i32,
     st: &mut SchedulerState,
-    cluster: &Cluster,
-    order: &[NodeId],
-    pod: PodId,
-    nominations: &Nominations,
-    nominated: Option<NodeId>,
-    detail: bool,
+    input: &CycleInput,
 ) -> CycleResult {
-    let all = order.len();
-    let mut trace = CycleTrace::new(pod, all, st.next_start_node_index);
-    let mut modern = ModernTrace {
+    let (cluster, detail) = (input.cluster, input.detail);
+    let all = input.order.len();
+    let mut trace = CycleTrace::new(input.pod, all, st.next_start_node_index);
+    let modern = ModernTrace {
         profile: if detail {
             profile.scheduler_name.clone()
         } else {
@@ -241,8 +257,8 @@ pub fn schedule_pod(
         score_names: Arc::clone(&profile.score_names),
         ..ModernTrace::default()
     };
-    let mut result = CycleResult {
-        trace: CycleTrace::new(pod, all, st.next_start_node_index),
+    let result = CycleResult {
+        trace: CycleTrace::new(input.pod, all, st.next_start_node_index),
         diagnosis: Diagnosis::default(),
         states: CycleStates::new(profile.plugins.len()),
         fit_error: false,
@@ -252,26 +268,28 @@ pub fn schedule_pod(
     if all == 0 {
         trace.message = Some(NO_NODES_AVAILABLE.to_string());
         trace.modern = Some(Box::new(modern));
-        result.trace = trace;
-        return result;
+        return CycleResult { trace, ..result };
     }
-    let cx = Cx {
-        cluster,
-        pod: &cluster.pods()[pod],
-        order,
-    };
-    let outcome = run(
+    let mut cycle = Cycle {
         profile,
-        global_percentage,
-        st,
-        &cx,
-        nominations,
-        nominated,
-        detail,
-        &mut trace,
-        &mut modern,
-        &mut result,
-    );
+        cx: Cx {
+            cluster,
+            pod: &cluster.pods()[input.pod],
+            order: input.order,
+        },
+        input,
+        trace,
+        modern,
+        result,
+    };
+    let outcome = cycle.run(st, global_percentage);
+    let Cycle {
+        cx,
+        mut trace,
+        mut modern,
+        mut result,
+        ..
+    } = cycle;
     let outcome = outcome.and_then(|()| match (trace.outcome, trace.node) {
         (Outcome::Scheduled, Some(node)) => {
             let node = &cluster.nodes()[node];
@@ -351,215 +369,302 @@ fn reserve_to_bind(
 /// The filters at a profile's Filter point that run this cycle: (filter index, plugin index).
 type ActiveFilters = Vec<(usize, usize)>;
 
-#[allow(clippy::too_many_arguments)]
-fn run(
-    profile: &Profile,
-    global_percentage: i32,
-    st: &mut SchedulerState,
-    cx: &Cx,
-    nominations: &Nominations,
-    nominated: Option<NodeId>,
-    detail: bool,
-    trace: &mut CycleTrace,
-    modern: &mut ModernTrace,
-    result: &mut CycleResult,
-) -> Result<(), String> {
-    let all = cx.order.len();
-    let states = &mut result.states;
-    let d = &mut result.diagnosis;
+/// One cycle in progress (`SchedulePod`): what it reads, and the trace and result it fills.
+struct Cycle<'a> {
+    profile: &'a Profile,
+    cx: Cx<'a>,
+    input: &'a CycleInput<'a>,
+    trace: CycleTrace,
+    modern: ModernTrace,
+    result: CycleResult,
+}
 
-    // PreFilter.
-    let mut skipped: Vec<usize> = Vec::new();
-    let mut narrowed: Option<BTreeSet<String>> = None;
-    let mut narrowing: Vec<&'static str> = Vec::new();
-    let mut rejection: Option<(&'static str, Status)> = None;
-    for &i in &profile.points[Point::PreFilter as usize] {
-        let e = &profile.plugins[i];
-        let name = e.spec.name;
-        if name == "DynamicResources" {
-            result.dra_pre_filter_ran = true;
+/// What PreFilter left for the filters: the nodes its results narrowed the search to (`None`:
+/// every node) and the plugins that narrowed it.
+struct Narrowed {
+    nodes: Option<BTreeSet<String>>,
+    by: Vec<&'static str>,
+}
+
+impl<'a> Cycle<'a> {
+    /// `SchedulePod` after its checks: PreFilter, the nominated node, `findNodesThatFit`,
+    /// `prioritizeNodes` and `selectHost`; the trace says how it ended. An `Err` is a plugin's
+    /// error, which ends the cycle with outcome `Error`.
+    fn run(&mut self, st: &mut SchedulerState, global_percentage: i32) -> Result<(), String> {
+        let Some(narrowed) = self.pre_filter()? else {
+            return Ok(());
+        };
+        let visited = self.filters_to_visit();
+        if self.nominated_node_fits(&visited)? {
+            return Ok(());
         }
-        let out = e.plugin.pre_filter(cx);
-        if detail {
-            modern.pre_filter.push(PluginStatus {
-                plugin: name,
-                code: out.status.code,
-                message: out.status.message(),
-            });
-        }
-        match out.status.code {
-            Code::Success => {
-                states.states[i] = out.state;
-                if let Some(nodes) = out.nodes {
-                    narrowing.push(name);
-                    let merged = match narrowed.take() {
-                        None => nodes,
-                        Some(prev) => prev.intersection(&nodes).cloned().collect(),
-                    };
-                    if merged.is_empty() {
-                        narrowing.sort_unstable();
-                        let msg = if narrowing.len() == 1 {
-                            format!("node(s) didn't satisfy plugin {}", narrowing[0])
-                        } else {
-                            format!(
-                                "node(s) didn't satisfy plugin(s) [{}] simultaneously",
-                                narrowing.join(" ")
-                            )
-                        };
-                        rejection =
-                            Some((name, Status::new(Code::UnschedulableAndUnresolvable, msg)));
-                        break;
-                    }
-                    narrowed = Some(merged);
-                }
-            }
-            Code::Skip => skipped.push(i),
-            Code::UnschedulableAndUnresolvable => {
-                rejection = Some((name, out.status));
-                break;
-            }
-            Code::Unschedulable => {
-                states.states[i] = out.state;
-                if rejection.is_none() {
-                    rejection = Some((name, out.status));
-                }
-            }
-            _ => {
-                return Err(format!(
-                    "running PreFilter plugin {:?}: {}",
-                    name,
-                    out.status.message()
-                ))
-            }
-        }
+        let candidates = self.candidates(&narrowed);
+        let feasible = self.find_nodes_that_fit(st, global_percentage, &candidates, &visited)?;
+        self.select_host(st, &feasible)
     }
-    let filters: ActiveFilters = profile.points[Point::Filter as usize]
-        .iter()
-        .enumerate()
-        .filter(|(_, i)| !skipped.contains(i))
-        .map(|(f, &i)| (f, i))
-        .collect();
-    // Filters that pass every node this cycle are only visited when the trace records them.
-    let visited: ActiveFilters = if detail {
-        filters.clone()
-    } else {
-        filters
-            .iter()
-            .copied()
-            .filter(|&(_, i)| !profile.plugins[i].plugin.passes_everywhere(cx))
-            .collect()
-    };
-    if detail {
-        modern.skipped_filters = profile.points[Point::Filter as usize]
+
+    /// The PreFilter plugins in order: their states, the nodes their results narrow the search
+    /// to, the Filter plugins they skip. `None` when one rejected the pod (the trace then holds
+    /// the FitError).
+    fn pre_filter(&mut self) -> Result<Option<Narrowed>, String> {
+        let (profile, detail) = (self.profile, self.input.detail);
+        let mut skipped: Vec<usize> = Vec::new();
+        let mut narrowed = Narrowed {
+            nodes: None,
+            by: Vec::new(),
+        };
+        let mut rejection: Option<(&'static str, Status)> = None;
+        for &i in &profile.points[Point::PreFilter as usize] {
+            let e = &profile.plugins[i];
+            let name = e.spec.name;
+            if name == "DynamicResources" {
+                self.result.dra_pre_filter_ran = true;
+            }
+            let out = e.plugin.pre_filter(&self.cx);
+            if detail {
+                self.modern.pre_filter.push(PluginStatus {
+                    plugin: name,
+                    code: out.status.code,
+                    message: out.status.message(),
+                });
+            }
+            match out.status.code {
+                Code::Success => {
+                    self.result.states.states[i] = out.state;
+                    if let Some(nodes) = out.nodes {
+                        if let Some(status) = narrowed.narrow(name, nodes) {
+                            rejection = Some((name, status));
+                            break;
+                        }
+                    }
+                }
+                Code::Skip => skipped.push(i),
+                Code::UnschedulableAndUnresolvable => {
+                    rejection = Some((name, out.status));
+                    break;
+                }
+                Code::Unschedulable => {
+                    self.result.states.states[i] = out.state;
+                    if rejection.is_none() {
+                        rejection = Some((name, out.status));
+                    }
+                }
+                _ => {
+                    return Err(format!(
+                        "running PreFilter plugin {:?}: {}",
+                        name,
+                        out.status.message()
+                    ))
+                }
+            }
+        }
+        let filter_point = &profile.points[Point::Filter as usize];
+        self.result.filters = filter_point
             .iter()
             .enumerate()
-            .filter(|(_, i)| skipped.contains(i))
-            .map(|(f, _)| f)
+            .filter(|(_, i)| !skipped.contains(i))
+            .map(|(f, &i)| (f, i))
             .collect();
-    }
-    result.filters = filters.clone();
-    if let Some((plugin, status)) = rejection {
+        if detail {
+            self.modern.skipped_filters = filter_point
+                .iter()
+                .enumerate()
+                .filter(|(_, i)| skipped.contains(i))
+                .map(|(f, _)| f)
+                .collect();
+        }
+        let Some((plugin, status)) = rejection else {
+            return Ok(Some(narrowed));
+        };
+        let d = &mut self.result.diagnosis;
         d.pre_filter_msg = Some(status.message());
         d.unschedulable_plugins.insert(plugin);
         d.absent = Some(status);
-        trace.outcome = Outcome::Unschedulable;
-        trace.message = Some(fit_error_message(all, d));
-        result.fit_error = true;
-        return Ok(());
+        self.fit_error();
+        Ok(None)
     }
 
-    // The nominated node first.
-    if let Some(node) = nominated {
-        let info = &cx.cluster.nodes()[node];
+    /// Filters that pass every node this cycle are only visited when the trace records them.
+    fn filters_to_visit(&self) -> ActiveFilters {
+        let filters = &self.result.filters;
+        if self.input.detail {
+            return filters.clone();
+        }
+        filters
+            .iter()
+            .copied()
+            .filter(|&(_, i)| !self.profile.plugins[i].plugin.passes_everywhere(&self.cx))
+            .collect()
+    }
+
+    /// The pod's nominated node, tried first: whether it passed (then it is the cycle's node,
+    /// without scoring). A node that fails is recorded in the diagnosis.
+    fn nominated_node_fits(&mut self, visited: &[(usize, usize)]) -> Result<bool, String> {
+        let Some(node) = self.input.nominated else {
+            return Ok(false);
+        };
+        let d = &mut self.result.diagnosis;
+        let info = &self.cx.cluster.nodes()[node];
         let mut record = NodeFilterRecord {
             node,
             ..NodeFilterRecord::default()
         };
         let start = d.reasons.len();
         let code = filter_with_nominated(
-            profile,
-            &visited,
-            states,
-            cx,
+            self.profile,
+            visited,
+            &self.result.states,
+            &self.cx,
             info,
-            nominations,
+            self.input.nominations,
             &mut d.reasons,
             &mut record,
-            detail,
+            self.input.detail,
         )?;
-        modern.nominated_node = Some((node, code == Code::Success));
-        if code == Code::Success {
-            d.reasons.truncate(start);
-            trace.outcome = Outcome::Scheduled;
-            trace.node = Some(node);
-            trace.tie_set = vec![node];
-            trace.feasible = 1;
-            trace.evaluated = 1;
-            if detail {
-                trace.filter.push(record);
-                modern.node_codes.push(code);
-            }
-            return Ok(());
+        self.modern.nominated_node = Some((node, code == Code::Success));
+        if code != Code::Success {
+            note_rejection(d, self.profile, &record, node, code);
+            return Ok(false);
         }
-        note_rejection(d, profile, &record, node, code);
+        d.reasons.truncate(start);
+        let trace = &mut self.trace;
+        trace.outcome = Outcome::Scheduled;
+        trace.node = Some(node);
+        trace.tie_set = vec![node];
+        trace.feasible = 1;
+        trace.evaluated = 1;
+        if self.input.detail {
+            trace.filter.push(record);
+            self.modern.node_codes.push(code);
+        }
+        Ok(true)
     }
 
-    // The candidate nodes.
-    let narrowed_list: Vec<NodeId>;
-    let candidates: &[NodeId] = match &narrowed {
-        None => cx.order,
-        Some(names) => {
-            narrowed_list = cx
-                .order
-                .iter()
-                .copied()
-                .filter(|&n| names.contains(cx.cluster.nodes()[n].name()))
-                .collect();
-            &narrowed_list
-        }
-    };
-    if narrowed.is_some() {
-        modern.pre_filter_nodes = Some(candidates.len());
-        narrowing.sort_unstable();
-        d.absent = Some(Status::new(
+    /// The nodes to filter: every node, or those a PreFilter result narrowed the search to
+    /// (then the others' status is that they did not satisfy those plugins).
+    fn candidates(&mut self, narrowed: &Narrowed) -> Cow<'a, [NodeId]> {
+        let order = self.cx.order;
+        let Some(names) = &narrowed.nodes else {
+            return Cow::Borrowed(order);
+        };
+        let cluster = self.cx.cluster;
+        let candidates: Vec<NodeId> = order
+            .iter()
+            .copied()
+            .filter(|&n| names.contains(cluster.nodes()[n].name()))
+            .collect();
+        self.modern.pre_filter_nodes = Some(candidates.len());
+        let mut by = narrowed.by.clone();
+        by.sort_unstable();
+        self.result.diagnosis.absent = Some(Status::new(
             Code::UnschedulableAndUnresolvable,
-            format!("node(s) didn't satisfy plugin(s) [{}]", narrowing.join(" ")),
+            format!("node(s) didn't satisfy plugin(s) [{}]", by.join(" ")),
         ));
+        Cow::Owned(candidates)
     }
-    let scoring = !profile.points[Point::Score as usize].is_empty();
-    let to_find = if scoring {
-        let pct = profile
-            .percentage_of_nodes_to_score
-            .unwrap_or(global_percentage);
-        num_feasible_nodes_to_find(candidates.len(), pct)
-    } else {
-        1
-    };
-    trace.num_to_find = to_find;
-    let mut feasible: Vec<NodeId> = Vec::with_capacity(to_find.min(candidates.len()));
-    let n = candidates.len();
-    let start = st.next_start_node_index % n.max(1);
-    let mut evaluated = 0;
-    // The nominated node's status counts once in `NodeToStatus` even when the scan meets it
-    // again.
-    let nominated_failed = modern.nominated_node.is_some();
-    // The nodes from `start` on, wrapping around (no division per node).
-    let rotated = candidates[start..].iter().chain(&candidates[..start]);
-    if !detail && to_find >= n && crate::sched::split_scan::split_scan(n) {
-        let scanned = filter_in_parts(
-            profile,
-            &visited,
-            states,
-            cx,
-            nominations,
-            (candidates, start),
-        );
-        for part in scanned {
+
+    /// `findNodesThatFit` over `candidates` from `nextStartNodeIndex`, wrapping around, until
+    /// `numFeasibleNodesToFind` nodes fit (one node when no Score plugin runs): the feasible
+    /// nodes, in the order found. The rejected nodes go into the diagnosis.
+    fn find_nodes_that_fit(
+        &mut self,
+        st: &mut SchedulerState,
+        global_percentage: i32,
+        candidates: &[NodeId],
+        visited: &[(usize, usize)],
+    ) -> Result<Vec<NodeId>, String> {
+        let (profile, detail) = (self.profile, self.input.detail);
+        let nominated = self.input.nominated;
+        let all = self.cx.order.len();
+        let n = candidates.len();
+        let to_find = if profile.points[Point::Score as usize].is_empty() {
+            1
+        } else {
+            let pct = profile
+                .percentage_of_nodes_to_score
+                .unwrap_or(global_percentage);
+            num_feasible_nodes_to_find(n, pct)
+        };
+        self.trace.num_to_find = to_find;
+        let mut feasible: Vec<NodeId> = Vec::with_capacity(to_find.min(n));
+        let start = st.next_start_node_index % n.max(1);
+        let mut evaluated = 0;
+        // The nominated node's status counts once in `NodeToStatus` even when the scan meets it
+        // again.
+        let nominated_failed = self.modern.nominated_node.is_some();
+        if !detail && to_find >= n && split_scan(n) {
+            self.append_parts(
+                filter_in_parts(
+                    profile,
+                    visited,
+                    &self.result.states,
+                    &self.cx,
+                    self.input.nominations,
+                    (candidates, start),
+                ),
+                nominated.filter(|_| nominated_failed),
+                &mut feasible,
+            )?;
+            evaluated = n;
+        }
+        // The nodes from `start` on, wrapping around (no division per node).
+        let rotated = candidates[start..].iter().chain(&candidates[..start]);
+        for &node in rotated.skip(evaluated) {
+            if feasible.len() >= to_find {
+                break;
+            }
+            evaluated += 1;
+            let d = &mut self.result.diagnosis;
+            let mut record = NodeFilterRecord {
+                node,
+                ..NodeFilterRecord::default()
+            };
+            let code = filter_with_nominated(
+                profile,
+                visited,
+                &self.result.states,
+                &self.cx,
+                &self.cx.cluster.nodes()[node],
+                self.input.nominations,
+                &mut d.reasons,
+                &mut record,
+                detail,
+            )?;
+            if detail {
+                self.trace.filter.push(record.clone());
+                self.modern.node_codes.push(code);
+            }
+            if code == Code::Success {
+                feasible.push(node);
+            } else {
+                let again = nominated_failed && Some(node) == nominated;
+                reject(d, profile, &record, node, code, again);
+            }
+        }
+        let processed = feasible.len() + self.result.diagnosis.len();
+        st.next_start_node_index = (st.next_start_node_index + processed) % all;
+        self.trace.evaluated = evaluated;
+        self.trace.feasible = feasible.len();
+        Ok(feasible)
+    }
+
+    /// Takes a split scan's two parts in node order: their feasible nodes into `feasible`,
+    /// their rejections into the diagnosis (the nominated node's first entry, `again`, replaced
+    /// by the scan's), or the first error.
+    fn append_parts(
+        &mut self,
+        parts: [ScannedPart; 2],
+        again: Option<NodeId>,
+        feasible: &mut Vec<NodeId>,
+    ) -> Result<(), String> {
+        let profile = self.profile;
+        let d = &mut self.result.diagnosis;
+        for part in parts {
             if let Some(e) = part.error {
                 return Err(e);
             }
             feasible.extend(part.feasible);
-            if let Some(node) = nominated.filter(|_| nominated_failed) {
+            if let Some(node) = again {
                 if part.rejections.iter().any(|r| r.node == node) {
                     d.forget(node);
                 }
@@ -570,67 +675,78 @@ fn run(
             }
             d.append_part(part.rejections, part.reasons);
         }
-        evaluated = n;
+        Ok(())
     }
-    for &node in rotated.skip(evaluated) {
-        if feasible.len() >= to_find {
-            break;
-        }
-        evaluated += 1;
-        let info = &cx.cluster.nodes()[node];
-        let mut record = NodeFilterRecord {
-            node,
-            ..NodeFilterRecord::default()
-        };
-        let code = filter_with_nominated(
-            profile,
-            &visited,
-            states,
-            cx,
-            info,
-            nominations,
-            &mut d.reasons,
-            &mut record,
-            detail,
-        )?;
-        if detail {
-            trace.filter.push(record.clone());
-            modern.node_codes.push(code);
-        }
-        if code == Code::Success {
-            feasible.push(node);
-        } else {
-            let again = nominated_failed && Some(node) == nominated;
-            reject(d, profile, &record, node, code, again);
-        }
-    }
-    let processed = feasible.len() + d.len();
-    st.next_start_node_index = (st.next_start_node_index + processed) % all;
-    trace.evaluated = evaluated;
-    trace.feasible = feasible.len();
 
-    if feasible.is_empty() {
-        trace.outcome = Outcome::Unschedulable;
-        trace.message = Some(fit_error_message(all, d));
-        result.fit_error = true;
-        return Ok(());
+    /// No node fit: the trace holds v1.35's FitError text (PostFilter's part comes later).
+    fn fit_error(&mut self) {
+        let all = self.cx.order.len();
+        self.trace.outcome = Outcome::Unschedulable;
+        self.trace.message = Some(fit_error_message(all, &self.result.diagnosis));
+        self.result.fit_error = true;
     }
-    if feasible.len() == 1 {
-        trace.outcome = Outcome::Scheduled;
-        trace.node = Some(feasible[0]);
-        trace.tie_set = vec![feasible[0]];
-        return Ok(());
+
+    /// The cycle's node among the feasible ones: the only one, or the seeded uniform choice
+    /// among the best totals of `prioritizeNodes`; a FitError when there is none.
+    fn select_host(&mut self, st: &mut SchedulerState, feasible: &[NodeId]) -> Result<(), String> {
+        match feasible {
+            [] => {
+                self.fit_error();
+                return Ok(());
+            }
+            &[only] => {
+                self.trace.outcome = Outcome::Scheduled;
+                self.trace.node = Some(only);
+                self.trace.tie_set = vec![only];
+                return Ok(());
+            }
+            _ => {}
+        }
+        let cluster = self.cx.cluster;
+        let nodes: Vec<&NodeInfo> = feasible.iter().map(|&n| &cluster.nodes()[n]).collect();
+        let totals = prioritize(
+            self.profile,
+            &self.cx,
+            &nodes,
+            self.input.detail,
+            (&mut self.trace, &mut self.modern),
+            &mut st.scratch,
+        )?;
+        // selectHost: the seeded uniform choice among the best totals.
+        let selected = feasible[select_host(&totals, &mut st.rng)];
+        if self.input.detail {
+            self.trace.tie_set = ties_of_best(&totals).map(|i| feasible[i]).collect();
+        }
+        self.trace.outcome = Outcome::Scheduled;
+        self.trace.node = Some(selected);
+        Ok(())
     }
-    let nodes: Vec<&NodeInfo> = feasible.iter().map(|&n| &cx.cluster.nodes()[n]).collect();
-    let totals = prioritize(profile, cx, &nodes, detail, trace, modern, &mut st.scratch)?;
-    // selectHost: the seeded uniform choice among the best totals.
-    let selected = feasible[select_host(&totals, &mut st.rng)];
-    if detail {
-        trace.tie_set = ties_of_best(&totals).map(|i| feasible[i]).collect();
+}
+
+impl Narrowed {
+    /// Intersects the search with `nodes`, a PreFilter result of `plugin`: the status that
+    /// rejects the pod when nothing is left.
+    fn narrow(&mut self, plugin: &'static str, nodes: BTreeSet<String>) -> Option<Status> {
+        self.by.push(plugin);
+        let merged = match self.nodes.take() {
+            None => nodes,
+            Some(prev) => prev.intersection(&nodes).cloned().collect(),
+        };
+        if !merged.is_empty() {
+            self.nodes = Some(merged);
+            return None;
+        }
+        self.by.sort_unstable();
+        let msg = if self.by.len() == 1 {
+            format!("node(s) didn't satisfy plugin {}", self.by[0])
+        } else {
+            format!(
+                "node(s) didn't satisfy plugin(s) [{}] simultaneously",
+                self.by.join(" ")
+            )
+        };
+        Some(Status::new(Code::UnschedulableAndUnresolvable, msg))
     }
-    trace.outcome = Outcome::Scheduled;
-    trace.node = Some(selected);
-    Ok(())
 }
 
 /// Adds `scores` times `weight` to `totals` (wrapping), and says whether every score is in
@@ -672,7 +788,6 @@ fn filter_in_parts(
     nominations: &Nominations,
     (order, start): (&[NodeId], usize),
 ) -> [ScannedPart; 2] {
-    use crate::sched::split_scan::{cut, join_cut, rotated_parts, RotatedPart, Scan};
     let scan = |ids: RotatedPart<NodeId>| -> ScannedPart {
         let mut part = ScannedPart {
             feasible: Vec::with_capacity(ids.size_hint().0),
@@ -859,6 +974,12 @@ fn run_filters(
     Ok(Code::Success)
 }
 
+/// A Score plugin that runs this cycle: its Score index, its profile index, its PreScore state.
+type RunningScore<'s> = (usize, usize, Option<&'s dyn PluginState>);
+
+/// The PreScore plugins' states (by profile index) and the plugins that returned Skip.
+type PreScored = (Vec<(usize, Option<Box<dyn PluginState>>)>, Vec<usize>);
+
 /// `prioritizeNodes`: PreScore, Score, NormalizeScore, weights; the totals in node order.
 /// `scratch` holds the raw and normalised score buffers from cycle to cycle.
 fn prioritize(
@@ -866,8 +987,7 @@ fn prioritize(
     cx: &Cx,
     nodes: &[&NodeInfo],
     detail: bool,
-    trace: &mut CycleTrace,
-    modern: &mut ModernTrace,
+    (trace, modern): (&mut CycleTrace, &mut ModernTrace),
     scratch: &mut (Vec<i64>, Vec<i64>),
 ) -> Result<Vec<i64>, String> {
     let n = nodes.len();
@@ -878,30 +998,7 @@ fn prioritize(
         }
         return Ok(vec![1; n]);
     }
-    let mut pre_states: Vec<(usize, Option<Box<dyn PluginState>>)> = Vec::new();
-    let mut skip: Vec<usize> = Vec::new();
-    for &i in &profile.points[Point::PreScore as usize] {
-        let e = &profile.plugins[i];
-        let out = e.plugin.pre_score(cx, nodes);
-        if detail {
-            modern.pre_score.push(PluginStatus {
-                plugin: e.spec.name,
-                code: out.status.code,
-                message: out.status.message(),
-            });
-        }
-        match out.status.code {
-            Code::Success => pre_states.push((i, out.state)),
-            Code::Skip => skip.push(i),
-            _ => {
-                return Err(format!(
-                    "running PreScore plugin {:?}: {}",
-                    e.spec.name,
-                    out.status.message()
-                ))
-            }
-        }
-    }
+    let (pre_states, skip) = pre_score(profile, cx, nodes, detail.then_some(&mut *modern))?;
     let mut totals = vec![0i64; n];
     if detail {
         trace.scores = nodes
@@ -913,7 +1010,7 @@ fn prioritize(
             .collect();
     }
     // The Score plugins that run, with their PreScore state.
-    let running: Vec<(usize, usize, Option<&dyn PluginState>)> = score_points
+    let running: Vec<RunningScore> = score_points
         .iter()
         .enumerate()
         .filter(|(_, i)| !skip.contains(i))
@@ -925,56 +1022,8 @@ fn prioritize(
             (s, i, state)
         })
         .collect();
-    // Every plugin's raw score, plugin after plugin (each call is independent of the others,
-    // so the order changes nothing; a plugin reads its PreScore state once per cycle).
     let (all_raw, scores) = scratch;
-    // Every row is written whole below (a uniform score fills it): no need to zero it first.
-    all_raw.resize(n * running.len(), 0);
-    // One plugin's raw scores of `nodes` into `raw`.
-    let score = |&(_, i, state): &(usize, usize, Option<&dyn PluginState>),
-                 nodes: &[&NodeInfo],
-                 raw: &mut [i64]| {
-        let e = &profile.plugins[i];
-        match e.plugin.uniform_score(cx, state) {
-            Some(v) => {
-                raw.fill(v);
-                Ok(())
-            }
-            None => e
-                .plugin
-                .score_nodes(cx, state, nodes, raw)
-                .map_err(|m| format!("running Score plugin {:?}: {m}", e.spec.name)),
-        }
-    };
-    // The plugins whose weighted scores the parts of a split scan added to the totals.
-    let mut added = vec![false; running.len()];
-    if !detail && n > 0 && crate::sched::split_scan::split_scan(n) {
-        // The two parts of the nodes side by side; the first error in plugin order, then
-        // node order, as the loop below would return it. A plugin without NormalizeScore is
-        // added to the totals in each part; where a part finds a score out of range, the loop
-        // below adds the plugin again and reports the invalid score (the totals go unused).
-        let done = crate::sched::split_scan::rows_in_parts(
-            &running,
-            nodes,
-            all_raw,
-            &mut totals,
-            |plugin, nodes, raw, totals| {
-                score(plugin, nodes, raw)?;
-                let e = &profile.plugins[plugin.1];
-                Ok::<bool, String>(
-                    !e.plugin.normalizes() && add_weighted_in_range(totals, raw, e.weight),
-                )
-            },
-        );
-        for (r, (a, b)) in done.into_iter().enumerate() {
-            let (a, b) = (a?, b?);
-            added[r] = a && b;
-        }
-    } else {
-        for (r, plugin) in running.iter().enumerate() {
-            score(plugin, nodes, &mut all_raw[r * n..(r + 1) * n])?;
-        }
-    }
+    let added = raw_scores(profile, cx, nodes, &running, detail, all_raw, &mut totals)?;
     scores.clear();
     scores.resize(n, 0);
     for (r, &(s, i, state)) in running.iter().enumerate() {
@@ -992,15 +1041,7 @@ fn prioritize(
             e.spec.name
         );
         if !add_weighted_in_range(&mut totals, scores, e.weight) {
-            let bad = scores
-                .iter()
-                .find(|s| !(0..=MAX_NODE_SCORE).contains(*s))
-                .copied()
-                .unwrap_or_default();
-            return Err(format!(
-                "plugin {:?} returns an invalid score {bad}, it should in the range of [0, {MAX_NODE_SCORE}] after normalizing",
-                e.spec.name
-            ));
+            return Err(invalid_score(e.spec.name, scores));
         }
         if detail {
             modern.scored.push(s);
@@ -1021,6 +1062,114 @@ fn prioritize(
             .collect();
     }
     Ok(totals)
+}
+
+/// The PreScore plugins in order (each status recorded in `modern` when there is one): their
+/// states and the plugins that returned Skip; an error ends the cycle.
+fn pre_score(
+    profile: &Profile,
+    cx: &Cx,
+    nodes: &[&NodeInfo],
+    mut modern: Option<&mut ModernTrace>,
+) -> Result<PreScored, String> {
+    let mut pre_states = Vec::new();
+    let mut skip: Vec<usize> = Vec::new();
+    for &i in &profile.points[Point::PreScore as usize] {
+        let e = &profile.plugins[i];
+        let out = e.plugin.pre_score(cx, nodes);
+        if let Some(m) = modern.as_deref_mut() {
+            m.pre_score.push(PluginStatus {
+                plugin: e.spec.name,
+                code: out.status.code,
+                message: out.status.message(),
+            });
+        }
+        match out.status.code {
+            Code::Success => pre_states.push((i, out.state)),
+            Code::Skip => skip.push(i),
+            _ => {
+                return Err(format!(
+                    "running PreScore plugin {:?}: {}",
+                    e.spec.name,
+                    out.status.message()
+                ))
+            }
+        }
+    }
+    Ok((pre_states, skip))
+}
+
+/// Every running plugin's raw scores of `nodes`, a row of `all_raw` each (plugin after plugin:
+/// each call is independent of the others, and a plugin reads its PreScore state once per
+/// cycle). Without details, on a big cluster, the two parts of the nodes are scored side by
+/// side, and a plugin without NormalizeScore is weighted and added to `totals` in each part:
+/// which plugins were, by row. The first error in plugin order, then node order.
+fn raw_scores(
+    profile: &Profile,
+    cx: &Cx,
+    nodes: &[&NodeInfo],
+    running: &[RunningScore],
+    detail: bool,
+    all_raw: &mut Vec<i64>,
+    totals: &mut [i64],
+) -> Result<Vec<bool>, String> {
+    let n = nodes.len();
+    // Every row is written whole below (a uniform score fills it): no need to zero it first.
+    all_raw.resize(n * running.len(), 0);
+    // One plugin's raw scores of `nodes` into `raw`.
+    let score = |&(_, i, state): &RunningScore, nodes: &[&NodeInfo], raw: &mut [i64]| {
+        let e = &profile.plugins[i];
+        match e.plugin.uniform_score(cx, state) {
+            Some(v) => {
+                raw.fill(v);
+                Ok(())
+            }
+            None => e
+                .plugin
+                .score_nodes(cx, state, nodes, raw)
+                .map_err(|m| format!("running Score plugin {:?}: {m}", e.spec.name)),
+        }
+    };
+    let mut added = vec![false; running.len()];
+    if !detail && n > 0 && split_scan(n) {
+        // Where a part finds a score out of range, the caller adds the plugin again and
+        // reports the invalid score (the totals go unused).
+        let done = rows_in_parts(
+            running,
+            nodes,
+            all_raw,
+            totals,
+            |plugin, nodes, raw, totals| {
+                score(plugin, nodes, raw)?;
+                let e = &profile.plugins[plugin.1];
+                Ok::<bool, String>(
+                    !e.plugin.normalizes() && add_weighted_in_range(totals, raw, e.weight),
+                )
+            },
+        );
+        for (r, (a, b)) in done.into_iter().enumerate() {
+            let (a, b) = (a?, b?);
+            added[r] = a && b;
+        }
+    } else {
+        for (r, plugin) in running.iter().enumerate() {
+            score(plugin, nodes, &mut all_raw[r * n..(r + 1) * n])?;
+        }
+    }
+    Ok(added)
+}
+
+/// `prioritizeNodes`' error for a plugin whose normalised scores leave `[0, MaxNodeScore]`,
+/// naming the first such score in node order.
+fn invalid_score(plugin: &str, scores: &[i64]) -> String {
+    let bad = scores
+        .iter()
+        .find(|s| !(0..=MAX_NODE_SCORE).contains(*s))
+        .copied()
+        .unwrap_or_default();
+    format!(
+        "plugin {plugin:?} returns an invalid score {bad}, it should in the range of [0, {MAX_NODE_SCORE}] after normalizing"
+    )
 }
 
 #[cfg(test)]
@@ -1101,8 +1250,7 @@ mod tests {
                 &cx,
                 &feasible,
                 detail,
-                &mut trace,
-                &mut modern,
+                (&mut trace, &mut modern),
                 &mut scratch,
             )
         })
@@ -1152,10 +1300,7 @@ mod tests {
         scores[1100] = 250;
         let split = crate::parallel::with_threads(2, || {
             crate::parallel::with_helper(|| {
-                assert!(
-                    crate::sched::split_scan::split_scan(1200),
-                    "the scan was not split"
-                );
+                assert!(split_scan(1200), "the scan was not split");
                 prioritize_fixed(&scores)
             })
         })
