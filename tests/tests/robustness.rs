@@ -3,6 +3,10 @@
 //! real-world files, structural mutations of a scenario that exercises every predicate and
 //! priority, huge numbers, deep nesting, a 10 MB document and YAML alias bombs.
 
+// Three tests bound, generously, how long a hostile input may take (a hang guard, not a speed
+// target): they read the clock.
+#![allow(clippy::disallowed_methods)]
+
 use proptest::prelude::*;
 use schedlab_core::report::{json_report, text_report};
 use schedlab_core::simulation::{Limits, Simulation};

@@ -1143,6 +1143,10 @@ impl Cluster {
         if index.get(old.name()) == Some(&node) {
             index.remove(old.name());
         }
+        #[allow(
+            clippy::iter_over_hash_type,
+            reason = "each id is shifted on its own: the order is not seen"
+        )]
         for id in index.values_mut() {
             if *id > node {
                 *id -= 1;

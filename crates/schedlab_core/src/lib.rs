@@ -7,6 +7,8 @@
 //! This crate does no I/O, reads no clock and uses no global state or OS randomness: the same
 //! inputs and seed give the same run, natively and in WebAssembly.
 
+#![warn(clippy::iter_over_hash_type)]
+
 pub mod cluster;
 pub mod input;
 pub mod model;

@@ -101,6 +101,10 @@ impl FilterPlugin for EvenPodsSpread {
                 if g.namespace == cx.pod.namespace
                     && selector_matches(c.label_selector.as_ref(), &g.labels)
                 {
+                    #[allow(
+                        clippy::iter_over_hash_type,
+                        reason = "sums per domain: the order is not seen"
+                    )]
                     for (&v, &n) in &g.counts[key] {
                         counts[v as usize] += n;
                     }
@@ -191,6 +195,10 @@ impl FilterPlugin for Reference {
             }
         }
         let mut min_by_key: HashMap<String, i64> = HashMap::new();
+        #[allow(
+            clippy::iter_over_hash_type,
+            reason = "a minimum per key: the order is not seen"
+        )]
         for ((k, _), n) in &counts {
             let m = min_by_key.entry(k.clone()).or_insert(*n);
             *m = (*m).min(*n);

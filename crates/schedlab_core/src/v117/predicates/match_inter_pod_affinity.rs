@@ -69,6 +69,10 @@ impl Domains {
     /// Marks every domain with a non-zero count; returns whether any was marked.
     pub fn mark(&mut self, counts: &DomainCounts) -> bool {
         let mut any = false;
+        #[allow(
+            clippy::iter_over_hash_type,
+            reason = "marks per domain: the order is not seen"
+        )]
         for (&v, &c) in counts {
             if c != 0 {
                 self.found[v as usize] = true;

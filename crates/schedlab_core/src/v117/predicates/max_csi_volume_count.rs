@@ -193,11 +193,19 @@ impl FilterPlugin for MaxCsiVolumeCount {
             )?;
         }
         let mut attached_count: HashMap<&str, i64> = HashMap::new();
+        #[allow(
+            clippy::iter_over_hash_type,
+            reason = "counts per key: the order is not seen"
+        )]
         for (name, key) in &attached {
             new.remove(name);
             *attached_count.entry(key.as_str()).or_default() += 1;
         }
         let mut new_count: BTreeMap<&str, i64> = BTreeMap::new();
+        #[allow(
+            clippy::iter_over_hash_type,
+            reason = "counts per key, kept in a BTreeMap: the order is not seen"
+        )]
         for key in new.values() {
             *new_count.entry(key.as_str()).or_default() += 1;
         }

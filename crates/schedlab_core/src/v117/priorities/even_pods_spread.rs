@@ -67,6 +67,10 @@ impl ScorePlugin for EvenPodsSpreadPriority {
         for c in &soft {
             for g in &index.groups {
                 if selector_matches(c.label_selector.as_ref(), &g.labels) {
+                    #[allow(
+                        clippy::iter_over_hash_type,
+                        reason = "sums per domain: the order is not seen"
+                    )]
                     for (&v, &n) in &g.counts[key] {
                         counts[v as usize] += n;
                     }

@@ -46,6 +46,10 @@ fn fast_pre_score(cx: &CycleContext) -> Option<State> {
             }
         };
         let scores = &mut out[pos].1;
+        #[allow(
+            clippy::iter_over_hash_type,
+            reason = "sums per domain: the order is not seen"
+        )]
         for (&v, &c) in counts {
             if c != 0 {
                 scores[v as usize] += weight * c;

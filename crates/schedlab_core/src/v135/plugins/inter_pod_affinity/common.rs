@@ -211,6 +211,10 @@ impl PairCounts {
     pub(super) fn add_counts(&mut self, slot: usize, counts: &DomainCounts, weight: i64) {
         if let Values::Dense(_, vals) = &mut self.keys[slot].values {
             let vals = Arc::make_mut(vals);
+            #[allow(
+                clippy::iter_over_hash_type,
+                reason = "sums per domain: the order is not seen"
+            )]
             for (&v, &n) in counts {
                 vals.add(&mut self.nonzero, v as usize, weight * n);
             }

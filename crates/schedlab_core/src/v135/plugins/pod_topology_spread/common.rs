@@ -477,6 +477,10 @@ pub(super) fn count_domains(
             Some(key) => {
                 for g in &index.groups {
                     if g.namespace == ns && c.matches(&g.labels) {
+                        #[allow(
+                            clippy::iter_over_hash_type,
+                            reason = "sums per domain: the order is not seen"
+                        )]
                         for (&v, &n) in &g.counts[key] {
                             add(v as usize, n);
                         }
