@@ -1162,7 +1162,7 @@ impl Cluster {
     }
 
     /// The node order of v1.17's node tree: zones by first appearance, one node from each zone
-    /// in turn (zones A=[a1,a2,a3], B=[b1] give a1, b1, a2, a3).
+    /// in turn (zones A = {a1, a2, a3}, B = {b1} give a1, b1, a2, a3).
     pub fn node_tree_order(&self) -> Vec<NodeId> {
         let mut zones: Vec<(&str, Vec<NodeId>)> = Vec::new();
         let mut zone_pos: BTreeMap<&str, usize> = BTreeMap::new();

@@ -1,8 +1,16 @@
-//! schedlab_core: a deterministic re-implementation of kube-scheduler v1.17's scheduling cycle.
+//! schedlab_core: a deterministic re-implementation of kube-scheduler, twice: v1.17 (the legacy
+//! `Policy`: predicates and priorities) and v1.35 (the scheduling framework: profiles and
+//! plugins), with the scheduling queue, preemption and binding on a virtual clock.
 //!
-//! Data flows one way: input files ([`input`]) → model ([`model`]) + policy ([`policy`]) →
-//! cluster cache ([`cluster`]) → scheduling cycles ([`framework::runner`]) → trace ([`trace`]) →
-//! renderers ([`report`], the CLI, the web UI).
+//! Data flows one way: input files ([`input`]) → model ([`model`]) → a [`Scenario`] (the
+//! cluster cache, the pending pods, the [`scheduler::Scheduler`] its configuration builds) →
+//! the `scheduleOne` loop ([`simulation`]: the queue, each version's cycle, assume, bind) →
+//! the cycles' records ([`trace`]) → renderers ([`report`], the CLI, the page). The
+//! [`questions`] compare whole runs.
+//!
+//! The floors, bottom up: `model`, `cluster` (the cache), `queue`, `sched` (what both versions
+//! share), `trace`; then `v117` and `v135`, which never import each other; `translate`, the
+//! one module that sees both; `input`; `scheduler`; `scenario`; `simulation`.
 //!
 //! This crate does no I/O, reads no clock and uses no global state or OS randomness: the same
 //! inputs and seed give the same run, natively and in WebAssembly.

@@ -78,7 +78,7 @@ fn reset_shares() {
     SHARES.with(|s| s.iter().for_each(|c| c.set(SHARE_ONE / 2)));
 }
 
-/// [`join`] of the caller's part `a` and the helper's part `b` of a scan cut by [`cut`], then
+/// [`parallel::join`] of the caller's part `a` and the helper's part `b` of a scan cut by [`cut`], then
 /// moves that scan's cut: the helper's part grows when it ended before `a`, and shrinks when
 /// the caller had to wait for it (or ran it itself). Measured, not timed: no clock is read,
 /// so the same code runs in wasm.

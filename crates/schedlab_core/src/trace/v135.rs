@@ -59,7 +59,7 @@ pub struct PluginStatus {
     pub message: String,
 }
 
-/// What a v1.35 cycle adds to its [`CycleTrace`].
+/// What a v1.35 cycle adds to its [`super::CycleTrace`].
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ModernTrace {
     /// The profile (`schedulerName`).

@@ -38,7 +38,7 @@ pub fn term_matches(term: &PodAffinityTerm, owner_namespace: &str, target: &PodI
     term_matches_labels(term, owner_namespace, &target.namespace, target.labels())
 }
 
-/// [`term_matches`] against a namespace and a label set (a [`LabelGroup`]).
+/// [`term_matches`] against a namespace and a label set (a [`crate::cluster::LabelGroup`]).
 pub fn term_matches_labels(
     term: &PodAffinityTerm,
     owner_namespace: &str,

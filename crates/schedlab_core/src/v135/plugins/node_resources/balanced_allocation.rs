@@ -3,7 +3,7 @@
 //! `NodeResourcesBalancedAllocationArgs` (`resources`, default cpu and memory; every weight must
 //! be 1).
 //!
-//! The resource allocation scorer of [`super::node_resources_fit`] with `useRequested = true`:
+//! The resource allocation scorer of [`super::fit`] with `useRequested = true`:
 //! the pod's real requests (no 100m / 200Mi defaults) added to the node's `Requested` (not
 //! `NonZeroRequested`); a scalar resource the pod does not request, and any resource with
 //! allocatable 0, is left out.
