@@ -421,8 +421,11 @@ fn percent(v: f64) -> String {
     format!("{:.1}%", v * 100.0)
 }
 
-/// The rows of the summary table: each name and how a [`Summary`] gives its value.
-const SUMMARY_ROWS: [(&str, fn(&Summary) -> String); 11] = [
+/// How a [`Summary`] gives the value of one row of the summary table, as written.
+type SummaryValue = fn(&Summary) -> String;
+
+/// The rows of the summary table: each name and its value.
+const SUMMARY_ROWS: [(&str, SummaryValue); 11] = [
     ("placed", |s| s.placed.to_string()),
     ("pending", |s| s.pending.to_string()),
     ("preemptions", |s| s.preemptions.to_string()),
