@@ -303,7 +303,26 @@ fn real_world_scenarios_combined_with_every_input_never_panic() {
 /// reads: labels, taints, images, preferAvoidPods, ports, volumes, affinities, spread
 /// constraints, init containers, priorities, selectors of every workload kind.
 fn everything() -> Value {
-    let mut items = vec![
+    let mut items = workload_objects();
+    items.extend(everything_nodes());
+    items.extend(storage_objects());
+    items.push(everything_pod("bound-0", Some("n0")));
+    items.push(everything_pod("bound-2", Some("n2")));
+    for i in 0..4 {
+        items.push(everything_pod(&format!("web-{i}"), None));
+    }
+    items.push(json!({"kind": "Pod", "apiVersion": "v1", "metadata": {"name": "db", "labels": {"app": "db"}},
+        "spec": {"priority": 5, "containers": [{"name": "c"}],
+            "affinity": {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+                {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": "zone"}]}}}}));
+    items.push(policy_naming_everything());
+    items.push(timeline_with_every_change());
+    json!({"kind": "List", "apiVersion": "v1", "items": items})
+}
+
+/// A PriorityClass, a Service and a workload of every kind, all selecting `app: web`.
+fn workload_objects() -> Vec<Value> {
+    vec![
         json!({"kind": "PriorityClass", "apiVersion": "scheduling.k8s.io/v1",
             "metadata": {"name": "high"}, "value": 1000, "globalDefault": false}),
         json!({"kind": "Service", "apiVersion": "v1", "metadata": {"name": "svc"},
@@ -315,7 +334,13 @@ fn everything() -> Value {
                 "matchExpressions": [{"key": "tier", "operator": "In", "values": ["fe"]}]}}}),
         json!({"kind": "StatefulSet", "apiVersion": "apps/v1", "metadata": {"name": "ss"},
             "spec": {"selector": {"matchExpressions": [{"key": "app", "operator": "Exists"}]}}}),
-    ];
+    ]
+}
+
+/// Nodes n0..n3 in zones z1, z1, z2, z3, with labels, an avoid-pods annotation, taints on n2,
+/// n3 unschedulable, extended and volume-limit resources and images.
+fn everything_nodes() -> Vec<Value> {
+    let mut items = Vec::new();
     for (i, zone) in ["z1", "z1", "z2", "z3"].iter().enumerate() {
         items.push(json!({"kind": "Node", "apiVersion": "v1",
             "metadata": {"name": format!("n{i}"),
@@ -332,67 +357,73 @@ fn everything() -> Value {
                     "attachable-volumes-aws-ebs": "20", "hugepages-2Mi": "0"},
                 "images": [{"names": ["nginx:1.17", "docker.io/nginx:1.17"], "sizeBytes": 200_000_000}]}}));
     }
-    let pod = |name: &str, node: Option<&str>| {
-        let mut spec = json!({
-            "priorityClassName": "high",
-            "initContainers": [{"name": "init", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}],
-            "containers": [{"name": "c", "image": "nginx:1.17",
-                "resources": {"requests": {"cpu": "100m", "memory": "64Mi", "example.com/gpu": "1",
-                    "ephemeral-storage": "1Gi"}, "limits": {"cpu": "1", "memory": "1Gi"}},
-                "ports": [{"containerPort": 80, "hostPort": if node.is_some() { 8080 } else { 0 },
-                    "protocol": "TCP"}]}],
-            "nodeSelector": {"disk": "ssd"},
-            "tolerations": [{"key": "k", "operator": "Equal", "value": "v", "effect": "NoSchedule"},
-                {"operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 30}],
-            "volumes": [{"name": "ebs", "awsElasticBlockStore": {"volumeID": format!("vol-{name}")}},
-                {"name": "gce", "gcePersistentDisk": {"pdName": "pd", "readOnly": true}},
-                {"name": "rbd", "rbd": {"monitors": ["m1"], "image": format!("img-{name}")}},
-                {"name": "iscsi", "iscsi": {"iqn": format!("iqn.{name}"), "readOnly": false}},
-                {"name": "az", "azureDisk": {"diskName": "d"}},
-                {"name": "cinder", "cinder": {"volumeID": "c1"}},
-                {"name": "data", "persistentVolumeClaim": {"claimName": format!("data-{name}")}},
-                {"name": "shared", "persistentVolumeClaim": {"claimName": "shared", "readOnly": true}}],
-            "topologySpreadConstraints": [
-                {"maxSkew": 5, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule",
-                 "labelSelector": {"matchLabels": {"app": "web"}}},
-                {"maxSkew": 2, "topologyKey": "kubernetes.io/hostname", "whenUnsatisfiable": "ScheduleAnyway",
-                 "labelSelector": {"matchLabels": {"app": "web"}}}],
-            "affinity": {
-                "nodeAffinity": {
-                    "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
-                        {"matchExpressions": [{"key": "cores", "operator": "Lt", "values": ["100"]}]},
-                        {"matchFields": [{"key": "metadata.name", "operator": "NotIn", "values": ["n9"]}]}]},
-                    "preferredDuringSchedulingIgnoredDuringExecution": [
-                        {"weight": 5, "preference": {"matchExpressions": [{"key": "disk", "operator": "In", "values": ["ssd"]}]}}]},
-                "podAffinity": {
-                    "preferredDuringSchedulingIgnoredDuringExecution": [
-                        {"weight": 10, "podAffinityTerm": {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": "zone"}}]},
-                "podAntiAffinity": {
-                    "requiredDuringSchedulingIgnoredDuringExecution": [
-                        {"labelSelector": {"matchLabels": {"app": "db"}}, "topologyKey": "kubernetes.io/hostname"}],
-                    "preferredDuringSchedulingIgnoredDuringExecution": [
-                        {"weight": 3, "podAffinityTerm": {"labelSelector": {"matchExpressions": [{"key": "app", "operator": "In", "values": ["web"]}]},
-                         "namespaces": ["default", "other"], "topologyKey": "kubernetes.io/hostname"}}]}}
-        });
-        if let Some(n) = node {
-            spec["nodeName"] = json!(n);
-        }
-        json!({"kind": "Pod", "apiVersion": "v1",
-            "metadata": {"name": name, "labels": {"app": "web", "tier": "fe"},
-                "ownerReferences": [{"kind": "ReplicaSet", "name": "rs", "uid": "rs-uid", "controller": true}]},
-            "spec": spec, "status": {"phase": if node.is_some() { "Running" } else { "Pending" }}})
-    };
-    // Storage: a WaitForFirstConsumer class with local volumes in two zones, a provisioning
-    // class, bound claims, a CSI volume and a CSINode with a limit and migrated plugins.
-    items.push(
+    items
+}
+
+/// A `web` pod with every field the model reads; bound to `node` (with a host port) if given.
+fn everything_pod(name: &str, node: Option<&str>) -> Value {
+    let mut spec = json!({
+        "priorityClassName": "high",
+        "initContainers": [{"name": "init", "resources": {"requests": {"cpu": "1", "memory": "1Gi"}}}],
+        "containers": [{"name": "c", "image": "nginx:1.17",
+            "resources": {"requests": {"cpu": "100m", "memory": "64Mi", "example.com/gpu": "1",
+                "ephemeral-storage": "1Gi"}, "limits": {"cpu": "1", "memory": "1Gi"}},
+            "ports": [{"containerPort": 80, "hostPort": if node.is_some() { 8080 } else { 0 },
+                "protocol": "TCP"}]}],
+        "nodeSelector": {"disk": "ssd"},
+        "tolerations": [{"key": "k", "operator": "Equal", "value": "v", "effect": "NoSchedule"},
+            {"operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 30}],
+        "volumes": [{"name": "ebs", "awsElasticBlockStore": {"volumeID": format!("vol-{name}")}},
+            {"name": "gce", "gcePersistentDisk": {"pdName": "pd", "readOnly": true}},
+            {"name": "rbd", "rbd": {"monitors": ["m1"], "image": format!("img-{name}")}},
+            {"name": "iscsi", "iscsi": {"iqn": format!("iqn.{name}"), "readOnly": false}},
+            {"name": "az", "azureDisk": {"diskName": "d"}},
+            {"name": "cinder", "cinder": {"volumeID": "c1"}},
+            {"name": "data", "persistentVolumeClaim": {"claimName": format!("data-{name}")}},
+            {"name": "shared", "persistentVolumeClaim": {"claimName": "shared", "readOnly": true}}],
+        "topologySpreadConstraints": [
+            {"maxSkew": 5, "topologyKey": "zone", "whenUnsatisfiable": "DoNotSchedule",
+             "labelSelector": {"matchLabels": {"app": "web"}}},
+            {"maxSkew": 2, "topologyKey": "kubernetes.io/hostname", "whenUnsatisfiable": "ScheduleAnyway",
+             "labelSelector": {"matchLabels": {"app": "web"}}}],
+        "affinity": {
+            "nodeAffinity": {
+                "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+                    {"matchExpressions": [{"key": "cores", "operator": "Lt", "values": ["100"]}]},
+                    {"matchFields": [{"key": "metadata.name", "operator": "NotIn", "values": ["n9"]}]}]},
+                "preferredDuringSchedulingIgnoredDuringExecution": [
+                    {"weight": 5, "preference": {"matchExpressions": [{"key": "disk", "operator": "In", "values": ["ssd"]}]}}]},
+            "podAffinity": {
+                "preferredDuringSchedulingIgnoredDuringExecution": [
+                    {"weight": 10, "podAffinityTerm": {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": "zone"}}]},
+            "podAntiAffinity": {
+                "requiredDuringSchedulingIgnoredDuringExecution": [
+                    {"labelSelector": {"matchLabels": {"app": "db"}}, "topologyKey": "kubernetes.io/hostname"}],
+                "preferredDuringSchedulingIgnoredDuringExecution": [
+                    {"weight": 3, "podAffinityTerm": {"labelSelector": {"matchExpressions": [{"key": "app", "operator": "In", "values": ["web"]}]},
+                     "namespaces": ["default", "other"], "topologyKey": "kubernetes.io/hostname"}}]}}
+    });
+    if let Some(n) = node {
+        spec["nodeName"] = json!(n);
+    }
+    json!({"kind": "Pod", "apiVersion": "v1",
+        "metadata": {"name": name, "labels": {"app": "web", "tier": "fe"},
+            "ownerReferences": [{"kind": "ReplicaSet", "name": "rs", "uid": "rs-uid", "controller": true}]},
+        "spec": spec, "status": {"phase": if node.is_some() { "Running" } else { "Pending" }}})
+}
+
+/// Storage: a WaitForFirstConsumer class with local volumes in two zones, a provisioning
+/// class, bound claims, a CSI volume and a CSINode with a limit and migrated plugins.
+fn storage_objects() -> Vec<Value> {
+    let mut items = vec![
         json!({"kind": "StorageClass", "apiVersion": "storage.k8s.io/v1",
-        "metadata": {"name": "local"}, "provisioner": "kubernetes.io/no-provisioner",
-        "volumeBindingMode": "WaitForFirstConsumer"}),
-    );
-    items.push(json!({"kind": "StorageClass", "apiVersion": "storage.k8s.io/v1",
-        "metadata": {"name": "csi"}, "provisioner": "hostpath.csi.k8s.io",
-        "volumeBindingMode": "WaitForFirstConsumer",
-        "allowedTopologies": [{"matchLabelExpressions": [{"key": "zone", "values": ["z1", "z2"]}]}]}));
+            "metadata": {"name": "local"}, "provisioner": "kubernetes.io/no-provisioner",
+            "volumeBindingMode": "WaitForFirstConsumer"}),
+        json!({"kind": "StorageClass", "apiVersion": "storage.k8s.io/v1",
+            "metadata": {"name": "csi"}, "provisioner": "hostpath.csi.k8s.io",
+            "volumeBindingMode": "WaitForFirstConsumer",
+            "allowedTopologies": [{"matchLabelExpressions": [{"key": "zone", "values": ["z1", "z2"]}]}]}),
+    ];
     for (i, zone) in ["z1", "z2", "z3"].iter().enumerate() {
         items.push(json!({"kind": "PersistentVolume", "apiVersion": "v1",
             "metadata": {"name": format!("local-{i}"),
@@ -427,16 +458,13 @@ fn everything() -> Value {
         "metadata": {"name": "n0", "annotations": {
             "storage.alpha.kubernetes.io/migrated-plugins": "kubernetes.io/aws-ebs,kubernetes.io/gce-pd"}},
         "spec": {"drivers": [{"name": "hostpath.csi.k8s.io", "nodeID": "n0", "allocatable": {"count": 3}}]}}));
-    items.push(pod("bound-0", Some("n0")));
-    items.push(pod("bound-2", Some("n2")));
-    for i in 0..4 {
-        items.push(pod(&format!("web-{i}"), None));
-    }
-    items.push(json!({"kind": "Pod", "apiVersion": "v1", "metadata": {"name": "db", "labels": {"app": "db"}},
-        "spec": {"priority": 5, "containers": [{"name": "c"}],
-            "affinity": {"podAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
-                {"labelSelector": {"matchLabels": {"app": "web"}}, "topologyKey": "zone"}]}}}}));
-    items.push(json!({"kind": "Policy", "apiVersion": "v1",
+    items
+}
+
+/// A Policy naming every predicate and priority, with arguments, hardPodAffinitySymmetricWeight
+/// and alwaysCheckAllPredicates.
+fn policy_naming_everything() -> Value {
+    json!({"kind": "Policy", "apiVersion": "v1",
         "predicates": [
             {"name": "CheckNodeUnschedulable"}, {"name": "GeneralPredicates"}, {"name": "HostName"},
             {"name": "PodFitsHostPorts"}, {"name": "MatchNodeSelector"}, {"name": "PodFitsResources"},
@@ -460,9 +488,12 @@ fn everything() -> Value {
                 "shape": [{"utilization": 0, "score": 0}, {"utilization": 50, "score": 10}, {"utilization": 100, "score": 2}],
                 "resources": [{"name": "cpu", "weight": 1}, {"name": "example.com/gpu", "weight": 0}]}}}],
         "hardPodAffinitySymmetricWeight": 10,
-        "alwaysCheckAllPredicates": true}));
-    // A timeline using every change, with latency and random binding failures.
-    items.push(json!({"kind": "Timeline", "apiVersion": "schedlab.dev/v1alpha1",
+        "alwaysCheckAllPredicates": true})
+}
+
+/// A timeline using every change, with latency and random binding failures.
+fn timeline_with_every_change() -> Value {
+    json!({"kind": "Timeline", "apiVersion": "schedlab.dev/v1alpha1",
         "metadata": {"name": "day"},
         "spec": {"bindLatency": "1500ms", "bindFailurePercent": 30, "changes": [
             {"at": 0, "failBinding": "web-0"},
@@ -471,16 +502,15 @@ fn everything() -> Value {
             {"at": 3, "cordonNode": "n3"},
             {"at": 5, "addNode": {"metadata": {"name": "n9", "labels": {"disk": "ssd", "zone": "z9"}},
                 "status": {"allocatable": {"cpu": "8", "memory": "16Gi", "pods": "20"}}}},
-            {"at": 8, "createPods": {"replicas": 3, "template": pod("burst", None)}},
-            {"at": 9, "createPod": pod("late", Some("n9"))},
+            {"at": 8, "createPods": {"replicas": 3, "template": everything_pod("burst", None)}},
+            {"at": 9, "createPod": everything_pod("late", Some("n9"))},
             {"at": 12, "deletePod": "bound-2"},
             {"at": 13, "deletePod": "burst-1"},
             {"at": 20, "uncordonNode": "n3"},
             {"at": 30, "updateNode": {"metadata": {"name": "n0", "labels": {"disk": "ssd"}},
                 "status": {"allocatable": {"cpu": "1", "memory": "1Gi", "pods": "3"}}}},
             {"at": 40, "deleteNode": "n9"},
-            {"at": "1m", "createPods": {"replicas": 2, "template": pod("burst", None)}}]}}));
-    json!({"kind": "List", "apiVersion": "v1", "items": items})
+            {"at": "1m", "createPods": {"replicas": 2, "template": everything_pod("burst", None)}}]}})
 }
 
 /// Values a mutation may put anywhere.

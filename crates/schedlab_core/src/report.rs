@@ -1,9 +1,10 @@
 //! Renderers of a [`Run`]: the JSON report of the CLI contract, and a readable text table.
 
+use crate::cluster::{Cluster, NodeId};
 use crate::model::Millis;
-use crate::simulation::{Phase, Run};
+use crate::simulation::{Event, Phase, Repeat, Run, Step};
 use crate::simulation::{PodPhase, StepKind, StopReason};
-use crate::trace::Outcome;
+use crate::trace::{CycleTrace, Outcome};
 use serde_json::{json, Map, Value};
 use std::fmt::Write;
 
@@ -401,8 +402,23 @@ fn pad(out: &mut String, cell: &str, width: usize) {
 /// A readable summary: placements, then the events and timeline changes as `kubectl get
 /// events` lists them, then one line per cycle.
 pub fn text_report(run: &Run) -> String {
-    let c = &run.cluster;
     let mut out = String::new();
+    write_placements(&mut out, run);
+    let _ = writeln!(out);
+    let _ = writeln!(out, "EVENTS");
+    write_event_table(&mut out, &event_rows(run));
+    let _ = writeln!(out);
+    let _ = writeln!(out, "CYCLES");
+    write_cycles(&mut out, run);
+    let _ = writeln!(out);
+    write_end(&mut out, run);
+    out
+}
+
+/// `PLACEMENTS`: each pod in input order with its phase and node (its assumed node while its
+/// binding is in flight).
+fn write_placements(out: &mut String, run: &Run) {
+    let c = &run.cluster;
     let mut order: Vec<usize> = (0..c.pods().len()).collect();
     order.sort_by_key(|&id| c.pods()[id].input_index);
     let width = order
@@ -412,7 +428,7 @@ pub fn text_report(run: &Run) -> String {
         .unwrap_or(3)
         .clamp(3, MAX_COLUMN);
     let _ = writeln!(out, "PLACEMENTS");
-    pad(&mut out, "POD", width);
+    pad(out, "POD", width);
     let _ = writeln!(out, "  {:<8}  NODE", "PHASE");
     for &id in &order {
         let phase = run.phase(id);
@@ -425,16 +441,26 @@ pub fn text_report(run: &Run) -> String {
             }
             _ => "-".to_string(),
         };
-        pad(&mut out, &c.pods()[id].full_name, width);
+        pad(out, &c.pods()[id].full_name, width);
         let _ = writeln!(out, "  {:<8}  {node}", phase.as_str());
     }
+}
 
-    // Events and timeline changes in step order: a change, then the events of later steps.
-    let split = |full: &str| match full.split_once('/') {
+/// One line of the `EVENTS` table: namespace, time, type, reason, object, message.
+type EventRow = [String; 6];
+
+/// A `namespace/name` split in two; a name without namespace is in `default`.
+fn namespace_and_name(full: &str) -> (String, String) {
+    match full.split_once('/') {
         Some((ns, name)) => (ns.to_string(), name.to_string()),
         None => ("default".to_string(), full.to_string()),
-    };
-    let mut rows: Vec<[String; 6]> = Vec::new();
+    }
+}
+
+/// The `EVENTS` rows in step order: a timeline change, then the events of later steps, each
+/// block of events a repeat counts followed by its `...` line.
+fn event_rows(run: &Run) -> Vec<EventRow> {
+    let mut rows: Vec<EventRow> = Vec::new();
     let mut events = run.events.iter().enumerate().peekable();
     let mut event_repeats = run
         .repeats
@@ -450,90 +476,116 @@ pub fn text_report(run: &Run) -> String {
             folded += r.steps_taken();
         }
         if let StepKind::Change { index } = s.kind {
-            let ch = &run.timeline.changes[index].change;
-            let mut message = format!("timeline: {}", ch.verb());
-            if !s.moved.is_empty() {
-                let names: Vec<&str> = s
-                    .moved
-                    .iter()
-                    .map(|m| c.pods()[m.pod].full_name.as_str())
-                    .collect();
-                let _ = write!(
-                    message,
-                    "; moved out of unschedulableQ: {}",
-                    names.join(", ")
-                );
-            }
-            let object = ch.object();
-            let (ns, object) = match object.strip_prefix("pod/") {
-                Some(full) => {
-                    let (ns, name) = split(full);
-                    (ns, format!("pod/{name}"))
-                }
-                None => ("default".to_string(), object),
-            };
-            rows.push([
-                ns,
-                s.time.to_string(),
-                "Normal".into(),
-                "TimelineChange".into(),
-                object,
-                message,
-            ]);
+            rows.push(timeline_change_row(run, s, index));
         }
         while let Some((k, e)) = events.next_if(|(_, e)| e.step <= i) {
-            let (ns, name) = split(&e.object);
-            rows.push([
-                ns,
-                e.time.to_string(),
-                e.kind.into(),
-                e.reason.into(),
-                format!("pod/{name}"),
-                e.message.clone(),
-            ]);
+            rows.push(event_row(e));
             while let Some(r) = event_repeats.next_if(|r| r.events.end == k + 1) {
-                let first = run.events[r.events.start].time;
-                let last = Millis(first.0 + r.every.0 * r.times as u64);
-                let line = repeat_line(r, "event", r.events.len(), last);
-                rows.push([
-                    String::new(),
-                    String::new(),
-                    String::new(),
-                    String::new(),
-                    String::new(),
-                    line,
-                ]);
+                rows.push(repeated_events_row(run, r));
             }
         }
     }
-    let _ = writeln!(out);
-    let _ = writeln!(out, "EVENTS");
+    rows
+}
+
+/// A timeline change as a `Normal` `TimelineChange` event, with the pods it moved out of
+/// unschedulableQ.
+fn timeline_change_row(run: &Run, s: &Step, index: usize) -> EventRow {
+    let c = &run.cluster;
+    let ch = &run.timeline.changes[index].change;
+    let mut message = format!("timeline: {}", ch.verb());
+    if !s.moved.is_empty() {
+        let names: Vec<&str> = s
+            .moved
+            .iter()
+            .map(|m| c.pods()[m.pod].full_name.as_str())
+            .collect();
+        let _ = write!(
+            message,
+            "; moved out of unschedulableQ: {}",
+            names.join(", ")
+        );
+    }
+    let object = ch.object();
+    let (ns, object) = match object.strip_prefix("pod/") {
+        Some(full) => {
+            let (ns, name) = namespace_and_name(full);
+            (ns, format!("pod/{name}"))
+        }
+        None => ("default".to_string(), object),
+    };
+    [
+        ns,
+        s.time.to_string(),
+        "Normal".into(),
+        "TimelineChange".into(),
+        object,
+        message,
+    ]
+}
+
+/// A pod's event as `kubectl get events` lists it.
+fn event_row(e: &Event) -> EventRow {
+    let (ns, name) = namespace_and_name(&e.object);
+    [
+        ns,
+        e.time.to_string(),
+        e.kind.into(),
+        e.reason.into(),
+        format!("pod/{name}"),
+        e.message.clone(),
+    ]
+}
+
+/// The `...` line after a block of events a repeat counts, in the message column.
+fn repeated_events_row(run: &Run, r: &Repeat) -> EventRow {
+    let first = run.events[r.events.start].time;
+    let last = Millis(first.0 + r.every.0 * r.times as u64);
+    let line = repeat_line(r, "event", r.events.len(), last);
+    [
+        String::new(),
+        String::new(),
+        String::new(),
+        String::new(),
+        String::new(),
+        line,
+    ]
+}
+
+/// The `EVENTS` table: a header and the rows, columns as wide as their widest cell (up to
+/// [`MAX_COLUMN`]), the message last and unpadded.
+fn write_event_table(out: &mut String, rows: &[EventRow]) {
     let headers = ["NAMESPACE", "TIME", "TYPE", "REASON", "OBJECT", "MESSAGE"];
     let mut widths = headers.map(str::len);
-    for r in &rows {
+    for r in rows {
         for (w, cell) in widths.iter_mut().zip(r.iter()) {
             *w = (*w).max(cell.chars().count().min(MAX_COLUMN));
         }
     }
-    let line = |cells: [&str; 6], out: &mut String| {
-        let mut l = String::new();
-        for (i, cell) in cells.iter().enumerate() {
-            if i == 5 {
-                l.push_str(cell);
-            } else {
-                pad(&mut l, cell, widths[i]);
-                l.push_str("   ");
-            }
-        }
-        let _ = writeln!(out, "{}", l.trim_end());
-    };
-    line(headers, &mut out);
-    for r in &rows {
-        line([&r[0], &r[1], &r[2], &r[3], &r[4], &r[5]], &mut out);
+    write_event_line(out, headers, &widths);
+    for r in rows {
+        write_event_line(out, [&r[0], &r[1], &r[2], &r[3], &r[4], &r[5]], &widths);
     }
+}
 
-    let _ = writeln!(out);
-    let _ = writeln!(out, "CYCLES");
+/// One line of the `EVENTS` table, trailing spaces trimmed.
+fn write_event_line(out: &mut String, cells: [&str; 6], widths: &[usize; 6]) {
+    let mut l = String::new();
+    for (i, cell) in cells.iter().enumerate() {
+        if i == 5 {
+            l.push_str(cell);
+        } else {
+            pad(&mut l, cell, widths[i]);
+            l.push_str("   ");
+        }
+    }
+    let _ = writeln!(out, "{}", l.trim_end());
+}
+
+/// `CYCLES`: one line per scheduling cycle, numbered as they ran, each block a repeat counts
+/// followed by its `...` line.
+fn write_cycles(out: &mut String, run: &Run) {
+    let c = &run.cluster;
     let mut cycle_repeats = run
         .repeats
         .iter()
@@ -544,52 +596,8 @@ pub fn text_report(run: &Run) -> String {
     for (i, t) in run.cycles.iter().enumerate() {
         let pod = &c.pods()[t.pod].full_name;
         let what = match (t.outcome, t.node) {
-            (Outcome::Scheduled, Some(n)) => {
-                let mut s = format!(
-                    "-> {} ({} of {} nodes evaluated, {} feasible)",
-                    t.node_name(c, n),
-                    t.evaluated,
-                    t.num_all_nodes,
-                    t.feasible
-                );
-                for (claim, pv) in &t.volume_bindings {
-                    match pv {
-                        Some(pv) => {
-                            let _ = write!(s, "; claim {claim} bound to volume {pv}");
-                        }
-                        None => {
-                            let _ = write!(s, "; claim {claim} provisioned on the node");
-                        }
-                    }
-                }
-                s
-            }
-            _ => {
-                let mut s = t.message.clone().unwrap_or_default();
-                if let Some(p) = t.preemption.as_deref() {
-                    if let (Some(chosen), Some(pick)) = (p.chosen(), p.pick) {
-                        let victims: Vec<&str> = chosen
-                            .victims
-                            .iter()
-                            .map(|&v| c.pods()[v].full_name.as_str())
-                            .collect();
-                        let _ = write!(
-                            s,
-                            "  => preempts on {} ({}): {}",
-                            t.node_name(c, chosen.node),
-                            pick.decided_by.as_str(),
-                            if victims.is_empty() {
-                                "no victims".to_string()
-                            } else {
-                                victims.join(", ")
-                            }
-                        );
-                    } else if let Some(why) = &p.not_eligible {
-                        let _ = write!(s, "  => no preemption: {why}");
-                    }
-                }
-                s
-            }
+            (Outcome::Scheduled, Some(n)) => scheduled_text(c, t, n),
+            _ => unscheduled_text(c, t),
         };
         let time = Millis((t.time * 1000.0).round() as u64);
         let _ = writeln!(
@@ -606,7 +614,62 @@ pub fn text_report(run: &Run) -> String {
             folded += r.cycles_run();
         }
     }
-    let _ = writeln!(out);
+}
+
+/// A scheduled cycle: the node, how many nodes were evaluated and feasible, and how each of
+/// the pod's claims was bound or provisioned.
+fn scheduled_text(c: &Cluster, t: &CycleTrace, n: NodeId) -> String {
+    let mut s = format!(
+        "-> {} ({} of {} nodes evaluated, {} feasible)",
+        t.node_name(c, n),
+        t.evaluated,
+        t.num_all_nodes,
+        t.feasible
+    );
+    for (claim, pv) in &t.volume_bindings {
+        match pv {
+            Some(pv) => {
+                let _ = write!(s, "; claim {claim} bound to volume {pv}");
+            }
+            None => {
+                let _ = write!(s, "; claim {claim} provisioned on the node");
+            }
+        }
+    }
+    s
+}
+
+/// A cycle that placed nothing: its message, then the preemption it chose (node, deciding
+/// criterion, victims) or why the pod may not preempt.
+fn unscheduled_text(c: &Cluster, t: &CycleTrace) -> String {
+    let mut s = t.message.clone().unwrap_or_default();
+    if let Some(p) = t.preemption.as_deref() {
+        if let (Some(chosen), Some(pick)) = (p.chosen(), p.pick) {
+            let victims: Vec<&str> = chosen
+                .victims
+                .iter()
+                .map(|&v| c.pods()[v].full_name.as_str())
+                .collect();
+            let _ = write!(
+                s,
+                "  => preempts on {} ({}): {}",
+                t.node_name(c, chosen.node),
+                pick.decided_by.as_str(),
+                if victims.is_empty() {
+                    "no victims".to_string()
+                } else {
+                    victims.join(", ")
+                }
+            );
+        } else if let Some(why) = &p.not_eligible {
+            let _ = write!(s, "  => no preemption: {why}");
+        }
+    }
+    s
+}
+
+/// `END`: the time of the last step and why the run stopped, then the run's warning if any.
+fn write_end(out: &mut String, run: &Run) {
     let why = match (run.stop, run.warning.is_some()) {
         (StopReason::Quiescent, _) => "nothing more can happen",
         (StopReason::Until, false) => "the next step lies after --until",
@@ -617,7 +680,6 @@ pub fn text_report(run: &Run) -> String {
     if let Some(w) = &run.warning {
         let _ = writeln!(out, "warning: {w}");
     }
-    out
 }
 
 #[cfg(test)]

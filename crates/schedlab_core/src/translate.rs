@@ -249,9 +249,28 @@ struct Scored {
 /// Policy that v1.17 rejects should be refused before, as `schedlab translate` does).
 pub fn translate(policy: &PolicyDocument) -> Translation {
     let mut warnings = Vec::new();
+    let predicate_keys = predicate_keys(policy, &mut warnings);
+    let filter = filter_plugins(&predicate_keys);
+    let volume_binding = predicate_keys.contains(&"CheckVolumeBinding");
+    let priority_keys = priority_keys(policy, &mut warnings);
+    let strategy = choose_scoring_strategy(&priority_keys, &mut warnings);
+    let mut plan = score_plan(&priority_keys, strategy, &mut warnings);
+    plan.args.hard_pod_affinity_weight =
+        hard_pod_affinity_weight(policy, plan.inter_pod_affinity, &mut warnings);
+    warn_always_check_all_predicates(policy, &mut warnings);
+    let plugins = plugins_json(&filter, &plan.score, volume_binding, &mut warnings);
+    let plugin_config = plugin_config(plan.args);
+    let configuration = configuration(policy, plugins, plugin_config, &mut warnings);
+    Translation {
+        configuration,
+        warnings,
+    }
+}
 
-    // Predicates → the Filter list.
-    let mut predicate_keys: Vec<&'static str> = Vec::new();
+/// The v1.22 predicate keys of the Policy (v1.22's `DefaultPredicates` when `predicates` is
+/// absent), then the mandatory ones; what has no key is left out with a warning.
+fn predicate_keys(policy: &PolicyDocument, warnings: &mut Vec<String>) -> Vec<&'static str> {
+    let mut keys: Vec<&'static str> = Vec::new();
     match &policy.predicates {
         None => {
             warnings.push(
@@ -265,17 +284,23 @@ pub fn translate(policy: &PolicyDocument) -> Translation {
                     argument: None,
                 };
                 let label = format!("default predicate {name}");
-                predicate_keys.extend(predicate_key(&p, &label, &mut warnings));
+                keys.extend(predicate_key(&p, &label, warnings));
             }
         }
         Some(list) => {
             for (i, p) in list.iter().enumerate() {
                 let label = format!("predicates[{i}] {}", p.name);
-                predicate_keys.extend(predicate_key(p, &label, &mut warnings));
+                keys.extend(predicate_key(p, &label, warnings));
             }
         }
     }
-    predicate_keys.extend(MANDATORY_PREDICATES);
+    keys.extend(MANDATORY_PREDICATES);
+    keys
+}
+
+/// The Filter list: the predicate keys visited in `predicateOrdering`, each adding its v1.35
+/// plugins unless already present.
+fn filter_plugins(predicate_keys: &[&'static str]) -> Vec<&'static str> {
     let mut filter: Vec<&'static str> = Vec::new();
     for key in PREDICATE_ORDERING {
         if !predicate_keys.contains(&key) {
@@ -287,21 +312,16 @@ pub fn translate(policy: &PolicyDocument) -> Translation {
             }
         }
     }
-    let volume_binding = predicate_keys.contains(&"CheckVolumeBinding");
+    filter
+}
 
-    // Priorities → the Score list.
+/// The Policy's priorities by v1.22 key (v1.22's `DefaultPriorities` when `priorities` is
+/// absent), in sorted key order; two entries with one key keep the later, with a warning.
+fn priority_keys(
+    policy: &PolicyDocument,
+    warnings: &mut Vec<String>,
+) -> BTreeMap<&'static str, Scored> {
     let mut keys: BTreeMap<&'static str, Scored> = BTreeMap::new();
-    let mut add = |key: &'static str, scored: Scored, warnings: &mut Vec<String>| {
-        let label = scored.label.clone();
-        let weight = scored.weight;
-        if let Some(prev) = keys.insert(key, scored) {
-            warnings.push(format!(
-                "{label}: replaces {} (both are {key}); as in v1.18–v1.22 the later entry's weight \
-                 ({weight}) is used",
-                prev.label
-            ));
-        }
-    };
     match &policy.priorities {
         None => {
             warnings.push(
@@ -316,22 +336,48 @@ pub fn translate(policy: &PolicyDocument) -> Translation {
                     argument: None,
                 };
                 let label = format!("default priority {name}");
-                if let Some((key, scored)) = priority_key(&p, label, &mut warnings) {
-                    add(key, scored, &mut warnings);
+                if let Some((key, scored)) = priority_key(&p, label, warnings) {
+                    insert_priority_key(&mut keys, key, scored, warnings);
                 }
             }
         }
         Some(list) => {
             for (i, p) in list.iter().enumerate() {
                 let label = format!("priorities[{i}] {}", p.name);
-                if let Some((key, scored)) = priority_key(p, label, &mut warnings) {
-                    add(key, scored, &mut warnings);
+                if let Some((key, scored)) = priority_key(p, label, warnings) {
+                    insert_priority_key(&mut keys, key, scored, warnings);
                 }
             }
         }
     }
+    keys
+}
 
-    // One NodeResourcesFit scoring strategy: the largest weight, the first key on a tie.
+/// Records a priority under its key; one already there is replaced (upstream's map), with a
+/// warning.
+fn insert_priority_key(
+    keys: &mut BTreeMap<&'static str, Scored>,
+    key: &'static str,
+    scored: Scored,
+    warnings: &mut Vec<String>,
+) {
+    let label = scored.label.clone();
+    let weight = scored.weight;
+    if let Some(prev) = keys.insert(key, scored) {
+        warnings.push(format!(
+            "{label}: replaces {} (both are {key}); as in v1.18–v1.22 the later entry's weight \
+             ({weight}) is used",
+            prev.label
+        ));
+    }
+}
+
+/// The one NodeResourcesFit scoring strategy among the resource keys: the largest weight, the
+/// first key on a tie. Warns what it becomes, and that every other resource key is left out.
+fn choose_scoring_strategy(
+    keys: &BTreeMap<&'static str, Scored>,
+    warnings: &mut Vec<String>,
+) -> Option<&'static str> {
     let mut chosen: Option<&'static str> = None;
     for key in RESOURCE_KEYS {
         if let Some(s) = keys.get(key) {
@@ -340,44 +386,75 @@ pub fn translate(policy: &PolicyDocument) -> Translation {
             }
         }
     }
-    if let Some(c) = chosen {
-        let kept = &keys[c];
-        let strategy = kept
-            .strategy
-            .as_ref()
-            .map(describe_strategy)
-            .unwrap_or_default();
-        warnings.push(format!(
-            "{}: becomes NodeResourcesFit's Score (weight {}) with scoringStrategy {strategy}; \
-             v1.35 has no {} plugin, and this scoring strategy is its equivalent",
-            kept.label,
-            kept.weight,
-            match c {
-                "LeastRequestedPriority" => "NodeResourcesLeastAllocated",
-                "MostRequestedPriority" => "NodeResourcesMostAllocated",
-                _ => "RequestedToCapacityRatio",
-            }
-        ));
-        for key in RESOURCE_KEYS {
-            if key == c {
-                continue;
-            }
-            if let Some(s) = keys.get(key) {
-                warnings.push(format!(
-                    "{} (weight {}): left out: in v1.35 LeastAllocated, MostAllocated and \
-                     RequestedToCapacityRatio are scoring strategies of the one NodeResourcesFit \
-                     Score plugin and a profile has one; {} (weight {}) was kept",
-                    s.label, s.weight, kept.label, kept.weight
-                ));
-            }
+    let c = chosen?;
+    let kept = &keys[c];
+    let strategy = kept
+        .strategy
+        .as_ref()
+        .map(describe_strategy)
+        .unwrap_or_default();
+    warnings.push(format!(
+        "{}: becomes NodeResourcesFit's Score (weight {}) with scoringStrategy {strategy}; \
+         v1.35 has no {} plugin, and this scoring strategy is its equivalent",
+        kept.label,
+        kept.weight,
+        match c {
+            "LeastRequestedPriority" => "NodeResourcesLeastAllocated",
+            "MostRequestedPriority" => "NodeResourcesMostAllocated",
+            _ => "RequestedToCapacityRatio",
+        }
+    ));
+    for key in RESOURCE_KEYS {
+        if key == c {
+            continue;
+        }
+        if let Some(s) = keys.get(key) {
+            warnings.push(format!(
+                "{} (weight {}): left out: in v1.35 LeastAllocated, MostAllocated and \
+                 RequestedToCapacityRatio are scoring strategies of the one NodeResourcesFit \
+                 Score plugin and a profile has one; {} (weight {}) was kept",
+                s.label, s.weight, kept.label, kept.weight
+            ));
         }
     }
+    chosen
+}
 
-    let mut score: Vec<(&'static str, i64, String)> = Vec::new();
-    let mut fit_strategy: Option<Value> = None;
-    let mut spread_defaulting: Option<&'static str> = None;
-    let mut inter_pod_affinity = false;
-    for (key, s) in &keys {
+/// The arguments the translation gives plugins (each `None` keeps v1.35's default).
+#[derive(Default)]
+struct PluginArgs {
+    /// NodeResourcesFit's `scoringStrategy`.
+    fit_strategy: Option<Value>,
+    /// PodTopologySpread's `defaultingType`.
+    spread_defaulting: Option<&'static str>,
+    /// InterPodAffinity's `hardPodAffinityWeight`.
+    hard_pod_affinity_weight: Option<i64>,
+}
+
+/// What the priorities become in v1.35.
+struct ScorePlan {
+    /// The Score list: (plugin, weight, the label of the priority that gave it).
+    score: Vec<(&'static str, i64, String)>,
+    /// The plugin arguments the priorities choose.
+    args: PluginArgs,
+    /// Whether InterPodAffinityPriority is translated.
+    inter_pod_affinity: bool,
+}
+
+/// The Score list, in sorted key order, and the arguments the priorities choose; when a later
+/// key reaches a plugin already scoring, the first weight stays (with a warning if a larger one
+/// is lost).
+fn score_plan(
+    keys: &BTreeMap<&'static str, Scored>,
+    chosen: Option<&'static str>,
+    warnings: &mut Vec<String>,
+) -> ScorePlan {
+    let mut plan = ScorePlan {
+        score: Vec::new(),
+        args: PluginArgs::default(),
+        inter_pod_affinity: false,
+    };
+    for (key, s) in keys {
         let Some(&(_, plugin)) = PRIORITY_PLUGINS.iter().find(|(k, _)| k == key) else {
             continue;
         };
@@ -386,16 +463,16 @@ pub fn translate(policy: &PolicyDocument) -> Translation {
                 if chosen != Some(*key) {
                     continue;
                 }
-                fit_strategy = s.strategy.clone();
+                plan.args.fit_strategy = s.strategy.clone();
             }
-            "SelectorSpreadPriority" => spread_defaulting = Some("System"),
+            "SelectorSpreadPriority" => plan.args.spread_defaulting = Some("System"),
             "EvenPodsSpreadPriority" => {
-                spread_defaulting.get_or_insert("List");
+                plan.args.spread_defaulting.get_or_insert("List");
             }
-            "InterPodAffinityPriority" => inter_pod_affinity = true,
+            "InterPodAffinityPriority" => plan.inter_pod_affinity = true,
             _ => {}
         }
-        match score.iter().find(|(name, _, _)| *name == plugin) {
+        match plan.score.iter().find(|(name, _, _)| *name == plugin) {
             Some((_, w, first)) => {
                 // Only a larger later weight is lost (the intended maximum is the first then).
                 if s.weight > *w {
@@ -407,25 +484,36 @@ pub fn translate(policy: &PolicyDocument) -> Translation {
                     ));
                 }
             }
-            None => score.push((plugin, s.weight, s.label.clone())),
+            None => plan.score.push((plugin, s.weight, s.label.clone())),
         }
     }
+    plan
+}
 
-    // Arguments.
-    let mut hard_weight = None;
+/// `hardPodAffinitySymmetricWeight` ≠ 0 → InterPodAffinity's `hardPodAffinityWeight`, when
+/// InterPodAffinityPriority is translated; otherwise it is left out with a warning.
+fn hard_pod_affinity_weight(
+    policy: &PolicyDocument,
+    inter_pod_affinity: bool,
+    warnings: &mut Vec<String>,
+) -> Option<i64> {
     match policy.hard_pod_affinity_symmetric_weight {
         Some(w) if w != 0 => {
             if inter_pod_affinity {
-                hard_weight = Some(w);
-            } else {
-                warnings.push(format!(
-                    "hardPodAffinitySymmetricWeight ({w}): left out: it only weights \
-                     InterPodAffinityPriority, which the Policy does not use (v1.22 dropped it too)"
-                ));
+                return Some(w);
             }
+            warnings.push(format!(
+                "hardPodAffinitySymmetricWeight ({w}): left out: it only weights \
+                 InterPodAffinityPriority, which the Policy does not use (v1.22 dropped it too)"
+            ));
+            None
         }
-        _ => {}
+        _ => None,
     }
+}
+
+/// `alwaysCheckAllPredicates: true` has no v1 equivalent: a warning.
+fn warn_always_check_all_predicates(policy: &PolicyDocument, warnings: &mut Vec<String>) {
     if policy.always_check_all_predicates {
         warnings.push(
             "alwaysCheckAllPredicates: left out: the v1 configuration has no such option; v1.35 \
@@ -434,13 +522,21 @@ pub fn translate(policy: &PolicyDocument) -> Translation {
                 .to_string(),
         );
     }
+}
 
-    // The configuration.
+/// The profile's `plugins`: each point the Policy decides written out in full and closed with
+/// `disabled: [{name: "*"}]`, and the MultiPoint defaults without DynamicResources.
+fn plugins_json(
+    filter: &[&str],
+    score: &[(&'static str, i64, String)],
+    volume_binding: bool,
+    warnings: &mut Vec<String>,
+) -> Value {
     let has =
         |name: &str, point: Point| registry::lookup(name).is_some_and(|s| s.points.has(point));
     let mut weights = Vec::new();
-    for (name, w, label) in &score {
-        weights.push(json!({"name": name, "weight": clamp_weight(*w, label, &mut warnings)}));
+    for (name, w, label) in score {
+        weights.push(json!({"name": name, "weight": clamp_weight(*w, label, warnings)}));
     }
     let names = |list: &[&str]| -> Vec<Value> { list.iter().map(|n| json!({"name": n})).collect() };
     let pre_filter: Vec<&str> = filter
@@ -459,29 +555,43 @@ pub fn translate(policy: &PolicyDocument) -> Translation {
         &[]
     };
     let only = |enabled: Vec<Value>| json!({"enabled": enabled, "disabled": [{"name": "*"}]});
-    let plugins = json!({
+    json!({
         "preFilter": only(names(&pre_filter)),
-        "filter": only(names(&filter)),
+        "filter": only(names(filter)),
         "preScore": only(names(&pre_score)),
         "score": only(weights),
         "reserve": only(names(binding)),
         "preBind": only(names(binding)),
         "multiPoint": {"disabled": [{"name": "DynamicResources"}]},
-    });
+    })
+}
 
+/// The profile's `pluginConfig`: only the arguments the translation chose, in v1.35's plugin
+/// order.
+fn plugin_config(args: PluginArgs) -> Vec<Value> {
     let mut plugin_config = Vec::new();
-    if let Some(strategy) = fit_strategy {
+    if let Some(strategy) = args.fit_strategy {
         plugin_config
             .push(json!({"name": "NodeResourcesFit", "args": {"scoringStrategy": strategy}}));
     }
-    if let Some(t) = spread_defaulting {
+    if let Some(t) = args.spread_defaulting {
         plugin_config.push(json!({"name": "PodTopologySpread", "args": {"defaultingType": t}}));
     }
-    if let Some(w) = hard_weight {
+    if let Some(w) = args.hard_pod_affinity_weight {
         plugin_config
             .push(json!({"name": "InterPodAffinity", "args": {"hardPodAffinityWeight": w}}));
     }
+    plugin_config
+}
 
+/// The `KubeSchedulerConfiguration`: one `default-scheduler` profile, and the Policy's
+/// extenders carried over (with a warning each).
+fn configuration(
+    policy: &PolicyDocument,
+    plugins: Value,
+    plugin_config: Vec<Value>,
+    warnings: &mut Vec<String>,
+) -> Value {
     let mut profile = Map::new();
     profile.insert("schedulerName".into(), SCHEDULER_NAME.into());
     profile.insert("plugins".into(), plugins);
@@ -496,14 +606,11 @@ pub fn translate(policy: &PolicyDocument) -> Translation {
         let list = extenders
             .iter()
             .enumerate()
-            .map(|(i, e)| extender(e, i, &mut warnings))
+            .map(|(i, e)| extender(e, i, warnings))
             .collect();
         configuration.insert("extenders".into(), Value::Array(list));
     }
-    Translation {
-        configuration: Value::Object(configuration),
-        warnings,
-    }
+    Value::Object(configuration)
 }
 
 /// `{"configuration": ..., "warnings": [...]}`.

@@ -12,6 +12,7 @@ use crate::sched::state::SchedulerState;
 use crate::scheduler::Scheduler;
 use crate::trace::CycleTrace;
 use crate::v117::policy::config::SchedulerConfiguration;
+use crate::v117::policy::PolicyDocument;
 
 /// The benchmark workloads, after kube-scheduler's `scheduler_perf` (v1.17 legacy benchmarks and
 /// the later `performance-config.yaml`).
@@ -125,138 +126,32 @@ pub fn build_for(
     scheduler: SchedulerVersion,
 ) -> Scenario {
     let modern = scheduler == SchedulerVersion::V1_35;
-    let info = |p: Pod, priority: i32, index: usize| {
-        if modern {
-            crate::v135::pod_info(p, priority, index)
-        } else {
-            PodInfo::new(p, priority, index)
-        }
-    };
-    use serde_json::json;
     let mut cluster = Cluster::default();
     for i in 0..nodes {
-        let mut n = Node::default();
-        n.metadata.name = format!("node-{i}");
-        n.metadata
-            .labels
-            .insert("kubernetes.io/hostname".into(), n.metadata.name.clone());
-        match workload {
-            Workload::PodAffinity => {
-                n.metadata
-                    .labels
-                    .insert(crate::cluster::ZONE_LABEL.into(), "zone1".into());
-            }
-            Workload::TopologySpreading => {
-                n.metadata.labels.insert(
-                    crate::cluster::ZONE_LABEL_GA.into(),
-                    format!("moon-{}", i % 3 + 1),
-                );
-            }
-            _ => {}
-        }
-        n.status.allocatable = Some(ResourceList(Resources {
-            milli_cpu: 4000,
-            memory: 32 << 30,
-            pods: 110,
-            ..Resources::default()
-        }));
-        cluster.add_node(n);
+        cluster.add_node(benchmark_node(workload, i));
     }
-    let pod = |name: String, milli_cpu: i64| {
-        let mut p = Pod::default();
-        p.metadata.name = name;
-        p.metadata.namespace = "default".into();
-        let mut c = crate::model::pod::Container {
-            name: "pause".into(),
-            image: "registry.k8s.io/pause:3.1".into(),
-            ..Default::default()
-        };
-        let mut r = Resources {
-            milli_cpu,
-            memory: 500 << 20,
-            ..Resources::default()
-        };
-        r.has_cpu = true;
-        r.has_memory = true;
-        c.resources.requests = ResourceList(r);
-        p.spec.containers.push(c);
-        p
-    };
-    let template = |name: String| {
-        let mut p = pod(name, 100);
-        match workload {
-            Workload::Basic => {}
-            Workload::Preemption => {
-                p = pod(p.metadata.name, 3000);
-                p.spec.priority = Some(HIGH_PRIORITY);
-            }
-            Workload::PodAntiAffinity => {
-                p.metadata.labels = labels(&[("name", "test"), ("color", "green")]);
-                p.spec.affinity = Some(json_into(json!({"podAntiAffinity": {
-                    "requiredDuringSchedulingIgnoredDuringExecution": [{
-                        "labelSelector": {"matchLabels": {"color": "green"}},
-                        "topologyKey": "kubernetes.io/hostname"}]}})));
-            }
-            Workload::PodAffinity => {
-                p.metadata.labels = labels(&[("foo", "")]);
-                p.spec.affinity = Some(json_into(json!({"podAffinity": {
-                    "requiredDuringSchedulingIgnoredDuringExecution": [{
-                        "labelSelector": {"matchLabels": {"foo": ""}},
-                        "topologyKey": crate::cluster::ZONE_LABEL}]}})));
-            }
-            Workload::TopologySpreading => {
-                p.metadata.labels = labels(&[("color", "blue")]);
-                p.spec.topology_spread_constraints = json_into(json!([{
-                    "maxSkew": 5,
-                    "topologyKey": crate::cluster::ZONE_LABEL_GA,
-                    "whenUnsatisfiable": "DoNotSchedule",
-                    "labelSelector": {"matchLabels": {"color": "blue"}}}]));
-            }
-        }
-        p
-    };
     for i in 0..bound {
-        let (p, priority) = match workload {
-            Workload::Preemption => (pod(format!("low-{i}"), 900), 0),
-            _ => (pod(format!("bound-{i}"), 100), 0),
+        let p = match workload {
+            Workload::Preemption => plain_pod(format!("low-{i}"), 900),
+            _ => plain_pod(format!("bound-{i}"), 100),
         };
-        let id = cluster.add_pod(info(p, priority, i));
+        let id = cluster.add_pod(pod_info(modern, p, 0, i));
         if nodes > 0 {
             cluster.bind(id, i % nodes);
         }
     }
     let mut queue = Vec::with_capacity(pending);
     for i in 0..pending {
-        let p = template(format!("pending-{i}"));
+        let p = pending_pod(workload, format!("pending-{i}"));
         let priority = p.spec.priority.unwrap_or(0);
-        queue.push(cluster.add_pod(info(p, priority, bound + i)));
+        queue.push(cluster.add_pod(pod_info(modern, p, priority, bound + i)));
     }
-    let policy = (workload == Workload::TopologySpreading && !modern).then(|| {
-        let mut predicates: Vec<serde_json::Value> = crate::v117::predicates::default_provider()
-            .iter()
-            .map(|n| json!({"name": n}))
-            .collect();
-        predicates.push(json!({"name": "EvenPodsSpread"}));
-        let mut priorities: Vec<serde_json::Value> = crate::v117::priorities::default_provider()
-            .iter()
-            .map(|(n, w)| json!({"name": n, "weight": w}))
-            .collect();
-        priorities.push(json!({"name": "EvenPodsSpreadPriority", "weight": 1}));
-        json_into(json!({"kind": "Policy", "apiVersion": "v1",
-            "predicates": predicates, "priorities": priorities}))
-    });
     let scheduler = if modern {
         let mut c = crate::v135::config::Configuration::defaults();
         c.percentage_of_nodes_to_score = percentage;
         Scheduler::V135(c)
     } else {
-        let config = SchedulerConfiguration {
-            percentage_of_nodes_to_score: percentage,
-            ..SchedulerConfiguration::default()
-        };
-        let (scheduler, _) = crate::v117::Scheduler::new(policy.as_ref(), config)
-            .expect("the workloads' policies build");
-        Scheduler::V117(scheduler)
+        legacy_scheduler(workload, percentage)
     };
     Scenario {
         cluster,
@@ -266,6 +161,137 @@ pub fn build_for(
         timeline: Default::default(),
         timeline_pods: Vec::new(),
     }
+}
+
+/// A pod as the cluster keeps it, with v1.35's accounting under v1.35 (`modern`).
+fn pod_info(modern: bool, p: Pod, priority: i32, index: usize) -> PodInfo {
+    if modern {
+        crate::v135::pod_info(p, priority, index)
+    } else {
+        PodInfo::new(p, priority, index)
+    }
+}
+
+/// Node `node-{i}`: 4 CPU, 32Gi, 110 pods, labelled with its hostname, and with its zone in
+/// PodAffinity (all `zone1`) and TopologySpreading (`moon-1`..`moon-3` in turn).
+fn benchmark_node(workload: Workload, i: usize) -> Node {
+    let mut n = Node::default();
+    n.metadata.name = format!("node-{i}");
+    n.metadata
+        .labels
+        .insert("kubernetes.io/hostname".into(), n.metadata.name.clone());
+    match workload {
+        Workload::PodAffinity => {
+            n.metadata
+                .labels
+                .insert(crate::cluster::ZONE_LABEL.into(), "zone1".into());
+        }
+        Workload::TopologySpreading => {
+            n.metadata.labels.insert(
+                crate::cluster::ZONE_LABEL_GA.into(),
+                format!("moon-{}", i % 3 + 1),
+            );
+        }
+        _ => {}
+    }
+    n.status.allocatable = Some(ResourceList(Resources {
+        milli_cpu: 4000,
+        memory: 32 << 30,
+        pods: 110,
+        ..Resources::default()
+    }));
+    n
+}
+
+/// A pod in `default` with one pause container requesting `milli_cpu` and 500Mi.
+fn plain_pod(name: String, milli_cpu: i64) -> Pod {
+    let mut p = Pod::default();
+    p.metadata.name = name;
+    p.metadata.namespace = "default".into();
+    let mut c = crate::model::pod::Container {
+        name: "pause".into(),
+        image: "registry.k8s.io/pause:3.1".into(),
+        ..Default::default()
+    };
+    let mut r = Resources {
+        milli_cpu,
+        memory: 500 << 20,
+        ..Resources::default()
+    };
+    r.has_cpu = true;
+    r.has_memory = true;
+    c.resources.requests = ResourceList(r);
+    p.spec.containers.push(c);
+    p
+}
+
+/// A pending pod of the workload's template: a plain 100m pod, with the workload's labels and
+/// affinity or spread constraint (or, for Preemption, 3000m at high priority).
+fn pending_pod(workload: Workload, name: String) -> Pod {
+    use serde_json::json;
+    let mut p = plain_pod(name, 100);
+    match workload {
+        Workload::Basic => {}
+        Workload::Preemption => {
+            p = plain_pod(p.metadata.name, 3000);
+            p.spec.priority = Some(HIGH_PRIORITY);
+        }
+        Workload::PodAntiAffinity => {
+            p.metadata.labels = labels(&[("name", "test"), ("color", "green")]);
+            p.spec.affinity = Some(json_into(json!({"podAntiAffinity": {
+                "requiredDuringSchedulingIgnoredDuringExecution": [{
+                    "labelSelector": {"matchLabels": {"color": "green"}},
+                    "topologyKey": "kubernetes.io/hostname"}]}})));
+        }
+        Workload::PodAffinity => {
+            p.metadata.labels = labels(&[("foo", "")]);
+            p.spec.affinity = Some(json_into(json!({"podAffinity": {
+                "requiredDuringSchedulingIgnoredDuringExecution": [{
+                    "labelSelector": {"matchLabels": {"foo": ""}},
+                    "topologyKey": crate::cluster::ZONE_LABEL}]}})));
+        }
+        Workload::TopologySpreading => {
+            p.metadata.labels = labels(&[("color", "blue")]);
+            p.spec.topology_spread_constraints = json_into(json!([{
+                "maxSkew": 5,
+                "topologyKey": crate::cluster::ZONE_LABEL_GA,
+                "whenUnsatisfiable": "DoNotSchedule",
+                "labelSelector": {"matchLabels": {"color": "blue"}}}]));
+        }
+    }
+    p
+}
+
+/// The v1.17 scheduler of a workload: the DefaultProvider, with `percentage` as
+/// `percentageOfNodesToScore`; TopologySpreading adds EvenPodsSpread and
+/// EvenPodsSpreadPriority through a Policy.
+fn legacy_scheduler(workload: Workload, percentage: i32) -> Scheduler {
+    let policy = (workload == Workload::TopologySpreading).then(topology_spreading_policy);
+    let config = SchedulerConfiguration {
+        percentage_of_nodes_to_score: percentage,
+        ..SchedulerConfiguration::default()
+    };
+    let (scheduler, _) = crate::v117::Scheduler::new(policy.as_ref(), config)
+        .expect("the workloads' policies build");
+    Scheduler::V117(scheduler)
+}
+
+/// The DefaultProvider's predicates and priorities plus `EvenPodsSpread` and
+/// `EvenPodsSpreadPriority` (weight 1), as a Policy.
+fn topology_spreading_policy() -> PolicyDocument {
+    use serde_json::json;
+    let mut predicates: Vec<serde_json::Value> = crate::v117::predicates::default_provider()
+        .iter()
+        .map(|n| json!({"name": n}))
+        .collect();
+    predicates.push(json!({"name": "EvenPodsSpread"}));
+    let mut priorities: Vec<serde_json::Value> = crate::v117::priorities::default_provider()
+        .iter()
+        .map(|(n, w)| json!({"name": n, "weight": w}))
+        .collect();
+    priorities.push(json!({"name": "EvenPodsSpreadPriority", "weight": 1}));
+    json_into(json!({"kind": "Policy", "apiVersion": "v1",
+        "predicates": predicates, "priorities": priorities}))
 }
 
 /// What [`single_pass`] did: each cycle, and the `Scheduled` message of each pod it bound.

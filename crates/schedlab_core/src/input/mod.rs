@@ -974,6 +974,8 @@ const API_VERSIONS: &[(&str, &[&str])] = &[
     ("PodDisruptionBudget", &["policy/v1", "policy/v1beta1"]),
 ];
 
+/// Reads one object (a document, or an item of a list) by its `kind`, within the per-file
+/// limit of [`MAX_OBJECTS`]; a kind the scheduler does not use is skipped with a warning.
 fn read_object(
     file: &str,
     path: &str,
@@ -982,15 +984,7 @@ fn read_object(
     errors: &mut Vec<Diagnostic>,
     count: &mut usize,
 ) {
-    *count += 1;
-    if *count == MAX_OBJECTS + 1 {
-        errors.push(Diagnostic::new(
-            file,
-            path,
-            format!("too many objects (the limit is {MAX_OBJECTS})"),
-        ));
-    }
-    if *count > MAX_OBJECTS {
+    if !within_object_limit(file, path, errors, count) {
         return;
     }
     let kind = value
@@ -1003,170 +997,331 @@ fn read_object(
         .and_then(Tree::as_str)
         .unwrap_or("")
         .to_string();
-    if let Some((_, versions)) = API_VERSIONS.iter().find(|(k, _)| *k == kind) {
-        if !api.is_empty() && !versions.contains(&api.as_str()) {
-            inputs.warnings.push(Diagnostic::new(
-                file,
-                path,
-                format!(
-                    "{kind} with apiVersion {api:?}: expected {}; read as a {kind} anyway",
-                    versions
-                        .iter()
-                        .filter(|v| !v.is_empty())
-                        .cloned()
-                        .collect::<Vec<_>>()
-                        .join(" or ")
-                ),
-            ));
+    warn_unexpected_api_version(file, path, &kind, &api, &mut inputs.warnings);
+    let object = ObjectAt {
+        file,
+        path,
+        api_version: &api,
+    };
+    match KIND_READERS.iter().find(|(k, _)| *k == kind) {
+        Some((_, read)) => read(&object, value, inputs, errors),
+        None => {
+            let why = format!("skipped {kind}: the scheduler does not use this kind");
+            inputs.warnings.push(Diagnostic::new(file, path, why));
         }
     }
-    let origin = || Origin {
-        file: file.to_string(),
-        path: path.to_string(),
+}
+
+/// Counts one more object of the file: the first past [`MAX_OBJECTS`] is an error, and none
+/// past it is read.
+fn within_object_limit(
+    file: &str,
+    path: &str,
+    errors: &mut Vec<Diagnostic>,
+    count: &mut usize,
+) -> bool {
+    *count += 1;
+    if *count == MAX_OBJECTS + 1 {
+        errors.push(Diagnostic::new(
+            file,
+            path,
+            format!("too many objects (the limit is {MAX_OBJECTS})"),
+        ));
+    }
+    *count <= MAX_OBJECTS
+}
+
+/// A kind read under an `apiVersion` other than those Kubernetes serves it at: a warning, and
+/// the object is read anyway.
+fn warn_unexpected_api_version(
+    file: &str,
+    path: &str,
+    kind: &str,
+    api: &str,
+    warnings: &mut Vec<Diagnostic>,
+) {
+    let Some((_, versions)) = API_VERSIONS.iter().find(|(k, _)| *k == kind) else {
+        return;
     };
-    let require_name = |name: &str, errors: &mut Vec<Diagnostic>| {
-        if name.is_empty() {
+    if !api.is_empty() && !versions.contains(&api) {
+        warnings.push(Diagnostic::new(
+            file,
+            path,
+            format!(
+                "{kind} with apiVersion {api:?}: expected {}; read as a {kind} anyway",
+                versions
+                    .iter()
+                    .filter(|v| !v.is_empty())
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            ),
+        ));
+    }
+}
+
+/// Where an object being read is: its file, its path there, and its `apiVersion`.
+struct ObjectAt<'a> {
+    file: &'a str,
+    path: &'a str,
+    api_version: &'a str,
+}
+
+impl ObjectAt<'_> {
+    /// The object's [`Origin`].
+    fn origin(&self) -> Origin {
+        Origin {
+            file: self.file.to_string(),
+            path: self.path.to_string(),
+        }
+    }
+
+    /// The object as `T`, or the error at the path where it does not read.
+    fn typed<T: DeserializeOwned>(&self, value: &Tree, errors: &mut Vec<Diagnostic>) -> Option<T> {
+        typed(self.file, self.path, value, errors)
+    }
+
+    /// The object as `T` if it reads and has a `metadata.name` (`name` finds it); an unnamed
+    /// object is an error at `metadata.name`.
+    fn named<T: DeserializeOwned>(
+        &self,
+        value: &Tree,
+        errors: &mut Vec<Diagnostic>,
+        name: fn(&T) -> &str,
+    ) -> Option<T> {
+        let object = self.typed::<T>(value, errors)?;
+        if name(&object).is_empty() {
             errors.push(Diagnostic::new(
-                file,
-                join(path, "metadata.name"),
+                self.file,
+                join(self.path, "metadata.name"),
                 "required: every object needs a name",
             ));
-            false
-        } else {
-            true
+            return None;
         }
+        Some(object)
+    }
+
+    /// kube-apiserver's validation of the typed object (`validate`), reporting here.
+    fn check<'c>(
+        &'c self,
+        errors: &'c mut Vec<Diagnostic>,
+        warnings: &'c mut Vec<Diagnostic>,
+    ) -> validate::Check<'c> {
+        validate::Check::new(self.file, self.path, errors, warnings)
+    }
+}
+
+/// Reads an object of one kind into the inputs.
+type ReadKind = fn(&ObjectAt, Tree, &mut Inputs, &mut Vec<Diagnostic>);
+
+/// The reader of each kind the scheduler uses.
+const KIND_READERS: &[(&str, ReadKind)] = &[
+    ("Node", read_node),
+    ("Pod", read_pod),
+    ("Service", read_service),
+    ("ReplicationController", read_replication_controller),
+    ("ReplicaSet", read_replica_set),
+    ("StatefulSet", read_stateful_set),
+    ("PodDisruptionBudget", read_pod_disruption_budget),
+    ("PriorityClass", read_priority_class),
+    ("Policy", read_policy),
+    ("PersistentVolume", read_persistent_volume),
+    ("PersistentVolumeClaim", read_persistent_volume_claim),
+    ("StorageClass", read_storage_class),
+    ("CSINode", read_csi_node),
+    ("Timeline", read_timeline),
+    ("KubeSchedulerConfiguration", read_scheduler_configuration),
+    ("Deployment", read_deployment),
+];
+
+/// A Node: named and validated.
+fn read_node(at: &ObjectAt, value: Tree, inputs: &mut Inputs, errors: &mut Vec<Diagnostic>) {
+    if let Some(n) = at.named::<Node>(&value, errors, |n| &n.metadata.name) {
+        validate::node(&mut at.check(errors, &mut inputs.warnings), &n);
+        inputs.nodes.push((n, at.origin()));
+    }
+}
+
+/// A Pod: named and validated, including its volumes without a source (only visible in the
+/// document).
+fn read_pod(at: &ObjectAt, value: Tree, inputs: &mut Inputs, errors: &mut Vec<Diagnostic>) {
+    let sourceless = validate::volumes_without_source(&value);
+    if let Some(p) = at.named::<Pod>(&value, errors, |p| &p.metadata.name) {
+        validate::pod(&mut at.check(errors, &mut inputs.warnings), &p, &sourceless);
+        inputs.pods.push((Box::new(p), at.origin()));
+    }
+}
+
+/// A Service (its selector spreads pods).
+fn read_service(at: &ObjectAt, value: Tree, inputs: &mut Inputs, errors: &mut Vec<Diagnostic>) {
+    inputs.services.extend(at.typed(&value, errors));
+}
+
+/// A ReplicationController (its selector spreads pods).
+fn read_replication_controller(
+    at: &ObjectAt,
+    value: Tree,
+    inputs: &mut Inputs,
+    errors: &mut Vec<Diagnostic>,
+) {
+    inputs
+        .replication_controllers
+        .extend(at.typed(&value, errors));
+}
+
+/// A ReplicaSet (its selector spreads pods).
+fn read_replica_set(at: &ObjectAt, value: Tree, inputs: &mut Inputs, errors: &mut Vec<Diagnostic>) {
+    inputs.replica_sets.extend(at.typed(&value, errors));
+}
+
+/// A StatefulSet (its selector spreads pods).
+fn read_stateful_set(
+    at: &ObjectAt,
+    value: Tree,
+    inputs: &mut Inputs,
+    errors: &mut Vec<Diagnostic>,
+) {
+    inputs.stateful_sets.extend(at.typed(&value, errors));
+}
+
+/// A PodDisruptionBudget, validated (preemption counts its violations).
+fn read_pod_disruption_budget(
+    at: &ObjectAt,
+    value: Tree,
+    inputs: &mut Inputs,
+    errors: &mut Vec<Diagnostic>,
+) {
+    if let Some(b) = at.typed::<PodDisruptionBudget>(&value, errors) {
+        validate::pod_disruption_budget(&mut at.check(errors, &mut inputs.warnings), &b);
+        inputs.pod_disruption_budgets.push(b);
+    }
+}
+
+/// A PriorityClass, validated.
+fn read_priority_class(
+    at: &ObjectAt,
+    value: Tree,
+    inputs: &mut Inputs,
+    errors: &mut Vec<Diagnostic>,
+) {
+    if let Some(c) = at.typed::<PriorityClass>(&value, errors) {
+        validate::priority_class(&mut at.check(errors, &mut inputs.warnings), &c);
+        inputs.priority_classes.push((c, at.origin()));
+    }
+}
+
+/// A legacy scheduler Policy (validated when the scheduler is built).
+fn read_policy(at: &ObjectAt, value: Tree, inputs: &mut Inputs, errors: &mut Vec<Diagnostic>) {
+    if let Some(p) = at.typed::<PolicyDocument>(&value, errors) {
+        inputs.policies.push((p, at.origin()));
+    }
+}
+
+/// A PersistentVolume: named and validated.
+fn read_persistent_volume(
+    at: &ObjectAt,
+    value: Tree,
+    inputs: &mut Inputs,
+    errors: &mut Vec<Diagnostic>,
+) {
+    if let Some(v) = at.named::<PersistentVolume>(&value, errors, |v| &v.metadata.name) {
+        validate::persistent_volume(&mut at.check(errors, &mut inputs.warnings), &v);
+        inputs.persistent_volumes.push((v, at.origin()));
+    }
+}
+
+/// A PersistentVolumeClaim: named and validated.
+fn read_persistent_volume_claim(
+    at: &ObjectAt,
+    value: Tree,
+    inputs: &mut Inputs,
+    errors: &mut Vec<Diagnostic>,
+) {
+    if let Some(v) = at.named::<PersistentVolumeClaim>(&value, errors, |v| &v.metadata.name) {
+        validate::persistent_volume_claim(&mut at.check(errors, &mut inputs.warnings), &v);
+        inputs.persistent_volume_claims.push((v, at.origin()));
+    }
+}
+
+/// A StorageClass: named and validated.
+fn read_storage_class(
+    at: &ObjectAt,
+    value: Tree,
+    inputs: &mut Inputs,
+    errors: &mut Vec<Diagnostic>,
+) {
+    if let Some(v) = at.named::<StorageClass>(&value, errors, |v| &v.metadata.name) {
+        validate::storage_class(&mut at.check(errors, &mut inputs.warnings), &v);
+        inputs.storage_classes.push((v, at.origin()));
+    }
+}
+
+/// A CSINode: named (its drivers' volume limits count per node).
+fn read_csi_node(at: &ObjectAt, value: Tree, inputs: &mut Inputs, errors: &mut Vec<Diagnostic>) {
+    if let Some(v) = at.named::<CsiNode>(&value, errors, |v| &v.metadata.name) {
+        inputs.csi_nodes.push((v, at.origin()));
+    }
+}
+
+/// A schedlab Timeline (changes over virtual time).
+fn read_timeline(at: &ObjectAt, value: Tree, inputs: &mut Inputs, errors: &mut Vec<Diagnostic>) {
+    match timeline::read(at.file, at.path, &value.into_value()) {
+        Ok(t) => inputs.timelines.push((t, at.origin())),
+        Err(e) => errors.extend(e),
+    }
+}
+
+/// A KubeSchedulerConfiguration: `v1` is kept as read for v1.35, `v1alpha1` read and
+/// validated for v1.17, any other version is an error as upstream's scheme words it.
+fn read_scheduler_configuration(
+    at: &ObjectAt,
+    value: Tree,
+    inputs: &mut Inputs,
+    errors: &mut Vec<Diagnostic>,
+) {
+    let api = at.api_version;
+    if api == crate::v135::config::V1 {
+        inputs
+            .modern_configs
+            .push((value.into_value(), at.origin()));
+    } else if api != crate::v117::policy::config::V1ALPHA1 {
+        errors.push(Diagnostic::new(
+            at.file,
+            join(at.path, "apiVersion"),
+            format!(
+                "no kind \"KubeSchedulerConfiguration\" is registered for version {api:?} in scheme \"{SCHEME}\" \
+                 (schedlab reads {} for kube-scheduler v1.35 and {} for v1.17)",
+                crate::v135::config::V1,
+                crate::v117::policy::config::V1ALPHA1
+            ),
+        ));
+    } else {
+        match crate::v117::policy::config::read(api, value.into_value()) {
+            Ok((c, warnings)) => {
+                for w in warnings {
+                    inputs
+                        .warnings
+                        .push(Diagnostic::new(at.file, join(at.path, &w.0), w.1));
+                }
+                inputs.configs.push((c, at.origin()));
+            }
+            Err((p, msg)) => errors.push(Diagnostic::new(at.file, join(at.path, &p), msg)),
+        }
+    }
+}
+
+/// A Deployment: skipped by a scenario with a warning; its pod template (or the errors reading
+/// it) is kept for `schedlab capacity`.
+fn read_deployment(at: &ObjectAt, value: Tree, inputs: &mut Inputs, _errors: &mut Vec<Diagnostic>) {
+    let mut template_errors = Vec::new();
+    let template = deployment_template(at.file, at.path, &value, &mut template_errors);
+    let template = match template {
+        Some(p) if template_errors.is_empty() => Ok(p),
+        _ => Err(template_errors),
     };
-    // kube-apiserver's validation of the typed object (`validate`).
-    macro_rules! check {
-        () => {
-            &mut validate::Check::new(file, path, errors, &mut inputs.warnings)
-        };
-    }
-    match kind.as_str() {
-        "Node" => {
-            if let Some(n) = typed::<Node>(file, path, &value, errors) {
-                if require_name(&n.metadata.name, errors) {
-                    validate::node(check!(), &n);
-                    inputs.nodes.push((n, origin()));
-                }
-            }
-        }
-        "Pod" => {
-            // Volumes without a source are only visible in the document.
-            let sourceless = validate::volumes_without_source(&value);
-            if let Some(p) = typed::<Pod>(file, path, &value, errors) {
-                if require_name(&p.metadata.name, errors) {
-                    validate::pod(check!(), &p, &sourceless);
-                    inputs.pods.push((Box::new(p), origin()));
-                }
-            }
-        }
-        "Service" => inputs.services.extend(typed(file, path, &value, errors)),
-        "ReplicationController" => inputs
-            .replication_controllers
-            .extend(typed(file, path, &value, errors)),
-        "ReplicaSet" => inputs
-            .replica_sets
-            .extend(typed(file, path, &value, errors)),
-        "StatefulSet" => inputs
-            .stateful_sets
-            .extend(typed(file, path, &value, errors)),
-        "PodDisruptionBudget" => {
-            if let Some(b) = typed::<PodDisruptionBudget>(file, path, &value, errors) {
-                validate::pod_disruption_budget(check!(), &b);
-                inputs.pod_disruption_budgets.push(b);
-            }
-        }
-        "PriorityClass" => {
-            if let Some(c) = typed::<PriorityClass>(file, path, &value, errors) {
-                validate::priority_class(check!(), &c);
-                inputs.priority_classes.push((c, origin()));
-            }
-        }
-        "Policy" => {
-            if let Some(p) = typed::<PolicyDocument>(file, path, &value, errors) {
-                inputs.policies.push((p, origin()));
-            }
-        }
-        "PersistentVolume" => {
-            if let Some(v) = typed::<PersistentVolume>(file, path, &value, errors) {
-                if require_name(&v.metadata.name, errors) {
-                    validate::persistent_volume(check!(), &v);
-                    inputs.persistent_volumes.push((v, origin()));
-                }
-            }
-        }
-        "PersistentVolumeClaim" => {
-            if let Some(v) = typed::<PersistentVolumeClaim>(file, path, &value, errors) {
-                if require_name(&v.metadata.name, errors) {
-                    validate::persistent_volume_claim(check!(), &v);
-                    inputs.persistent_volume_claims.push((v, origin()));
-                }
-            }
-        }
-        "StorageClass" => {
-            if let Some(v) = typed::<StorageClass>(file, path, &value, errors) {
-                if require_name(&v.metadata.name, errors) {
-                    validate::storage_class(check!(), &v);
-                    inputs.storage_classes.push((v, origin()));
-                }
-            }
-        }
-        "CSINode" => {
-            if let Some(v) = typed::<CsiNode>(file, path, &value, errors) {
-                if require_name(&v.metadata.name, errors) {
-                    inputs.csi_nodes.push((v, origin()));
-                }
-            }
-        }
-        "Timeline" => match timeline::read(file, path, &value.into_value()) {
-            Ok(t) => inputs.timelines.push((t, origin())),
-            Err(e) => errors.extend(e),
-        },
-        "KubeSchedulerConfiguration" if api == crate::v135::config::V1 => {
-            inputs.modern_configs.push((value.into_value(), origin()));
-        }
-        "KubeSchedulerConfiguration" if api != crate::v117::policy::config::V1ALPHA1 => {
-            errors.push(Diagnostic::new(
-                file,
-                join(path, "apiVersion"),
-                format!(
-                    "no kind \"KubeSchedulerConfiguration\" is registered for version {api:?} in scheme \"{SCHEME}\" \
-                     (schedlab reads {} for kube-scheduler v1.35 and {} for v1.17)",
-                    crate::v135::config::V1,
-                    crate::v117::policy::config::V1ALPHA1
-                ),
-            ));
-        }
-        "KubeSchedulerConfiguration" => {
-            match crate::v117::policy::config::read(&api, value.into_value()) {
-                Ok((c, warnings)) => {
-                    for w in warnings {
-                        inputs
-                            .warnings
-                            .push(Diagnostic::new(file, join(path, &w.0), w.1));
-                    }
-                    inputs.configs.push((c, origin()));
-                }
-                Err((p, msg)) => errors.push(Diagnostic::new(file, join(path, &p), msg)),
-            }
-        }
-        "Deployment" => {
-            let mut template_errors = Vec::new();
-            let template = deployment_template(file, path, &value, &mut template_errors);
-            let template = match template {
-                Some(p) if template_errors.is_empty() => Ok(p),
-                _ => Err(template_errors),
-            };
-            inputs.deployments.push((template, origin()));
-            let why = "skipped Deployment: the scheduler does not use this kind";
-            inputs.warnings.push(Diagnostic::new(file, path, why));
-        }
-        other => {
-            let why = format!("skipped {other}: the scheduler does not use this kind");
-            inputs.warnings.push(Diagnostic::new(file, path, why));
-        }
-    }
+    inputs.deployments.push((template, at.origin()));
+    let why = "skipped Deployment: the scheduler does not use this kind";
+    inputs.warnings.push(Diagnostic::new(at.file, at.path, why));
 }
 
 /// A Deployment's `spec.template` as a pod named and namespaced as the Deployment.

@@ -270,6 +270,16 @@ impl Comparison {
     /// The comparison in words and a table.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
+        self.write_sides(&mut out);
+        self.write_placed_differently(&mut out);
+        self.write_pending_under_one_side(&mut out);
+        self.write_preemptions(&mut out);
+        self.write_summaries(&mut out);
+        out
+    }
+
+    /// Which configuration and scheduler each side is, and how many pods end the same way.
+    fn write_sides(&self, out: &mut String) {
         let _ = writeln!(
             out,
             "A: {} (kube-scheduler {})",
@@ -282,168 +292,154 @@ impl Comparison {
             self.b.label,
             self.b.scheduler.as_str()
         );
-        let placed: Vec<_> = self.placed_differently().collect();
         let _ = writeln!(
             out,
             "\n{} pod(s) end the same way under both, {} differently.",
             self.same,
             self.differences.len()
         );
-        if !placed.is_empty() {
-            let _ = writeln!(out, "\nPlaced differently:");
-            for (pod, x, y) in &placed {
-                let ra = deciding_rows(&self.a.run, pod, &[x, y]);
-                let rb = deciding_rows(&self.b.run, pod, &[y, x]);
-                let show = |rows: &Value, node: &str| {
-                    rows["nodes"][node]["total"]
-                        .as_i64()
-                        .map_or("-".to_string(), |t| t.to_string())
-                };
-                let _ = writeln!(out, "  {pod}: A → {x}, B → {y}");
-                let _ = writeln!(
-                    out,
-                    "    under A: {x} total {}, {y} total {}",
-                    show(&ra, x),
-                    show(&ra, y)
-                );
-                let _ = writeln!(
-                    out,
-                    "    under B: {y} total {}, {x} total {}",
-                    show(&rb, y),
-                    show(&rb, x)
-                );
-            }
+    }
+
+    /// Each pod bound to different nodes, with the two nodes' totals in the cycle that placed
+    /// it under each side.
+    fn write_placed_differently(&self, out: &mut String) {
+        let placed: Vec<_> = self.placed_differently().collect();
+        if placed.is_empty() {
+            return;
         }
-        for (title, pick) in [
+        let _ = writeln!(out, "\nPlaced differently:");
+        for (pod, x, y) in &placed {
+            let ra = deciding_rows(&self.a.run, pod, &[x, y]);
+            let rb = deciding_rows(&self.b.run, pod, &[y, x]);
+            let show = |rows: &Value, node: &str| {
+                rows["nodes"][node]["total"]
+                    .as_i64()
+                    .map_or("-".to_string(), |t| t.to_string())
+            };
+            let _ = writeln!(out, "  {pod}: A → {x}, B → {y}");
+            let _ = writeln!(
+                out,
+                "    under A: {x} total {}, {y} total {}",
+                show(&ra, x),
+                show(&ra, y)
+            );
+            let _ = writeln!(
+                out,
+                "    under B: {y} total {}, {x} total {}",
+                show(&rb, y),
+                show(&rb, x)
+            );
+        }
+    }
+
+    /// The pods pending under A only, then under B only, each with its last message and what
+    /// became of it under the other side.
+    fn write_pending_under_one_side(&self, out: &mut String) {
+        for (title, under_a) in [
             ("Pending under A only", true),
             ("Pending under B only", false),
         ] {
-            let rows: Vec<_> = self
-                .differences
-                .iter()
-                .filter_map(|d| {
-                    let (here, there) = if pick { (&d.a, &d.b) } else { (&d.b, &d.a) };
-                    match here {
-                        Fate::Pending(m) => Some((d.pod.as_str(), m, there)),
-                        _ => None,
-                    }
-                })
-                .collect();
+            let rows = self.pending_under(under_a);
             if rows.is_empty() {
                 continue;
             }
             let _ = writeln!(out, "\n{title}:");
             for (pod, message, there) in rows {
-                let other = match there {
-                    Fate::Bound(n) => format!("bound to {n} under the other"),
-                    Fate::Deleted => "deleted under the other".into(),
-                    _ => "not scheduled under the other".into(),
-                };
                 let _ = writeln!(
                     out,
-                    "  {pod} ({other}): {}",
+                    "  {pod} ({}): {}",
+                    fate_under_the_other(there),
                     message.as_deref().unwrap_or("")
                 );
             }
         }
+    }
+
+    /// The differences pending under A (`under_a`) or B: (pod, its last message, its fate
+    /// under the other side).
+    fn pending_under(&self, under_a: bool) -> Vec<(&str, &Option<String>, &Fate)> {
+        self.differences
+            .iter()
+            .filter_map(|d| {
+                let (here, there) = if under_a { (&d.a, &d.b) } else { (&d.b, &d.a) };
+                match here {
+                    Fate::Pending(m) => Some((d.pod.as_str(), m, there)),
+                    _ => None,
+                }
+            })
+            .collect()
+    }
+
+    /// Every preemption of A, then of B: the preemptor, the node and its victims.
+    fn write_preemptions(&self, out: &mut String) {
         let pa = preemptions_json(&self.a.run);
         let pb = preemptions_json(&self.b.run);
-        if !pa.is_empty() || !pb.is_empty() {
-            let _ = writeln!(out, "\nPreemptions:");
-            for (side, list) in [("A", &pa), ("B", &pb)] {
-                for p in list {
-                    let victims: Vec<&str> = p["victims"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .filter_map(Value::as_str)
-                        .collect();
-                    let _ = writeln!(
-                        out,
-                        "  {side}: {} on {} evicts {}",
-                        p["pod"].as_str().unwrap_or(""),
-                        p["node"].as_str().unwrap_or(""),
-                        victims.join(", ")
-                    );
-                }
+        if pa.is_empty() && pb.is_empty() {
+            return;
+        }
+        let _ = writeln!(out, "\nPreemptions:");
+        for (side, list) in [("A", &pa), ("B", &pb)] {
+            for p in list {
+                let victims: Vec<&str> = p["victims"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .collect();
+                let _ = writeln!(
+                    out,
+                    "  {side}: {} on {} evicts {}",
+                    p["pod"].as_str().unwrap_or(""),
+                    p["node"].as_str().unwrap_or(""),
+                    victims.join(", ")
+                );
             }
         }
+    }
+
+    /// The two summaries side by side, one row per [`SUMMARY_ROWS`] entry.
+    fn write_summaries(&self, out: &mut String) {
         let _ = writeln!(out, "\n{:<28} {:>14} {:>14}", "summary", "A", "B");
-        let (sa, sb) = (&self.a.summary, &self.b.summary);
-        let row = |out: &mut String, name: &str, x: String, y: String| {
+        for (name, value) in SUMMARY_ROWS {
+            let (x, y) = (value(&self.a.summary), value(&self.b.summary));
             let _ = writeln!(out, "{name:<28} {x:>14} {y:>14}");
-        };
-        row(
-            &mut out,
-            "placed",
-            sa.placed.to_string(),
-            sb.placed.to_string(),
-        );
-        row(
-            &mut out,
-            "pending",
-            sa.pending.to_string(),
-            sb.pending.to_string(),
-        );
-        row(
-            &mut out,
-            "preemptions",
-            sa.preemptions.to_string(),
-            sb.preemptions.to_string(),
-        );
-        let pct = |v: f64| format!("{:.1}%", v * 100.0);
-        row(
-            &mut out,
-            "cpu requested, mean",
-            pct(sa.cpu.mean),
-            pct(sb.cpu.mean),
-        );
-        row(
-            &mut out,
-            "cpu requested, stddev",
-            pct(sa.cpu.stddev),
-            pct(sb.cpu.stddev),
-        );
-        row(
-            &mut out,
-            "memory requested, mean",
-            pct(sa.memory.mean),
-            pct(sb.memory.mean),
-        );
-        row(
-            &mut out,
-            "memory requested, stddev",
-            pct(sa.memory.stddev),
-            pct(sb.memory.stddev),
-        );
-        row(
-            &mut out,
-            "empty nodes",
-            sa.empty_nodes.to_string(),
-            sb.empty_nodes.to_string(),
-        );
-        let q = |v: i64, f: fn(i64) -> String| f(v);
-        row(
-            &mut out,
-            "largest free cpu",
-            q(sa.largest_free.milli_cpu, millicores),
-            q(sb.largest_free.milli_cpu, millicores),
-        );
-        row(
-            &mut out,
-            "largest free memory",
-            q(sa.largest_free.memory, bytes),
-            q(sb.largest_free.memory, bytes),
-        );
-        row(
-            &mut out,
-            "largest free pod slots",
-            sa.largest_free.pods.to_string(),
-            sb.largest_free.pods.to_string(),
-        );
-        out
+        }
     }
 }
+
+/// What became of a pod under the other side, as the pending lists say it.
+fn fate_under_the_other(there: &Fate) -> String {
+    match there {
+        Fate::Bound(n) => format!("bound to {n} under the other"),
+        Fate::Deleted => "deleted under the other".into(),
+        _ => "not scheduled under the other".into(),
+    }
+}
+
+/// A fraction as a percentage with one decimal (`42.5%`).
+fn percent(v: f64) -> String {
+    format!("{:.1}%", v * 100.0)
+}
+
+/// How a [`Summary`] gives the value of one row of the summary table, as written.
+type SummaryValue = fn(&Summary) -> String;
+
+/// The rows of the summary table: each name and its value.
+const SUMMARY_ROWS: [(&str, SummaryValue); 11] = [
+    ("placed", |s| s.placed.to_string()),
+    ("pending", |s| s.pending.to_string()),
+    ("preemptions", |s| s.preemptions.to_string()),
+    ("cpu requested, mean", |s| percent(s.cpu.mean)),
+    ("cpu requested, stddev", |s| percent(s.cpu.stddev)),
+    ("memory requested, mean", |s| percent(s.memory.mean)),
+    ("memory requested, stddev", |s| percent(s.memory.stddev)),
+    ("empty nodes", |s| s.empty_nodes.to_string()),
+    ("largest free cpu", |s| millicores(s.largest_free.milli_cpu)),
+    ("largest free memory", |s| bytes(s.largest_free.memory)),
+    ("largest free pod slots", |s| {
+        s.largest_free.pods.to_string()
+    }),
+];
 
 /// Millicores as Kubernetes writes CPU: `1500m`, or whole cores as `2`.
 pub fn millicores(m: i64) -> String {

@@ -207,10 +207,12 @@ pub struct Built {
 /// A Policy's warnings: (path, message) each.
 pub type Warnings = Vec<(String, String)>;
 
-/// The names of the provider's predicate and priority sets.
 /// A provider's predicate names and (priority name, weight) pairs.
 type ProviderSets = (Vec<&'static str>, Vec<(&'static str, i64)>);
 
+/// The predicate and priority sets of a named algorithm provider (`DefaultProvider`, or
+/// `ClusterAutoscalerProvider`, which scores with MostRequestedPriority instead of
+/// LeastRequestedPriority); `None` for any other name.
 fn provider_sets(provider: &str) -> Option<ProviderSets> {
     let preds = predicates::default_provider();
     let mut prios = priorities::default_provider();
@@ -234,287 +236,420 @@ pub fn build(
     policy: Option<&PolicyDocument>,
     cfg: &SchedulerConfiguration,
 ) -> Result<Built, Vec<PolicyError>> {
-    let mut errors = Vec::new();
-    let mut warnings = Vec::new();
-    let Some((default_preds, default_prios)) = provider_sets(&cfg.provider) else {
-        return Err(vec![err(
+    let (default_preds, default_prios) = resolve_provider(&cfg.provider)?;
+    let mut settings = configuration_settings(cfg);
+    let mut builder = ProfileBuilder::default();
+    match policy.and_then(|p| p.predicates.as_ref()) {
+        None => builder.add_provider_predicates(&default_preds),
+        Some(list) => {
+            for (i, p) in list.iter().enumerate() {
+                builder.add_policy_predicate(i, p);
+            }
+        }
+    }
+    builder.add_mandatory_predicates();
+    builder.sort_filters_in_ordering();
+    match policy.and_then(|p| p.priorities.as_ref()) {
+        None => builder.add_provider_priorities(&default_prios),
+        Some(list) => {
+            let mut seen = ArgumentPrioritiesSeen::default();
+            for (i, p) in list.iter().enumerate() {
+                builder.add_policy_priority(i, p, &mut seen);
+            }
+        }
+    }
+    if let Some(p) = policy {
+        builder.apply_policy_settings(p, &mut settings);
+    }
+    builder.check_total_weight();
+    builder.finish(settings)
+}
+
+/// The provider's predicate and priority sets, or the one error an unknown
+/// `algorithmSource.provider` gives.
+fn resolve_provider(provider: &str) -> Result<ProviderSets, Vec<PolicyError>> {
+    provider_sets(provider).ok_or_else(|| {
+        vec![err(
             "algorithmSource.provider",
             format!(
-                "unknown algorithm provider {:?} (known: DefaultProvider, ClusterAutoscalerProvider)",
-                cfg.provider
+                "unknown algorithm provider {provider:?} (known: DefaultProvider, ClusterAutoscalerProvider)"
             ),
-        )]);
-    };
-    let mut settings = ProfileSettings {
+        )]
+    })
+}
+
+/// The settings the configuration gives before any Policy field applies: its
+/// `hardPodAffinitySymmetricWeight` and `percentageOfNodesToScore`.
+fn configuration_settings(cfg: &SchedulerConfiguration) -> ProfileSettings {
+    ProfileSettings {
         hard_pod_affinity_weight: cfg.hard_pod_affinity_symmetric_weight,
         always_check_all_predicates: false,
         percentage_of_nodes_to_score: cfg.percentage_of_nodes_to_score,
         ignored_resources: Vec::new(),
-    };
+    }
+}
 
-    // (ordering index, policy position, configured name, plugin)
-    let mut filters: Vec<(usize, usize, ConfiguredFilter)> = Vec::new();
-    let mut scores: Vec<ConfiguredScore> = Vec::new();
+/// The error of a custom (argument) predicate or priority whose name fails upstream's
+/// algorithm-name regexp.
+fn invalid_algorithm_name(path: &str, name: &str) -> PolicyError {
+    err(
+        format!("{path}.name"),
+        format!(
+            "algorithm name {name} does not match the name validation regexp \"^[a-zA-Z0-9]([-a-zA-Z0-9]*[a-zA-Z0-9])$\"."
+        ),
+    )
+}
 
-    let add_plain_filter =
-        |name: &str, pos: usize, filters: &mut Vec<(usize, usize, ConfiguredFilter)>| {
-            if filters.iter().any(|(_, _, f)| f.name == name) {
+/// A predicate placed in the profile, with what decides where it runs.
+struct OrderedFilter {
+    /// Its slot in `predicates.Ordering()` (an argument predicate takes its type's slot).
+    ordering: usize,
+    /// Its position in the Policy (mandatory predicates come after every listed one).
+    position: usize,
+    /// The predicate.
+    filter: ConfiguredFilter,
+}
+
+/// The first argument priority of each kind whose later entries must keep its weight
+/// (`serviceAntiAffinity`, `labelPreference`) or may not be declared again
+/// (`requestedToCapacityRatioArguments`).
+#[derive(Default)]
+struct ArgumentPrioritiesSeen {
+    /// The first `serviceAntiAffinity` entry: (name, weight).
+    service_anti_affinity: Option<(String, i64)>,
+    /// The first `labelPreference` entry: (name, weight).
+    label_preference: Option<(String, i64)>,
+    /// The first `requestedToCapacityRatioArguments` entry's name.
+    requested_to_capacity_ratio: Option<String>,
+}
+
+/// The profile being built from a Policy: its predicates and priorities so far, and every
+/// warning and error found on the way.
+#[derive(Default)]
+struct ProfileBuilder {
+    filters: Vec<OrderedFilter>,
+    scores: Vec<ConfiguredScore>,
+    warnings: Warnings,
+    errors: Vec<PolicyError>,
+}
+
+impl ProfileBuilder {
+    /// Whether a predicate of this name is already in the profile.
+    fn has_filter(&self, name: &str) -> bool {
+        self.filters.iter().any(|f| f.filter.name == name)
+    }
+
+    /// Adds a registered argument-less predicate once, at its `Ordering()` slot; a name that
+    /// never runs (no slot or no implementation) adds nothing.
+    fn add_plain_predicate(&mut self, name: &str, position: usize) {
+        if self.has_filter(name) {
+            return;
+        }
+        let Some(spec) = predicates::lookup(name) else {
+            return;
+        };
+        if let (Some(order), Some(build)) = (spec.order, spec.build) {
+            self.filters.push(OrderedFilter {
+                ordering: usize::from(order),
+                position,
+                filter: ConfiguredFilter {
+                    name: name.to_string(),
+                    plugin: build(),
+                },
+            });
+        }
+    }
+
+    /// `predicates` absent: the provider's predicate set.
+    fn add_provider_predicates(&mut self, names: &[&str]) {
+        for (i, name) in names.iter().enumerate() {
+            self.add_plain_predicate(name, i);
+        }
+    }
+
+    /// Checks and adds the Policy's `predicates[i]`.
+    fn add_policy_predicate(&mut self, i: usize, p: &PredicatePolicy) {
+        let path = format!("predicates[{i}]");
+        match &p.argument {
+            Some(arg) => self.add_argument_predicate(i, &path, p, arg),
+            None => self.add_named_predicate(i, &path, p),
+        }
+    }
+
+    /// A predicate with an argument (`serviceAffinity` or `labelsPresence`): exactly one
+    /// argument, a valid custom name, added once under that name at its type's slot.
+    fn add_argument_predicate(
+        &mut self,
+        i: usize,
+        path: &str,
+        p: &PredicatePolicy,
+        arg: &PredicateArgument,
+    ) {
+        let n = usize::from(arg.service_affinity.is_some())
+            + usize::from(arg.labels_presence.is_some());
+        if n != 1 {
+            self.errors.push(err(
+                format!("{path}.argument"),
+                format!(
+                    "Exactly 1 predicate argument is required, numArgs: {n}, Predicate: {}",
+                    p.name
+                ),
+            ));
+            return;
+        }
+        if !is_valid_algorithm_name(&p.name) {
+            self.errors.push(invalid_algorithm_name(path, &p.name));
+            return;
+        }
+        if self.has_filter(&p.name) {
+            return;
+        }
+        let (slot, plugin) = argument_predicate_plugin(arg);
+        let ordering = predicates::ordering_index(slot).expect("slot is in Ordering()");
+        self.filters.push(OrderedFilter {
+            ordering,
+            position: i,
+            filter: ConfiguredFilter {
+                name: p.name.clone(),
+                plugin,
+            },
+        });
+    }
+
+    /// A predicate named without an argument: the never-run and removed names warn, a
+    /// registered name is added, any other name is an error with a suggestion.
+    fn add_named_predicate(&mut self, i: usize, path: &str, p: &PredicatePolicy) {
+        if p.name == predicates::REGISTERED_NEVER_RUN {
+            self.warnings.push((
+                format!("{path}.name"),
+                "PodFitsPorts is accepted but never runs in v1.17: it is registered under its 1.0 name, \
+                 which is missing from predicates.Ordering(). Use PodFitsHostPorts (or \
+                 GeneralPredicates) to check host ports"
+                    .to_string(),
+            ));
+        } else if predicates::REMOVED.contains(&p.name.as_str()) {
+            self.warnings.push((
+                format!("{path}.name"),
+                format!(
+                    "predicate {} was removed in v1.17 (node conditions now act through taints); \
+                     accepted and ignored",
+                    p.name
+                ),
+            ));
+        } else if predicates::names().contains(&p.name.as_str()) {
+            self.add_plain_predicate(&p.name, i);
+        } else {
+            let hint = crate::model::words::nearest(&p.name, predicates::names())
+                .map(|s| format!(" (did you mean {s}?)"))
+                .unwrap_or_default();
+            self.errors.push(err(
+                format!("{path}.name"),
+                format!(
+                    "Invalid configuration: Predicate type not found for {}{hint}",
+                    p.name
+                ),
+            ));
+        }
+    }
+
+    /// The mandatory predicates (`RegisterMandatoryFitPredicate`), after every listed one.
+    fn add_mandatory_predicates(&mut self) {
+        for (i, name) in predicates::mandatory().iter().enumerate() {
+            self.add_plain_predicate(name, 1000 + i);
+        }
+    }
+
+    /// Predicates run in `predicates.Ordering()`, Policy order within one slot.
+    fn sort_filters_in_ordering(&mut self) {
+        self.filters.sort_by_key(|f| (f.ordering, f.position));
+    }
+
+    /// `priorities` absent: the provider's priorities with their weights.
+    fn add_provider_priorities(&mut self, prios: &[(&'static str, i64)]) {
+        for (name, weight) in prios {
+            if let Some(plugin) = priorities::builtin(name) {
+                self.scores.push(ConfiguredScore {
+                    name: name.to_string(),
+                    weight: *weight,
+                    plugin,
+                });
+            }
+        }
+    }
+
+    /// Checks and adds the Policy's `priorities[i]`: a positive weight below `MaxWeight`, then
+    /// its argument or its registered name.
+    fn add_policy_priority(
+        &mut self,
+        i: usize,
+        p: &PriorityPolicy,
+        seen: &mut ArgumentPrioritiesSeen,
+    ) {
+        let path = format!("priorities[{i}]");
+        if p.weight <= 0 || p.weight >= MAX_WEIGHT {
+            self.errors.push(err(
+                format!("{path}.weight"),
+                format!(
+                    "Priority {} should have a positive weight applied to it or it has overflown",
+                    p.name
+                ),
+            ));
+            return;
+        }
+        match &p.argument {
+            Some(arg) => self.add_argument_priority(&path, p, arg, seen),
+            None => self.add_named_priority(&path, p),
+        }
+    }
+
+    /// A priority with an argument: exactly one argument and a valid custom name, then the
+    /// argument's own checks.
+    fn add_argument_priority(
+        &mut self,
+        path: &str,
+        p: &PriorityPolicy,
+        arg: &PriorityArgument,
+        seen: &mut ArgumentPrioritiesSeen,
+    ) {
+        let n = usize::from(arg.service_anti_affinity.is_some())
+            + usize::from(arg.label_preference.is_some())
+            + usize::from(arg.requested_to_capacity_ratio_arguments.is_some());
+        if n == 0 {
+            self.errors.push(err(
+                format!("{path}.argument"),
+                format!("No priority arguments set for priority {}", p.name),
+            ));
+            return;
+        }
+        if n > 1 {
+            self.errors.push(err(
+                format!("{path}.argument"),
+                format!(
+                    "Exactly 1 priority argument is required, numArgs: {n}, Priority: {}",
+                    p.name
+                ),
+            ));
+            return;
+        }
+        if !is_valid_algorithm_name(&p.name) {
+            self.errors.push(invalid_algorithm_name(path, &p.name));
+            return;
+        }
+        if let Some(sa) = &arg.service_anti_affinity {
+            let plugin = Box::new(ServiceAntiAffinity {
+                label: sa.label.clone(),
+            });
+            let first = &mut seen.service_anti_affinity;
+            self.add_same_weight_priority(path, p, "ServiceAntiAffinity", first, plugin);
+        } else if let Some(lp) = &arg.label_preference {
+            let plugin = Box::new(NodeLabel {
+                label: lp.label.clone(),
+                presence: lp.presence,
+            });
+            let first = &mut seen.label_preference;
+            self.add_same_weight_priority(path, p, "LabelPreference", first, plugin);
+        } else if let Some(args) = &arg.requested_to_capacity_ratio_arguments {
+            let first = &mut seen.requested_to_capacity_ratio;
+            self.add_requested_to_capacity_ratio(path, p, args, first);
+        }
+    }
+
+    /// A `serviceAntiAffinity` or `labelPreference` priority (`kind`): every entry of one kind
+    /// must have the first entry's weight.
+    fn add_same_weight_priority(
+        &mut self,
+        path: &str,
+        p: &PriorityPolicy,
+        kind: &str,
+        first: &mut Option<(String, i64)>,
+        plugin: Box<dyn crate::v117::ScorePlugin>,
+    ) {
+        if let Some((prev, w)) = first {
+            if *w != p.weight {
+                self.errors.push(err(
+                    format!("{path}.weight"),
+                    format!(
+                        "{kind}  priority {:?} has a different weight with {:?}",
+                        p.name, prev
+                    ),
+                ));
                 return;
             }
-            if let (Some(idx), Some(plugin)) =
-                (predicates::ordering_index(name), predicates::builtin(name))
-            {
-                filters.push((
-                    idx,
-                    pos,
-                    ConfiguredFilter {
-                        name: name.to_string(),
-                        plugin,
-                    },
+        }
+        first.get_or_insert((p.name.clone(), p.weight));
+        self.scores.push(ConfiguredScore {
+            name: p.name.clone(),
+            weight: p.weight,
+            plugin,
+        });
+    }
+
+    /// A `requestedToCapacityRatioArguments` priority: declared once, with a valid shape.
+    fn add_requested_to_capacity_ratio(
+        &mut self,
+        path: &str,
+        p: &PriorityPolicy,
+        args: &RtcrArgs,
+        first: &mut Option<String>,
+    ) {
+        if let Some(prev) = first {
+            self.errors.push(err(
+                path,
+                format!(
+                    "Priority {:?} redeclares custom priority {:?}, from:{:?}",
+                    p.name, "RequestedToCapacityRatio", prev
+                ),
+            ));
+            return;
+        }
+        *first = Some(p.name.clone());
+        match rtcr_from_args(args) {
+            Ok(plugin) => self.scores.push(ConfiguredScore {
+                name: p.name.clone(),
+                weight: p.weight,
+                plugin: Box::new(plugin),
+            }),
+            Err(m) => self.errors.push(err(
+                format!("{path}.argument.requestedToCapacityRatioArguments"),
+                format!("invalid RequestedToCapacityRatioPriority arguments: {m}"),
+            )),
+        }
+    }
+
+    /// A priority named without an argument: a registered name is added with the Policy's
+    /// weight, any other name is an error with a suggestion.
+    fn add_named_priority(&mut self, path: &str, p: &PriorityPolicy) {
+        match priorities::builtin(&p.name) {
+            Some(plugin) => self.scores.push(ConfiguredScore {
+                name: p.name.clone(),
+                weight: p.weight,
+                plugin,
+            }),
+            None => {
+                let hint = crate::model::words::nearest(
+                    &p.name,
+                    priorities::names().into_iter().map(|(n, _)| n),
+                )
+                .map(|s| format!(" (did you mean {s}?)"))
+                .unwrap_or_default();
+                self.errors.push(err(
+                    format!("{path}.name"),
+                    format!(
+                        "Invalid configuration: Priority type not found for {}{hint}",
+                        p.name
+                    ),
                 ));
             }
-        };
-
-    match policy.and_then(|p| p.predicates.as_ref()) {
-        None => {
-            for (i, name) in default_preds.iter().enumerate() {
-                add_plain_filter(name, i, &mut filters);
-            }
-        }
-        Some(list) => {
-            for (i, p) in list.iter().enumerate() {
-                let path = format!("predicates[{i}]");
-                match &p.argument {
-                    Some(arg) => {
-                        let n = usize::from(arg.service_affinity.is_some())
-                            + usize::from(arg.labels_presence.is_some());
-                        if n != 1 {
-                            errors.push(err(
-                                format!("{path}.argument"),
-                                format!("Exactly 1 predicate argument is required, numArgs: {n}, Predicate: {}", p.name),
-                            ));
-                            continue;
-                        }
-                        if !is_valid_algorithm_name(&p.name) {
-                            errors.push(err(format!("{path}.name"), format!(
-                                "algorithm name {} does not match the name validation regexp \"^[a-zA-Z0-9]([-a-zA-Z0-9]*[a-zA-Z0-9])$\".",
-                                p.name)));
-                            continue;
-                        }
-                        if filters.iter().any(|(_, _, f)| f.name == p.name) {
-                            continue;
-                        }
-                        let (slot, plugin): (&str, Box<dyn crate::v117::FilterPlugin>) =
-                            if let Some(sa) = &arg.service_affinity {
-                                (
-                                    "CheckServiceAffinity",
-                                    Box::new(CheckServiceAffinity {
-                                        labels: sa.labels.clone(),
-                                    }),
-                                )
-                            } else {
-                                let lp = arg.labels_presence.as_ref().expect("counted above");
-                                (
-                                    "CheckNodeLabelPresence",
-                                    Box::new(CheckNodeLabelPresence {
-                                        labels: lp.labels.clone(),
-                                        presence: lp.presence,
-                                    }),
-                                )
-                            };
-                        let idx = predicates::ordering_index(slot).expect("slot is in Ordering()");
-                        filters.push((
-                            idx,
-                            i,
-                            ConfiguredFilter {
-                                name: p.name.clone(),
-                                plugin,
-                            },
-                        ));
-                    }
-                    None => {
-                        if p.name == predicates::REGISTERED_NEVER_RUN {
-                            warnings.push((
-                                format!("{path}.name"),
-                                "PodFitsPorts is accepted but never runs in v1.17: it is registered under its 1.0 name, \
-                                 which is missing from predicates.Ordering(). Use PodFitsHostPorts (or \
-                                 GeneralPredicates) to check host ports"
-                                    .to_string(),
-                            ));
-                        } else if predicates::REMOVED.contains(&p.name.as_str()) {
-                            warnings.push((
-                                format!("{path}.name"),
-                                format!(
-                                    "predicate {} was removed in v1.17 (node conditions now act through taints); \
-                                     accepted and ignored",
-                                    p.name
-                                ),
-                            ));
-                        } else if predicates::names().contains(&p.name.as_str()) {
-                            add_plain_filter(&p.name, i, &mut filters);
-                        } else {
-                            let hint = crate::model::words::nearest(&p.name, predicates::names())
-                                .map(|s| format!(" (did you mean {s}?)"))
-                                .unwrap_or_default();
-                            errors.push(err(
-                                format!("{path}.name"),
-                                format!(
-                                    "Invalid configuration: Predicate type not found for {}{hint}",
-                                    p.name
-                                ),
-                            ));
-                        }
-                    }
-                }
-            }
-        }
-    }
-    for (i, name) in predicates::mandatory().iter().enumerate() {
-        add_plain_filter(name, 1000 + i, &mut filters);
-    }
-    filters.sort_by_key(|(idx, pos, _)| (*idx, *pos));
-
-    match policy.and_then(|p| p.priorities.as_ref()) {
-        None => {
-            for (name, weight) in &default_prios {
-                if let Some(plugin) = priorities::builtin(name) {
-                    scores.push(ConfiguredScore {
-                        name: name.to_string(),
-                        weight: *weight,
-                        plugin,
-                    });
-                }
-            }
-        }
-        Some(list) => {
-            let mut rtcr_seen: Option<String> = None;
-            let mut label_pref: Option<(String, i64)> = None;
-            let mut svc_anti: Option<(String, i64)> = None;
-            for (i, p) in list.iter().enumerate() {
-                let path = format!("priorities[{i}]");
-                if p.weight <= 0 || p.weight >= MAX_WEIGHT {
-                    errors.push(err(
-                        format!("{path}.weight"),
-                        format!("Priority {} should have a positive weight applied to it or it has overflown", p.name),
-                    ));
-                    continue;
-                }
-                match &p.argument {
-                    Some(arg) => {
-                        let n = usize::from(arg.service_anti_affinity.is_some())
-                            + usize::from(arg.label_preference.is_some())
-                            + usize::from(arg.requested_to_capacity_ratio_arguments.is_some());
-                        if n == 0 {
-                            errors.push(err(
-                                format!("{path}.argument"),
-                                format!("No priority arguments set for priority {}", p.name),
-                            ));
-                            continue;
-                        }
-                        if n > 1 {
-                            errors.push(err(
-                                format!("{path}.argument"),
-                                format!("Exactly 1 priority argument is required, numArgs: {n}, Priority: {}", p.name),
-                            ));
-                            continue;
-                        }
-                        if !is_valid_algorithm_name(&p.name) {
-                            errors.push(err(format!("{path}.name"), format!(
-                                "algorithm name {} does not match the name validation regexp \"^[a-zA-Z0-9]([-a-zA-Z0-9]*[a-zA-Z0-9])$\".",
-                                p.name)));
-                            continue;
-                        }
-                        if let Some(sa) = &arg.service_anti_affinity {
-                            if let Some((prev, w)) = &svc_anti {
-                                if *w != p.weight {
-                                    errors.push(err(format!("{path}.weight"), format!(
-                                        "ServiceAntiAffinity  priority {:?} has a different weight with {:?}", p.name, prev)));
-                                    continue;
-                                }
-                            }
-                            svc_anti.get_or_insert((p.name.clone(), p.weight));
-                            scores.push(ConfiguredScore {
-                                name: p.name.clone(),
-                                weight: p.weight,
-                                plugin: Box::new(ServiceAntiAffinity {
-                                    label: sa.label.clone(),
-                                }),
-                            });
-                        } else if let Some(lp) = &arg.label_preference {
-                            if let Some((prev, w)) = &label_pref {
-                                if *w != p.weight {
-                                    errors.push(err(format!("{path}.weight"), format!(
-                                        "LabelPreference  priority {:?} has a different weight with {:?}", p.name, prev)));
-                                    continue;
-                                }
-                            }
-                            label_pref.get_or_insert((p.name.clone(), p.weight));
-                            scores.push(ConfiguredScore {
-                                name: p.name.clone(),
-                                weight: p.weight,
-                                plugin: Box::new(NodeLabel {
-                                    label: lp.label.clone(),
-                                    presence: lp.presence,
-                                }),
-                            });
-                        } else if let Some(args) = &arg.requested_to_capacity_ratio_arguments {
-                            if let Some(prev) = &rtcr_seen {
-                                errors.push(err(
-                                    path.clone(),
-                                    format!(
-                                        "Priority {:?} redeclares custom priority {:?}, from:{:?}",
-                                        p.name, "RequestedToCapacityRatio", prev
-                                    ),
-                                ));
-                                continue;
-                            }
-                            rtcr_seen = Some(p.name.clone());
-                            match rtcr_from_args(args) {
-                                Ok(plugin) => scores.push(ConfiguredScore {
-                                    name: p.name.clone(),
-                                    weight: p.weight,
-                                    plugin: Box::new(plugin),
-                                }),
-                                Err(m) => errors.push(err(
-                                    format!("{path}.argument.requestedToCapacityRatioArguments"),
-                                    format!(
-                                        "invalid RequestedToCapacityRatioPriority arguments: {m}"
-                                    ),
-                                )),
-                            }
-                        }
-                    }
-                    None => {
-                        match priorities::builtin(&p.name) {
-                            Some(plugin) => scores.push(ConfiguredScore {
-                                name: p.name.clone(),
-                                weight: p.weight,
-                                plugin,
-                            }),
-                            None => {
-                                let hint = crate::model::words::nearest(
-                                    &p.name,
-                                    priorities::names().into_iter().map(|(n, _)| n),
-                                )
-                                .map(|s| format!(" (did you mean {s}?)"))
-                                .unwrap_or_default();
-                                errors.push(err(
-                                format!("{path}.name"),
-                                format!("Invalid configuration: Priority type not found for {}{hint}", p.name),
-                            ));
-                            }
-                        }
-                    }
-                }
-            }
         }
     }
 
-    if let Some(p) = policy {
+    /// The Policy's settings: `alwaysCheckAllPredicates`, `hardPodAffinitySymmetricWeight`
+    /// (0–100; 0 keeps the configuration's) and the extenders.
+    fn apply_policy_settings(&mut self, p: &PolicyDocument, settings: &mut ProfileSettings) {
         settings.always_check_all_predicates = p.always_check_all_predicates;
         if let Some(w) = p.hard_pod_affinity_symmetric_weight {
             if !(0..=100).contains(&w) {
-                errors.push(err(
+                self.errors.push(err(
                     "hardPodAffinitySymmetricWeight",
                     format!("Invalid value: {w}: not in valid range [0-100]"),
                 ));
@@ -523,35 +658,65 @@ pub fn build(
             }
         }
         if let Some(extenders) = &p.extenders {
-            read_extenders(extenders, &mut settings, &mut warnings, &mut errors);
+            read_extenders(extenders, settings, &mut self.warnings, &mut self.errors);
         }
     }
 
-    // validateSelectedConfigs, with Go's wrapping int64 arithmetic (so, as upstream, a weight
-    // just under MaxWeight wraps and passes this check).
-    let mut total: i64 = 0;
-    for s in &scores {
-        let w = s.weight.wrapping_mul(priorities::MAX_NODE_SCORE);
-        if w > i64::MAX.wrapping_sub(total) {
-            errors.push(err(
-                "priorities",
-                "total priority of priority functions has overflown",
-            ));
-            break;
+    /// `validateSelectedConfigs`, with Go's wrapping int64 arithmetic (so, as upstream, a
+    /// weight just under MaxWeight wraps and passes this check).
+    fn check_total_weight(&mut self) {
+        let mut total: i64 = 0;
+        for s in &self.scores {
+            let w = s.weight.wrapping_mul(priorities::MAX_NODE_SCORE);
+            if w > i64::MAX.wrapping_sub(total) {
+                self.errors.push(err(
+                    "priorities",
+                    "total priority of priority functions has overflown",
+                ));
+                break;
+            }
+            total = total.wrapping_add(w);
         }
-        total = total.wrapping_add(w);
     }
-    if !errors.is_empty() {
-        return Err(errors);
+
+    /// The profile with its warnings, or every error found.
+    fn finish(self, settings: ProfileSettings) -> Result<Built, Vec<PolicyError>> {
+        if !self.errors.is_empty() {
+            return Err(self.errors);
+        }
+        Ok(Built {
+            profile: Profile {
+                filters: self.filters.into_iter().map(|f| f.filter).collect(),
+                scores: self.scores,
+                settings,
+            },
+            warnings: self.warnings,
+        })
     }
-    Ok(Built {
-        profile: Profile {
-            filters: filters.into_iter().map(|(_, _, f)| f).collect(),
-            scores,
-            settings,
-        },
-        warnings,
-    })
+}
+
+/// The `Ordering()` slot and implementation of an argument predicate: CheckServiceAffinity for
+/// `serviceAffinity`, CheckNodeLabelPresence for `labelsPresence` (exactly one is set).
+fn argument_predicate_plugin(
+    arg: &PredicateArgument,
+) -> (&'static str, Box<dyn crate::v117::FilterPlugin>) {
+    if let Some(sa) = &arg.service_affinity {
+        (
+            "CheckServiceAffinity",
+            Box::new(CheckServiceAffinity {
+                labels: sa.labels.clone(),
+            }),
+        )
+    } else {
+        let lp = arg.labels_presence.as_ref().expect("counted above");
+        (
+            "CheckNodeLabelPresence",
+            Box::new(CheckNodeLabelPresence {
+                labels: lp.labels.clone(),
+                presence: lp.presence,
+            }),
+        )
+    }
 }
 
 fn rtcr_from_args(args: &RtcrArgs) -> Result<RequestedToCapacityRatio, String> {
