@@ -558,7 +558,7 @@ fn classic_policy_with_legacy_names() {
 fn extender_only_policy_keeps_the_default_provider() {
     let s = load_ok(&[input("k8s__policy_extender_only.json")]);
     assert_eq!(filter_names(&s), DEFAULT_FILTERS);
-    assert_eq!(v117(&s).profile.scores.len(), 8);
+    assert_eq!(v117(&s).algorithm.scores.len(), 8);
     let w = warnings(&s);
     assert!(
         w.iter()
@@ -598,7 +598,7 @@ fn topolvm_ignored_by_scheduler_resource_is_not_checked() {
     );
     let s = load_ok(&[policy_file, input("k9s__node_minikube.json"), pod]);
     assert_eq!(
-        v117(&s).profile.settings.ignored_resources,
+        v117(&s).algorithm.settings.ignored_resources,
         ["topolvm.cybozu.com/capacity"]
     );
     assert!(warnings(&s).iter().any(|w| w.contains("extender")));

@@ -1792,7 +1792,7 @@ mod index_tests {
     use crate::testing::{filter_all_with, node, pod, score_all_with};
     use crate::v117::predicates::{even_pods_spread as eps, match_inter_pod_affinity as mipa};
     use crate::v117::priorities::{even_pods_spread as epsp, inter_pod_affinity as ipa};
-    use crate::v117::ProfileSettings;
+    use crate::v117::AlgorithmSettings;
     use serde_json::{json, Value};
 
     const KEYS: [&str; 4] = ["zone", "kubernetes.io/hostname", "rack", ""];
@@ -1916,9 +1916,9 @@ mod index_tests {
                 let p = random_pod(&mut r, format!("p{i}"), true);
                 incoming.push(c.add_pod(PodInfo::new(p, 0, 100 + i)));
             }
-            let settings = ProfileSettings {
+            let settings = AlgorithmSettings {
                 hard_pod_affinity_weight: r.intn(3) as i64,
-                ..ProfileSettings::default()
+                ..AlgorithmSettings::default()
             };
             for &p in &incoming {
                 let p = Pod::clone(&c.pods[p].pod);
@@ -2233,9 +2233,9 @@ mod index_tests {
             }
             let ctx = format!("case {case}, ops {ops:?}");
             assert_same_derived_state(&c, &fresh, &ctx);
-            let settings = ProfileSettings {
+            let settings = AlgorithmSettings {
                 hard_pod_affinity_weight: r.intn(3) as i64,
-                ..ProfileSettings::default()
+                ..AlgorithmSettings::default()
             };
             for i in 0..3 {
                 let p = random_full_pod(&mut r, format!("p{i}"), true);

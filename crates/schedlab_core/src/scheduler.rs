@@ -112,7 +112,7 @@ impl Scheduler {
     /// plugins).
     pub fn filter_names(&self) -> Vec<String> {
         match self {
-            Scheduler::V117(s) => s.profile.filter_names(),
+            Scheduler::V117(s) => s.algorithm.filter_names(),
             Scheduler::V135(c) => first_profile_names(c, Point::Filter),
         }
     }
@@ -121,7 +121,7 @@ impl Scheduler {
     /// plugins).
     pub fn score_names(&self) -> Vec<String> {
         match self {
-            Scheduler::V117(s) => s.profile.score_names(),
+            Scheduler::V117(s) => s.algorithm.score_names(),
             Scheduler::V135(c) => first_profile_names(c, Point::Score),
         }
     }
@@ -133,7 +133,7 @@ impl Scheduler {
         let every = |percentage: i32| num_feasible_nodes_to_find(nodes, percentage) >= nodes;
         nodes >= MIN_SPLIT_NODES
             && match self {
-                Scheduler::V117(s) => every(s.profile.settings.percentage_of_nodes_to_score),
+                Scheduler::V117(s) => every(s.algorithm.settings.percentage_of_nodes_to_score),
                 Scheduler::V135(c) => c.percentages().any(every),
             }
     }

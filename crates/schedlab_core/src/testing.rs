@@ -2,7 +2,7 @@
 
 use crate::cluster::{Cluster, NodeId, PodInfo};
 use crate::model::{Node, Pod};
-use crate::v117::{CycleContext, FilterPlugin, ProfileSettings, ScorePlugin};
+use crate::v117::{AlgorithmSettings, CycleContext, FilterPlugin, ScorePlugin};
 use serde_json::Value;
 
 /// A pod from JSON (`metadata.name` defaults to `p`).
@@ -44,7 +44,7 @@ pub fn cluster(nodes: Vec<Node>, bound: Vec<(Pod, NodeId)>) -> Cluster {
 
 /// Runs a filter for `incoming` on every node; returns each node's reason strings.
 pub fn filter_all(plugin: &dyn FilterPlugin, c: &Cluster, incoming: Pod) -> Vec<Vec<String>> {
-    filter_all_with(plugin, c, incoming, &ProfileSettings::default())
+    filter_all_with(plugin, c, incoming, &AlgorithmSettings::default())
 }
 
 /// [`filter_all`] with settings.
@@ -52,7 +52,7 @@ pub fn filter_all_with(
     plugin: &dyn FilterPlugin,
     c: &Cluster,
     incoming: Pod,
-    settings: &ProfileSettings,
+    settings: &AlgorithmSettings,
 ) -> Vec<Vec<String>> {
     let prio = incoming.spec.priority.unwrap_or(0);
     let info = PodInfo::new(incoming, prio, usize::MAX);
@@ -85,7 +85,7 @@ pub fn try_filter_all(
 ) -> Result<Vec<Result<Vec<String>, crate::v117::CycleError>>, crate::v117::CycleError> {
     let prio = incoming.spec.priority.unwrap_or(0);
     let info = PodInfo::new(incoming, prio, usize::MAX);
-    let settings = ProfileSettings::default();
+    let settings = AlgorithmSettings::default();
     let cx = CycleContext {
         cluster: c,
         pod: &info,
@@ -105,7 +105,7 @@ pub fn try_filter_all(
 
 /// Runs a priority over every node: (raw, normalised).
 pub fn score_all(plugin: &dyn ScorePlugin, c: &Cluster, incoming: Pod) -> (Vec<i64>, Vec<i64>) {
-    score_all_with(plugin, c, incoming, &ProfileSettings::default())
+    score_all_with(plugin, c, incoming, &AlgorithmSettings::default())
 }
 
 /// [`score_all`] with settings.
@@ -113,7 +113,7 @@ pub fn score_all_with(
     plugin: &dyn ScorePlugin,
     c: &Cluster,
     incoming: Pod,
-    settings: &ProfileSettings,
+    settings: &AlgorithmSettings,
 ) -> (Vec<i64>, Vec<i64>) {
     let prio = incoming.spec.priority.unwrap_or(0);
     let info = PodInfo::new(incoming, prio, usize::MAX);

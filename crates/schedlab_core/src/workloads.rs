@@ -321,7 +321,7 @@ pub fn single_pass(s: &Scenario, seed: u64, detail: bool) -> SinglePass {
         for &pod in &s.queue {
             let trace = match &*s.scheduler {
                 Scheduler::V117(v) => crate::v117::cycle::schedule_one(
-                    &v.profile,
+                    &v.algorithm,
                     &mut state,
                     &cluster,
                     &order,

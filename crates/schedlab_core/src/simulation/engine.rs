@@ -269,7 +269,7 @@ fn run_cycle(
     detail: bool,
     out: &mut StepOutput,
 ) {
-    let profile = &scheduler.profile;
+    let algorithm = &scheduler.algorithm;
     let info = state.queue.pop().expect("activeQ is not empty");
     let pod = info.pod;
     let cycle = state.cycles;
@@ -293,7 +293,7 @@ fn run_cycle(
     let nominations = nominations_by_node(state);
     let mut failed = std::mem::take(&mut state.buffers.failed);
     let mut trace = schedule_one(
-        profile,
+        algorithm,
         &mut state.scheduler,
         &state.cluster,
         &state.order,
@@ -313,7 +313,7 @@ fn run_cycle(
             if trace.outcome == Outcome::Unschedulable && !scheduler.config.disable_preemption {
                 let p = super::preempt::preempt(
                     state,
-                    profile,
+                    algorithm,
                     pod,
                     &nominations,
                     &failed,

@@ -16,7 +16,7 @@ use crate::sched::victims::pick_one_node_for_preemption;
 use crate::simulation::Event;
 use crate::trace::PreemptionTrace;
 use crate::v117::preemption::{nodes_where_preemption_might_help, select_nodes_for_preemption};
-use crate::v117::Profile;
+use crate::v117::Algorithm;
 
 /// `DefaultTerminationGracePeriodSeconds`.
 pub const DEFAULT_TERMINATION_GRACE_PERIOD: Millis = Millis::secs(30);
@@ -68,7 +68,7 @@ pub(super) fn clear_nomination(state: &mut State, pod: PodId) {
 /// `Preempted` events to `events`.
 pub(super) fn preempt(
     state: &mut State,
-    profile: &Profile,
+    algorithm: &Algorithm,
     pod: PodId,
     nominations: &Nominations,
     failed: &FailedNodes,
@@ -102,7 +102,8 @@ pub(super) fn preempt(
     let State { cluster, pods, .. } = &mut *state;
     let start = |p: PodId| pods[p].start_time.unwrap_or(StartTime::Virtual(now));
     let candidates =
-        match select_nodes_for_preemption(profile, cluster, &potential, pod, nominations, &start) {
+        match select_nodes_for_preemption(algorithm, cluster, &potential, pod, nominations, &start)
+        {
             Ok(c) => c,
             // A filter error aborts preemption as it aborts the cycle upstream.
             Err(_) => return t,

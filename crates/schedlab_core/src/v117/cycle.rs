@@ -5,7 +5,7 @@
 //! Deviation, stated: upstream filters 16 nodes in parallel and may look at a few nodes past
 //! the stopping point; this runner is sequential and stops exactly at `numFeasibleNodesToFind`.
 
-use super::{CycleContext, CycleError, FilterPlugin, Profile, Reason, State};
+use super::{Algorithm, CycleContext, CycleError, FilterPlugin, Reason, State};
 use crate::cluster::{Cluster, NodeId, NodeInfo, PodId};
 use crate::model::words::go_quote;
 use crate::sched::fit_error::{histogram, FailedNodes, NO_NODES_AVAILABLE};
@@ -59,19 +59,19 @@ fn pod_passes_basic_checks(cx: &CycleContext) -> Result<(), CycleError> {
     Ok(())
 }
 
-/// The scheduler: a profile plus the state that carries over between cycles.
+/// The scheduler: an algorithm plus the state that carries over between cycles.
 pub struct Scheduler {
-    /// The profile.
-    pub profile: Profile,
+    /// The algorithm.
+    pub algorithm: Algorithm,
     /// The state carried between cycles.
     pub state: SchedulerState,
 }
 
 impl Scheduler {
     /// A scheduler with a seeded tie-breaker.
-    pub fn new(profile: Profile, seed: u64) -> Scheduler {
+    pub fn new(algorithm: Algorithm, seed: u64) -> Scheduler {
         Scheduler {
-            profile,
+            algorithm,
             state: SchedulerState::new(seed),
         }
     }
@@ -87,7 +87,7 @@ impl Scheduler {
         detail: bool,
     ) -> CycleTrace {
         schedule_one(
-            &self.profile,
+            &self.algorithm,
             &mut self.state,
             cluster,
             node_order,
@@ -101,11 +101,11 @@ impl Scheduler {
 
 /// Runs one cycle for `pod` against `cluster`, visiting nodes in `node_order`.
 /// `detail` records the filter and score tables; `failed` receives the nodes that failed.
-/// The scheduler's parts, separately, for callers that keep the profile apart from the state
+/// The scheduler's parts, separately, for callers that keep the algorithm apart from the state
 /// they checkpoint.
 #[allow(clippy::too_many_arguments)]
 pub fn schedule_one(
-    profile: &Profile,
+    algorithm: &Algorithm,
     state: &mut SchedulerState,
     cluster: &Cluster,
     node_order: &[NodeId],
@@ -124,10 +124,10 @@ pub fn schedule_one(
     let cx = CycleContext {
         cluster,
         pod: &cluster.pods()[pod],
-        settings: &profile.settings,
+        settings: &algorithm.settings,
     };
     match cycle(
-        profile,
+        algorithm,
         state,
         &cx,
         node_order,
@@ -150,7 +150,7 @@ pub fn schedule_one(
 
 #[allow(clippy::too_many_arguments)]
 fn cycle(
-    profile: &Profile,
+    algorithm: &Algorithm,
     st: &mut SchedulerState,
     cx: &CycleContext,
     node_order: &[NodeId],
@@ -164,13 +164,13 @@ fn cycle(
     let all = node_order.len();
     pod_passes_basic_checks(cx)?;
     // findNodesThatFit
-    let states = profile
+    let states = algorithm
         .filters
         .iter()
         .map(|f| f.plugin.pre_filter(cx))
         .collect::<Result<Vec<State>, CycleError>>()?;
     // Filters that answer "pass" for every node are only visited when the trace records them.
-    let active: Vec<ActiveFilter> = profile
+    let active: Vec<ActiveFilter> = algorithm
         .filters
         .iter()
         .zip(&states)
@@ -178,11 +178,11 @@ fn cycle(
         .filter(|(_, (_, state))| detail || !matches!(state, State::Skip))
         .map(|(i, (f, state))| (i, f.plugin.as_ref(), state))
         .collect();
-    let check_all = profile.settings.always_check_all_predicates;
-    let to_find = if profile.filters.is_empty() {
+    let check_all = algorithm.settings.always_check_all_predicates;
+    let to_find = if algorithm.filters.is_empty() {
         all
     } else {
-        num_feasible_nodes_to_find(all, profile.settings.percentage_of_nodes_to_score)
+        num_feasible_nodes_to_find(all, algorithm.settings.percentage_of_nodes_to_score)
     };
     trace.num_to_find = to_find;
     let mut feasible: Vec<&NodeInfo> = Vec::with_capacity(to_find.min(all));
@@ -252,7 +252,7 @@ fn cycle(
     }
 
     // prioritizeNodes
-    let totals = prioritize(profile, cx, &feasible, detail, trace, &mut st.scratch)?;
+    let totals = prioritize(algorithm, cx, &feasible, detail, trace, &mut st.scratch)?;
 
     // selectHost
     let selected = feasible[select_host(&totals, &mut st.rng)].id();
@@ -327,11 +327,11 @@ fn filter_in_parts<'c>(
     Ok(feasible)
 }
 
-/// A profile's filters prepared for one pod (`pre_filter` run): answers whether the pod fits
+/// An algorithm's filters prepared for one pod (`pre_filter` run): answers whether the pod fits
 /// on single nodes, as `podPassesFiltersOnNode` does for preemption (with the nominated-pod
 /// passes).
 pub struct NodeChecker<'p> {
-    profile: &'p Profile,
+    algorithm: &'p Algorithm,
     pod: PodId,
     states: Vec<State>,
     /// Filters to visit: not `State::Skip`.
@@ -340,9 +340,13 @@ pub struct NodeChecker<'p> {
 
 impl<'p> NodeChecker<'p> {
     /// Runs every filter's `pre_filter` for `pod` against `cluster`.
-    pub fn new(profile: &'p Profile, cluster: &Cluster, pod: PodId) -> Result<Self, CycleError> {
+    pub fn new(
+        algorithm: &'p Algorithm,
+        cluster: &Cluster,
+        pod: PodId,
+    ) -> Result<Self, CycleError> {
         let mut c = NodeChecker {
-            profile,
+            algorithm,
             pod,
             states: Vec::new(),
             active: Vec::new(),
@@ -356,10 +360,10 @@ impl<'p> NodeChecker<'p> {
         let cx = CycleContext {
             cluster,
             pod: &cluster.pods()[self.pod],
-            settings: &self.profile.settings,
+            settings: &self.algorithm.settings,
         };
         self.states = self
-            .profile
+            .algorithm
             .filters
             .iter()
             .map(|f| f.plugin.pre_filter(&cx))
@@ -375,7 +379,7 @@ impl<'p> NodeChecker<'p> {
     pub fn reads_other_pods(&self) -> bool {
         self.active
             .iter()
-            .any(|&i| self.profile.filters[i].plugin.reads_other_pods())
+            .any(|&i| self.algorithm.filters[i].plugin.reads_other_pods())
     }
 
     /// Whether the pod passes every filter on `node` (given as the caller changed it), in two
@@ -391,7 +395,7 @@ impl<'p> NodeChecker<'p> {
         let cx = CycleContext {
             cluster,
             pod: &cluster.pods()[self.pod],
-            settings: &self.profile.settings,
+            settings: &self.algorithm.settings,
         };
         if let Some(info) = with_nominated(scratch, &cx, self.pod, node, nominations) {
             if !self.pass(&cx, info)? {
@@ -412,7 +416,7 @@ impl<'p> NodeChecker<'p> {
         let cx = CycleContext {
             cluster,
             pod: &cluster.pods()[self.pod],
-            settings: &self.profile.settings,
+            settings: &self.algorithm.settings,
         };
         let mut mark = None;
         for n in nominated_to_add(nominations.to(node.id()), self.pod, cx.pod.priority) {
@@ -433,7 +437,7 @@ impl<'p> NodeChecker<'p> {
 
     fn pass(&self, cx: &CycleContext, node: &NodeInfo) -> Result<bool, CycleError> {
         for &i in &self.active {
-            let plugin = &self.profile.filters[i].plugin;
+            let plugin = &self.algorithm.filters[i].plugin;
             if !plugin.passes(cx, &self.states[i], node)? {
                 return Ok(false);
             }
@@ -491,7 +495,7 @@ fn filter_node(
     run_filters(active, check_all, cx, node, detail, record, reasons)
 }
 
-/// A filter that runs this cycle: its profile index, implementation and state.
+/// A filter that runs this cycle: its algorithm index, implementation and state.
 type ActiveFilter<'p> = (usize, &'p dyn FilterPlugin, &'p State);
 
 /// The filters on one node: whether it fits; the reasons it does not are appended to
@@ -527,7 +531,7 @@ fn run_filters(
 
 /// `PrioritizeNodes`: per priority map, reduce, weight; summed per node.
 fn prioritize(
-    profile: &Profile,
+    algorithm: &Algorithm,
     cx: &CycleContext,
     nodes: &[&NodeInfo],
     detail: bool,
@@ -535,7 +539,7 @@ fn prioritize(
     scratch: &mut (Vec<i64>, Vec<i64>),
 ) -> Result<Vec<i64>, CycleError> {
     let n = nodes.len();
-    if profile.scores.is_empty() {
+    if algorithm.scores.is_empty() {
         // EqualPriorityMap for every node.
         let totals = vec![1; n];
         if detail {
@@ -544,7 +548,7 @@ fn prioritize(
         return Ok(totals);
     }
     if !detail && split_scan(n) {
-        return prioritize_in_parts(profile, cx, nodes, &mut scratch.0);
+        return prioritize_in_parts(algorithm, cx, nodes, &mut scratch.0);
     }
     let mut totals = vec![0i64; n];
     if detail {
@@ -552,7 +556,7 @@ fn prioritize(
             .iter()
             .map(|node| NodeScoreRecord {
                 node: node.id(),
-                entries: Vec::with_capacity(profile.scores.len()),
+                entries: Vec::with_capacity(algorithm.scores.len()),
             })
             .collect();
     }
@@ -564,7 +568,7 @@ fn prioritize(
     // (`normalize_uniform`), added once at the end: in wrapping arithmetic the sums are the
     // same whatever the order.
     let mut everyone = 0i64;
-    for s in &profile.scores {
+    for s in &algorithm.scores {
         let state = s.plugin.pre_score(cx, nodes)?;
         if let (State::Uniform(v), false) = (&state, detail) {
             if let Some(score) = s.plugin.normalize_uniform(*v) {
@@ -628,20 +632,20 @@ fn prioritize(
 /// Each `pre_score` runs first, in order (they read the cycle, never each other); where
 /// one fails, what comes after it is computed but never used.
 fn prioritize_in_parts(
-    profile: &Profile,
+    algorithm: &Algorithm,
     cx: &CycleContext,
     nodes: &[&NodeInfo],
     matrix: &mut Vec<i64>,
 ) -> Result<Vec<i64>, CycleError> {
     let n = nodes.len();
-    let states: Vec<Result<State, CycleError>> = profile
+    let states: Vec<Result<State, CycleError>> = algorithm
         .scores
         .iter()
         .map(|s| s.plugin.pre_score(cx, nodes))
         .collect();
     // The priorities whose map runs on every node: one row of the matrix each; with their
     // weight when they have no reduce step, so that each part adds them to its totals.
-    let mapped: Vec<(&dyn super::ScorePlugin, &State, Option<i64>)> = profile
+    let mapped: Vec<(&dyn super::ScorePlugin, &State, Option<i64>)> = algorithm
         .scores
         .iter()
         .zip(&states)
@@ -673,7 +677,7 @@ fn prioritize_in_parts(
     let mut done = done.into_iter();
     let mut rows = matrix.chunks_mut(n);
     let mut filled = Vec::new();
-    for (s, state) in profile.scores.iter().zip(states) {
+    for (s, state) in algorithm.scores.iter().zip(states) {
         let state = state?;
         let raw = match state {
             State::Uniform(v) => {
@@ -752,10 +756,10 @@ mod tests {
         let q = c.add_pod(PodInfo::new(cpu("q", "1"), 0, 2));
         let mut nominations = Nominations::new();
         nominations.rebuild(1, [(0, &[nominated][..])].into_iter(), |p| c.priority(p));
-        let profile = policy::build(None, &SchedulerConfiguration::default())
-            .expect("default profile")
-            .profile;
-        let mut scheduler = Scheduler::new(profile, 0);
+        let algorithm = policy::build(None, &SchedulerConfiguration::default())
+            .expect("default algorithm")
+            .algorithm;
+        let mut scheduler = Scheduler::new(algorithm, 0);
         let order = c.node_tree_order();
         let first = scheduler.schedule_one(&c, &order, incoming, &nominations, false);
         assert_eq!((first.outcome, first.node), (Outcome::Scheduled, Some(0)));

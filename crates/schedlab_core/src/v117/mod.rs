@@ -2,8 +2,8 @@
 //! `scores.md`, `queue-preemption.md`).
 //!
 //! - [`plugin`]: the extension points (predicates as [`plugin::FilterPlugin`], priorities as
-//!   [`plugin::ScorePlugin`]) and the runnable [`plugin::Profile`];
-//! - [`policy`]: a legacy `Policy` and `KubeSchedulerConfiguration` v1alpha1 → a profile;
+//!   [`plugin::ScorePlugin`]) and the runnable [`plugin::Algorithm`] (what v1.17's `genericScheduler` runs: the predicates in order, the weighted priorities, the settings);
+//! - [`policy`]: a legacy `Policy` and `KubeSchedulerConfiguration` v1alpha1 → an algorithm;
 //! - [`predicates`] and [`priorities`]: one file each, with its registry entry;
 //! - [`cycle`]: `genericScheduler.Schedule` (`findNodesThatFit`, `prioritizeNodes`,
 //!   `selectHost`);
@@ -20,24 +20,24 @@ pub mod preemption;
 pub mod priorities;
 
 pub use plugin::{
-    ConfiguredFilter, ConfiguredScore, CycleContext, CycleError, FailureReason, FilterPlugin,
-    FilterResult, Profile, ProfileSettings, Reason, ScorePlugin, State,
+    Algorithm, AlgorithmSettings, ConfiguredFilter, ConfiguredScore, CycleContext, CycleError,
+    FailureReason, FilterPlugin, FilterResult, Reason, ScorePlugin, State,
 };
 
 use policy::config::SchedulerConfiguration;
 use policy::{PolicyDocument, PolicyError, Warnings};
 
-/// kube-scheduler v1.17 as a scenario configures it: the profile its Policy (or its
+/// kube-scheduler v1.17 as a scenario configures it: the algorithm its Policy (or its
 /// provider's defaults) builds, and the v1alpha1 configuration around it.
 pub struct Scheduler {
     /// The predicates and priorities that run.
-    pub profile: Profile,
+    pub algorithm: Algorithm,
     /// The component configuration (scheduler name, backoff, preemption, sampling).
     pub config: SchedulerConfiguration,
 }
 
 impl Scheduler {
-    /// Builds the profile of `policy` (`None`: the provider's defaults) under `config`, with
+    /// Builds the algorithm of `policy` (`None`: the provider's defaults) under `config`, with
     /// the Policy's warnings as (path, message); or every error in it.
     pub fn new(
         policy: Option<&PolicyDocument>,
@@ -46,7 +46,7 @@ impl Scheduler {
         let built = policy::build(policy, &config)?;
         Ok((
             Scheduler {
-                profile: built.profile,
+                algorithm: built.algorithm,
                 config,
             },
             built.warnings,

@@ -1,4 +1,4 @@
-//! v1.17's extension points: a profile is a list of [`FilterPlugin`]s (predicates) and weighted
+//! v1.17's extension points: an algorithm is a list of [`FilterPlugin`]s (predicates) and weighted
 //! [`ScorePlugin`]s (priorities), with the typed per-cycle [`State`] that `pre_filter` /
 //! `pre_score` hand back for every node, so a per-node check is a lookup, not a scan. Plugins
 //! return results and never write the trace: only the cycle ([`super::cycle`]) records what
@@ -8,9 +8,9 @@ use crate::cluster::{Cluster, NodeInfo, PodInfo};
 pub use crate::sched::{FailureReason, Reason};
 use std::any::Any;
 
-/// Settings of one profile that plugins may read.
+/// Settings of one algorithm that plugins may read.
 #[derive(Clone, Debug)]
-pub struct ProfileSettings {
+pub struct AlgorithmSettings {
     /// `hardPodAffinitySymmetricWeight` (default 1).
     pub hard_pod_affinity_weight: i64,
     /// `alwaysCheckAllPredicates`.
@@ -21,9 +21,9 @@ pub struct ProfileSettings {
     pub ignored_resources: Vec<String>,
 }
 
-impl Default for ProfileSettings {
+impl Default for AlgorithmSettings {
     fn default() -> Self {
-        ProfileSettings {
+        AlgorithmSettings {
             hard_pod_affinity_weight: 1,
             always_check_all_predicates: false,
             percentage_of_nodes_to_score: 0,
@@ -32,14 +32,14 @@ impl Default for ProfileSettings {
     }
 }
 
-/// What every plugin sees in a cycle: the cluster, the pod, the profile settings.
+/// What every plugin sees in a cycle: the cluster, the pod, the algorithm settings.
 pub struct CycleContext<'a> {
     /// The snapshot.
     pub cluster: &'a Cluster,
     /// The pod being scheduled.
     pub pod: &'a PodInfo,
-    /// Profile settings.
-    pub settings: &'a ProfileSettings,
+    /// Algorithm settings.
+    pub settings: &'a AlgorithmSettings,
 }
 
 /// An error that aborts the cycle (outcome `Error`), with its message.
@@ -195,17 +195,19 @@ pub struct ConfiguredScore {
     pub plugin: Box<dyn ScorePlugin>,
 }
 
-/// A runnable profile: filters in evaluation order, scores, settings.
-pub struct Profile {
+/// What v1.17's `genericScheduler` runs (a legacy Policy or a provider, built): the filters
+/// (predicates) in evaluation order, the weighted scores (priorities), the settings. v1.17 has
+/// no profiles; a v1.35 profile is `v135::profile::Profile`.
+pub struct Algorithm {
     /// Filters, in the order they run.
     pub filters: Vec<ConfiguredFilter>,
     /// Scores.
     pub scores: Vec<ConfiguredScore>,
     /// Settings.
-    pub settings: ProfileSettings,
+    pub settings: AlgorithmSettings,
 }
 
-impl Profile {
+impl Algorithm {
     /// The filters' configured names, in order.
     pub fn filter_names(&self) -> Vec<String> {
         self.filters.iter().map(|f| f.name.clone()).collect()

@@ -20,7 +20,7 @@
 //! changes the cache agree on random clusters (the tests below).
 
 use super::cycle::NodeChecker;
-use super::{CycleError, Profile};
+use super::{Algorithm, CycleError};
 use crate::cluster::{Cluster, NodeId, NodeInfo, PodId};
 use crate::sched::fit_error::FailedNodes;
 use crate::sched::nominations::Nominations;
@@ -74,14 +74,14 @@ fn violates_pdb(cluster: &Cluster, p: PodId) -> bool {
 /// `selectNodesForPreemption`: the candidates among `potential` nodes, in that order. The
 /// cluster is changed while a node is examined (see the module docs) and restored after.
 pub fn select_nodes_for_preemption(
-    profile: &Profile,
+    algorithm: &Algorithm,
     cluster: &mut Cluster,
     potential: &[NodeId],
     pod: PodId,
     nominations: &Nominations,
     start: &impl Fn(PodId) -> StartTime,
 ) -> Result<Vec<Candidate>, CycleError> {
-    let checker = NodeChecker::new(profile, cluster, pod)?;
+    let checker = NodeChecker::new(algorithm, cluster, pod)?;
     let slow = checker.reads_other_pods();
     let priority = cluster.priority(pod);
     let mut scratch = Scratch::default();
@@ -96,7 +96,7 @@ pub fn select_nodes_for_preemption(
             continue;
         }
         let found = if slow {
-            victims_changing_the_cache(profile, cluster, node, pod, nominations, start)?
+            victims_changing_the_cache(algorithm, cluster, node, pod, nominations, start)?
         } else {
             let s = &mut scratch;
             victims_on_a_copy(&checker, cluster, node, pod, nominations, start, s)?
@@ -205,7 +205,7 @@ fn victims_on_a_copy(
 /// `selectVictimsOnNode` on the cache itself, re-running `pre_filter` after each change; the
 /// pods are bound back before returning.
 fn victims_changing_the_cache(
-    profile: &Profile,
+    algorithm: &Algorithm,
     cluster: &mut Cluster,
     node: NodeId,
     pod: PodId,
@@ -219,7 +219,7 @@ fn victims_changing_the_cache(
     }
     let mut scratch = None;
     let mut fits = |cluster: &Cluster| -> Result<bool, CycleError> {
-        let checker = NodeChecker::new(profile, cluster, pod)?;
+        let checker = NodeChecker::new(algorithm, cluster, pod)?;
         checker.fits(cluster, &cluster.nodes()[node], nominations, &mut scratch)
     };
     let result = (|| {
@@ -292,9 +292,9 @@ mod tests {
     fn the_copy_path_finds_the_same_victims_as_changing_the_cache() {
         use crate::rng::Rng;
         use crate::v117::policy::{self, config::SchedulerConfiguration};
-        let profile = policy::build(None, &SchedulerConfiguration::default())
-            .expect("default profile")
-            .profile;
+        let algorithm = policy::build(None, &SchedulerConfiguration::default())
+            .expect("default algorithm")
+            .algorithm;
         let mut rng = Rng::new(17);
         fn pick(rng: &mut Rng, n: u64) -> i64 {
             rng.intn(n) as i64
@@ -359,7 +359,7 @@ mod tests {
                 c.priority(p)
             });
             let start = |p: PodId| StartTime::Virtual(Millis(p as u64 % 3));
-            let checker = NodeChecker::new(&profile, &c, preemptor).expect("checker");
+            let checker = NodeChecker::new(&algorithm, &c, preemptor).expect("checker");
             let mut scratch = Scratch::default();
             for n in 0..4 {
                 let copy = victims_on_a_copy(
@@ -374,7 +374,7 @@ mod tests {
                 .expect("no filter error");
                 let before: Vec<Vec<PodId>> = c.nodes().iter().map(|x| x.pods().to_vec()).collect();
                 let plain = victims_changing_the_cache(
-                    &profile,
+                    &algorithm,
                     &mut c,
                     n,
                     preemptor,

@@ -1,6 +1,6 @@
 //! The legacy scheduler `Policy` (apiVersion `v1`) and the v1.17 `KubeSchedulerConfiguration`:
 //! parse, validate with upstream's rules and wording, apply the DefaultProvider and mandatory
-//! predicates, and build a runnable [`Profile`].
+//! predicates, and build a runnable [`Algorithm`].
 //!
 //! Deliberate deviations (also in `docs/fidelity.md`):
 //! - argument predicates (`serviceAffinity`, `labelsPresence`) and argument priorities
@@ -19,7 +19,7 @@ use crate::v117::priorities::requested_to_capacity_ratio::{RequestedToCapacityRa
 use crate::v117::priorities::{
     self, node_label::NodeLabel, service_anti_affinity::ServiceAntiAffinity,
 };
-use crate::v117::{ConfiguredFilter, ConfiguredScore, Profile, ProfileSettings};
+use crate::v117::{Algorithm, AlgorithmSettings, ConfiguredFilter, ConfiguredScore};
 use config::SchedulerConfiguration;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -196,10 +196,10 @@ pub fn is_valid_algorithm_name(name: &str) -> bool {
         && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'-')
 }
 
-/// A profile built from a Policy, with warnings.
+/// A algorithm built from a Policy, with warnings.
 pub struct Built {
-    /// The profile.
-    pub profile: Profile,
+    /// The algorithm.
+    pub algorithm: Algorithm,
     /// Warnings: (path, message).
     pub warnings: Warnings,
 }
@@ -230,7 +230,7 @@ fn provider_sets(provider: &str) -> Option<ProviderSets> {
     }
 }
 
-/// Builds the profile from an optional Policy and the configuration. All validation errors are
+/// Builds the algorithm from an optional Policy and the configuration. All validation errors are
 /// returned together.
 pub fn build(
     policy: Option<&PolicyDocument>,
@@ -280,8 +280,8 @@ fn resolve_provider(provider: &str) -> Result<ProviderSets, Vec<PolicyError>> {
 
 /// The settings the configuration gives before any Policy field applies: its
 /// `hardPodAffinitySymmetricWeight` and `percentageOfNodesToScore`.
-fn configuration_settings(cfg: &SchedulerConfiguration) -> ProfileSettings {
-    ProfileSettings {
+fn configuration_settings(cfg: &SchedulerConfiguration) -> AlgorithmSettings {
+    AlgorithmSettings {
         hard_pod_affinity_weight: cfg.hard_pod_affinity_symmetric_weight,
         always_check_all_predicates: false,
         percentage_of_nodes_to_score: cfg.percentage_of_nodes_to_score,
@@ -300,7 +300,7 @@ fn invalid_algorithm_name(path: &str, name: &str) -> PolicyError {
     )
 }
 
-/// A predicate placed in the profile, with what decides where it runs.
+/// A predicate placed in the algorithm, with what decides where it runs.
 struct OrderedFilter {
     /// Its slot in `predicates.Ordering()` (an argument predicate takes its type's slot).
     ordering: usize,
@@ -323,7 +323,7 @@ struct ArgumentPrioritiesSeen {
     requested_to_capacity_ratio: Option<String>,
 }
 
-/// The profile being built from a Policy: its predicates and priorities so far, and every
+/// The algorithm being built from a Policy: its predicates and priorities so far, and every
 /// warning and error found on the way.
 #[derive(Default)]
 struct ProfileBuilder {
@@ -334,7 +334,7 @@ struct ProfileBuilder {
 }
 
 impl ProfileBuilder {
-    /// Whether a predicate of this name is already in the profile.
+    /// Whether a predicate of this name is already in the algorithm.
     fn has_filter(&self, name: &str) -> bool {
         self.filters.iter().any(|f| f.filter.name == name)
     }
@@ -645,7 +645,7 @@ impl ProfileBuilder {
 
     /// The Policy's settings: `alwaysCheckAllPredicates`, `hardPodAffinitySymmetricWeight`
     /// (0–100; 0 keeps the configuration's) and the extenders.
-    fn apply_policy_settings(&mut self, p: &PolicyDocument, settings: &mut ProfileSettings) {
+    fn apply_policy_settings(&mut self, p: &PolicyDocument, settings: &mut AlgorithmSettings) {
         settings.always_check_all_predicates = p.always_check_all_predicates;
         if let Some(w) = p.hard_pod_affinity_symmetric_weight {
             if !(0..=100).contains(&w) {
@@ -679,13 +679,13 @@ impl ProfileBuilder {
         }
     }
 
-    /// The profile with its warnings, or every error found.
-    fn finish(self, settings: ProfileSettings) -> Result<Built, Vec<PolicyError>> {
+    /// The algorithm with its warnings, or every error found.
+    fn finish(self, settings: AlgorithmSettings) -> Result<Built, Vec<PolicyError>> {
         if !self.errors.is_empty() {
             return Err(self.errors);
         }
         Ok(Built {
-            profile: Profile {
+            algorithm: Algorithm {
                 filters: self.filters.into_iter().map(|f| f.filter).collect(),
                 scores: self.scores,
                 settings,
@@ -774,7 +774,7 @@ fn field<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {
 
 fn read_extenders(
     extenders: &[Value],
-    settings: &mut ProfileSettings,
+    settings: &mut AlgorithmSettings,
     warnings: &mut Vec<(String, String)>,
     errors: &mut Vec<PolicyError>,
 ) {

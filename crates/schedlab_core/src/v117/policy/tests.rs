@@ -22,16 +22,16 @@ fn build_ok(v: serde_json::Value) -> Built {
 fn build_err(v: serde_json::Value) -> Vec<PolicyError> {
     let d = doc(v);
     match build(Some(&d), &SchedulerConfiguration::default()) {
-        Ok(b) => panic!("expected errors; filters {:?}", filter_names(&b.profile)),
+        Ok(b) => panic!("expected errors; filters {:?}", filter_names(&b.algorithm)),
         Err(e) => e,
     }
 }
 
-fn filter_names(p: &Profile) -> Vec<&str> {
+fn filter_names(p: &Algorithm) -> Vec<&str> {
     p.filters.iter().map(|f| f.name.as_str()).collect()
 }
 
-fn score_set(p: &Profile) -> Vec<(String, i64)> {
+fn score_set(p: &Algorithm) -> Vec<(String, i64)> {
     let mut v: Vec<(String, i64)> = p
         .scores
         .iter()
@@ -83,10 +83,10 @@ fn default_scores() -> Vec<(String, i64)> {
 #[test]
 fn no_policy_means_the_default_provider() {
     let b = build(None, &SchedulerConfiguration::default()).expect("builds");
-    assert_eq!(filter_names(&b.profile), DEFAULT_FILTERS);
-    assert_eq!(score_set(&b.profile), default_scores());
+    assert_eq!(filter_names(&b.algorithm), DEFAULT_FILTERS);
+    assert_eq!(score_set(&b.algorithm), default_scores());
     assert!(b.warnings.is_empty(), "{:?}", b.warnings);
-    let s = &b.profile.settings;
+    let s = &b.algorithm.settings;
     assert!(!s.always_check_all_predicates);
     assert_eq!(s.hard_pod_affinity_weight, 1);
     assert_eq!(s.percentage_of_nodes_to_score, 0);
@@ -101,33 +101,33 @@ fn omitted_lists_mean_the_default_provider_sets() {
         json!({"kind": "Policy", "apiVersion": "v1", "predicates": null, "priorities": null}),
     ] {
         let b = build_ok(v);
-        assert_eq!(filter_names(&b.profile), DEFAULT_FILTERS);
-        assert_eq!(score_set(&b.profile), default_scores());
+        assert_eq!(filter_names(&b.algorithm), DEFAULT_FILTERS);
+        assert_eq!(score_set(&b.algorithm), default_scores());
     }
     // Only one list omitted: that one defaults, the other is as given.
     let b = build_ok(json!({"priorities": [{"name": "EqualPriority", "weight": 3}]}));
-    assert_eq!(filter_names(&b.profile), DEFAULT_FILTERS);
-    assert_eq!(score_set(&b.profile), [("EqualPriority".to_string(), 3)]);
+    assert_eq!(filter_names(&b.algorithm), DEFAULT_FILTERS);
+    assert_eq!(score_set(&b.algorithm), [("EqualPriority".to_string(), 3)]);
     let b = build_ok(json!({"predicates": [{"name": "HostName"}]}));
     assert_eq!(
-        filter_names(&b.profile),
+        filter_names(&b.algorithm),
         [
             "CheckNodeUnschedulable",
             "HostName",
             "PodToleratesNodeTaints"
         ]
     );
-    assert_eq!(score_set(&b.profile), default_scores());
+    assert_eq!(score_set(&b.algorithm), default_scores());
 }
 
 #[test]
 fn empty_lists_mean_mandatory_predicates_and_no_priorities() {
     let b = build_ok(json!({"predicates": [], "priorities": []}));
     assert_eq!(
-        filter_names(&b.profile),
+        filter_names(&b.algorithm),
         ["CheckNodeUnschedulable", "PodToleratesNodeTaints"]
     );
-    assert!(b.profile.scores.is_empty());
+    assert!(b.algorithm.scores.is_empty());
 }
 
 #[test]
@@ -145,7 +145,7 @@ fn predicates_run_in_ordering_order_whatever_the_policy_order() {
         {"name": "MaxCinderVolumeCount"}
     ]}));
     assert_eq!(
-        filter_names(&b.profile),
+        filter_names(&b.algorithm),
         [
             "CheckNodeUnschedulable",
             "GeneralPredicates",
@@ -170,7 +170,7 @@ fn mandatory_predicates_are_not_duplicated_when_listed() {
         {"name": "PodToleratesNodeTaints"}
     ]}));
     assert_eq!(
-        filter_names(&b.profile),
+        filter_names(&b.algorithm),
         ["CheckNodeUnschedulable", "PodToleratesNodeTaints"]
     );
 }
@@ -195,7 +195,7 @@ fn classic_policy_with_the_pod_fits_ports_alias() {
         ]
     }));
     assert_eq!(
-        filter_names(&b.profile),
+        filter_names(&b.algorithm),
         [
             "CheckNodeUnschedulable",
             "HostName",
@@ -210,7 +210,7 @@ fn classic_policy_with_the_pod_fits_ports_alias() {
     assert!(b.warnings[0]
         .1
         .starts_with("PodFitsPorts is accepted but never runs in v1.17"));
-    let names: Vec<&str> = b.profile.scores.iter().map(|s| s.name.as_str()).collect();
+    let names: Vec<&str> = b.algorithm.scores.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(
         names,
         [
@@ -295,7 +295,7 @@ fn total_priority_overflow_is_rejected() {
     let w = 50_000_000_000_000_000i64;
     assert!(w < MAX_WEIGHT);
     let b = build_ok(json!({"priorities": [{"name": "LeastRequestedPriority", "weight": w}]}));
-    assert_eq!(b.profile.scores[0].weight, w);
+    assert_eq!(b.algorithm.scores[0].weight, w);
     let errs = build_err(json!({"priorities": [
         {"name": "LeastRequestedPriority", "weight": w},
         {"name": "BalancedResourceAllocation", "weight": w}
@@ -313,7 +313,7 @@ fn policy_weight_replaces_the_default_weight() {
         {"name": "LeastRequestedPriority", "weight": 7}
     ]}));
     assert_eq!(
-        score_set(&b.profile),
+        score_set(&b.algorithm),
         [
             ("LeastRequestedPriority".to_string(), 7),
             ("NodePreferAvoidPodsPriority".to_string(), 5)
@@ -341,7 +341,7 @@ fn custom_argument_predicates_and_priorities_keep_their_own_names() {
     // Ordering slots: MatchNodeSelector (4) < PodToleratesNodeTaints (7) <
     // CheckNodeLabelPresence (9) < CheckServiceAffinity (10).
     assert_eq!(
-        filter_names(&b.profile),
+        filter_names(&b.algorithm),
         [
             "CheckNodeUnschedulable",
             "MatchNodeSelector",
@@ -351,7 +351,7 @@ fn custom_argument_predicates_and_priorities_keep_their_own_names() {
         ]
     );
     let scores: Vec<(&str, i64)> = b
-        .profile
+        .algorithm
         .scores
         .iter()
         .map(|s| (s.name.as_str(), s.weight))
@@ -403,7 +403,7 @@ fn custom_names_must_match_the_algorithm_name_regexp() {
     let b = build_ok(json!({"predicates": [
         {"name": "ok-Name-9", "argument": {"labelsPresence": {"labels": ["x"], "presence": true}}}
     ]}));
-    assert!(filter_names(&b.profile).contains(&"ok-Name-9"));
+    assert!(filter_names(&b.algorithm).contains(&"ok-Name-9"));
 }
 
 #[test]
@@ -439,7 +439,7 @@ fn requested_to_capacity_ratio_shape_is_scaled_by_ten() {
     let p = pod(json!({"spec": {"containers": [{"name": "c",
         "resources": {"requests": {"cpu": "500m", "memory": "0"}}}]}}));
     // utilization = 100 - (1000-500)*100/1000 = 50 → 0 + (100-0)*(50-0)/100 = 50 (5 unscaled).
-    let (raw, norm) = score_all(b.profile.scores[0].plugin.as_ref(), &c, p.clone());
+    let (raw, norm) = score_all(b.algorithm.scores[0].plugin.as_ref(), &c, p.clone());
     assert_eq!((raw, norm), (vec![50], vec![50]));
 
     // Resource weight 0 becomes 1: cpu (weight 0→1) scores 50, memory (weight 3) at 100 %
@@ -451,7 +451,7 @@ fn requested_to_capacity_ratio_shape_is_scaled_by_ten() {
     ]}));
     let p = pod(json!({"spec": {"containers": [{"name": "c",
         "resources": {"requests": {"cpu": "500m", "memory": "1Gi"}}}]}}));
-    let (raw, _) = score_all(b.profile.scores[0].plugin.as_ref(), &c, p);
+    let (raw, _) = score_all(b.algorithm.scores[0].plugin.as_ref(), &c, p);
     assert_eq!(raw, vec![88]);
 }
 
@@ -504,7 +504,7 @@ fn service_anti_affinity_and_label_preference_share_one_weight() {
         {"name": "ssd", "weight": 4, "argument": {"labelPreference": {"label": "ssd", "presence": true}}},
         {"name": "nogpu", "weight": 4, "argument": {"labelPreference": {"label": "gpu", "presence": false}}}
     ]}));
-    assert_eq!(b.profile.scores.len(), 4);
+    assert_eq!(b.algorithm.scores.len(), 4);
 }
 
 #[test]
@@ -522,12 +522,12 @@ fn extenders_warn_and_ignored_resources_are_recorded() {
         }]
     }));
     assert_eq!(
-        b.profile.settings.ignored_resources,
+        b.algorithm.settings.ignored_resources,
         ["topolvm.cybozu.com/capacity"]
     );
     // The extender's presence does not change the provider sets.
-    assert_eq!(filter_names(&b.profile), DEFAULT_FILTERS);
-    assert_eq!(score_set(&b.profile), default_scores());
+    assert_eq!(filter_names(&b.algorithm), DEFAULT_FILTERS);
+    assert_eq!(score_set(&b.algorithm), default_scores());
     assert_eq!(b.warnings.len(), 2, "{:?}", b.warnings);
     assert_eq!(b.warnings[0].0, "extenders[0]");
     assert!(
@@ -545,7 +545,7 @@ fn extender_config_keys_are_case_insensitive() {
         "URLPrefix": "http://x", "FilterVerb": "filter",
         "ManagedResources": [{"Name": "example.com/foo", "IgnoredByScheduler": true}]
     }]}));
-    assert_eq!(b.profile.settings.ignored_resources, ["example.com/foo"]);
+    assert_eq!(b.algorithm.settings.ignored_resources, ["example.com/foo"]);
 }
 
 #[test]
@@ -576,7 +576,7 @@ fn removed_condition_predicates_warn_and_never_run() {
         {"name": "GeneralPredicates"}
     ]}));
     assert_eq!(
-        filter_names(&b.profile),
+        filter_names(&b.algorithm),
         [
             "CheckNodeUnschedulable",
             "GeneralPredicates",
@@ -617,7 +617,7 @@ fn hard_pod_affinity_symmetric_weight_range() {
     for (w, effective) in [(0, 1), (1, 1), (10, 10), (100, 100)] {
         let b = build_ok(json!({"hardPodAffinitySymmetricWeight": w}));
         assert_eq!(
-            b.profile.settings.hard_pod_affinity_weight, effective,
+            b.algorithm.settings.hard_pod_affinity_weight, effective,
             "{w}"
         );
     }
@@ -626,9 +626,9 @@ fn hard_pod_affinity_symmetric_weight_range() {
 #[test]
 fn always_check_all_predicates_is_a_setting() {
     let b = build_ok(json!({"alwaysCheckAllPredicates": true}));
-    assert!(b.profile.settings.always_check_all_predicates);
+    assert!(b.algorithm.settings.always_check_all_predicates);
     let b = build_ok(json!({"alwaysCheckAllPredicates": false}));
-    assert!(!b.profile.settings.always_check_all_predicates);
+    assert!(!b.algorithm.settings.always_check_all_predicates);
 }
 
 #[test]
@@ -684,13 +684,13 @@ fn v1alpha1_fields_are_read() {
     assert_eq!(c.pod_max_backoff_seconds, 20);
     assert_eq!(c.bind_timeout_seconds, 100);
     assert!(w.is_empty(), "{w:?}");
-    // The profile carries the configuration's settings.
+    // The algorithm carries the configuration's settings.
     let b = build(None, &c).expect("builds");
-    assert_eq!(b.profile.settings.percentage_of_nodes_to_score, 30);
-    assert_eq!(b.profile.settings.hard_pod_affinity_weight, 7);
+    assert_eq!(b.algorithm.settings.percentage_of_nodes_to_score, 30);
+    assert_eq!(b.algorithm.settings.hard_pod_affinity_weight, 7);
     // A Policy's own hardPodAffinitySymmetricWeight wins over the configuration's.
     let b = build(Some(&doc(json!({"hardPodAffinitySymmetricWeight": 3}))), &c).expect("builds");
-    assert_eq!(b.profile.settings.hard_pod_affinity_weight, 3);
+    assert_eq!(b.algorithm.settings.hard_pod_affinity_weight, 3);
 }
 
 #[test]
@@ -714,7 +714,7 @@ fn v1alpha1_policy_file_reference_is_not_followed() {
 fn cluster_autoscaler_provider_swaps_least_for_most_requested() {
     let (c, _) = cfg_ok(json!({"algorithmSource": {"provider": "ClusterAutoscalerProvider"}}));
     let b = build(None, &c).expect("builds");
-    assert_eq!(filter_names(&b.profile), DEFAULT_FILTERS);
+    assert_eq!(filter_names(&b.algorithm), DEFAULT_FILTERS);
     let mut want = default_scores();
     for s in &mut want {
         if s.0 == "LeastRequestedPriority" {
@@ -722,7 +722,7 @@ fn cluster_autoscaler_provider_swaps_least_for_most_requested() {
         }
     }
     want.sort();
-    assert_eq!(score_set(&b.profile), want);
+    assert_eq!(score_set(&b.algorithm), want);
     // An unknown provider is an error.
     let (c, _) = cfg_ok(json!({"algorithmSource": {"provider": "NoSuchProvider"}}));
     let errs = build(None, &c).err().expect("unknown provider");

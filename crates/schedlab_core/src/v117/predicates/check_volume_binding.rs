@@ -22,7 +22,7 @@
 //!
 //! Deviations: upstream walks the volumes of a class in informer (hash) order and keeps the first
 //! of equally small ones; schedlab walks them in name order. When the pod binds, the bindings of
-//! the chosen node are applied even if the profile does not run this predicate (upstream would
+//! the chosen node are applied even if the algorithm does not run this predicate (upstream would
 //! then wait for the claims and time out). Binding is applied in its final state at once (the
 //! PV gets the `claimRef`, the claim the volume name and `bind-completed`), where upstream
 //! assumes it and the PV controller completes it asynchronously. Dynamic provisioning is not

@@ -89,7 +89,7 @@ mod tests {
     #[test]
     fn passes_agrees_with_filter() {
         use crate::cluster::PodInfo;
-        use crate::v117::ProfileSettings;
+        use crate::v117::AlgorithmSettings;
         let c = cluster(
             vec![node(
                 json!({"metadata": {"name": "n", "labels": {"a": "b"}}, "status": {"allocatable": {"cpu": "1", "pods": 2}}}),
@@ -110,7 +110,7 @@ mod tests {
             json!({"nodeSelector": {"a": "b"}, "containers": [{"name": "c", "ports": [{"hostPort": 81}]}]}),
         ] {
             let info = PodInfo::new(pod(json!({"spec": spec})), 0, usize::MAX);
-            let settings = ProfileSettings::default();
+            let settings = AlgorithmSettings::default();
             let cx = CycleContext {
                 cluster: &c,
                 pod: &info,

@@ -139,7 +139,7 @@ impl FilterPlugin for PodFitsResources {
 mod tests {
     use super::*;
     use crate::testing::*;
-    use crate::v117::ProfileSettings;
+    use crate::v117::AlgorithmSettings;
     use serde_json::{json, Value};
 
     fn requesting(containers: Value, init: Value) -> crate::model::Pod {
@@ -290,7 +290,7 @@ mod tests {
             json!({"metadata": {"name": "n"}, "status": {"allocatable": {"cpu": "1", "pods": 10}}}),
         );
         let c = cluster(vec![n], vec![(used("2", "0"), 0)]);
-        let settings = ProfileSettings::default();
+        let settings = AlgorithmSettings::default();
         for (incoming, want) in [
             (pod(json!({})), vec![]),
             (
@@ -330,9 +330,9 @@ mod tests {
     #[test]
     fn ignored_extended_resources_are_skipped() {
         let c = cluster(vec![ten_cpu_node()], vec![]);
-        let settings = ProfileSettings {
+        let settings = AlgorithmSettings {
             ignored_resources: vec!["example.com/bbb".into()],
-            ..ProfileSettings::default()
+            ..AlgorithmSettings::default()
         };
         let incoming = requesting(json!([req(json!({"example.com/bbb": 1}))]), json!([]));
         assert_eq!(

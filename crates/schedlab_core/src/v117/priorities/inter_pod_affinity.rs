@@ -245,7 +245,7 @@ impl ScorePlugin for Reference {
 mod tests {
     use super::*;
     use crate::testing::*;
-    use crate::v117::ProfileSettings;
+    use crate::v117::AlgorithmSettings;
     use serde_json::json;
 
     fn nodes() -> Vec<crate::model::Node> {
@@ -281,16 +281,16 @@ mod tests {
                 {"labelSelector": {"matchLabels": {"app": "cache"}}, "topologyKey": "zone"}]}}}}),
         );
         let c = cluster(nodes(), vec![(existing, 1)]);
-        let settings = ProfileSettings {
+        let settings = AlgorithmSettings {
             hard_pod_affinity_weight: 5,
-            ..ProfileSettings::default()
+            ..AlgorithmSettings::default()
         };
         let (raw, norm) = score_all_with(&InterPodAffinity, &c, labelled("cache"), &settings);
         assert_eq!(raw, [0, 5, 0]);
         assert_eq!(norm, [0, 100, 0]);
-        let off = ProfileSettings {
+        let off = AlgorithmSettings {
             hard_pod_affinity_weight: 0,
-            ..ProfileSettings::default()
+            ..AlgorithmSettings::default()
         };
         assert_eq!(
             score_all_with(&InterPodAffinity, &c, labelled("cache"), &off).0,

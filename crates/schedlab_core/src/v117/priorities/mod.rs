@@ -41,7 +41,7 @@ pub struct PrioritySpec {
 }
 
 /// Every argument-less v1.17 priority, in the order suggestions and forms list them (the
-/// DefaultProvider's keep this order in a profile).
+/// DefaultProvider's keep this order in an algorithm).
 pub static REGISTRY: &[&PrioritySpec] = &[
     &equal::SPEC,
     &most_requested::SPEC,
@@ -67,7 +67,7 @@ pub fn names() -> Vec<(&'static str, i64)> {
         .collect()
 }
 
-/// The DefaultProvider priorities of v1.17 with weights, in profile order.
+/// The DefaultProvider priorities of v1.17 with weights, in algorithm order.
 pub fn default_provider() -> Vec<(&'static str, i64)> {
     REGISTRY
         .iter()
@@ -178,7 +178,7 @@ mod tests {
 
     #[test]
     fn the_default_provider_is_v1_17s_in_profile_order() {
-        // `defaultPriorities()` of v1.17, in the order the profile keeps them.
+        // `defaultPriorities()` of v1.17, in the order the algorithm keeps them.
         assert_eq!(
             default_provider(),
             [

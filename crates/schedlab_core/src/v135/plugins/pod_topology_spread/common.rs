@@ -371,6 +371,42 @@ pub(super) fn count_on_node(cluster: &Cluster, c: &Constraint, ns: &str, node: &
         .count() as i64
 }
 
+/// Adds, per domain of the index key `key`, the pods in `ns` matching `c`, read off the
+/// index's label groups; the groups count pods being deleted too, so `terminating` are taken
+/// off again.
+fn count_from_index(
+    cluster: &Cluster,
+    c: &Constraint,
+    ns: &str,
+    key: usize,
+    terminating: &[PodId],
+    add: &mut impl FnMut(usize, i64),
+) {
+    let index = cluster.topology();
+    for g in &index.groups {
+        if g.namespace == ns && c.matches(&g.labels) {
+            #[allow(
+                clippy::iter_over_hash_type,
+                reason = "sums per domain: the order is not seen"
+            )]
+            for (&v, &n) in &g.counts[key] {
+                add(v as usize, n);
+            }
+        }
+    }
+    for &p in terminating {
+        let o = &cluster.pods()[p];
+        let Some(node) = cluster.pod_node()[p] else {
+            continue;
+        };
+        if o.namespace == ns && c.matches(o.labels()) {
+            if let Some(v) = index.node_value(key, node) {
+                add(v as usize, -1);
+            }
+        }
+    }
+}
+
 /// Adds to every present slot of `counts[i]` the matching pods on the nodes that count for
 /// constraint `i`: those carrying every key (when `require_all`) and passing its inclusion
 /// policies. With `mark_present`, every domain of such a node becomes present first
@@ -474,31 +510,7 @@ pub(super) fn count_domains(
             }
         };
         match maps[i].index_key().filter(|_| exact[i]) {
-            Some(key) => {
-                for g in &index.groups {
-                    if g.namespace == ns && c.matches(&g.labels) {
-                        #[allow(
-                            clippy::iter_over_hash_type,
-                            reason = "sums per domain: the order is not seen"
-                        )]
-                        for (&v, &n) in &g.counts[key] {
-                            add(v as usize, n);
-                        }
-                    }
-                }
-                // The groups count pods being deleted too.
-                for &p in terminating {
-                    let o = &cluster.pods()[p];
-                    let Some(node) = cluster.pod_node()[p] else {
-                        continue;
-                    };
-                    if o.namespace == ns && c.matches(o.labels()) {
-                        if let Some(v) = index.node_value(key, node) {
-                            add(v as usize, -1);
-                        }
-                    }
-                }
-            }
+            Some(key) => count_from_index(cluster, c, ns, key, terminating, &mut add),
             None if per_node[i]
                 && with_key[i].len() + without_key[i].len() == cluster.nodes().len() =>
             {
