@@ -103,8 +103,8 @@ pub struct CycleView {
     /// Virtual time of the cycle.
     pub time: Millis,
     /// `Scheduled`, `Unschedulable` or `Error`.
-    #[serde(deserialize_with = "crate::engine::wire::static_str")]
-    pub outcome: crate::engine::wire::StaticStr,
+    #[serde(deserialize_with = "crate::interned::static_str")]
+    pub outcome: crate::interned::StaticStr,
     /// The chosen node.
     pub chosen: Option<String>,
     /// The `FailedScheduling` message.
@@ -163,8 +163,8 @@ pub struct StatusRow {
     /// The plugin.
     pub plugin: String,
     /// Upstream's code (`Success`, `Skip`, `Unschedulable`, ...).
-    #[serde(deserialize_with = "crate::engine::wire::static_str")]
-    pub code: crate::engine::wire::StaticStr,
+    #[serde(deserialize_with = "crate::interned::static_str")]
+    pub code: crate::interned::StaticStr,
     /// `Status.Message()` (empty for a plain success or skip).
     pub message: String,
 }
@@ -191,8 +191,8 @@ pub struct PreemptionView {
     /// Candidate nodes with their minimal victim sets, in evaluation order.
     pub candidates: Vec<CandidateRow>,
     /// The criterion of `pickOneNodeForPreemption` that decided.
-    #[serde(deserialize_with = "crate::engine::wire::static_str_option")]
-    pub decided_by: Option<crate::engine::wire::StaticStr>,
+    #[serde(deserialize_with = "crate::interned::static_str_option")]
+    pub decided_by: Option<crate::interned::StaticStr>,
     /// The explanation in words.
     pub explanation: Option<String>,
     /// Lower-priority pods that lost their nomination.
@@ -535,8 +535,8 @@ pub struct FilterRow {
     /// One cell per column (a failure spans the columns that did not run after it).
     pub cells: Vec<FilterCell>,
     /// v1.35: the code of a rejected node's status (`Unschedulable`, ...).
-    #[serde(deserialize_with = "crate::engine::wire::static_str_option")]
-    pub code: Option<crate::engine::wire::StaticStr>,
+    #[serde(deserialize_with = "crate::interned::static_str_option")]
+    pub code: Option<crate::interned::StaticStr>,
 }
 
 /// One predicate's verdict on one node.
@@ -601,10 +601,10 @@ pub struct ScoreRow {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::EditorFile;
     use crate::engine::host::load;
     use crate::gallery::example_named;
     use crate::session::Session;
-    use crate::state::EditorFile;
     use schedlab_core::scenario::SchedulerVersion;
 
     use crate::session::run_example as session;
@@ -818,7 +818,7 @@ mod tests {
             .expect("natively every example is compiled in");
         let mut texts: Vec<String> = EditorFile::ALL
             .iter()
-            .map(|f| f.example_text(classic).to_string())
+            .map(|f| classic.text(*f).to_string())
             .collect();
         texts[EditorFile::Config.index()] = crate::gallery::DEFAULT_CONFIG_V1.to_string();
         let scenario = load(&texts).expect("loads without the Policy");

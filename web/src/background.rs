@@ -31,7 +31,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// A question, with everything it needs: the four editors' texts (in
-/// [`crate::state::EditorFile::ALL`] order) and the seed.
+/// [`crate::base::EditorFile::ALL`] order) and the seed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "question", rename_all = "camelCase")]
 pub enum Request {

@@ -10,7 +10,7 @@
 //! Reset, a link that names it, a lesson) is synchronous. Native builds (tests, tools, the
 //! fuzzers) compile every file in, so [`Example::texts`] never misses there.
 
-use crate::state::EditorFile;
+use crate::base::EditorFile;
 use schedlab_core::scenario::SchedulerVersion;
 use std::collections::BTreeMap;
 use std::sync::Mutex;

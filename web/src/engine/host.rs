@@ -11,8 +11,8 @@
 
 use super::{Load, Reply, Request};
 use crate::analysis;
+use crate::base::{EditorFile, PAGE_MAX_TEXT};
 use crate::session::Session;
-use crate::state::{EditorFile, PAGE_MAX_TEXT};
 use schedlab_core::input::{read_source, Inputs, ListReader};
 use schedlab_core::{Diagnostic, Scenario, Source};
 use std::cell::{Cell, RefCell};

@@ -1,5 +1,5 @@
 //! The page's line to the engine: the session (the scheduler's run of the editors' texts) lives
-//! in [`host`], and the page ([`crate::state::Playground`]) reaches it only through
+//! in [`host`], and the page ([`crate::state`]) reaches it only through
 //! [`Request`]s and [`Reply`]s. A load, a move along the run, an inspection and an export are
 //! each a request; the page shows what the replies carry: the run's fixed facts
 //! ([`SessionInfo`]), the world at one position ([`Frame`]), one cycle's tables
@@ -33,7 +33,7 @@ use std::sync::Arc;
 pub struct Load {
     /// Counts the page's loads: a newer one supersedes this one.
     pub generation: u64,
-    /// The editors' texts, in [`crate::state::EditorFile::ALL`] order. (Not in the JSON: they
+    /// The editors' texts, in [`crate::base::EditorFile::ALL`] order. (Not in the JSON: they
     /// cross to a worker as strings of their own, [`worker::send`].)
     #[serde(skip)]
     pub texts: Vec<String>,
