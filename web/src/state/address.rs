@@ -61,12 +61,12 @@ pub struct AddressBar {
     /// The tab's saved work could not be restored (its example could not be fetched): nothing
     /// is saved, and the address bar keeps the link to that work, so a reload tries again.
     restore_failed: bool,
-    editors: Editors,
-    fetch: ExampleFetch,
-    lesson: OpenLesson,
-    loads: Loads,
-    opening: Opening,
-    position: RunPosition,
+    editors: StoredValue<Editors>,
+    fetch: StoredValue<ExampleFetch>,
+    lesson: StoredValue<OpenLesson>,
+    loads: StoredValue<Loads>,
+    opening: StoredValue<Opening>,
+    position: StoredValue<RunPosition>,
 }
 
 /// The parts of the page the address bar reads and opens links in.
@@ -86,6 +86,34 @@ pub struct Parts {
     pub position: RunPosition,
 }
 
+// The contexts AddressBar reaches, each kept by its handle (a context holds no other by value,
+// so every one stays small to copy).
+impl AddressBar {
+    fn editors(&self) -> Editors {
+        self.editors.get_value()
+    }
+
+    fn fetch(&self) -> ExampleFetch {
+        self.fetch.get_value()
+    }
+
+    fn lesson(&self) -> OpenLesson {
+        self.lesson.get_value()
+    }
+
+    fn loads(&self) -> Loads {
+        self.loads.get_value()
+    }
+
+    fn opening(&self) -> Opening {
+        self.opening.get_value()
+    }
+
+    fn position(&self) -> RunPosition {
+        self.position.get_value()
+    }
+}
+
 impl AddressBar {
     /// The address bar of a page that starts with `conflict` waiting for an answer, and
     /// `restore_failed` when its saved work could not be restored.
@@ -100,12 +128,12 @@ impl AddressBar {
             scenario_link: Memo::new(move |_| link::encode_scenario(&work.shared())),
             timer: StoredValue::new_local(None),
             restore_failed,
-            editors: parts.editors,
-            fetch: parts.fetch,
-            lesson: parts.lesson,
-            loads: parts.loads,
-            opening: parts.opening,
-            position: parts.position,
+            editors: StoredValue::new(parts.editors),
+            fetch: StoredValue::new(parts.fetch),
+            lesson: StoredValue::new(parts.lesson),
+            loads: StoredValue::new(parts.loads),
+            opening: StoredValue::new(parts.opening),
+            position: StoredValue::new(parts.position),
         }
     }
 
@@ -116,7 +144,7 @@ impl AddressBar {
         Effect::new(move |_| {
             this.track_link();
             this.conflict.track();
-            this.fetch.fetching.track();
+            this.fetch().fetching.track();
             this.schedule_sync();
         });
         // The listeners live as long as the page.
@@ -129,11 +157,11 @@ impl AddressBar {
     /// Subscribes the caller to everything a link to the page says: the texts, the seed, the
     /// example, the position, the inspected cycle and phase, and the lesson.
     pub fn track_link(&self) {
-        self.editors.work.track();
-        self.position.frame.track();
-        self.position.target.track();
-        self.position.phase.track();
-        self.lesson.at.track();
+        self.editors().work.track();
+        self.position().frame.track();
+        self.position().target.track();
+        self.position().phase.track();
+        self.lesson().at.track();
     }
 
     /// Sets configuration B of the comparison (the link carries it from now on).
@@ -190,19 +218,19 @@ impl AddressBar {
     /// alone are more than a link may unpack to ([`link::MAX_SCENARIO`]).
     fn fragment(&self) -> Result<String, usize> {
         let lesson = self
-            .lesson
+            .lesson()
             .at
             .get_untracked()
-            .filter(|_| !self.lesson.edited.get_untracked());
+            .filter(|_| !self.lesson().edited.get_untracked());
         let fragment = match lesson {
             // A lesson as it is: its name and stop, and where the run stands when that is not
             // the stop (at the end of the run: its last step, so the link says so).
             Some(at) => {
-                let view = (!self.lesson.at_stop.get_untracked()).then(|| {
-                    let mut view = self.position.current_view();
+                let view = (!self.lesson().at_stop.get_untracked()).then(|| {
+                    let mut view = self.position().current_view();
                     if view == View::default() {
                         view.step = self
-                            .position
+                            .position()
                             .frame
                             .with_untracked(|f| f.as_ref().map(|f| f.end));
                     }
@@ -212,12 +240,12 @@ impl AddressBar {
             }
             // Texts past what a link may unpack to are not even packed (a big paste would
             // cost a second of zlib per change for a link nobody can open).
-            None if self.editors.work.total_len() > link::MAX_SCENARIO => {
+            None if self.editors().work.total_len() > link::MAX_SCENARIO => {
                 return Err(usize::MAX);
             }
             None => {
                 let mut fragment = self.scenario_link.get_untracked();
-                fragment.push_str(&link::view_params(&self.position.current_view()));
+                fragment.push_str(&link::view_params(&self.position().current_view()));
                 if let Some(b) = self.compare.get_untracked() {
                     fragment.push_str(&link::compare_param(&b.link_value()));
                 }
@@ -237,16 +265,16 @@ impl AddressBar {
     /// while an example is fetched (a link typed in waits for it there), nor after the saved
     /// work could not be restored (a reload must find its link).
     fn may_sync(&self) -> bool {
-        self.link_applied() && self.loads.loading.get_untracked().is_none()
+        self.link_applied() && self.loads().loading.get_untracked().is_none()
     }
 
     /// Whether the link in the address bar is applied: the work was restored, and no link
     /// waits for its example, for the user's choice or for its view.
     fn link_applied(&self) -> bool {
         !self.restore_failed
-            && self.fetch.fetching.with_untracked(Option::is_none)
+            && self.fetch().fetching.with_untracked(Option::is_none)
             && self.conflict.with_untracked(|c| c.is_none())
-            && !self.opening.is_pending()
+            && !self.opening().is_pending()
     }
 
     /// Writes the link to what is on screen into the address bar (no history entry). A
@@ -293,11 +321,12 @@ impl AddressBar {
         if let (true, Err(LinkError::Unavailable { example, .. })) = (may_fetch, &decoded) {
             self.conflict.set(None);
             let this = *self;
-            self.fetch.fetch_for_link(example_named(example), move || {
-                if location::fragment() == fragment {
-                    this.follow_fragment(fragment, false);
-                }
-            });
+            self.fetch()
+                .fetch_for_link(example_named(example), move || {
+                    if location::fragment() == fragment {
+                        this.follow_fragment(fragment, false);
+                    }
+                });
             return;
         }
         if !matches!(decoded, Ok(None)) {
@@ -308,22 +337,22 @@ impl AddressBar {
             // An in-page anchor: put the link back once it has scrolled.
             Ok(None) => self.schedule_sync(),
             Err(e) => self
-                .opening
+                .opening()
                 .link_message
                 .set(Some(LinkMessage::could_not_open(
                     &e,
-                    &self.editors.work.showing(),
+                    &self.editors().work.showing(),
                 ))),
             Ok(Some(opened)) => {
-                if opened.shared == self.editors.work.shared_untracked() {
-                    self.opening.link_message.set(LinkMessage::of_problems(
+                if opened.shared == self.editors().work.shared_untracked() {
+                    self.opening().link_message.set(LinkMessage::of_problems(
                         opened.warnings.iter().map(|w| w.to_string()).collect(),
                     ));
-                    self.lesson.list.set(false);
-                    self.lesson.set(opened.lesson);
-                    self.opening.mark_stop(opened.lesson.is_some());
-                    self.loads.show_view(opened.view);
-                } else if self.editors.work.is_edited_untracked() {
+                    self.lesson().list.set(false);
+                    self.lesson().set(opened.lesson);
+                    self.opening().mark_stop(opened.lesson.is_some());
+                    self.loads().show_view(opened.view);
+                } else if self.editors().work.is_edited_untracked() {
                     self.conflict.set(Some(Arc::new(opened)));
                 } else {
                     self.open_shared(&opened);
@@ -335,19 +364,19 @@ impl AddressBar {
     /// Replaces the tab's work with a link's scenario (saved as the tab's work), then runs it
     /// and opens it where the link says.
     fn open_shared(&self, opened: &Opened) {
-        self.editors.remember(Change::Other);
-        self.fetch.supersede();
-        self.loads.cancel_pending();
-        self.position.pause();
-        self.editors.take_shared(&opened.shared);
-        self.lesson.list.set(false);
-        self.lesson.set(opened.lesson);
-        self.opening.mark_stop(opened.lesson.is_some());
-        self.opening.wait_for_run(Some(opened.view));
-        self.opening.link_message.set(LinkMessage::of_problems(
+        self.editors().remember(Change::Other);
+        self.fetch().supersede();
+        self.loads().cancel_pending();
+        self.position().pause();
+        self.editors().take_shared(&opened.shared);
+        self.lesson().list.set(false);
+        self.lesson().set(opened.lesson);
+        self.opening().mark_stop(opened.lesson.is_some());
+        self.opening().wait_for_run(Some(opened.view));
+        self.opening().link_message.set(LinkMessage::of_problems(
             opened.warnings.iter().map(|w| w.to_string()).collect(),
         ));
-        self.loads.rerun(true);
+        self.loads().rerun(true);
     }
 
     /// The page is being left (a reload, a link, a closed tab) with the address bar's update

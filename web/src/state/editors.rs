@@ -38,11 +38,35 @@ pub struct Editors {
     pub can_redo: RwSignal<bool>,
     /// The states that Undo and Redo go to.
     history: StoredValue<History, LocalStorage>,
-    loads: Loads,
-    position: RunPosition,
-    selected: Selected,
-    opening: Opening,
-    notice: Notice,
+    loads: StoredValue<Loads>,
+    position: StoredValue<RunPosition>,
+    selected: StoredValue<Selected>,
+    opening: StoredValue<Opening>,
+    notice: StoredValue<Notice>,
+}
+
+// The contexts Editors reaches, each kept by its handle (a context holds no other by value,
+// so every one stays small to copy).
+impl Editors {
+    fn loads(&self) -> Loads {
+        self.loads.get_value()
+    }
+
+    fn position(&self) -> RunPosition {
+        self.position.get_value()
+    }
+
+    fn selected(&self) -> Selected {
+        self.selected.get_value()
+    }
+
+    fn opening(&self) -> Opening {
+        self.opening.get_value()
+    }
+
+    fn notice(&self) -> Notice {
+        self.notice.get_value()
+    }
 }
 
 impl Editors {
@@ -65,11 +89,11 @@ impl Editors {
             can_undo: RwSignal::new(false),
             can_redo: RwSignal::new(false),
             history: StoredValue::new_local(History::default()),
-            loads,
-            position,
-            selected,
-            opening,
-            notice,
+            loads: StoredValue::new(loads),
+            position: StoredValue::new(position),
+            selected: StoredValue::new(selected),
+            opening: StoredValue::new(opening),
+            notice: StoredValue::new(notice),
         }
     }
 
@@ -91,7 +115,7 @@ impl Editors {
         self.remember(Change::Typing(file.index()));
         saved::save_text(file, &text);
         self.work.set_text(file, text);
-        self.loads.rerun_after_typing();
+        self.loads().rerun_after_typing();
     }
 
     /// A finished edit (a form field): save and rerun at once.
@@ -99,42 +123,42 @@ impl Editors {
         self.remember(Change::Other);
         saved::save_text(file, &text);
         self.work.set_text(file, text);
-        self.loads.cancel_pending();
-        self.loads.rerun(false);
+        self.loads().cancel_pending();
+        self.loads().rerun(false);
     }
 
     /// Replaces the texts of some editors (an import), then reruns. The notice that tells of
     /// it offers Undo.
     pub fn import(&self, texts: Vec<(EditorFile, String)>) {
         self.replace_texts(texts);
-        self.notice.undo.set(Some(self.version.get_untracked()));
+        self.notice().undo.set(Some(self.version.get_untracked()));
     }
 
     /// Opens one run of a sweep: its seed, and the editors' texts that configure it. The
     /// notice's Undo puts the work back as it was.
     pub fn open_run(&self, seed: u64, texts: Vec<(EditorFile, String)>) {
         self.remember(Change::Other);
-        self.loads.cancel_pending();
+        self.loads().cancel_pending();
         self.work.seed.set(seed);
         self.replaced.update(|n| *n += 1);
         for (file, text) in texts {
             saved::save_text(file, &text);
             self.work.set_text(file, text);
         }
-        self.loads.rerun(true);
-        self.notice.undo.set(Some(self.version.get_untracked()));
+        self.loads().rerun(true);
+        self.notice().undo.set(Some(self.version.get_untracked()));
     }
 
     /// Replaces the texts of some editors at once, then reruns.
     pub fn replace_texts(&self, texts: Vec<(EditorFile, String)>) {
         self.remember(Change::Other);
-        self.loads.cancel_pending();
+        self.loads().cancel_pending();
         self.replaced.update(|n| *n += 1);
         for (file, text) in texts {
             saved::save_text(file, &text);
             self.work.set_text(file, text);
         }
-        self.loads.rerun(true);
+        self.loads().rerun(true);
     }
 
     /// Switches the scheduler: the Config editor gets that scheduler's default configuration
@@ -152,29 +176,29 @@ impl Editors {
                 "Switched to kube-scheduler v1.17: the Config editor holds its default configuration, and the Policy applies again."
             }
         };
-        self.notice.notify(what.into());
+        self.notice().notify(what.into());
     }
 
     /// Puts a gallery example in every editor and forgets the saved texts, then runs it and
     /// opens it at `view` (at its end when `None`).
     pub fn open_example(&self, example: Loaded, view: Option<View>) {
         self.remember(Change::Other);
-        self.loads.cancel_pending();
-        self.position.pause();
+        self.loads().cancel_pending();
+        self.position().pause();
         // A notice told of the work this replaces.
-        self.notice.dismiss();
+        self.notice().dismiss();
         saved::save_example(example);
         self.work.set_example(example);
         self.work.seed.set(SEED);
-        self.opening.wait_for_run(view);
+        self.opening().wait_for_run(view);
         self.replaced.update(|n| *n += 1);
         for f in EditorFile::ALL {
             self.work.set_text(f, example.text(f).into());
         }
-        self.selected.clear();
-        self.position.follow_controls();
-        self.loads.forget_run();
-        self.loads.rerun(true);
+        self.selected().clear();
+        self.position().follow_controls();
+        self.loads().forget_run();
+        self.loads().rerun(true);
     }
 
     /// Replaces the work with a link's (its example is at hand: [`crate::link::decode`]),
@@ -188,10 +212,10 @@ impl Editors {
         for f in EditorFile::ALL {
             self.work.set_text(f, shared.texts[f.index()].clone());
         }
-        self.selected.clear();
-        self.position.follow_controls();
-        self.notice.undo.set(None);
-        self.loads.forget_run();
+        self.selected().clear();
+        self.position().follow_controls();
+        self.notice().undo.set(None);
+        self.loads().forget_run();
     }
 
     // ---- undo and redo ---------------------------------------------------------------------
@@ -216,8 +240,8 @@ impl Editors {
     /// The notice's Undo: undoes the change it told of, and only while the work is as that
     /// change left it.
     pub fn undo_import(&self) {
-        if self.notice.undo.get_untracked() == Some(self.version.get_untracked()) {
-            self.notice.undo.set(None);
+        if self.notice().undo.get_untracked() == Some(self.version.get_untracked()) {
+            self.notice().undo.set(None);
             self.undo();
         }
     }
@@ -240,10 +264,10 @@ impl Editors {
         match to {
             Some(state) => {
                 self.restore(state);
-                self.notice
+                self.notice()
                     .notify("Undone (Ctrl+Shift+Z redoes it).".into());
             }
-            None => self.notice.notify("Nothing to undo.".into()),
+            None => self.notice().notify("Nothing to undo.".into()),
         }
     }
 
@@ -255,17 +279,17 @@ impl Editors {
         match to {
             Some(state) => {
                 self.restore(state);
-                self.notice.notify("Redone.".into());
+                self.notice().notify("Redone.".into());
             }
-            None => self.notice.notify("Nothing to redo.".into()),
+            None => self.notice().notify("Nothing to redo.".into()),
         }
     }
 
     /// Puts a state of the work back in the editors (saved as the tab's), then reruns.
     fn restore(&self, state: WorkState) {
-        self.loads.cancel_pending();
-        self.position.pause();
-        self.notice.undo.set(None);
+        self.loads().cancel_pending();
+        self.position().pause();
+        self.notice().undo.set(None);
         let shared = Shared {
             example: state.example.to_string(),
             texts: state.texts.map(|t| t.to_string()),
@@ -278,6 +302,6 @@ impl Editors {
         self.work.seed.set(shared.seed);
         self.work.set_changed_texts(shared.texts);
         self.changed();
-        self.loads.rerun(true);
+        self.loads().rerun(true);
     }
 }

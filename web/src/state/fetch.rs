@@ -36,8 +36,20 @@ pub struct ExampleFetch {
     pub error: RwSignal<Option<FetchFailure>>,
     /// Counts the waits for an example: a newer pick, lesson or link supersedes one.
     generation: StoredValue<u64>,
-    editors: Editors,
-    notice: Notice,
+    editors: StoredValue<Editors>,
+    notice: StoredValue<Notice>,
+}
+
+// The contexts ExampleFetch reaches, each kept by its handle (a context holds no other by value,
+// so every one stays small to copy).
+impl ExampleFetch {
+    fn editors(&self) -> Editors {
+        self.editors.get_value()
+    }
+
+    fn notice(&self) -> Notice {
+        self.notice.get_value()
+    }
 }
 
 impl ExampleFetch {
@@ -47,8 +59,8 @@ impl ExampleFetch {
             fetching: RwSignal::new(None),
             error: RwSignal::new(None),
             generation: StoredValue::new(0),
-            editors,
-            notice,
+            editors: StoredValue::new(editors),
+            notice: StoredValue::new(notice),
         }
     }
 
@@ -69,7 +81,7 @@ impl ExampleFetch {
             return;
         }
         self.fetching.set(Some(example.name));
-        let version = self.editors.version.get_untracked();
+        let version = self.editors().version.get_untracked();
         let this = *self;
         wasm_bindgen_futures::spawn_local(async move {
             let fetched = gallery::fetch(example).await;
@@ -78,8 +90,8 @@ impl ExampleFetch {
             }
             this.fetching.set(None);
             match fetched {
-                Ok(loaded) if this.editors.version.get_untracked() == version => then(loaded),
-                Ok(_) => this.notice.notify(format!(
+                Ok(loaded) if this.editors().version.get_untracked() == version => then(loaded),
+                Ok(_) => this.notice().notify(format!(
                     "The {} example was not opened: the work changed while it loaded. Choose it again to open it.",
                     example.name
                 )),

@@ -27,10 +27,30 @@ pub struct OpenLesson {
     pub edited: Memo<bool>,
     /// The run stands where the open lesson's stop puts it (its cycle, at its phase).
     pub at_stop: Memo<bool>,
-    editors: Editors,
-    fetch: ExampleFetch,
-    loads: Loads,
-    opening: Opening,
+    editors: StoredValue<Editors>,
+    fetch: StoredValue<ExampleFetch>,
+    loads: StoredValue<Loads>,
+    opening: StoredValue<Opening>,
+}
+
+// The contexts OpenLesson reaches, each kept by its handle (a context holds no other by value,
+// so every one stays small to copy).
+impl OpenLesson {
+    fn editors(&self) -> Editors {
+        self.editors.get_value()
+    }
+
+    fn fetch(&self) -> ExampleFetch {
+        self.fetch.get_value()
+    }
+
+    fn loads(&self) -> Loads {
+        self.loads.get_value()
+    }
+
+    fn opening(&self) -> Opening {
+        self.opening.get_value()
+    }
 }
 
 impl OpenLesson {
@@ -68,10 +88,10 @@ impl OpenLesson {
             list: RwSignal::new(false),
             edited,
             at_stop,
-            editors,
-            fetch,
-            loads,
-            opening,
+            editors: StoredValue::new(editors),
+            fetch: StoredValue::new(fetch),
+            loads: StoredValue::new(loads),
+            opening: StoredValue::new(opening),
         }
     }
 
@@ -86,7 +106,7 @@ impl OpenLesson {
     /// the run at the stop's cycle and phase.
     pub fn open(&self, at: LessonAt) {
         self.list.set(false);
-        if Shared::of_lesson(at).is_some_and(|s| s == self.editors.work.shared_untracked()) {
+        if Shared::of_lesson(at).is_some_and(|s| s == self.editors().work.shared_untracked()) {
             // Its scenario is on screen already: only move.
             self.set(Some(at));
             self.show_stop(at);
@@ -100,12 +120,12 @@ impl OpenLesson {
     pub fn restart(&self, at: LessonAt) {
         self.list.set(false);
         let this = *self;
-        self.fetch
+        self.fetch()
             .with_example(at.source().example(), Retry::Lesson(at), move |loaded| {
                 this.list.set(false);
                 this.set(Some(at));
-                this.opening.mark_stop(true);
-                this.editors
+                this.opening().mark_stop(true);
+                this.editors()
                     .open_example(loaded, Some(link::stop_view(at.stop())));
             });
     }
@@ -120,8 +140,8 @@ impl OpenLesson {
 
     /// Brings the run to a lesson's stop (when the run is the lesson's).
     fn show_stop(&self, at: LessonAt) {
-        self.opening.mark_stop(true);
-        self.loads.show_view(link::stop_view(at.stop()));
+        self.opening().mark_stop(true);
+        self.loads().show_view(link::stop_view(at.stop()));
     }
 
     /// Goes to another stop of the open lesson (`stop` from 0). Nothing happens while its

@@ -25,9 +25,9 @@ pub const DEBOUNCE_MS: u32 = 250;
 /// The loads of the work's run, provided as context by [`super::provide`].
 #[derive(Clone, Copy)]
 pub struct Loads {
-    work: Work,
-    position: RunPosition,
-    opening: Opening,
+    work: StoredValue<Work>,
+    position: StoredValue<RunPosition>,
+    opening: StoredValue<Opening>,
     /// The current errors (empty when the inputs load).
     pub errors: RwSignal<Vec<Diagnostic>>,
     /// Cycles simulated so far while a big scenario loads (`None` when idle).
@@ -66,13 +66,29 @@ struct LoadTexts {
     forgotten: u64,
 }
 
+// The contexts Loads reaches, each kept by its handle (a context holds no other by value,
+// so every one stays small to copy).
+impl Loads {
+    fn work(&self) -> Work {
+        self.work.get_value()
+    }
+
+    fn position(&self) -> RunPosition {
+        self.position.get_value()
+    }
+
+    fn opening(&self) -> Opening {
+        self.opening.get_value()
+    }
+}
+
 impl Loads {
     /// Nothing loaded yet; [`Loads::start`] sends the first load.
     pub fn new(work: Work, position: RunPosition, opening: Opening) -> Loads {
         Loads {
-            work,
-            position,
-            opening,
+            work: StoredValue::new(work),
+            position: StoredValue::new(position),
+            opening: StoredValue::new(opening),
             errors: RwSignal::new(Vec::new()),
             loading: RwSignal::new(None),
             reading: RwSignal::new(None),
@@ -90,7 +106,7 @@ impl Loads {
     pub fn start(&self, valid: Option<Vec<String>>) {
         let this = *self;
         engine::start(move |reply| this.on_reply(reply));
-        let texts = self.work.texts_untracked();
+        let texts = self.work().texts_untracked();
         self.load(false, valid.filter(|v| *v != texts));
         self.last_run_ms.set_value(0.0);
     }
@@ -112,7 +128,7 @@ impl Loads {
 
     /// Whether a run is loaded ([`RunPosition::has_run`]).
     pub fn has_run(&self) -> bool {
-        self.position.has_run()
+        self.position().has_run()
     }
 
     /// The user typed: rerun at once when runs are quick, else after a pause in typing.
@@ -178,8 +194,8 @@ impl Loads {
     /// valid session stays on screen, unless `fallback` texts are given: then their run is
     /// shown. The replies arrive in [`Loads::on_reply`].
     fn load(&self, sliced: bool, fallback: Option<Vec<String>>) {
-        let texts = self.work.texts_untracked();
-        crate::crash::remember_inputs(self.work.shared_texts());
+        let texts = self.work().texts_untracked();
+        crate::crash::remember_inputs(self.work().shared_texts());
         if crate::crash::panic_test_requested() {
             panic!(
                 "a deliberate panic, asked for by ?{}",
@@ -192,7 +208,7 @@ impl Loads {
             self.reading.set(None);
             self.loading.set(None);
             self.errors.set(Vec::new());
-            self.opening.apply_pending();
+            self.opening().apply_pending();
             return;
         }
         let generation = self.generation.get_value() + 1;
@@ -200,7 +216,7 @@ impl Loads {
         self.reading.set(None);
         self.loading.set(Some(0));
         // Stay where the user was: at the end (the default) or at the same step.
-        let position = self.position.reload_position();
+        let position = self.position().reload_position();
         let started = now_ms();
         self.newest.update_value(|l| {
             *l = LoadTexts {
@@ -216,7 +232,7 @@ impl Loads {
         engine::load(Load {
             generation,
             texts,
-            seed: self.work.seed.get_untracked(),
+            seed: self.work().seed.get_untracked(),
             position,
             sliced,
             fallback,
@@ -233,9 +249,9 @@ impl Loads {
     /// engine's session is that run too).
     fn shows(&self, texts: &[String]) -> bool {
         self.has_run()
-            && self.position.info.with_untracked(|i| {
+            && self.position().info.with_untracked(|i| {
                 i.as_ref()
-                    .is_some_and(|i| i.seed == self.work.seed.get_untracked())
+                    .is_some_and(|i| i.seed == self.work().seed.get_untracked())
             })
             && self
                 .newest
@@ -286,7 +302,7 @@ impl Loads {
                 // on screen, so it is shown (the newer load's run replaces it, unless that
                 // fails).
                 self.newest.update_value(|l| l.shown = None);
-                self.position.show_run(info, frame);
+                self.position().show_run(info, frame);
             }
             return;
         }
@@ -310,7 +326,7 @@ impl Loads {
                     self.load_ended();
                     self.loading.set(None);
                     // A link's view needs a run; one that does not load has none.
-                    self.opening.drop_pending();
+                    self.opening().drop_pending();
                 }
             }
             Reply::Running { cycles, .. } => {
@@ -322,8 +338,8 @@ impl Loads {
                 self.newest
                     .update_value(|l| l.shown = Some(l.texts.clone()));
                 self.loading.set(None);
-                self.position.show_run(info, frame);
-                self.opening.apply_pending();
+                self.position().show_run(info, frame);
+                self.opening().apply_pending();
                 self.loads.update(|n| *n += 1);
             }
             _ => {}
@@ -333,7 +349,7 @@ impl Loads {
     /// Forgets the loaded run: the next load opens at its end, and a link's view waits for
     /// it. The frame stays on screen until then.
     pub fn forget_run(&self) {
-        self.position.forget_run();
+        self.position().forget_run();
         // The loads sent so far stop, and what they still reply is of the forgotten run.
         let generation = self.generation.get_value() + 1;
         self.generation.set_value(generation);
@@ -346,9 +362,9 @@ impl Loads {
         let loaded =
             self.has_run() && self.loading.get_untracked().is_none() && !self.deferred.get_value();
         if loaded {
-            self.opening.apply(view);
+            self.opening().apply(view);
         } else {
-            self.opening.wait_for_run(Some(view));
+            self.opening().wait_for_run(Some(view));
         }
     }
 }

@@ -36,7 +36,7 @@ impl LinkMessage {
 /// Where the run opens, provided as context by [`super::provide`].
 #[derive(Clone, Copy)]
 pub struct Opening {
-    position: RunPosition,
+    position: StoredValue<RunPosition>,
     /// Where a link asked to open the run, applied when its run is loaded.
     pending: StoredValue<Option<View>>,
     /// The view being applied is a lesson's stop.
@@ -45,6 +45,14 @@ pub struct Opening {
     pub stop_shown: RwSignal<u64>,
     /// Why a link could not be opened, or what was wrong with it.
     pub link_message: RwSignal<Option<LinkMessage>>,
+}
+
+// The contexts Opening reaches, each kept by its handle (a context holds no other by value,
+// so every one stays small to copy).
+impl Opening {
+    fn position(&self) -> RunPosition {
+        self.position.get_value()
+    }
 }
 
 impl Opening {
@@ -57,7 +65,7 @@ impl Opening {
         message: Option<LinkMessage>,
     ) -> Opening {
         Opening {
-            position,
+            position: StoredValue::new(position),
             pending: StoredValue::new(view),
             stop_pending: StoredValue::new(view.is_some() && is_stop),
             stop_shown: RwSignal::new(0),
@@ -97,7 +105,7 @@ impl Opening {
     /// Opens the loaded run at `view`. What does not fit this run (a cycle past its end, a
     /// phase the cycle does not have) is said in the link message.
     pub fn apply(&self, view: View) {
-        let Some(problems) = self.position.open_view(view) else {
+        let Some(problems) = self.position().open_view(view) else {
             return;
         };
         if !problems.is_empty() {

@@ -3,6 +3,7 @@
 
 use super::position::RunPosition;
 use super::stepping::InspectTarget;
+use crate::analysis::Phase;
 use leptos::prelude::*;
 
 /// What is selected "everywhere": a pod or a node.
@@ -20,7 +21,10 @@ pub enum Selection {
 /// The selection, provided as context by [`super::provide`].
 #[derive(Clone, Copy)]
 pub struct Selected {
-    position: RunPosition,
+    /// The phase walked ([`RunPosition::phase`]): selecting a pod ends the walk.
+    phase: RwSignal<Option<Phase>>,
+    /// The inspected cycle ([`RunPosition::target`]): a selected pod's.
+    target: RwSignal<InspectTarget>,
     /// The selected pod or node.
     pub selection: RwSignal<Selection>,
     /// The selected pod (for views that highlight it).
@@ -36,7 +40,8 @@ impl Selected {
             _ => None,
         });
         Selected {
-            position,
+            phase: position.phase,
+            target: position.target,
             selection,
             pod,
         }
@@ -44,9 +49,9 @@ impl Selected {
 
     /// Selects a pod everywhere and shows its last cycle in the inspector.
     pub fn select_pod(&self, pod: usize) {
-        self.position.phase.set(None);
+        self.phase.set(None);
         self.selection.set(Selection::Pod(pod));
-        self.position.target.set(InspectTarget::Pod(pod));
+        self.target.set(InspectTarget::Pod(pod));
     }
 
     /// Selects a node everywhere.
