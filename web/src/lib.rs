@@ -50,6 +50,7 @@ pub mod scroll_hold;
 pub mod session;
 pub mod stash;
 pub mod state;
+pub mod tasks;
 
 use components::controls::Controls;
 use components::editors::Editors;

@@ -34,13 +34,6 @@ const READ_CHUNK: usize = 100;
 /// the task that read its inputs.
 const DEFERRED_START_PODS: usize = 2000;
 
-#[wasm_bindgen]
-extern "C" {
-    /// The global `setTimeout`: a window's or a worker's.
-    #[wasm_bindgen(js_name = setTimeout)]
-    pub(super) fn set_timeout(handler: &js_sys::Function, ms: i32) -> JsValue;
-}
-
 thread_local! {
     static HOST: RefCell<Host> = RefCell::new(Host::default());
     /// Replies made but not yet delivered (they go out once the host is no longer borrowed).
@@ -104,7 +97,7 @@ fn deliver_replies() {
 
 /// Runs `f` on the host in a task of its own, unless a newer load started meanwhile.
 fn later(generation: u64, f: impl FnOnce(&mut Host) + 'static) {
-    let task = Closure::once_into_js(move || {
+    crate::tasks::later(0, move || {
         HOST.with_borrow_mut(|host| {
             if host.generation == generation {
                 f(host)
@@ -112,7 +105,6 @@ fn later(generation: u64, f: impl FnOnce(&mut Host) + 'static) {
         });
         deliver_replies();
     });
-    set_timeout(task.unchecked_ref(), 0);
 }
 
 /// Milliseconds on a clock that only goes forward (the worker's or the window's

@@ -13,7 +13,6 @@ use crate::base::EditorFile;
 use crate::engine::{self, Load, Reply};
 use crate::link::View;
 use gloo_timers::callback::Timeout;
-use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
 use schedlab_core::Diagnostic;
 
@@ -169,11 +168,10 @@ impl Loads {
         self.loading.set(Some(0));
         let this = *self;
         request_animation_frame(move || {
-            wasm_bindgen_futures::spawn_local(async move {
-                TimeoutFuture::new(0).await;
+            crate::tasks::later(0, move || {
                 this.deferred.set_value(false);
                 this.recompute_in_slices();
-            });
+            })
         });
     }
 
