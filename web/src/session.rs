@@ -716,6 +716,29 @@ impl Session {
         }
 
         let now = sim.now();
+        let queue = self.queue();
+
+        Frame {
+            position,
+            end: info.end,
+            now,
+            cycles_done: sim.cycles_done(),
+            last_cycle,
+            next: self.describe_next(),
+            nodes,
+            pods,
+            queue,
+            events_done: sim.events_done(),
+            pdbs,
+        }
+    }
+
+    /// The scheduling queue now: activeQ, podBackoffQ and unschedulableQ, each pod with its
+    /// attempts, the time left in backoff and why it waits.
+    fn queue(&self) -> QueueView {
+        let sim = &self.sim;
+        let states = sim.pod_states();
+        let now = sim.now();
         let mut queue = QueueView::default();
         for q in sim.queue_view() {
             let reason = states
@@ -739,20 +762,7 @@ impl Session {
                 SubQueue::Unschedulable => queue.unschedulable.push(row),
             }
         }
-
-        Frame {
-            position,
-            end: info.end,
-            now,
-            cycles_done: sim.cycles_done(),
-            last_cycle,
-            next: self.describe_next(),
-            nodes,
-            pods,
-            queue,
-            events_done: sim.events_done(),
-            pdbs,
-        }
+        queue
     }
 
     /// The next step in words: `scheduleOne default/web-1`, `bind default/web-1 to node-2`.
