@@ -9,7 +9,7 @@
 //! the session is made and run in slices, and shown in a task of its own. A newer load stops
 //! one still going (its reading and its run alike). A failed load keeps the last valid session.
 
-use super::{Load, Reply, Request};
+use super::protocol::{Handler, Load, Reply, Request};
 use crate::analysis;
 use crate::base::{EditorFile, PAGE_MAX_TEXT};
 use crate::session::Session;
@@ -39,7 +39,7 @@ thread_local! {
     /// Replies made but not yet delivered (they go out once the host is no longer borrowed).
     static OUTBOX: RefCell<Vec<Reply>> = const { RefCell::new(Vec::new()) };
     /// Where replies go: the page's own handler, or the worker's `postMessage`.
-    static DELIVER: RefCell<Option<super::Handler>> = const { RefCell::new(None) };
+    static DELIVER: RefCell<Option<Handler>> = const { RefCell::new(None) };
     /// Requests not yet handled, oldest first ([`handle`]).
     static WAITING: RefCell<VecDeque<Request>> = const { RefCell::new(VecDeque::new()) };
     /// Whether a task is handling [`WAITING`]'s requests.

@@ -3,7 +3,7 @@
 //! few node cards, not 5000. The views' `&'static str` fields are read back interned
 //! ([`crate::interned`]).
 
-use super::Reply;
+use super::protocol::Reply;
 use crate::session::{Frame, NodeCard, PdbView, PodStatus, QueueView, SessionInfo};
 use schedlab_core::queue::Millis;
 use serde::{Deserialize, Serialize};

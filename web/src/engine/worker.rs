@@ -10,8 +10,9 @@
 //! not load, a panic inside), the page drops it, runs the host on its own thread from then on,
 //! and loads its run again there ([`Reply::Lost`]).
 
+use super::host;
+use super::protocol::{Reply, Request};
 use super::wire::{End, Message};
-use super::{host, Reply, Request};
 use gloo_events::{EventListener, EventListenerOptions};
 use std::cell::RefCell;
 use std::collections::VecDeque;
@@ -75,6 +76,8 @@ fn string_array(texts: &[String]) -> js_sys::Array {
 /// The page's line to its session worker, with its listeners (removed when dropped).
 pub struct Line {
     worker: web_sys::Worker,
+    /// Called once the worker failed and the page's own thread took over.
+    on_lost: fn(),
     _on_message: EventListener,
     _on_error: EventListener,
 }
@@ -153,9 +156,9 @@ fn read(text: &str) -> Option<Reply> {
     }
 }
 
-/// Starts the session worker; false when there is none to start (then the host runs on the
-/// page's thread).
-pub fn start(receive: fn(Reply)) -> bool {
+/// Starts the session worker, its replies going to `receive`; false when there is none to
+/// start (then the host runs on the page's thread). Should it fail later, `on_lost` is told.
+pub fn start(receive: fn(Reply), on_lost: fn()) -> bool {
     let Some(worker) = crate::background::module_worker("&role=session") else {
         return false;
     };
@@ -186,6 +189,7 @@ pub fn start(receive: fn(Reply)) -> bool {
         }
         *l = Some(Line {
             worker,
+            on_lost,
             _on_message: on_message,
             _on_error: on_error,
         })
@@ -228,11 +232,12 @@ fn fail(why: &str) {
     };
     line.worker.terminate();
     INBOX.with_borrow_mut(VecDeque::clear);
+    let on_lost = line.on_lost;
     // Its listeners go (the one running now is freed once it returns).
     drop(line);
     web_sys::console::warn_1(
         &format!("schedlab: the engine's worker failed ({why}); running on the page's thread")
             .into(),
     );
-    super::went_local();
+    on_lost();
 }
