@@ -4,12 +4,15 @@
 //! edit reruns it. The controls step through the run cycle by cycle or phase by phase, under
 //! kube-scheduler's own function names; the cluster view, the queue, the inspector and the
 //! event log show the run at the current position; the lesson panel walks a guided lesson
-//! ([`lesson`]) stop by stop. `main.rs` only mounts [`App`]; [`state`] holds the signals and
-//! actions; [`session`] owns the simulation and builds the frames; [`analysis`] turns a cycle's
-//! trace into the inspector's tables; `components` holds one component per file; [`link`] puts
-//! a scenario into the URL fragment and reads it back. Besides `sessionStorage` (IndexedDB for
-//! big texts) and the address bar, the app's only I/O is fetching the gallery's example files
-//! from its own site when one is first opened ([`gallery`]).
+//! ([`lesson`]) stop by stop. `main.rs` only reads what the page starts with and mounts
+//! [`App`], which provides the page's small contexts ([`state`]) and lays out the components
+//! (`components`, one per file, wiring only). The run lives in the engine ([`engine`], in a
+//! Web Worker where one starts), which owns the simulation ([`session`]) and turns a cycle's
+//! trace into the inspector's tables ([`analysis`]); [`link`] puts a scenario into the URL
+//! fragment and reads it back. [`base`] is the bottom every file may import. Besides
+//! `sessionStorage` (IndexedDB for big texts) and the address bar, the app's only I/O is
+//! fetching the gallery's example files from its own site when one is first opened
+//! ([`gallery`]).
 
 /// Declares a split point: an `async fn` whose code `scripts/split-page.sh` cuts out of the
 /// page's first load into a chunk fetched on its first call (Leptos's `#[lazy]`, with the

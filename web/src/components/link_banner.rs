@@ -1,6 +1,6 @@
-//! Under the header: a save the browser refused, the question a link asks when the tab holds other edited work, why a
-//! link could not be opened (or what was wrong with it), a gallery example being fetched (or
-//! why it could not be), and what Copy link did.
+//! Under the header: a save the browser refused, the question a link asks when the tab holds
+//! other edited work, why a link could not be opened (or what was wrong with it), a gallery
+//! example being fetched (or why it could not be), and what Copy link did.
 
 use super::share_link::CopyNote;
 use crate::state::{AddressBar, Editors, ExampleFetch, Opening, Picker, SavedWork};

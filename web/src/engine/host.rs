@@ -1,6 +1,6 @@
 //! The side of the engine that holds the session: it reads the editors' texts (rereading only
 //! the files that changed), builds the scenario, runs it to its end in slices, and answers the
-//! page's requests about it. It runs wherever [`super::Engine`] put it (see the module docs)
+//! page's requests about it. It runs in the session worker or on the page's thread (see [`super`])
 //! and talks only through [`Request`]s and [`Reply`]s.
 //!
 //! A load goes in tasks of at most some 16 ms each, so that whatever thread holds the host

@@ -14,7 +14,7 @@ pub struct Load {
     /// Counts the page's loads: a newer one supersedes this one.
     pub generation: u64,
     /// The editors' texts, in [`crate::base::EditorFile::ALL`] order. (Not in the JSON: they
-    /// cross to a worker as strings of their own, [`worker::send`].)
+    /// cross to a worker as strings of their own, [`super::worker::send`].)
     #[serde(skip)]
     pub texts: Vec<String>,
     /// The seed.

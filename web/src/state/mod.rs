@@ -11,7 +11,8 @@
 //!   [`ExampleFetch`] ([`fetch`]: examples fetched on demand);
 //! - [`AddressBar`] ([`address`]) and [`Opening`] ([`opening`]: a link's view or a lesson's
 //!   stop, once its run is loaded);
-//! - [`SavedWork`] ([`saved`], over [`storage`]), [`Notice`] and [`HelpOpen`].
+//! - [`SavedWork`] ([`saved`], over `storage`: `sessionStorage` per tab), [`Notice`] and
+//!   [`HelpOpen`].
 //!
 //! The run itself lives in the engine ([`crate::engine`], in a Web Worker where one starts): an
 //! action sends it a request (load these texts, go to this step, inspect this cycle) and shows

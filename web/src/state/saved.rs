@@ -1,4 +1,4 @@
-//! What the tab saves, under which name ([`super::storage`] keeps it): the editors' texts and
+//! What the tab saves, under which name (`super::storage` keeps it): the editors' texts and
 //! the last texts that loaded, the example they started from, the seed, the open lesson, and
 //! the fingerprint of the last link this tab wrote into the address bar. The page starts from
 //! it ([`Saved::load`]); an embed saves nothing.
