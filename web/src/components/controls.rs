@@ -263,3 +263,51 @@ fn what_comes_next(f: &Frame, info: Option<&SessionInfo>, walking: bool) -> Stri
         ),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::QueueView;
+    use schedlab_core::queue::Millis;
+
+    fn frame(position: usize, end: usize, next: Option<&str>) -> Frame {
+        Frame {
+            position,
+            end,
+            now: Millis(1500),
+            cycles_done: 1,
+            last_cycle: Some(0),
+            next: next.map(str::to_string),
+            nodes: Vec::new(),
+            pods: Vec::new(),
+            queue: QueueView::default(),
+            events_done: 0,
+            pdbs: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_status_names_the_cycle_walked_rather_than_the_cycles_done() {
+        let f = frame(3, 7, None);
+        assert_eq!(
+            where_it_stands(&f, 3, None),
+            "t = 1.5s · cycle 1 of 3 · step 3 of 7"
+        );
+        assert_eq!(
+            where_it_stands(&f, 3, Some((Phase::Filter, 1))),
+            "t = 1.5s · walking cycle 2: findNodesThatFit (of 3) · step 3 of 7"
+        );
+    }
+
+    #[test]
+    fn the_hint_says_what_comes_next_or_why_the_run_ended() {
+        let next = frame(3, 7, Some("scheduleOne default/web-1"));
+        assert_eq!(
+            what_comes_next(&next, None, false),
+            "next: scheduleOne default/web-1"
+        );
+        assert!(what_comes_next(&next, None, true).starts_with("Phase ▸ (.) walks on"));
+        let end = frame(7, 7, None);
+        assert!(what_comes_next(&end, None, false).contains("default bound of 200000 cycles"));
+    }
+}

@@ -254,7 +254,8 @@ pub fn current_view(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::CycleFact;
+    use crate::session::{CycleFact, PodStatus, QueueView};
+    use schedlab_core::queue::Millis;
     use schedlab_core::scenario::SchedulerVersion;
     use schedlab_core::simulation::StopReason;
     use Phase::*;
@@ -584,5 +585,55 @@ mod tests {
                 assert_eq!(again, view, "{view:?}");
             }
         }
+    }
+
+    /// A frame at `position` whose last cycle is `last_cycle`, with pod 0 pending (no cycle
+    /// yet) and pod 1 bound to node-a by cycle 0.
+    fn frame(position: usize, last_cycle: Option<usize>) -> Frame {
+        let pod = |node: Option<&str>, last_cycle| PodStatus {
+            phase: if node.is_some() { "Bound" } else { "Pending" },
+            node: node.map(str::to_string),
+            nominated: None,
+            last_cycle,
+        };
+        Frame {
+            position,
+            end: 7,
+            now: Millis(0),
+            cycles_done: usize::from(last_cycle.is_some()),
+            last_cycle,
+            next: None,
+            nodes: Vec::new(),
+            pods: vec![pod(None, None), pod(Some("node-a"), Some(0))],
+            queue: QueueView::default(),
+            events_done: 0,
+            pdbs: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_inspector_shows_the_cycle_its_target_resolves_to() {
+        let at = frame(2, Some(0));
+        // Following the controls: the last cycle run.
+        assert_eq!(
+            inspected(&at, InspectTarget::Latest),
+            Some(Inspected::Cycle(0))
+        );
+        assert_eq!(inspected(&frame(0, None), InspectTarget::Latest), None);
+        // A cycle chosen in the event log, whatever the position.
+        assert_eq!(
+            inspected(&at, InspectTarget::Cycle(2)),
+            Some(Inspected::Cycle(2))
+        );
+        // A pod: its last cycle, or the pod alone (with its node) before it has one.
+        assert_eq!(
+            inspected(&at, InspectTarget::Pod(1)),
+            Some(Inspected::Cycle(0))
+        );
+        assert_eq!(
+            inspected(&at, InspectTarget::Pod(0)),
+            Some(Inspected::PodOnly(0, None))
+        );
+        assert_eq!(inspected(&at, InspectTarget::Pod(5)), None);
     }
 }
