@@ -103,8 +103,8 @@ pub struct CycleView {
     /// Virtual time of the cycle.
     pub time: Millis,
     /// `Scheduled`, `Unschedulable` or `Error`.
-    #[serde(deserialize_with = "crate::engine::wire::static_str")]
-    pub outcome: crate::engine::wire::StaticStr,
+    #[serde(deserialize_with = "crate::interned::static_str")]
+    pub outcome: crate::interned::StaticStr,
     /// The chosen node.
     pub chosen: Option<String>,
     /// The `FailedScheduling` message.
@@ -163,8 +163,8 @@ pub struct StatusRow {
     /// The plugin.
     pub plugin: String,
     /// Upstream's code (`Success`, `Skip`, `Unschedulable`, ...).
-    #[serde(deserialize_with = "crate::engine::wire::static_str")]
-    pub code: crate::engine::wire::StaticStr,
+    #[serde(deserialize_with = "crate::interned::static_str")]
+    pub code: crate::interned::StaticStr,
     /// `Status.Message()` (empty for a plain success or skip).
     pub message: String,
 }
@@ -191,8 +191,8 @@ pub struct PreemptionView {
     /// Candidate nodes with their minimal victim sets, in evaluation order.
     pub candidates: Vec<CandidateRow>,
     /// The criterion of `pickOneNodeForPreemption` that decided.
-    #[serde(deserialize_with = "crate::engine::wire::static_str_option")]
-    pub decided_by: Option<crate::engine::wire::StaticStr>,
+    #[serde(deserialize_with = "crate::interned::static_str_option")]
+    pub decided_by: Option<crate::interned::StaticStr>,
     /// The explanation in words.
     pub explanation: Option<String>,
     /// Lower-priority pods that lost their nomination.
@@ -301,28 +301,54 @@ pub fn inspect_cycle(
     cycle: usize,
 ) -> Inspection {
     let pod = &cluster.pods()[t.pod];
-    // Node ids in a trace are the cycle's own (nodes may have been deleted since).
     let node_name = |n: usize| t.node_name(cluster, n).to_string();
-    let short = |p: usize| {
-        info.pods
-            .get(p)
-            .map_or_else(|| cluster.pods()[p].full_name.clone(), |s| s.short.clone())
-    };
+    let explanation = explain(cluster, t);
+    let preemption = preemption_view(t, cluster, info, explanation.preemption.clone());
+    Inspection {
+        pod: pod.full_name.clone(),
+        priority: pod.priority,
+        requests: requests_summary(&pod.request),
+        node: t.node.map(node_name),
+        cycle: Some(CycleView {
+            number: cycle + 1,
+            of: info.cycle_steps.len(),
+            time: Millis((t.time * 1000.0).round() as u64),
+            outcome: t.outcome.as_str(),
+            chosen: t.node.map(node_name),
+            message: t.message.clone(),
+            filter: filter_table(t, cluster, info),
+            scores: score_table(t, cluster, info),
+            tie_set: t.tie_set.iter().map(|&n| node_name(n)).collect(),
+            best_total: t.node.and_then(|n| total_of(t, n)),
+            explanation,
+            preemption,
+            volume_bindings: t.volume_bindings.clone(),
+            modern: modern_view(t, cluster),
+        }),
+    }
+}
 
-    // A v1.35 cycle names its own profile's plugins; v1.17 cycles the session's predicates.
+/// A node's total score in the cycle.
+fn total_of(t: &CycleTrace, node: usize) -> Option<i64> {
+    t.totals.iter().find(|(id, _)| *id == node).map(|(_, s)| *s)
+}
+
+/// `findNodesThatFit`'s table: a v1.35 cycle names its own profile's Filter plugins, a v1.17
+/// cycle the session's predicates.
+fn filter_table(t: &CycleTrace, cluster: &Cluster, info: &SessionInfo) -> FilterTable {
     let modern = t.modern.as_deref();
-    let filter_columns: Vec<String> = match modern {
+    let columns: Vec<String> = match modern {
         Some(m) => m.filter_names.iter().map(|n| n.to_string()).collect(),
         None => info.filter_names.clone(),
     };
     let skipped = |i: usize| modern.is_some_and(|m| m.skipped_filters.contains(&i));
-    let filter_rows = t
+    let rows = t
         .filter
         .iter()
         .enumerate()
         .map(|(k, rec)| {
             let mut cells: Vec<FilterCell> = Vec::new();
-            for i in 0..filter_columns.len() {
+            for i in 0..columns.len() {
                 let failed = cells.iter().any(|c| matches!(c, FilterCell::Fail { .. }));
                 match rec.result(i) {
                     // PreFilter returned Skip: the plugin's Filter did not run this cycle
@@ -343,7 +369,7 @@ pub fn inspect_cycle(
                 }
             }
             FilterRow {
-                node: node_name(rec.node),
+                node: t.node_name(cluster, rec.node).to_string(),
                 fits: rec.fits(),
                 cells,
                 code: modern
@@ -353,15 +379,27 @@ pub fn inspect_cycle(
             }
         })
         .collect();
+    FilterTable {
+        columns,
+        rows,
+        num_all_nodes: t.num_all_nodes,
+        num_to_find: t.num_to_find,
+        evaluated: t.evaluated,
+        feasible: t.feasible,
+        start_index: t.start_index,
+    }
+}
 
-    let total_of = |n: usize| t.totals.iter().find(|(id, _)| *id == n).map(|(_, s)| *s);
-    let score_rows = t
+/// `prioritizeNodes`' table: under v1.35, the score entries are those of the plugins that
+/// scored (PreScore did not skip).
+fn score_table(t: &CycleTrace, cluster: &Cluster, info: &SessionInfo) -> ScoreTable {
+    let rows = t
         .scores
         .iter()
         .map(|rec| ScoreRow {
-            node: node_name(rec.node),
+            node: t.node_name(cluster, rec.node).to_string(),
             cells: rec.entries.clone(),
-            total: total_of(rec.node).unwrap_or_default(),
+            total: total_of(t, rec.node).unwrap_or_default(),
             winner: t.node == Some(rec.node),
             tied: t.tie_set.len() > 1 && t.tie_set.contains(&rec.node),
         })
@@ -371,8 +409,7 @@ pub fn inspect_cycle(
         .first()
         .map(|rec| rec.entries.iter().map(|e| e.weight).collect())
         .unwrap_or_default();
-    // v1.35: the score entries are those of the plugins that scored (PreScore did not skip).
-    let score_columns: Vec<String> = match modern {
+    let columns: Vec<String> = match t.modern.as_deref() {
         Some(m) => m
             .scored
             .iter()
@@ -387,102 +424,91 @@ pub fn inspect_cycle(
     } else {
         Scoring::Scored
     };
-    let explanation = explain(cluster, t);
-    let preemption = t.preemption.as_ref().map(|p| {
-        let chosen = p.pick.as_ref().map(|k| k.chosen);
-        let runner_up = p.pick.as_ref().and_then(|k| k.runner_up);
-        PreemptionView {
-            not_eligible: p.not_eligible.clone(),
-            potential: p.potential,
-            skipped_unresolvable: p.skipped_unresolvable,
-            candidates: p
-                .candidates
-                .iter()
-                .enumerate()
-                .map(|(i, c)| CandidateRow {
-                    node: node_name(c.node),
-                    victims: c
-                        .victims
-                        .iter()
-                        .map(|&v| (short(v), cluster.pods()[v].priority))
-                        .collect(),
-                    pdb_violations: c.pdb_violations,
-                    pdbs: pdb_hits(cluster, &c.victims, modern.is_some(), c.pdb_violations),
-                    chosen: chosen == Some(i),
-                    runner_up: runner_up == Some(i),
-                })
-                .collect(),
-            decided_by: p.pick.as_ref().map(|k| k.decided_by.as_str()),
-            explanation: explanation.preemption.clone(),
-            cleared: p.cleared_nominations.iter().map(|&c| short(c)).collect(),
-        }
-    });
-
-    let modern_view = modern.map(|m| {
-        let scored = !m.scored.is_empty();
-        ModernView {
-            profile: m.profile.clone(),
-            pre_filter: status_rows(&m.pre_filter),
-            pre_filter_rejected: m.pre_filter.iter().any(|s| s.code.is_rejected()),
-            pre_filter_nodes: m.pre_filter_nodes,
-            skipped_filters: m
-                .skipped_filters
-                .iter()
-                .map(|&i| m.filter_names[i].to_string())
-                .collect(),
-            nominated: m.nominated_node.map(|(n, ok)| (node_name(n), ok)),
-            pre_score: status_rows(&m.pre_score),
-            skipped_scores: if scored {
-                (0..m.score_names.len())
-                    .filter(|s| !m.scored.contains(s))
-                    .map(|s| m.score_names[s].to_string())
-                    .collect()
-            } else {
-                Vec::new()
-            },
-            post_filter: status_rows(&m.post_filter),
-            reserve: status_rows(&m.reserve),
-            permit: status_rows(&m.permit),
-            pre_bind: status_rows(&m.pre_bind),
-            bind: status_rows(&m.bind),
-        }
-    });
-
-    Inspection {
-        pod: pod.full_name.clone(),
-        priority: pod.priority,
-        requests: requests_summary(&pod.request),
-        node: t.node.map(node_name),
-        cycle: Some(CycleView {
-            number: cycle + 1,
-            of: info.cycle_steps.len(),
-            time: Millis((t.time * 1000.0).round() as u64),
-            outcome: t.outcome.as_str(),
-            chosen: t.node.map(node_name),
-            message: t.message.clone(),
-            filter: FilterTable {
-                columns: filter_columns,
-                rows: filter_rows,
-                num_all_nodes: t.num_all_nodes,
-                num_to_find: t.num_to_find,
-                evaluated: t.evaluated,
-                feasible: t.feasible,
-                start_index: t.start_index,
-            },
-            scores: ScoreTable {
-                columns: score_columns,
-                weights,
-                rows: score_rows,
-                scoring,
-            },
-            tie_set: t.tie_set.iter().map(|&n| node_name(n)).collect(),
-            best_total: t.node.and_then(total_of),
-            explanation,
-            preemption,
-            volume_bindings: t.volume_bindings.clone(),
-            modern: modern_view,
-        }),
+    ScoreTable {
+        columns,
+        weights,
+        rows,
+        scoring,
     }
+}
+
+/// `preempt`: the candidates with their victims and budgets, and the one picked (with
+/// `explanation`, the core's words for why).
+fn preemption_view(
+    t: &CycleTrace,
+    cluster: &Cluster,
+    info: &SessionInfo,
+    explanation: Option<String>,
+) -> Option<PreemptionView> {
+    let p = t.preemption.as_ref()?;
+    let short = |p: usize| {
+        info.pods
+            .get(p)
+            .map_or_else(|| cluster.pods()[p].full_name.clone(), |s| s.short.clone())
+    };
+    let chosen = p.pick.as_ref().map(|k| k.chosen);
+    let runner_up = p.pick.as_ref().and_then(|k| k.runner_up);
+    let modern = t.modern.is_some();
+    Some(PreemptionView {
+        not_eligible: p.not_eligible.clone(),
+        potential: p.potential,
+        skipped_unresolvable: p.skipped_unresolvable,
+        candidates: p
+            .candidates
+            .iter()
+            .enumerate()
+            .map(|(i, c)| CandidateRow {
+                node: t.node_name(cluster, c.node).to_string(),
+                victims: c
+                    .victims
+                    .iter()
+                    .map(|&v| (short(v), cluster.pods()[v].priority))
+                    .collect(),
+                pdb_violations: c.pdb_violations,
+                pdbs: pdb_hits(cluster, &c.victims, modern, c.pdb_violations),
+                chosen: chosen == Some(i),
+                runner_up: runner_up == Some(i),
+            })
+            .collect(),
+        decided_by: p.pick.as_ref().map(|k| k.decided_by.as_str()),
+        explanation,
+        cleared: p.cleared_nominations.iter().map(|&c| short(c)).collect(),
+    })
+}
+
+/// A v1.35 cycle's extension points: each one's plugin statuses, and what PreFilter and
+/// PreScore skipped (`None` for a v1.17 cycle).
+fn modern_view(t: &CycleTrace, cluster: &Cluster) -> Option<ModernView> {
+    let m = t.modern.as_deref()?;
+    let scored = !m.scored.is_empty();
+    Some(ModernView {
+        profile: m.profile.clone(),
+        pre_filter: status_rows(&m.pre_filter),
+        pre_filter_rejected: m.pre_filter.iter().any(|s| s.code.is_rejected()),
+        pre_filter_nodes: m.pre_filter_nodes,
+        skipped_filters: m
+            .skipped_filters
+            .iter()
+            .map(|&i| m.filter_names[i].to_string())
+            .collect(),
+        nominated: m
+            .nominated_node
+            .map(|(n, ok)| (t.node_name(cluster, n).to_string(), ok)),
+        pre_score: status_rows(&m.pre_score),
+        skipped_scores: if scored {
+            (0..m.score_names.len())
+                .filter(|s| !m.scored.contains(s))
+                .map(|s| m.score_names[s].to_string())
+                .collect()
+        } else {
+            Vec::new()
+        },
+        post_filter: status_rows(&m.post_filter),
+        reserve: status_rows(&m.reserve),
+        permit: status_rows(&m.permit),
+        pre_bind: status_rows(&m.pre_bind),
+        bind: status_rows(&m.bind),
+    })
 }
 
 /// The inspection of a pod that has no cycle (bound in the input, another scheduler's, or
@@ -535,8 +561,8 @@ pub struct FilterRow {
     /// One cell per column (a failure spans the columns that did not run after it).
     pub cells: Vec<FilterCell>,
     /// v1.35: the code of a rejected node's status (`Unschedulable`, ...).
-    #[serde(deserialize_with = "crate::engine::wire::static_str_option")]
-    pub code: Option<crate::engine::wire::StaticStr>,
+    #[serde(deserialize_with = "crate::interned::static_str_option")]
+    pub code: Option<crate::interned::StaticStr>,
 }
 
 /// One predicate's verdict on one node.
@@ -601,10 +627,10 @@ pub struct ScoreRow {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::EditorFile;
     use crate::engine::host::load;
     use crate::gallery::example_named;
     use crate::session::Session;
-    use crate::state::EditorFile;
     use schedlab_core::scenario::SchedulerVersion;
 
     use crate::session::run_example as session;
@@ -818,7 +844,7 @@ mod tests {
             .expect("natively every example is compiled in");
         let mut texts: Vec<String> = EditorFile::ALL
             .iter()
-            .map(|f| f.example_text(classic).to_string())
+            .map(|f| classic.text(*f).to_string())
             .collect();
         texts[EditorFile::Config.index()] = crate::gallery::DEFAULT_CONFIG_V1.to_string();
         let scenario = load(&texts).expect("loads without the Policy");

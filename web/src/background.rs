@@ -20,18 +20,18 @@
 //! as it did before, and the answer says where it ran.
 
 use crate::questions::{self, Editors, Other};
+use gloo_events::{EventListener, EventListenerOptions};
 use leptos::prelude::*;
 use schedlab_core::Diagnostic;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::cell::{Cell, RefCell};
-use std::time::Duration;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 /// A question, with everything it needs: the four editors' texts (in
-/// [`crate::state::EditorFile::ALL`] order) and the seed.
+/// [`crate::base::EditorFile::ALL`] order) and the seed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "question", rename_all = "camelCase")]
 pub enum Request {
@@ -168,7 +168,7 @@ const THREADED_MODULE: &str = "api-threads/schedlab_threads.js";
 
 thread_local! {
     /// A worker that finished its question, kept for the next.
-    static IDLE: RefCell<Option<web_sys::Worker>> = const { RefCell::new(None) };
+    static IDLE: RefCell<Option<Idle>> = const { RefCell::new(None) };
     /// Set once a worker failed to start: later questions run on the page's thread.
     static NO_WORKERS: Cell<bool> = const { Cell::new(false) };
 }
@@ -199,12 +199,19 @@ pub(crate) fn worker_url() -> Option<String> {
     ))
 }
 
+/// A worker kept for the next question, and, while it warms up, what it does should it fail
+/// to start ([`warm_up`]; dropped when a question takes the worker).
+struct Idle {
+    worker: web_sys::Worker,
+    _on_error: Option<EventListener>,
+}
+
 fn spawn_worker() -> Option<web_sys::Worker> {
     if NO_WORKERS.with(Cell::get) {
         return None;
     }
-    if let Some(w) = IDLE.with(|i| i.borrow_mut().take()) {
-        return Some(w);
+    if let Some(idle) = IDLE.with(|i| i.borrow_mut().take()) {
+        return Some(idle.worker);
     }
     module_worker("")
 }
@@ -224,12 +231,16 @@ pub(crate) fn module_worker(extra: &str) -> Option<web_sys::Worker> {
     Some(worker)
 }
 
-fn keep_idle(worker: web_sys::Worker) {
-    worker.set_onmessage(None);
-    worker.set_onerror(None);
-    let spare = IDLE.with(|i| i.borrow_mut().replace(worker));
+/// Keeps `worker` for the next question (a worker already kept is stopped). `on_error`: what
+/// it does should it fail meanwhile.
+fn keep_idle(worker: web_sys::Worker, on_error: Option<EventListener>) {
+    let idle = Idle {
+        worker,
+        _on_error: on_error,
+    };
+    let spare = IDLE.with(|i| i.borrow_mut().replace(idle));
     if let Some(spare) = spare {
-        spare.terminate();
+        spare.worker.terminate();
     }
 }
 
@@ -244,27 +255,30 @@ pub fn warm_up() {
     let Some(worker) = spawn_worker() else {
         return;
     };
-    keep_idle(worker.clone());
     let failed = worker.clone();
-    let on_error = Closure::once_into_js(move |ev: web_sys::Event| {
+    let options = EventListenerOptions::enable_prevent_default();
+    let on_error = EventListener::once_with_options(&worker, "error", options, move |ev| {
         ev.prevent_default();
-        failed.set_onerror(None);
         failed.terminate();
         NO_WORKERS.with(|n| n.set(true));
-        IDLE.with(|i| {
-            if i.borrow().as_ref() == Some(&failed) {
-                i.borrow_mut().take();
-            }
+        // Its listener goes with it (freed once this returns).
+        let idle = IDLE.with(|i| {
+            let mine = i
+                .borrow()
+                .as_ref()
+                .is_some_and(|idle| idle.worker == failed);
+            mine.then(|| i.borrow_mut().take()).flatten()
         });
+        drop(idle);
     });
-    worker.set_onerror(Some(on_error.unchecked_ref()));
+    keep_idle(worker, Some(on_error));
 }
 
-/// A question being answered in a worker, with the handlers that must live as long.
+/// A question being answered in a worker, with its listeners (removed when dropped).
 struct Job {
     worker: web_sys::Worker,
-    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
-    _on_error: Closure<dyn FnMut(web_sys::Event)>,
+    _on_message: EventListener,
+    _on_error: EventListener,
 }
 
 /// One pane's line to a worker (see the module docs). `Copy`, for event handlers.
@@ -326,7 +340,7 @@ impl Asker {
                 }
                 if let Some(job) = this.job.try_update_value(Option::take).flatten() {
                     if pool.is_some() {
-                        keep_idle(job.worker.clone());
+                        keep_idle(job.worker.clone(), None);
                     } else {
                         job.worker.terminate();
                     }
@@ -343,30 +357,33 @@ impl Asker {
                 }
             }
         };
-        let on_message =
-            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |ev: web_sys::MessageEvent| {
-                let data = ev.data();
-                let field = |name: &str| js_sys::Reflect::get(&data, &name.into()).ok();
-                match field("reply").and_then(|r| r.as_string()) {
-                    Some(reply) => {
-                        let threads = field("threads").and_then(|t| t.as_f64()).unwrap_or(1.0);
-                        let why = field("why").and_then(|w| w.as_string());
-                        finish(decode::<T>(&reply), Some((threads as usize, why)));
-                    }
-                    None => {
-                        // The script's own report: the wasm failed (a panic is a bug of ours).
-                        let what = field("error")
-                            .and_then(|e| e.as_string())
-                            .unwrap_or_else(|| "no message".into());
-                        let error = format!("the scheduler stopped with an error: {what}");
-                        finish(Err(vec![error]), None);
-                    }
+        let on_message = EventListener::new(&worker, "message", move |ev| {
+            let Some(ev) = ev.dyn_ref::<web_sys::MessageEvent>() else {
+                return;
+            };
+            let data = ev.data();
+            let field = |name: &str| js_sys::Reflect::get(&data, &name.into()).ok();
+            match field("reply").and_then(|r| r.as_string()) {
+                Some(reply) => {
+                    let threads = field("threads").and_then(|t| t.as_f64()).unwrap_or(1.0);
+                    let why = field("why").and_then(|w| w.as_string());
+                    finish(decode::<T>(&reply), Some((threads as usize, why)));
                 }
-            });
-        let on_error = Closure::<dyn FnMut(web_sys::Event)>::new({
+                None => {
+                    // The script's own report: the wasm failed (a panic is a bug of ours).
+                    let what = field("error")
+                        .and_then(|e| e.as_string())
+                        .unwrap_or_else(|| "no message".into());
+                    let error = format!("the scheduler stopped with an error: {what}");
+                    finish(Err(vec![error]), None);
+                }
+            }
+        });
+        let options = EventListenerOptions::enable_prevent_default();
+        let on_error = EventListener::new_with_options(&worker, "error", options, {
             let done = std::rc::Rc::clone(&done);
             let text = text.clone();
-            move |ev: web_sys::Event| {
+            move |ev| {
                 // The worker did not start (its script or the wasm failed to load): answer on
                 // the page's thread, and do not try workers again in this tab.
                 ev.prevent_default();
@@ -381,8 +398,6 @@ impl Asker {
                 }
             }
         });
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
         if worker.post_message(&JsValue::from_str(&text)).is_err() {
             worker.terminate();
             if let Some(done) = done.borrow_mut().take() {
@@ -405,23 +420,20 @@ fn on_page_thread<T: DeserializeOwned + 'static>(
     done: impl FnOnce(Result<T, Vec<String>>, Ran) + 'static,
 ) {
     request_animation_frame(move || {
-        set_timeout(
-            move || {
-                wasm_bindgen_futures::spawn_local(async move {
-                    let reply = decode::<T>(&answer(request).await);
-                    done(
-                        reply,
-                        Ran {
-                            ms: now_ms() - started,
-                            in_worker: false,
-                            threads: 1,
-                            why_one: None,
-                        },
-                    );
-                });
-            },
-            Duration::ZERO,
-        );
+        crate::tasks::later(0, move || {
+            wasm_bindgen_futures::spawn_local(async move {
+                let reply = decode::<T>(&answer(request).await);
+                done(
+                    reply,
+                    Ran {
+                        ms: now_ms() - started,
+                        in_worker: false,
+                        threads: 1,
+                        why_one: None,
+                    },
+                );
+            });
+        });
     });
 }
 

@@ -2,8 +2,8 @@
 //! the sorting of imported documents into the editors by kind, and Add, which appends them to
 //! what the editors hold ([`add`], [`merge`]). Pure text functions.
 
+use crate::base::EditorFile;
 use crate::forms::config::scheduler_of;
-use crate::state::EditorFile;
 use schedlab_core::input::{looks_like_json, read_source, Inputs};
 use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::Source;
@@ -557,12 +557,11 @@ mod tests {
                 .map(|&f| {
                     (
                         f,
-                        f.example_text(
-                            example
-                                .texts()
-                                .expect("natively every example is compiled in"),
-                        )
-                        .to_string(),
+                        example
+                            .texts()
+                            .expect("natively every example is compiled in")
+                            .text(f)
+                            .to_string(),
                     )
                 })
                 .collect();
@@ -806,12 +805,11 @@ mod tests {
                 .map(|&f| {
                     (
                         f,
-                        f.example_text(
-                            example
-                                .texts()
-                                .expect("natively every example is compiled in"),
-                        )
-                        .to_string(),
+                        example
+                            .texts()
+                            .expect("natively every example is compiled in")
+                            .text(f)
+                            .to_string(),
                     )
                 })
                 .collect();

@@ -15,7 +15,7 @@
 //!
 //! For the browser test, `?schedlab-panic-test` in the address makes the first run panic.
 
-use crate::state::EditorFile;
+use crate::base::EditorFile;
 use std::cell::RefCell;
 use std::sync::Arc;
 use wasm_bindgen::JsCast;

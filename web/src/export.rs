@@ -232,8 +232,8 @@ pub fn field(text: &str) -> Cow<'_, str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::EditorFile;
     use crate::engine::host::load;
-    use crate::state::EditorFile;
     use schedlab_core::report::json_report;
     use schedlab_core::simulation::Limits;
 
@@ -348,7 +348,7 @@ status: {allocatable: {cpu: \"1\", memory: 4Gi, pods: \"110\"}}
             .expect("natively every example is compiled in");
         let texts: Vec<String> = EditorFile::ALL
             .iter()
-            .map(|f| f.example_text(example).to_string())
+            .map(|f| example.text(*f).to_string())
             .collect();
         let scenario = load(&texts).unwrap_or_else(|e| panic!("{e:?}"));
         let run = scenario.run_with(0, false, Limits::default());
@@ -382,12 +382,11 @@ status: {allocatable: {cpu: \"1\", memory: 4Gi, pods: \"110\"}}
                 .map(|&f| {
                     (
                         f,
-                        f.example_text(
-                            example
-                                .texts()
-                                .expect("natively every example is compiled in"),
-                        )
-                        .to_string(),
+                        example
+                            .texts()
+                            .expect("natively every example is compiled in")
+                            .text(f)
+                            .to_string(),
                     )
                 })
                 .collect();

@@ -10,7 +10,7 @@
 //! Reset, a link that names it, a lesson) is synchronous. Native builds (tests, tools, the
 //! fuzzers) compile every file in, so [`Example::texts`] never misses there.
 
-use crate::state::EditorFile;
+use crate::base::EditorFile;
 use schedlab_core::scenario::SchedulerVersion;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -412,7 +412,7 @@ pub async fn fetch(example: &'static Example) -> Result<Loaded, String> {
     }
     // Megabytes of text were just read into the wasm: what uses them starts in a task of its
     // own, so the page's main thread never spends one long task on both.
-    next_task().await;
+    gloo_timers::future::TimeoutFuture::new(0).await;
     let texts = example.put_together(|f| {
         f.text.map(str::to_string).or_else(|| {
             fetched
@@ -429,30 +429,12 @@ pub async fn fetch(example: &'static Example) -> Result<Loaded, String> {
     Ok(Loaded { example, texts })
 }
 
-/// Resolves in a later task (after a zero-delay timeout).
-async fn next_task() {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let waited = web_sys::window()
-            .map(|w| w.set_timeout_with_callback(&resolve).is_ok())
-            .unwrap_or(false);
-        if !waited {
-            let _ = resolve.call0(&wasm_bindgen::JsValue::UNDEFINED);
-        }
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-}
-
 /// A text file of the site, by its address relative to the page.
 async fn fetch_text(url: &str) -> Result<String, String> {
-    use wasm_bindgen::JsCast;
-    use wasm_bindgen_futures::JsFuture;
-    let window = web_sys::window().ok_or("no window")?;
-    let response = JsFuture::from(window.fetch_with_str(url))
+    let response = gloo_net::http::Request::get(url)
+        .send()
         .await
-        .map_err(|e| crate::stash::describe(&e))?;
-    let response: web_sys::Response = response
-        .dyn_into()
-        .map_err(|_| "the answer is not an HTTP response".to_string())?;
+        .map_err(|e| e.to_string())?;
     if !response.ok() {
         return Err(
             format!("HTTP {} {}", response.status(), response.status_text())
@@ -460,12 +442,7 @@ async fn fetch_text(url: &str) -> Result<String, String> {
                 .to_string(),
         );
     }
-    let text = response.text().map_err(|e| crate::stash::describe(&e))?;
-    let text = JsFuture::from(text)
-        .await
-        .map_err(|e| crate::stash::describe(&e))?
-        .as_string()
-        .ok_or("the answer is not text")?;
+    let text = response.text().await.map_err(|e| e.to_string())?;
     if looks_like_html(&text) {
         // A host that answers every unknown path with its index page.
         return Err("the site answered with a web page, not the scenario's file".into());

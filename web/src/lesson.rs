@@ -509,9 +509,9 @@ impl Check {
 mod tests {
     use super::*;
     use crate::analysis::inspect_cycle;
+    use crate::base::SEED;
     use crate::engine::host::load;
     use crate::session::Session;
-    use crate::state::SEED;
     use schedlab_core::report::json_report;
     use schedlab_core::{Scenario, Source};
     use std::path::{Path, PathBuf};

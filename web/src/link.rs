@@ -26,9 +26,9 @@
 //! Pure Rust: no DOM, unit-tested natively.
 
 use crate::analysis::Phase;
+use crate::base::{EditorFile, SEED};
 use crate::gallery::{Example, Loaded, GALLERY};
 use crate::lesson::{LessonAt, Stop, LESSONS};
-use crate::state::{EditorFile, SEED};
 use base64::alphabet;
 use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
 use base64::Engine as _;
@@ -348,7 +348,7 @@ pub fn encode_scenario(shared: &Shared) -> String {
     if let Some(example) = example {
         let unchanged = EditorFile::ALL
             .iter()
-            .all(|f| shared.texts[f.index()] == f.example_text(example));
+            .all(|f| shared.texts[f.index()] == example.text(*f));
         if unchanged {
             return if shared.seed == SEED {
                 format!("example={}", example.name())
@@ -362,7 +362,7 @@ pub fn encode_scenario(shared: &Shared) -> String {
     for f in EditorFile::ALL {
         let text = &shared.texts[f.index()];
         match example {
-            Some(e) if text == f.example_text(e) => {
+            Some(e) if text == e.text(f) => {
                 same.insert(f.stem().to_string(), fingerprint(text));
             }
             _ => {
@@ -671,7 +671,7 @@ fn unpack(packed: &str, warnings: &mut Vec<Warning>) -> Result<Shared, LinkError
         } else if let Some(print) = payload.same.get(f.stem()) {
             let example =
                 example.ok_or_else(|| LinkError::UnknownExample(payload.example.clone()))?;
-            let text = f.example_text(example);
+            let text = example.text(f);
             if fingerprint(text) != *print {
                 warnings.push(Warning::ExampleChanged {
                     example: example.name().to_string(),

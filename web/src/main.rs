@@ -11,8 +11,8 @@ fn main() {
     // A panic logs as before, and shows a bug report holding the scenario.
     schedlab_web::crash::install();
     wasm_bindgen_futures::spawn_local(async {
-        schedlab_web::state::preload_saved_work().await;
-        schedlab_web::state::preload_examples().await;
+        schedlab_web::state::saved::preload_saved_work().await;
+        schedlab_web::state::start::preload_examples().await;
         leptos::mount::mount_to_body(schedlab_web::App);
         // Entries of the saved-work store that no tab used for a month go, after the page is up.
         schedlab_web::stash::tidy().await;

@@ -2,7 +2,7 @@
 //! Policy in the Nodes editor would only meet "more than one Policy given", and pods in the
 //! Nodes editor would run silently with "0 nodes". This says where each belongs instead.
 
-use crate::state::EditorFile;
+use crate::base::EditorFile;
 use schedlab_core::input::{Inputs, Origin};
 use schedlab_core::Diagnostic;
 
@@ -65,9 +65,9 @@ pub fn check(inputs: &mut Inputs, names: &[String], errors: &mut Vec<Diagnostic>
 
 #[cfg(test)]
 mod tests {
+    use crate::base::EditorFile;
     use crate::engine::host::load;
     use crate::gallery::GALLERY;
-    use crate::state::EditorFile;
 
     /// The classic example's texts with `text` in `editor`.
     fn texts_with(editor: EditorFile, text: &str) -> Vec<String> {
@@ -77,12 +77,11 @@ mod tests {
                 if f == editor {
                     text.to_string()
                 } else {
-                    f.example_text(
-                        GALLERY[0]
-                            .texts()
-                            .expect("natively every example is compiled in"),
-                    )
-                    .to_string()
+                    GALLERY[0]
+                        .texts()
+                        .expect("natively every example is compiled in")
+                        .text(f)
+                        .to_string()
                 }
             })
             .collect()

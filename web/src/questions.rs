@@ -3,7 +3,7 @@
 //! `schedlab_core::analysis` from the editors' texts, as the CLI computes it; this module turns
 //! the answers into what the panel draws. Pure Rust: no DOM, unit-tested natively.
 
-use crate::state::EditorFile;
+use crate::base::EditorFile;
 use schedlab_core::analysis::capacity::{self, Capacity};
 use schedlab_core::analysis::compare::{self, Comparison, Fate};
 use schedlab_core::analysis::summary::Summary;

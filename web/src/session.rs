@@ -138,11 +138,11 @@ pub struct PodStatic {
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct EventRow {
     /// `Normal` or `Warning`.
-    #[serde(deserialize_with = "crate::engine::wire::static_str")]
-    pub kind: crate::engine::wire::StaticStr,
+    #[serde(deserialize_with = "crate::interned::static_str")]
+    pub kind: crate::interned::StaticStr,
     /// `Scheduled`, `FailedScheduling`, `Preempted`, ...
-    #[serde(deserialize_with = "crate::engine::wire::static_str")]
-    pub reason: crate::engine::wire::StaticStr,
+    #[serde(deserialize_with = "crate::interned::static_str")]
+    pub reason: crate::interned::StaticStr,
     /// `pod/name` (namespace dropped when `default`).
     pub object: String,
     /// The message.
@@ -295,8 +295,8 @@ impl ChipKind {
 pub struct PodStatus {
     /// `Pending`, `Assumed`, `Bound`, `Terminating`, `Deleted`, or `Not created` for a pod the
     /// timeline has not created yet.
-    #[serde(deserialize_with = "crate::engine::wire::static_str")]
-    pub phase: crate::engine::wire::StaticStr,
+    #[serde(deserialize_with = "crate::interned::static_str")]
+    pub phase: crate::interned::StaticStr,
     /// Its node (assumed or bound).
     pub node: Option<String>,
     /// `status.nominatedNodeName`.
@@ -716,6 +716,29 @@ impl Session {
         }
 
         let now = sim.now();
+        let queue = self.queue();
+
+        Frame {
+            position,
+            end: info.end,
+            now,
+            cycles_done: sim.cycles_done(),
+            last_cycle,
+            next: self.describe_next(),
+            nodes,
+            pods,
+            queue,
+            events_done: sim.events_done(),
+            pdbs,
+        }
+    }
+
+    /// The scheduling queue now: activeQ, podBackoffQ and unschedulableQ, each pod with its
+    /// attempts, the time left in backoff and why it waits.
+    fn queue(&self) -> QueueView {
+        let sim = &self.sim;
+        let states = sim.pod_states();
+        let now = sim.now();
         let mut queue = QueueView::default();
         for q in sim.queue_view() {
             let reason = states
@@ -739,20 +762,7 @@ impl Session {
                 SubQueue::Unschedulable => queue.unschedulable.push(row),
             }
         }
-
-        Frame {
-            position,
-            end: info.end,
-            now,
-            cycles_done: sim.cycles_done(),
-            last_cycle,
-            next: self.describe_next(),
-            nodes,
-            pods,
-            queue,
-            events_done: sim.events_done(),
-            pdbs,
-        }
+        queue
     }
 
     /// The next step in words: `scheduleOne default/web-1`, `bind default/web-1 to node-2`.
@@ -893,9 +903,9 @@ pub(crate) fn run_example(name: &str) -> Session {
         .texts()
         .expect("natively every example is compiled in");
     assert_eq!(example.name(), name);
-    let texts: Vec<String> = crate::state::EditorFile::ALL
+    let texts: Vec<String> = crate::base::EditorFile::ALL
         .iter()
-        .map(|f| f.example_text(example).to_string())
+        .map(|f| example.text(*f).to_string())
         .collect();
     let scenario = crate::engine::host::load(&texts).unwrap_or_else(|e| panic!("{name}: {e:?}"));
     let mut s = Session::new(scenario, 0);
@@ -906,9 +916,9 @@ pub(crate) fn run_example(name: &str) -> Session {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::base::EditorFile;
     use crate::engine::host::load;
     use crate::gallery::example_named;
-    use crate::state::EditorFile;
 
     /// `pdb-steers` with `extra` appended to its Pods editor, run to its end.
     fn pdb_steers(extra: &str) -> Session {
@@ -917,7 +927,7 @@ mod tests {
             .expect("natively every example is compiled in");
         let mut texts: Vec<String> = EditorFile::ALL
             .iter()
-            .map(|f| f.example_text(example).to_string())
+            .map(|f| example.text(*f).to_string())
             .collect();
         texts[EditorFile::Pods.index()].push_str(extra);
         let scenario = load(&texts).unwrap_or_else(|e| panic!("{e:?}"));

@@ -7,7 +7,7 @@ use super::node_card::NodeCard;
 use super::pdb_view::{PdbHover, PdbList};
 use super::placements::Placements;
 use super::PriorityLegend;
-use crate::state::{Playground, Selection};
+use crate::state::{Loads, RunPosition, Selected, Selection};
 use leptos::prelude::*;
 
 /// More nodes than this are drawn as a heat-map.
@@ -16,17 +16,19 @@ pub const HEAT_MAP_THRESHOLD: usize = 200;
 /// The nodes at the current position.
 #[component]
 pub fn ClusterView() -> impl IntoView {
-    let state = expect_context::<Playground>();
-    provide_context(PdbHover::new(state));
+    let loads = expect_context::<Loads>();
+    let position = expect_context::<RunPosition>();
+    let selected = expect_context::<Selected>();
+    provide_context(PdbHover::new(position));
     let count = Memo::new(move |_| {
-        state
+        position
             .frame
             .with(|f| f.as_ref().map_or(0, |f| f.nodes.len()))
     });
     let big = move || count.get() > HEAT_MAP_THRESHOLD;
     let pods_tab = RwSignal::new(false);
     let cards = move || {
-        state.frame.with(|f| {
+        position.frame.with(|f| {
             f.as_ref()
                 .map(|f| {
                     f.nodes
@@ -39,15 +41,15 @@ pub fn ClusterView() -> impl IntoView {
         })
     };
     let selected_index = move || {
-        let Selection::Node(name) = state.selection.get() else {
+        let Selection::Node(name) = selected.selection.get() else {
             return None;
         };
-        state
+        position
             .frame
             .with(|f| f.as_ref()?.nodes.iter().position(|n| n.name == name))
     };
     view! {
-        <section class="card cluster" data-testid="cluster-view" class:stale=move || state.is_stale()>
+        <section class="card cluster" data-testid="cluster-view" class:stale=move || loads.is_stale()>
             <header class="card-head">
                 <h2>"Cluster"</h2>
                 <span class="segmented" role="tablist">
@@ -56,9 +58,9 @@ pub fn ClusterView() -> impl IntoView {
                 </span>
                 <PriorityLegend/>
             </header>
-            <Show when=move || state.is_stale()>
+            <Show when=move || loads.is_stale()>
                 <p class="stale-note" data-testid="stale-note">
-                    {move || if state.info.with(Option::is_some) {
+                    {move || if position.info.with(Option::is_some) {
                         "The inputs have errors: this is the last valid result."
                     } else {
                         "The inputs have errors, and no valid version of them has run yet: fix them to see the cluster."

@@ -6,14 +6,15 @@
 //! lines until the user asks for the whole of it: a browser takes some 50 ms to lay out 370 KB
 //! in a textarea, and 20 ms more to hand it megabytes, which would hold the page while a big
 //! scenario loads. Typing or pasting, a form's edit, Undo and Redo keep the textarea whole
-//! ([`Playground::replaced`] counts only the replacements from elsewhere).
+//! ([`Editors::replaced`] counts only the replacements from elsewhere).
 
 use super::config_form::ConfigForm;
 use super::node_form::NodeForm;
 use super::pod_form::PodForm;
 use super::policy_form::PolicyForm;
 use super::scheduler_switch::{PolicyIgnored, SchedulerSwitch};
-use crate::state::{EditorFile, Playground};
+use crate::base::EditorFile;
+use crate::state::{Editors, Loads};
 use leptos::html;
 use leptos::prelude::*;
 use schedlab_core::Diagnostic;
@@ -30,17 +31,18 @@ const PREVIEW_LINE_CHARS: usize = 160;
 /// The editor of one input file.
 #[component]
 pub fn Editor(file: EditorFile) -> impl IntoView {
-    let state = expect_context::<Playground>();
-    let text = state.text(file);
+    let editors = expect_context::<Editors>();
+    let loads = expect_context::<Loads>();
+    let text = editors.text(file);
     let gutter = NodeRef::<html::Div>::new();
     let area = NodeRef::<html::Textarea>::new();
     let form_view = RwSignal::new(false);
     // The textarea holds the whole text: it is small, or the user asked for it (or typed in
     // it) since the editors' texts were last replaced from elsewhere.
     let asked_at = RwSignal::new(None::<u64>);
-    let ask_whole = move || asked_at.set(Some(state.replaced.get_untracked()));
+    let ask_whole = move || asked_at.set(Some(editors.replaced.get_untracked()));
     let whole = Memo::new(move |_| {
-        text.with(|t| t.len() <= BIG_TEXT_BYTES) || asked_at.get() == Some(state.replaced.get())
+        text.with(|t| t.len() <= BIG_TEXT_BYTES) || asked_at.get() == Some(editors.replaced.get())
     });
     let line_count = Memo::new(move |_| text.with(|t| t.matches('\n').count() + 1));
     let numbers = move || {
@@ -54,7 +56,7 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
         }
         s
     };
-    let errors = Memo::new(move |_| state.errors_for(file));
+    let errors = Memo::new(move |_| loads.errors_for(file));
     let error_lines = move || {
         errors.with(|errs| {
             let mut lines: Vec<usize> = errs.iter().filter_map(|d| d.line).collect();
@@ -92,7 +94,7 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
     let form = move || {
         let text = Signal::from(text);
         // A form commits a finished field: rerun at once, without waiting for a typing pause.
-        let on_edit = Callback::new(move |t: String| state.commit(file, t));
+        let on_edit = Callback::new(move |t: String| editors.commit(file, t));
         super::on_demand(form_of(file, text, on_edit))
     };
 
@@ -104,37 +106,7 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
             id=format!("editor-{}", file.stem())
             data-testid=format!("editor-{}", file.stem())
         >
-            <header class="editor-head">
-                <h2>{title}</h2>
-                <span class="filename">{move || text.with(|t| file.source_name(t))}</span>
-                <span class="editor-meta">
-                    {move || {
-                        format!(
-                            "{} · {} lines",
-                            text.with(|t| EditorFile::format_of(t)),
-                            line_count.get(),
-                        )
-                    }}
-                </span>
-                <span class="view-toggle" role="group" aria-label="View">
-                    <button
-                        class:active=move || form_view.get()
-                        aria-pressed=move || form_view.get().to_string()
-                        data-testid="editor-view-form"
-                        on:click=move |_| form_view.set(true)
-                    >
-                        "Form"
-                    </button>
-                    <button
-                        class:active=move || !form_view.get()
-                        aria-pressed=move || (!form_view.get()).to_string()
-                        data-testid="editor-view-text"
-                        on:click=move |_| form_view.set(false)
-                    >
-                        "Text"
-                    </button>
-                </span>
-            </header>
+            <EditorHead file=file text=text lines=line_count form_view=form_view/>
             {match file {
                 EditorFile::Config => Some(view! { <SchedulerSwitch/> }.into_any()),
                 EditorFile::Policy => Some(view! { <PolicyIgnored/> }.into_any()),
@@ -169,7 +141,7 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
                     prop:value=move || if whole.get() { text.get() } else { String::new() }
                     on:input=move |ev| {
                         ask_whole();
-                        state.edit(file, event_target_value(&ev))
+                        editors.edit(file, event_target_value(&ev))
                     }
                     on:scroll=move |_| sync_scroll()
                 ></textarea>
@@ -178,16 +150,71 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
             <Show when=move || form_view.get()>
                 <div class="form-scroll">{form}</div>
             </Show>
-            <Show when=move || !errors.with(Vec::is_empty)>
-                <ul class="diagnostics" role="alert" data-testid=format!("errors-{}", file.stem())>
-                    <For
-                        each=move || errors.get().into_iter().enumerate()
-                        key=|(i, d)| (*i, d.to_string())
-                        children=move |(_, d)| view! { <DiagnosticItem d=d jump_to=jump_to/> }
-                    />
-                </ul>
-            </Show>
+            <Diagnostics file=file errors=errors jump_to=jump_to/>
         </section>
+    }
+}
+
+/// The editor's title, its file's name and format, its length, and the Form | Text toggle.
+#[component]
+fn EditorHead(
+    file: EditorFile,
+    text: ReadSignal<String>,
+    lines: Memo<usize>,
+    form_view: RwSignal<bool>,
+) -> impl IntoView {
+    view! {
+            <header class="editor-head">
+                <h2>{file.title()}</h2>
+                <span class="filename">{move || text.with(|t| file.source_name(t))}</span>
+                <span class="editor-meta">
+                    {move || {
+                        format!(
+                            "{} · {} lines",
+                            text.with(|t| EditorFile::format_of(t)),
+                            lines.get(),
+                        )
+                    }}
+                </span>
+                <span class="view-toggle" role="group" aria-label="View">
+                    <button
+                        class:active=move || form_view.get()
+                        aria-pressed=move || form_view.get().to_string()
+                        data-testid="editor-view-form"
+                        on:click=move |_| form_view.set(true)
+                    >
+                        "Form"
+                    </button>
+                    <button
+                        class:active=move || !form_view.get()
+                        aria-pressed=move || (!form_view.get()).to_string()
+                        data-testid="editor-view-text"
+                        on:click=move |_| form_view.set(false)
+                    >
+                        "Text"
+                    </button>
+                </span>
+            </header>
+    }
+}
+
+/// The errors that name this file, each selecting its line when clicked.
+#[component]
+fn Diagnostics(
+    file: EditorFile,
+    errors: Memo<Vec<Diagnostic>>,
+    jump_to: impl Fn(usize) + Copy + Send + Sync + 'static,
+) -> impl IntoView {
+    view! {
+        <Show when=move || !errors.with(Vec::is_empty)>
+            <ul class="diagnostics" role="alert" data-testid=format!("errors-{}", file.stem())>
+                <For
+                    each=move || errors.get().into_iter().enumerate()
+                    key=|(i, d)| (*i, d.to_string())
+                    children=move |(_, d)| view! { <DiagnosticItem d=d jump_to=jump_to/> }
+                />
+            </ul>
+        </Show>
     }
 }
 

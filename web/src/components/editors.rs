@@ -2,20 +2,21 @@
 //! stays mounted (its scroll and cursor survive a tab switch); a tab shows its error count.
 
 use super::editor::Editor;
-use crate::state::{EditorFile, Playground};
+use crate::base::EditorFile;
+use crate::state::{Editors, Loads};
 use leptos::prelude::*;
 use schedlab_core::scenario::SchedulerVersion;
 
 /// The tabbed editors.
 #[component]
 pub fn Editors() -> impl IntoView {
-    let state = expect_context::<Playground>();
+    let editors = expect_context::<Editors>();
+    let loads = expect_context::<Loads>();
     let tabs = EditorFile::ALL
         .iter()
         .map(|&f| {
             let errors = Memo::new(move |_| {
-                state
-                    .errors
+                loads.errors
                     .with(|e| e.iter().filter(|d| EditorFile::of_diagnostic(d) == f).count())
             });
             view! {
@@ -23,23 +24,23 @@ pub fn Editors() -> impl IntoView {
                     role="tab"
                     class=move || {
                         let mut c = String::from("tab");
-                        if state.tab.get() == f {
+                        if editors.tab.get() == f {
                             c.push_str(" active");
                         }
                         if errors.get() > 0 {
                             c.push_str(" has-errors");
                         }
                         // v1.35 reads no Policy: its tab is dimmed.
-                        if f == EditorFile::Policy && state.scheduler.get() == SchedulerVersion::V1_35 {
+                        if f == EditorFile::Policy && editors.scheduler.get() == SchedulerVersion::V1_35 {
                             c.push_str(" not-read");
                         }
                         c
                     }
-                    title=move || (f == EditorFile::Policy && state.scheduler.get() == SchedulerVersion::V1_35)
+                    title=move || (f == EditorFile::Policy && editors.scheduler.get() == SchedulerVersion::V1_35)
                         .then_some("kube-scheduler v1.35 does not read a Policy")
-                    aria-selected=move || (state.tab.get() == f).to_string()
+                    aria-selected=move || (editors.tab.get() == f).to_string()
                     data-testid=format!("tab-{}", f.stem())
-                    on:click=move |_| state.tab.set(f)
+                    on:click=move |_| editors.tab.set(f)
                 >
                     {f.tab_title()}
                     {move || (errors.get() > 0).then(|| view! { <span class="tab-errors">{move || errors.get()}</span> })}
@@ -51,7 +52,7 @@ pub fn Editors() -> impl IntoView {
         .iter()
         .map(|&f| {
             view! {
-                <div class="editor-slot" class:active=move || state.tab.get() == f role="tabpanel">
+                <div class="editor-slot" class:active=move || editors.tab.get() == f role="tabpanel">
                     <Editor file=f/>
                 </div>
             }

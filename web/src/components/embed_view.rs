@@ -9,34 +9,39 @@ use super::controls::Controls;
 use super::editors::Editors;
 use super::inspector::Inspector;
 use super::link_banner::LinkBanner;
-use crate::state::Playground;
+use crate::embed::PageMode;
+use crate::state::{AddressBar, Editors, Loads, RunPosition};
 use leptos::prelude::*;
 
 /// The whole page in embed mode.
 #[component]
 pub fn EmbedView() -> impl IntoView {
-    let state = expect_context::<Playground>();
+    let editors = expect_context::<Editors>();
+    let loads = expect_context::<Loads>();
+    let position = expect_context::<RunPosition>();
+    let address = expect_context::<AddressBar>();
+    let mode = expect_context::<PageMode>();
     let editing = RwSignal::new(false);
     let title = move || {
-        let name = state.example().name;
-        if state.is_edited() {
+        let name = editors.work.example().name;
+        if editors.work.is_edited() {
             format!("{name} (edited)")
         } else {
             name.to_string()
         }
     };
     let scheduler = move || {
-        state.info.with(|i| {
+        position.info.with(|i| {
             i.as_ref()
                 .map(|i| format!("kube-scheduler {}", i.scheduler.as_str()))
         })
     };
     let errors = move || {
-        let n = state.errors.with(Vec::len);
+        let n = loads.errors.with(Vec::len);
         (n > 0).then(|| {
             let s = if n == 1 { "" } else { "s" };
             let text = format!("{n} error{s} · showing the last valid result");
-            if state.mode.edit {
+            if mode.edit {
                 view! {
                     <button class="link embed-errors" data-testid="embed-errors" on:click=move |_| editing.set(true)>{text}</button>
                 }
@@ -48,8 +53,8 @@ pub fn EmbedView() -> impl IntoView {
     };
     // The link out follows what is on screen, so the full page opens at the same cycle.
     let full_page = move || {
-        state.track_link();
-        state.full_page_link()
+        address.track_link();
+        address.full_page_link()
     };
     let left = move || {
         if editing.get() {
@@ -65,7 +70,7 @@ pub fn EmbedView() -> impl IntoView {
                 <span class="embed-title" data-testid="scenario-name" title=title>{title}</span>
                 <span class="embed-scheduler" data-testid="status">{scheduler}</span>
                 {errors}
-                {state.mode.edit.then(|| view! {
+                {mode.edit.then(|| view! {
                     <span class="segmented embed-switch" role="tablist">
                         <button role="tab" class:active=move || !editing.get() data-testid="embed-show-cluster" on:click=move |_| editing.set(false)>"Cluster"</button>
                         <button role="tab" class:active=move || editing.get() data-testid="embed-show-inputs" on:click=move |_| editing.set(true)>"Inputs"</button>

@@ -4,7 +4,7 @@
 //! 20 ms of the browser's style and layout in the frame that shows the run.
 
 use super::search_box::SearchBox;
-use crate::state::Playground;
+use crate::state::{CycleInspector, Loads, RunPosition};
 use leptos::prelude::*;
 
 /// Events shown at first (the filter, or the button under the table, finds the rest).
@@ -15,20 +15,22 @@ const MORE_SHOWN: usize = 200;
 /// The event log.
 #[component]
 pub fn EventLog() -> impl IntoView {
-    let state = expect_context::<Playground>();
+    let loads = expect_context::<Loads>();
+    let position = expect_context::<RunPosition>();
+    let inspector = expect_context::<CycleInspector>();
     let filter = RwSignal::new(String::new());
     // Rows asked for, by run and filter: a new run or another filter starts from the first
     // rows again.
     let asked = RwSignal::new((0_u64, String::new(), FIRST_SHOWN));
     let rows = Memo::new(move |_| {
-        let run = state.loads.get();
+        let run = loads.loads.get();
         let shown = filter
             .with(|f| asked.with(|(r, a, n)| if *r == run && a == f { *n } else { FIRST_SHOWN }));
-        let done = state
+        let done = position
             .frame
             .with(|f| f.as_ref().map_or(0, |f| f.events_done));
         let needle = filter.get().to_lowercase();
-        state.info.with(|i| {
+        position.info.with(|i| {
             let Some(i) = i else {
                 return (0, Vec::new());
             };
@@ -47,7 +49,7 @@ pub fn EventLog() -> impl IntoView {
             (total, matching.into_iter().take(shown).collect())
         })
     });
-    let inspected_cycle = move || match state.inspected.get() {
+    let inspected_cycle = move || match inspector.inspected.get() {
         Some(crate::state::Inspected::Cycle(c)) => Some(c),
         _ => None,
     };
@@ -75,12 +77,12 @@ pub fn EventLog() -> impl IntoView {
                             each=move || {
                                 // A new run never reuses the rows of the old one, even when
                                 // the indices are the same.
-                                let generation = state.loads.get();
+                                let generation = loads.loads.get();
                                 rows.get().1.into_iter().map(move |k| (generation, k))
                             }
                             key=|key| *key
                             children=move |(_, k)| {
-                                let e = state.info.with_untracked(|i| i.as_ref().and_then(|i| i.events.get(k).cloned()));
+                                let e = position.info.with_untracked(|i| i.as_ref().and_then(|i| i.events.get(k).cloned()));
                                 e.map(|e| {
                                     let cycle = e.cycle;
                                     let step = e.step;
@@ -91,10 +93,10 @@ pub fn EventLog() -> impl IntoView {
                                             data-testid="event-row"
                                             data-reason=e.reason
                                             tabindex="0"
-                                            on:click=move |_| state.jump_to_event(cycle, step)
+                                            on:click=move |_| position.jump_to_event(cycle, step)
                                             on:keydown=move |ev| {
                                                 if ev.key() == "Enter" {
-                                                    state.jump_to_event(cycle, step);
+                                                    position.jump_to_event(cycle, step);
                                                 }
                                             }
                                         >
@@ -118,7 +120,7 @@ pub fn EventLog() -> impl IntoView {
                             <p class="more">
                                 {format!("showing the newest {} of {total}; filter to find older ones, or ", list.len())}
                                 <button class="link" data-testid="events-more" on:click=move |_| {
-                                    let now = (state.loads.get_untracked(), filter.get_untracked());
+                                    let now = (loads.loads.get_untracked(), filter.get_untracked());
                                     let shown = rows.with_untracked(|r| r.1.len());
                                     asked.set((now.0, now.1, shown + MORE_SHOWN));
                                 }>

@@ -9,7 +9,7 @@
 use super::camel_breaks;
 use super::plugin_statuses::{code_class, ExtPoints, PluginStatuses};
 use super::term::Term;
-use crate::analysis::{FilterCell, FilterTable, ModernView};
+use crate::analysis::{FilterCell, FilterRow, FilterTable, ModernView};
 use leptos::prelude::*;
 
 /// The filter table.
@@ -47,45 +47,10 @@ pub fn FindNodesThatFit(
             super::ROW_LIMIT
         };
         rows.get_value()
-        .into_iter()
-        .take(limit)
-        .map(|row| {
-            let last = row.cells.len().saturating_sub(1);
-            let ends_with_failure = matches!(row.cells.last(), Some(FilterCell::Fail { .. }));
-            let code = row.code;
-            let code_tag = move || code.map(|c| view! { <Term name=c><span class=format!("{} cell-code", code_class(c)) data-testid="node-code">{c}</span></Term> });
-            let cells = row
-                .cells
-                .into_iter()
-                .enumerate()
-                .map(|(i, cell)| match cell {
-                    FilterCell::Pass => view! { <td class="pass" title="passed">"✓"</td> }.into_any(),
-                    // The usual case: the node's first failure, which ends the row. Its text
-                    // runs on over the predicates that never ran and the free last column.
-                    FilterCell::Fail { reason, detail, span } if i == last => view! {
-                        <td class="fail" colspan=span + 1 title=detail>{reason}{code_tag()}</td>
-                    }
-                    .into_any(),
-                    // With alwaysCheckAllPredicates a failure can sit mid-row: a mark, with the
-                    // reason on hover.
-                    FilterCell::Fail { reason, detail, span } => view! {
-                        <td class="fail fail-mark" colspan=span title=format!("{reason}: {detail}")>"✗"</td>
-                    }
-                    .into_any(),
-                    FilterCell::NotRun => view! { <td class="notrun" title="did not run">"·"</td> }.into_any(),
-                    FilterCell::Skipped => view! { <td class="skipped" title="skipped: its PreFilter returned Skip, so its Filter did not run this cycle">"skip"</td> }.into_any(),
-                })
-                .collect_view();
-            let node_attr = row.node.clone();
-            view! {
-                <tr class:fits=row.fits class:rejected=!row.fits data-node=node_attr>
-                    <th scope="row" class="mono">{row.node}</th>
-                    {cells}
-                    {(!ends_with_failure).then(|| view! { <td class="rest"></td> })}
-                </tr>
-            }
-        })
-        .collect_view()
+            .into_iter()
+            .take(limit)
+            .map(|row| view! { <NodeRow row=row/> })
+            .collect_view()
     };
     // v1.35: nodes a PreFilter rejection or narrowing, or a nominated node that passed, kept
     // out of the scan are not "not evaluated because enough were found".
@@ -110,58 +75,12 @@ pub fn FindNodesThatFit(
     };
     // The nodes a PreFilter result left (all of them evaluated when the table has as many rows).
     let row_nodes: Vec<String> = rows.with_value(|r| r.iter().map(|r| r.node.clone()).collect());
-    let pre = modern.clone().map(|m| {
-        let narrowed = m.pre_filter_nodes.map(|n| {
-            let which = if row_nodes.len() == n && n > 0 {
-                format!(" ({})", row_nodes.join(", "))
-            } else {
-                String::new()
-            };
-            view! {
-                <p class="note" data-testid="pre-filter-nodes">
-                    {format!("A PreFilter result narrowed the search to {n} of {num_all_nodes} nodes{which}; the others get \"node(s) didn't satisfy plugin(s)\" and are not filtered.")}
-                </p>
-            }
-        });
-        let rejected = m.pre_filter_rejected.then(|| {
-            view! {
-                <p class="note" data-testid="pre-filter-rejected">
-                    "A PreFilter plugin rejected the pod: the cycle ends here with that status for every node, and no Filter runs."
-                </p>
-            }
-        });
-        let skipped = (!m.skipped_filters.is_empty()).then(|| {
-            view! {
-                <p class="note" data-testid="skipped-filters">
-                    "PreFilter returned Skip, so these Filter plugins do not run this cycle: "
-                    <span class="mono">{m.skipped_filters.join(", ")}</span>
-                </p>
-            }
-        });
-        view! {
-            <PluginStatuses
-                point="PreFilter"
-                sub="each plugin prepares its state once; Skip drops its Filter, a rejection ends the cycle"
-                rows=m.pre_filter.clone()
-                test_id="pre-filter"
-            />
-            {narrowed}
-            {rejected}
-            {skipped}
-        }
-    });
-    let nominated = modern.and_then(|m| m.nominated).map(|(node, passed)| {
-        let rest = if passed {
-            " is tried first and passes: it is the result, with no scan of the other nodes and no scoring."
-        } else {
-            " is tried first and is rejected: every node is scanned as usual."
-        };
-        view! {
-            <p class="note nominated-first" data-testid="nominated-first">
-                "The pod's "<Term name="nominatedNodeName">"nominated node"</Term>" "{node}{rest}
-            </p>
-        }
-    });
+    let pre = modern
+        .clone()
+        .map(|m| view! { <PreFilter modern=m row_nodes=row_nodes num_all_nodes=num_all_nodes/> });
+    let nominated = modern
+        .and_then(|m| m.nominated)
+        .map(|(node, passed)| view! { <NominatedFirst node=node passed=passed/> });
     view! {
         <section class="step" data-testid="find-nodes-that-fit">
             <h3>
@@ -207,5 +126,105 @@ pub fn FindNodesThatFit(
                 </p>
             })}
         </section>
+    }
+}
+
+/// One node's row: a cell per predicate or Filter plugin, up to its first failure.
+#[component]
+fn NodeRow(row: FilterRow) -> impl IntoView {
+    let last = row.cells.len().saturating_sub(1);
+    let ends_with_failure = matches!(row.cells.last(), Some(FilterCell::Fail { .. }));
+    let code = row.code;
+    let code_tag = move || {
+        code.map(|c| view! { <Term name=c><span class=format!("{} cell-code", code_class(c)) data-testid="node-code">{c}</span></Term> })
+    };
+    let cells = row
+        .cells
+        .into_iter()
+        .enumerate()
+        .map(|(i, cell)| match cell {
+            FilterCell::Pass => view! { <td class="pass" title="passed">"✓"</td> }.into_any(),
+            // The usual case: the node's first failure, which ends the row. Its text runs on
+            // over the predicates that never ran and the free last column.
+            FilterCell::Fail { reason, detail, span } if i == last => view! {
+                <td class="fail" colspan=span + 1 title=detail>{reason}{code_tag()}</td>
+            }
+            .into_any(),
+            // With alwaysCheckAllPredicates a failure can sit mid-row: a mark, with the
+            // reason on hover.
+            FilterCell::Fail { reason, detail, span } => view! {
+                <td class="fail fail-mark" colspan=span title=format!("{reason}: {detail}")>"✗"</td>
+            }
+            .into_any(),
+            FilterCell::NotRun => view! { <td class="notrun" title="did not run">"·"</td> }.into_any(),
+            FilterCell::Skipped => view! { <td class="skipped" title="skipped: its PreFilter returned Skip, so its Filter did not run this cycle">"skip"</td> }.into_any(),
+        })
+        .collect_view();
+    let node_attr = row.node.clone();
+    view! {
+        <tr class:fits=row.fits class:rejected=!row.fits data-node=node_attr>
+            <th scope="row" class="mono">{row.node}</th>
+            {cells}
+            {(!ends_with_failure).then(|| view! { <td class="rest"></td> })}
+        </tr>
+    }
+}
+
+/// v1.35's PreFilter: each plugin's status, and what its results did to the search (the nodes
+/// it narrowed it to, a rejection that ends the cycle, the Filter plugins it skipped).
+#[component]
+fn PreFilter(modern: ModernView, row_nodes: Vec<String>, num_all_nodes: usize) -> impl IntoView {
+    let narrowed = modern.pre_filter_nodes.map(|n| {
+        let which = if row_nodes.len() == n && n > 0 {
+            format!(" ({})", row_nodes.join(", "))
+        } else {
+            String::new()
+        };
+        view! {
+            <p class="note" data-testid="pre-filter-nodes">
+                {format!("A PreFilter result narrowed the search to {n} of {num_all_nodes} nodes{which}; the others get \"node(s) didn't satisfy plugin(s)\" and are not filtered.")}
+            </p>
+        }
+    });
+    let rejected = modern.pre_filter_rejected.then(|| {
+        view! {
+            <p class="note" data-testid="pre-filter-rejected">
+                "A PreFilter plugin rejected the pod: the cycle ends here with that status for every node, and no Filter runs."
+            </p>
+        }
+    });
+    let skipped = (!modern.skipped_filters.is_empty()).then(|| {
+        view! {
+            <p class="note" data-testid="skipped-filters">
+                "PreFilter returned Skip, so these Filter plugins do not run this cycle: "
+                <span class="mono">{modern.skipped_filters.join(", ")}</span>
+            </p>
+        }
+    });
+    view! {
+        <PluginStatuses
+            point="PreFilter"
+            sub="each plugin prepares its state once; Skip drops its Filter, a rejection ends the cycle"
+            rows=modern.pre_filter.clone()
+            test_id="pre-filter"
+        />
+        {narrowed}
+        {rejected}
+        {skipped}
+    }
+}
+
+/// v1.35: the pod's nominated node, tried before the scan.
+#[component]
+fn NominatedFirst(node: String, passed: bool) -> impl IntoView {
+    let rest = if passed {
+        " is tried first and passes: it is the result, with no scan of the other nodes and no scoring."
+    } else {
+        " is tried first and is rejected: every node is scanned as usual."
+    };
+    view! {
+        <p class="note nominated-first" data-testid="nominated-first">
+            "The pod's "<Term name="nominatedNodeName">"nominated node"</Term>" "{node}{rest}
+        </p>
     }
 }

@@ -8,10 +8,11 @@
 use super::cluster_view::ClusterView;
 use super::embed_view::EmbedView;
 use super::event_log::EventLog;
-use super::import_export::ImportExportNow;
+use super::import_export::ImportExport;
 use super::inspector::Inspector;
-use super::lesson_panel::LessonPanelNow;
+use super::lesson_panel::LessonPanel;
 use super::queue_view::QueueView;
+use crate::state::OpenLesson;
 use leptos::prelude::*;
 
 /// Which of the views to draw.
@@ -25,14 +26,20 @@ pub enum Part {
     Embed,
     /// The header's Import and Export buttons and their menus.
     ImportExport,
-    /// The lesson panel.
+    /// The lesson panel (nothing while no lesson is open and the list is closed; its code is
+    /// fetched once one is).
     Lesson,
 }
 
 /// `part`, drawn once its code is here.
 #[component]
 pub fn FirstScreen(part: Part) -> impl IntoView {
-    super::on_demand(first_screen_view(part))
+    if part == Part::Lesson {
+        let lesson = expect_context::<OpenLesson>();
+        let wanted = move || lesson.at.with(Option::is_some) || lesson.list.get();
+        return super::on_demand_once(wanted, || first_screen_view(Part::Lesson)).into_any();
+    }
+    super::on_demand(first_screen_view(part)).into_any()
 }
 
 split_point! {
@@ -42,8 +49,8 @@ split_point! {
             Part::World => view! { <ClusterView/> <QueueView/> }.into_any(),
             Part::Analysis => view! { <Inspector/> <EventLog/> }.into_any(),
             Part::Embed => view! { <EmbedView/> }.into_any(),
-            Part::ImportExport => view! { <ImportExportNow/> }.into_any(),
-            Part::Lesson => view! { <LessonPanelNow/> }.into_any(),
+            Part::ImportExport => view! { <ImportExport/> }.into_any(),
+            Part::Lesson => view! { <LessonPanel/> }.into_any(),
         }
     }
 }

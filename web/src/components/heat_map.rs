@@ -4,7 +4,7 @@
 //! canvas takes its container's width, and is drawn again when that width changes.
 
 use crate::session::{ChipKind, Frame};
-use crate::state::{Playground, Selection};
+use crate::state::{RunPosition, Selected, Selection};
 use leptos::html;
 use leptos::prelude::*;
 use schedlab_core::model::resources::format_usage;
@@ -26,7 +26,8 @@ fn cell_size(n: usize) -> f64 {
 /// The heat-map.
 #[component]
 pub fn HeatMap() -> impl IntoView {
-    let state = expect_context::<Playground>();
+    let position = expect_context::<RunPosition>();
+    let selected = expect_context::<Selected>();
     let canvas = NodeRef::<html::Canvas>::new();
     let hover = RwSignal::new(None::<String>);
     // The container's width, once the browser has laid it out.
@@ -34,12 +35,12 @@ pub fn HeatMap() -> impl IntoView {
 
     // Redraw whenever the frame or the selection changes.
     Effect::new(move |_| {
-        let selection = state.selection.get();
-        let selected_pod = state.selected_pod.get();
+        let selection = selected.selection.get();
+        let selected_pod = selected.pod.get();
         let Some(w) = width.get() else {
             return;
         };
-        state.frame.with(|f| {
+        position.frame.with(|f| {
             if let (Some(f), Some(c)) = (f.as_ref(), canvas.get()) {
                 draw(&c, f, &selection, selected_pod, w);
             }
@@ -71,7 +72,7 @@ pub fn HeatMap() -> impl IntoView {
     });
 
     let cell_at = move |x: f64, y: f64| -> Option<usize> {
-        state.frame.with_untracked(|f| {
+        position.frame.with_untracked(|f| {
             let f = f.as_ref()?;
             let n = f.nodes.len();
             let cell = cell_size(n);
@@ -82,7 +83,7 @@ pub fn HeatMap() -> impl IntoView {
         })
     };
     let describe = move |i: usize| {
-        state.frame.with_untracked(|f| {
+        position.frame.with_untracked(|f| {
             let n = f.as_ref()?.nodes.get(i)?;
             Some(format!(
                 "{} · cpu {} · mem {} · pods {} / {}{}",
@@ -104,9 +105,9 @@ pub fn HeatMap() -> impl IntoView {
                 aria-label="Heat-map of the nodes by CPU requested; the Pods tab and the event filter find a node by name"
                 on:click=move |ev| {
                     if let Some(i) = cell_at(f64::from(ev.offset_x()), f64::from(ev.offset_y())) {
-                        let name = state.frame.with_untracked(|f| f.as_ref().map(|f| f.nodes[i].name.clone()));
+                        let name = position.frame.with_untracked(|f| f.as_ref().map(|f| f.nodes[i].name.clone()));
                         if let Some(name) = name {
-                            state.select_node(&name);
+                            selected.select_node(&name);
                         }
                     }
                 }

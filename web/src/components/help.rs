@@ -1,6 +1,6 @@
 //! The keyboard help overlay (`?`), also the place that says what the page is.
 
-use crate::state::Playground;
+use crate::state::HelpOpen;
 use leptos::prelude::*;
 
 /// The shortcuts, as (keys, what they do).
@@ -25,8 +25,8 @@ pub const SHORTCUTS: [(&str, &str); 12] = [
 /// The overlay.
 #[component]
 pub fn Help() -> impl IntoView {
-    let state = expect_context::<Playground>();
-    super::on_demand_once(move || state.help.get(), help_view)
+    let HelpOpen(open) = expect_context::<HelpOpen>();
+    super::on_demand_once(move || open.get(), help_view)
 }
 
 split_point! {
@@ -39,14 +39,14 @@ split_point! {
 /// What the component draws once its code is here.
 #[component]
 fn HelpNow() -> impl IntoView {
-    let state = expect_context::<Playground>();
+    let HelpOpen(open) = expect_context::<HelpOpen>();
     view! {
-        <Show when=move || state.help.get()>
-            <div class="overlay" data-testid="help" on:click=move |_| state.help.set(false)>
+        <Show when=move || open.get()>
+            <div class="overlay" data-testid="help" on:click=move |_| open.set(false)>
                 <div class="help-card" role="dialog" aria-label="Keyboard shortcuts" on:click=|ev| ev.stop_propagation()>
                     <header class="card-head">
                         <h2>"Keyboard shortcuts"</h2>
-                        <button class="ctl" data-testid="help-close" on:click=move |_| state.help.set(false)>"×"</button>
+                        <button class="ctl" data-testid="help-close" on:click=move |_| open.set(false)>"×"</button>
                     </header>
                     <table class="shortcuts">
                         <tbody>

@@ -10,7 +10,7 @@
 
 use crate::engine::{self, Export};
 use crate::export::{cli_command, BIG_REPORT, BYTES_PER_ROW};
-use crate::state::{EditorFile, Playground};
+use crate::state::{Editors, Loads, Notice, RunPosition};
 use leptos::prelude::*;
 use schedlab_core::simulation::StopReason;
 use wasm_bindgen::JsCast;
@@ -38,14 +38,6 @@ enum Mode {
 /// views: [`super::first_screen`]).
 #[component]
 pub fn ImportExport() -> impl IntoView {
-    use super::first_screen::{FirstScreen, Part};
-    view! { <FirstScreen part=Part::ImportExport/> }
-}
-
-/// What the component draws once its code is here.
-#[component]
-pub fn ImportExportNow() -> impl IntoView {
-    let state = expect_context::<Playground>();
     let open = RwSignal::new(None::<Menu>);
     // A click outside the open menu closes it.
     let outside = window_event_listener(leptos::ev::mousedown, move |ev| {
@@ -62,69 +54,20 @@ pub fn ImportExportNow() -> impl IntoView {
         }
     });
     on_cleanup(move || outside.remove());
+    // A menu hangs from its button's right edge, unless that is too near the left of the
+    // window (a narrow screen wraps the top bar): then from its left edge.
+    let anchor_left = RwSignal::new(false);
+    view! {
+        <ImportButton open=open anchor_left=anchor_left/>
+        <ExportButton open=open anchor_left=anchor_left/>
+    }
+}
 
-    let export_scenario = move || {
-        open.set(None);
-        let texts: Vec<(EditorFile, String)> = EditorFile::ALL
-            .iter()
-            .map(|&f| (f, state.text(f).get_untracked()))
-            .collect();
-        let bundle = crate::bundle::export(&texts);
-        download(&file_name(state, "", "yaml"), &bundle, "application/yaml");
-    };
-    let export_report = move || {
-        open.set(None);
-        let Some(checked) = ready(state) else {
-            return;
-        };
-        let Some(info) = state.info.get_untracked() else {
-            return;
-        };
-        let bytes = info.evaluated_nodes.saturating_mul(BYTES_PER_ROW);
-        let summary = bytes > BIG_REPORT && offer_summary(bytes);
-        let seed = info.seed;
-        engine::export(Export::Report { summary }, move |text| {
-            let Some(text) = text else {
-                return;
-            };
-            download(
-                &file_name(state, "-report", "json"),
-                &text,
-                "application/json",
-            );
-            let mut notes = checked;
-            if seed != 0 || summary {
-                let command = cli_command(&file_name(state, "", "yaml"), seed, summary);
-                notes.push(format!(
-                    "The report is what \u{201c}{command}\u{201d} prints."
-                ));
-            }
-            tell(state, notes);
-        });
-    };
-    let export_csv = move || {
-        open.set(None);
-        let Some(mut notes) = ready(state) else {
-            return;
-        };
-        let Some(info) = state.info.get_untracked() else {
-            return;
-        };
-        let stopped = info.stop != StopReason::Quiescent;
-        engine::export(Export::PlacementsCsv, move |text| {
-            let Some(text) = text else {
-                return;
-            };
-            download(&file_name(state, "-placements", "csv"), &text, "text/csv");
-            if stopped {
-                notes.push(
-                    "The run stopped at a default bound with more still to happen, as schedlab run stops it: the placements are those at that point."
-                        .to_string(),
-                );
-            }
-            tell(state, notes);
-        });
-    };
+/// Import, and its menu: replace the editors' texts, or add to them.
+#[component]
+fn ImportButton(open: RwSignal<Option<Menu>>, anchor_left: RwSignal<bool>) -> impl IntoView {
+    let editors = expect_context::<Editors>();
+    let notice = expect_context::<Notice>();
     let import = move |mode: Mode| {
         move |ev: leptos::ev::Event| {
             open.set(None);
@@ -143,99 +86,13 @@ pub fn ImportExportNow() -> impl IntoView {
                         texts.push(t);
                     }
                 }
-                apply_import(state, mode, &texts);
+                apply_import(editors, notice, mode, &texts);
             });
         }
     };
-    // Escape closes the menu (and puts the focus back on its toggle); the arrows move between
-    // its items.
-    let keys = move |menu: Menu| {
-        move |ev: leptos::ev::KeyboardEvent| {
-            if open.get_untracked() != Some(menu) {
-                return;
-            }
-            let Some(root) = ev
-                .current_target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            else {
-                return;
-            };
-            match ev.key().as_str() {
-                "Escape" => {
-                    ev.prevent_default();
-                    ev.stop_propagation();
-                    open.set(None);
-                    focus(&root, ".split-toggle", 0);
-                }
-                // An item does its work (the page's shortcut for Space is not for it); a
-                // file item opens its file dialog from the keyboard too.
-                "Enter" | " " => {
-                    let Some(item) = document()
-                        .active_element()
-                        .filter(|a| a.matches("[role=menuitem]").unwrap_or(false))
-                    else {
-                        return;
-                    };
-                    ev.stop_propagation();
-                    let input = item
-                        .query_selector("input")
-                        .ok()
-                        .flatten()
-                        .and_then(|i| i.dyn_into::<web_sys::HtmlElement>().ok());
-                    if let Some(input) = input {
-                        ev.prevent_default();
-                        input.click();
-                    }
-                }
-                "ArrowDown" | "ArrowUp" => {
-                    ev.prevent_default();
-                    ev.stop_propagation();
-                    let items = root.query_selector_all("[role=menuitem]").ok();
-                    let n = items.as_ref().map_or(0, |l| l.length());
-                    if n == 0 {
-                        return;
-                    }
-                    let active = document().active_element();
-                    let at = (0..n).find(|&i| {
-                        items
-                            .as_ref()
-                            .and_then(|l| l.item(i))
-                            .and_then(|e| e.dyn_into::<web_sys::Element>().ok())
-                            .is_some_and(|e| {
-                                active
-                                    .as_ref()
-                                    .is_some_and(|a| e == *a || e.contains(Some(a.as_ref())))
-                            })
-                    });
-                    let next = match (ev.key().as_str(), at) {
-                        ("ArrowDown", Some(i)) => (i + 1) % n,
-                        ("ArrowUp", Some(i)) => (i + n - 1) % n,
-                        ("ArrowDown", None) => 0,
-                        _ => n - 1,
-                    };
-                    focus(&root, "[role=menuitem]", next);
-                }
-                _ => {}
-            }
-        }
-    };
-    // A menu hangs from its button's right edge, unless that is too near the left of the
-    // window (a narrow screen wraps the top bar): then from its left edge.
-    let anchor_left = RwSignal::new(false);
-    let toggle = move |menu: Menu| {
-        move |ev: leptos::ev::MouseEvent| {
-            let right = ev
-                .current_target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .and_then(|b| b.parent_element())
-                .map(|split| split.get_bounding_client_rect().right());
-            anchor_left.set(right.is_some_and(|r| r < MENU_WIDTH));
-            open.update(|o| *o = if *o == Some(menu) { None } else { Some(menu) });
-        }
-    };
-    let is_open = move |menu: Menu| move || open.get() == Some(menu);
+    let is_open = move || open.get() == Some(Menu::Import);
     view! {
-        <div class="split" class:open=is_open(Menu::Import) class:anchor-left=move || anchor_left.get() on:keydown=keys(Menu::Import)>
+        <div class="split" class:open=is_open class:anchor-left=move || anchor_left.get() on:keydown=menu_keys(open, Menu::Import)>
             <label class="button file split-main" title="Import: open YAML or JSON files (nodes, pods, a Policy, a KubeSchedulerConfiguration, or an exported scenario) and replace the texts of the editors they have objects for">
                 "Import"
                 <input type="file" accept=".yaml,.yml,.json,.txt" multiple data-testid="import" on:change=import(Mode::Replace)/>
@@ -244,14 +101,14 @@ pub fn ImportExportNow() -> impl IntoView {
                 class="button split-toggle"
                 data-testid="import-menu"
                 aria-haspopup="menu"
-                aria-expanded=move || is_open(Menu::Import)().to_string()
+                aria-expanded=move || is_open().to_string()
                 aria-label="More ways to import"
                 title="More ways to import: replace the editors' texts, or add to them"
-                on:click=toggle(Menu::Import)
+                on:click=toggle_menu(open, anchor_left, Menu::Import)
             >
                 "▾"
             </button>
-            <div class="split-menu" role="menu" aria-label="Import" hidden=move || !is_open(Menu::Import)()>
+            <div class="split-menu" role="menu" aria-label="Import" hidden=move || !is_open()>
                 <label class="menu-item file" role="menuitem" tabindex="-1" title="Open files and replace the texts of the editors they have objects for (Undo puts them back)">
                     <span class="menu-title">"Replace editors…"</span>
                     <span class="menu-hint">"The files' objects instead of the editors' texts"</span>
@@ -264,31 +121,51 @@ pub fn ImportExportNow() -> impl IntoView {
                 </label>
             </div>
         </div>
-        <div class="split" class:open=is_open(Menu::Export) class:anchor-left=move || anchor_left.get() on:keydown=keys(Menu::Export)>
-            <button class="button split-main" data-testid="export" title="Download the scenario: every editor as one YAML file, which Import and `schedlab run` read" on:click=move |_| export_scenario()>
+    }
+}
+
+/// Export, and its menu: the scenario, the report, the placements.
+#[component]
+fn ExportButton(open: RwSignal<Option<Menu>>, anchor_left: RwSignal<bool>) -> impl IntoView {
+    let exports = Exports {
+        editors: expect_context::<Editors>(),
+        loads: expect_context::<Loads>(),
+        info: expect_context::<RunPosition>().info,
+        notice: expect_context::<Notice>(),
+    };
+    let is_open = move || open.get() == Some(Menu::Export);
+    let then = move |export: fn(Exports)| {
+        move |_: leptos::ev::MouseEvent| {
+            open.set(None);
+            export(exports);
+        }
+    };
+    view! {
+        <div class="split" class:open=is_open class:anchor-left=move || anchor_left.get() on:keydown=menu_keys(open, Menu::Export)>
+            <button class="button split-main" data-testid="export" title="Download the scenario: every editor as one YAML file, which Import and `schedlab run` read" on:click=then(Exports::scenario)>
                 "Export"
             </button>
             <button
                 class="button split-toggle"
                 data-testid="export-menu"
                 aria-haspopup="menu"
-                aria-expanded=move || is_open(Menu::Export)().to_string()
+                aria-expanded=move || is_open().to_string()
                 aria-label="More to export"
                 title="More to export: the report of the run, the placements as CSV"
-                on:click=toggle(Menu::Export)
+                on:click=toggle_menu(open, anchor_left, Menu::Export)
             >
                 "▾"
             </button>
-            <div class="split-menu" role="menu" aria-label="Export" hidden=move || !is_open(Menu::Export)()>
-                <button class="menu-item" role="menuitem" tabindex="-1" data-testid="export-scenario" title="Every editor as one multi-document YAML file: Import reads it back, `schedlab run` runs it" on:click=move |_| export_scenario()>
+            <div class="split-menu" role="menu" aria-label="Export" hidden=move || !is_open()>
+                <button class="menu-item" role="menuitem" tabindex="-1" data-testid="export-scenario" title="Every editor as one multi-document YAML file: Import reads it back, `schedlab run` runs it" on:click=then(Exports::scenario)>
                     <span class="menu-title">"Scenario (YAML)"</span>
                     <span class="menu-hint">"Every editor in one file"</span>
                 </button>
-                <button class="menu-item" role="menuitem" tabindex="-1" data-testid="export-report" title="The JSON report of the whole run: exactly what `schedlab run --output json` prints for the scenario file (pods, every cycle with its filter and score tables, events)" on:click=move |_| export_report()>
+                <button class="menu-item" role="menuitem" tabindex="-1" data-testid="export-report" title="The JSON report of the whole run: exactly what `schedlab run --output json` prints for the scenario file (pods, every cycle with its filter and score tables, events)" on:click=then(Exports::report)>
                     <span class="menu-title">"Report (JSON)"</span>
                     <span class="menu-hint">"What "<code>"schedlab run --output json"</code>" prints"</span>
                 </button>
-                <button class="menu-item" role="menuitem" tabindex="-1" data-testid="export-csv" title="One row per pod, in input order, at the end of the run: namespace, pod, phase, node, nominated node, priority, the cycle that placed it and when, attempts, why it is pending" on:click=move |_| export_csv()>
+                <button class="menu-item" role="menuitem" tabindex="-1" data-testid="export-csv" title="One row per pod, in input order, at the end of the run: namespace, pod, phase, node, nominated node, priority, the cycle that placed it and when, attempts, why it is pending" on:click=then(Exports::placements)>
                     <span class="menu-title">"Placements (CSV)"</span>
                     <span class="menu-hint">"One row per pod, for a spreadsheet"</span>
                 </button>
@@ -297,10 +174,218 @@ pub fn ImportExportNow() -> impl IntoView {
     }
 }
 
+/// Opens `menu`, or closes it when it is open.
+fn toggle_menu(
+    open: RwSignal<Option<Menu>>,
+    anchor_left: RwSignal<bool>,
+    menu: Menu,
+) -> impl Fn(leptos::ev::MouseEvent) + Copy {
+    move |ev| {
+        let right = ev
+            .current_target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|b| b.parent_element())
+            .map(|split| split.get_bounding_client_rect().right());
+        anchor_left.set(right.is_some_and(|r| r < MENU_WIDTH));
+        open.update(|o| *o = if *o == Some(menu) { None } else { Some(menu) });
+    }
+}
+
+/// The keys of an open menu: Escape closes it (and puts the focus back on its toggle); the
+/// arrows move between its items; Enter and Space do an item's work.
+fn menu_keys(
+    open: RwSignal<Option<Menu>>,
+    menu: Menu,
+) -> impl Fn(leptos::ev::KeyboardEvent) + Copy {
+    move |ev| {
+        if open.get_untracked() != Some(menu) {
+            return;
+        }
+        let Some(root) = ev
+            .current_target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        else {
+            return;
+        };
+        match ev.key().as_str() {
+            "Escape" => {
+                ev.prevent_default();
+                ev.stop_propagation();
+                open.set(None);
+                focus(&root, ".split-toggle", 0);
+            }
+            // An item does its work (the page's shortcut for Space is not for it); a file
+            // item opens its file dialog from the keyboard too.
+            "Enter" | " " => press_item(&ev),
+            "ArrowDown" | "ArrowUp" => {
+                ev.prevent_default();
+                ev.stop_propagation();
+                move_between_items(&root, ev.key() == "ArrowDown");
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Enter or Space on a menu item: a file item opens its file dialog.
+fn press_item(ev: &leptos::ev::KeyboardEvent) {
+    let Some(item) = document()
+        .active_element()
+        .filter(|a| a.matches("[role=menuitem]").unwrap_or(false))
+    else {
+        return;
+    };
+    ev.stop_propagation();
+    let input = item
+        .query_selector("input")
+        .ok()
+        .flatten()
+        .and_then(|i| i.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(input) = input {
+        ev.prevent_default();
+        input.click();
+    }
+}
+
+/// Focuses the next (`down`) or the previous item of the menu under `root`, round.
+fn move_between_items(root: &web_sys::Element, down: bool) {
+    let items = root.query_selector_all("[role=menuitem]").ok();
+    let n = items.as_ref().map_or(0, |l| l.length());
+    if n == 0 {
+        return;
+    }
+    let active = document().active_element();
+    let at = (0..n).find(|&i| {
+        items
+            .as_ref()
+            .and_then(|l| l.item(i))
+            .and_then(|e| e.dyn_into::<web_sys::Element>().ok())
+            .is_some_and(|e| {
+                active
+                    .as_ref()
+                    .is_some_and(|a| e == *a || e.contains(Some(a.as_ref())))
+            })
+    });
+    let next = match (down, at) {
+        (true, Some(i)) => (i + 1) % n,
+        (false, Some(i)) => (i + n - 1) % n,
+        (true, None) => 0,
+        (false, None) => n - 1,
+    };
+    focus(root, "[role=menuitem]", next);
+}
+
+/// What Export reads: the editors, the run and its loads; it tells what it did in the notice.
+#[derive(Clone, Copy)]
+struct Exports {
+    editors: Editors,
+    loads: Loads,
+    info: RwSignal<Option<std::sync::Arc<crate::session::SessionInfo>>>,
+    notice: Notice,
+}
+
+impl Exports {
+    /// Downloads the scenario: every editor in one YAML file.
+    fn scenario(self) {
+        let bundle = crate::bundle::export(&self.editors.files_untracked());
+        download(&self.file_name("", "yaml"), &bundle, "application/yaml");
+    }
+
+    /// Downloads the report `schedlab run --output json` prints (or its summary, when the
+    /// user takes it for a big run).
+    fn report(self) {
+        let Some(checked) = self.ready() else {
+            return;
+        };
+        let Some(info) = self.info.get_untracked() else {
+            return;
+        };
+        let bytes = info.evaluated_nodes.saturating_mul(BYTES_PER_ROW);
+        let summary = bytes > BIG_REPORT && offer_summary(bytes);
+        let seed = info.seed;
+        engine::export(Export::Report { summary }, move |text| {
+            let Some(text) = text else {
+                return;
+            };
+            download(
+                &self.file_name("-report", "json"),
+                &text,
+                "application/json",
+            );
+            let mut notes = checked;
+            if seed != 0 || summary {
+                let command = cli_command(&self.file_name("", "yaml"), seed, summary);
+                notes.push(format!(
+                    "The report is what \u{201c}{command}\u{201d} prints."
+                ));
+            }
+            self.notice.tell(notes);
+        });
+    }
+
+    /// Downloads the placements as CSV.
+    fn placements(self) {
+        let Some(mut notes) = self.ready() else {
+            return;
+        };
+        let Some(info) = self.info.get_untracked() else {
+            return;
+        };
+        let stopped = info.stop != StopReason::Quiescent;
+        engine::export(Export::PlacementsCsv, move |text| {
+            let Some(text) = text else {
+                return;
+            };
+            download(&self.file_name("-placements", "csv"), &text, "text/csv");
+            if stopped {
+                notes.push(
+                    "The run stopped at a default bound with more still to happen, as schedlab run stops it: the placements are those at that point."
+                        .to_string(),
+                );
+            }
+            self.notice.tell(notes);
+        });
+    }
+
+    /// Whether a report or CSV can be made now: `None` (the user is told why) while no run
+    /// has loaded or a newer one is loading; else the notes to add to what the download says
+    /// (the inputs have errors: the run is of the last ones that loaded).
+    fn ready(self) -> Option<Vec<String>> {
+        if self.loads.loading.get_untracked().is_some() {
+            self.notice.tell(vec![
+                "The run is still loading: export it when it has finished.".into(),
+            ]);
+            return None;
+        }
+        if !self.loads.has_run() {
+            self.notice.tell(vec![
+                "Nothing to export yet: no run has loaded (fix the inputs first).".into(),
+            ]);
+            return None;
+        }
+        let mut notes = Vec::new();
+        if self.loads.errors.with_untracked(|e| !e.is_empty()) {
+            notes.push(
+                "The inputs have errors: this is the run of the last inputs that loaded, not of the editors' texts."
+                    .to_string(),
+            );
+        }
+        Some(notes)
+    }
+
+    /// `schedlab-EXAMPLE{suffix}.{ext}`.
+    fn file_name(self, suffix: &str, ext: &str) -> String {
+        format!(
+            "schedlab-{}{suffix}.{ext}",
+            self.editors.work.example().name
+        )
+    }
+}
+
 /// Reads an import into the editors: Replace as [`crate::bundle::import`] sorts it, Add as
-/// [`crate::bundle::add`] appends it; either through [`Playground::import`], so Undo puts
-/// the old texts back.
-fn apply_import(state: Playground, mode: Mode, texts: &[String]) {
+/// [`crate::bundle::add`] appends it; either through [`Editors::import`], so Undo puts the
+/// old texts back.
+fn apply_import(editors: Editors, notice: Notice, mode: Mode, texts: &[String]) {
     let imported = crate::bundle::import(texts);
     let left_out = match imported.skipped {
         0 => String::new(),
@@ -308,7 +393,7 @@ fn apply_import(state: Playground, mode: Mode, texts: &[String]) {
         n => format!(" ({n} documents of other kinds left out)"),
     };
     if imported.texts.is_empty() {
-        state.notify(format!(
+        notice.notify(format!(
             "Nothing imported: no Node, Pod, Policy or other object schedlab reads{left_out}."
         ));
         return;
@@ -316,57 +401,25 @@ fn apply_import(state: Playground, mode: Mode, texts: &[String]) {
     match mode {
         Mode::Replace => {
             let names: Vec<&str> = imported.texts.iter().map(|(f, _)| f.tab_title()).collect();
-            state.import(imported.texts);
-            state.notify(format!("Imported into {}{left_out}.", names.join(", ")));
+            editors.import(imported.texts);
+            notice.notify(format!("Imported into {}{left_out}.", names.join(", ")));
         }
         Mode::Add => {
-            let current: Vec<(EditorFile, String)> = EditorFile::ALL
-                .iter()
-                .map(|&f| (f, state.text(f).get_untracked()))
-                .collect();
-            let added = crate::bundle::add(&current, &imported);
+            let added = crate::bundle::add(&editors.files_untracked(), &imported);
             let summary = added.summary();
             if added.texts.is_empty() {
-                state.notify(format!("Nothing added. {summary}").trim().to_string());
+                notice.notify(format!("Nothing added. {summary}").trim().to_string());
                 return;
             }
-            state.import(added.texts);
+            editors.import(added.texts);
             let left_out = match imported.skipped {
                 0 => String::new(),
                 1 => " 1 document of another kind was left out.".to_string(),
                 n => format!(" {n} documents of other kinds were left out."),
             };
-            state.notify(format!("{summary}{left_out}"));
+            notice.notify(format!("{summary}{left_out}"));
         }
     }
-}
-
-/// Whether a report or CSV can be made now: `None` (the user is told why) while no run has
-/// loaded or a newer one is loading; else the notes to add to what the download says (the
-/// inputs have errors: the run is of the last ones that loaded).
-fn ready(state: Playground) -> Option<Vec<String>> {
-    if state.loading.get_untracked().is_some() {
-        tell(
-            state,
-            vec!["The run is still loading: export it when it has finished.".into()],
-        );
-        return None;
-    }
-    if !state.has_run() {
-        tell(
-            state,
-            vec!["Nothing to export yet: no run has loaded (fix the inputs first).".into()],
-        );
-        return None;
-    }
-    let mut notes = Vec::new();
-    if state.errors.with_untracked(|e| !e.is_empty()) {
-        notes.push(
-            "The inputs have errors: this is the run of the last inputs that loaded, not of the editors' texts."
-                .to_string(),
-        );
-    }
-    Some(notes)
 }
 
 /// Asks whether to download the summary of a big report instead (true: the summary).
@@ -377,20 +430,6 @@ fn offer_summary(bytes: usize) -> bool {
             "The full report of this run is about {mb} MB: every cycle's filter and score tables.\n\nOK downloads the summary instead (schedlab run --summary: the same report without the tables). Cancel downloads the full report."
         ))
         .unwrap_or(false)
-}
-
-/// Shows `notes` under the header, if any (a download has nothing to undo: the Undo of an
-/// earlier import is not offered beside them).
-fn tell(state: Playground, notes: Vec<String>) {
-    if !notes.is_empty() {
-        state.undo.set(None);
-        state.notify(notes.join(" "));
-    }
-}
-
-/// `schedlab-EXAMPLE{suffix}.{ext}`.
-fn file_name(state: Playground, suffix: &str, ext: &str) -> String {
-    format!("schedlab-{}{suffix}.{ext}", state.example().name)
 }
 
 /// Focuses the `index`-th element under `root` that matches `selector`.

@@ -9,23 +9,27 @@ use super::prioritize_nodes::PrioritizeNodes;
 use super::schedule_one::ScheduleOne;
 use super::select_host::SelectHost;
 use crate::analysis::Phase;
-use crate::state::Playground;
+use crate::embed::PageMode;
+use crate::state::{CycleInspector, Loads, RunPosition};
 use leptos::prelude::*;
 
 /// The inspected cycle.
 #[component]
 pub fn Inspector() -> impl IntoView {
-    let state = expect_context::<Playground>();
+    let loads = expect_context::<Loads>();
+    let position = expect_context::<RunPosition>();
+    let inspector = expect_context::<CycleInspector>();
+    let mode = expect_context::<PageMode>();
     // Walking a cycle phase by phase: keep the current phase in sight (on a first visit, only
-    // once the visitor acts: `hold_scroll_until_the_visitor_acts`).
-    let embed = state.mode.embed;
+    // once the visitor acts: [`crate::scroll_hold`]).
+    let embed = mode.embed;
     Effect::new(move |_| {
-        if state.phase.get().is_some() {
+        if position.phase.get().is_some() {
             request_animation_frame(move || {
                 if let Ok(Some(el)) = document().query_selector(".phase-block.current") {
                     if embed {
                         scroll_pane_to(&el);
-                    } else if !page_scroll_held() {
+                    } else if !crate::scroll_hold::page_scroll_held() {
                         let options = web_sys::ScrollIntoViewOptions::new();
                         options.set_block(web_sys::ScrollLogicalPosition::Nearest);
                         el.scroll_into_view_with_scroll_into_view_options(&options);
@@ -35,8 +39,8 @@ pub fn Inspector() -> impl IntoView {
         }
     });
     let body = move || {
-        let Some(i) = state.inspection.get() else {
-            let empty = state
+        let Some(i) = inspector.inspection.get() else {
+            let empty = position
                 .frame
                 .with(|f| f.as_ref().is_some_and(|f| f.position == 0));
             let text = if empty {
@@ -57,7 +61,7 @@ pub fn Inspector() -> impl IntoView {
         };
         let scheduled = c.chosen.is_some();
         let phases = Phase::of(scheduled);
-        let current = state.phase.get();
+        let current = position.phase.get();
         let shown = move |p: Phase| current.is_none_or(|cur| p <= cur);
         let class = move |p: Phase| {
             if current == Some(p) {
@@ -103,48 +107,20 @@ pub fn Inspector() -> impl IntoView {
         .into_any()
     };
     view! {
-        <section class="card inspector" class:stale=move || state.is_stale() data-testid="inspector">
+        <section class="card inspector" class:stale=move || loads.is_stale() data-testid="inspector">
             <header class="card-head">
                 <h2>"Cycle inspector"</h2>
                 <span class="card-hint">
-                    {move || state.inspection.with(|i| i.as_ref().and_then(|i| i.cycle.as_ref()).map(|c| format!("cycle {} of {} at t = {} · ", c.number, c.of, c.time)))}
-                    {move || state.inspection.with(|i| i.is_some()).then_some("what kube-scheduler did for ")}
+                    {move || inspector.inspection.with(|i| i.as_ref().and_then(|i| i.cycle.as_ref()).map(|c| format!("cycle {} of {} at t = {} · ", c.number, c.of, c.time)))}
+                    {move || inspector.inspection.with(|i| i.is_some()).then_some("what kube-scheduler did for ")}
                     <strong class="inspected" data-testid="inspected-pod">
-                        {move || state.inspection.with(|i| i.as_ref().map(|i| crate::session::short_name(&i.pod).to_string()))}
+                        {move || inspector.inspection.with(|i| i.as_ref().map(|i| crate::session::short_name(&i.pod).to_string()))}
                     </strong>
                 </span>
             </header>
             {body}
         </section>
     }
-}
-
-thread_local! {
-    /// Whether the inspector leaves the page where it is for now
-    /// ([`hold_scroll_until_the_visitor_acts`]).
-    static HOLD_SCROLL: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Whether the page stays where it is for now ([`hold_scroll_until_the_visitor_acts`]).
-pub fn page_scroll_held() -> bool {
-    HOLD_SCROLL.with(std::cell::Cell::get)
-}
-
-/// Keeps the inspector and the lesson panel from scrolling the page to the walked phase or the
-/// stop until the visitor first presses a key or a pointer: a first visit, whose first lesson
-/// stop walks cycle 1, starts at the top, with the top bar and the lesson in view. Links and
-/// reloads still scroll to their phase or stop.
-pub fn hold_scroll_until_the_visitor_acts() {
-    if HOLD_SCROLL.with(|h| h.replace(true)) {
-        return;
-    }
-    // The listeners last as long as the page.
-    std::mem::forget(window_event_listener(leptos::ev::pointerdown, |_| {
-        HOLD_SCROLL.with(|h| h.set(false))
-    }));
-    std::mem::forget(window_event_listener(leptos::ev::keydown, |_| {
-        HOLD_SCROLL.with(|h| h.set(false))
-    }));
 }
 
 /// Brings `el` into sight inside its embed pane only: `scrollIntoView` would scroll the host

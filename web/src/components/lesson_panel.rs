@@ -9,51 +9,38 @@
 //! itself) into view each time a stop is shown.
 
 use crate::lesson::{LessonAt, LESSONS};
-use crate::state::Playground;
+use crate::state::{Editors, OpenLesson, Opening, Work};
 use leptos::prelude::*;
 
 /// Below this width the page is one column (`assets/style.css`).
 const NARROW_PX: f64 = 900.0;
 
 /// Asks before a lesson replaces edited texts, as a gallery pick does.
-pub fn may_replace_work(state: Playground) -> bool {
-    !state.is_edited()
+pub fn may_replace_work(work: Work) -> bool {
+    !work.is_edited()
         || window()
             .confirm_with_message("Replace your edited texts with this lesson's scenario?")
             .unwrap_or(false)
 }
 
-/// The panel (nothing when no lesson is open and the list is closed).
+/// The panel: the open lesson at its stop, or the list of lessons (its code comes with the
+/// first screen's other views: [`super::first_screen`]).
 #[component]
 pub fn LessonPanel() -> impl IntoView {
-    let state = expect_context::<Playground>();
-    super::on_demand_once(
-        move || state.lesson.with(Option::is_some) || state.lesson_list.get(),
-        lesson_panel_view,
-    )
-}
-
-/// The panel's view, whose code comes with the first screen's other views
-/// ([`super::first_screen`]).
-fn lesson_panel_view() -> impl std::future::Future<Output = AnyView> + Send + 'static {
-    super::first_screen::first_screen_view(super::first_screen::Part::Lesson)
-}
-
-/// What the component draws once its code is here.
-#[component]
-pub fn LessonPanelNow() -> impl IntoView {
-    let state = expect_context::<Playground>();
+    let lesson = expect_context::<OpenLesson>();
+    let work = expect_context::<Editors>().work;
+    let stop_shown = expect_context::<Opening>().stop_shown;
     Effect::new(move |_| {
-        if state.stop_shown.get() > 0 && !super::inspector::page_scroll_held() {
+        if stop_shown.get() > 0 && !crate::scroll_hold::page_scroll_held() {
             // After the inspector has drawn the stop (and scrolled its phase into view).
             request_animation_frame(|| request_animation_frame(scroll_to_stop));
         }
     });
     move || {
-        if let Some(at) = state.lesson.get() {
-            lesson_card(state, at).into_any()
-        } else if state.lesson_list.get() {
-            lesson_list(state).into_any()
+        if let Some(at) = lesson.at.get() {
+            lesson_card(lesson, work, at).into_any()
+        } else if lesson.list.get() {
+            lesson_list(lesson, work).into_any()
         } else {
             ().into_any()
         }
@@ -61,19 +48,19 @@ pub fn LessonPanelNow() -> impl IntoView {
 }
 
 /// The open lesson at its stop.
-fn lesson_card(state: Playground, at: LessonAt) -> impl IntoView {
-    let lesson = at.lesson();
+fn lesson_card(lesson: OpenLesson, work: Work, at: LessonAt) -> impl IntoView {
+    let shown = at.lesson();
     let k = at.stop_index();
-    let stops = lesson.stops.len();
-    let story = lesson
+    let stops = shown.stops.len();
+    let story = shown
         .story_lines()
         .map(|line| view! { <p>{line.to_string()}</p> })
         .collect_view();
     let stop_view = move || {
-        if state.lesson_edited.get() {
-            return mismatch(state, k, stops).into_any();
+        if lesson.edited.get() {
+            return mismatch(lesson, work, k, stops).into_any();
         }
-        stop(state, at).into_any()
+        stop(lesson, at).into_any()
     };
     view! {
         <section
@@ -92,12 +79,12 @@ fn lesson_card(state: Playground, at: LessonAt) -> impl IntoView {
                     data-testid="lesson-close"
                     aria-label="Close the lesson"
                     title="Close the lesson: the scenario stays as it is"
-                    on:click=move |_| state.close_lesson()
+                    on:click=move |_| lesson.close()
                 >
                     "×"
                 </button>
             </header>
-            <h2 class="lesson-title" data-testid="lesson-title">{lesson.title.clone()}</h2>
+            <h2 class="lesson-title" data-testid="lesson-title">{shown.title.clone()}</h2>
             <div class="lesson-story" data-testid="lesson-story">{story}</div>
             {stop_view}
         </section>
@@ -105,11 +92,11 @@ fn lesson_card(state: Playground, at: LessonAt) -> impl IntoView {
 }
 
 /// The stop: where it is, what to look at, and the way on.
-fn stop(state: Playground, at: LessonAt) -> impl IntoView {
-    let lesson = at.lesson();
+fn stop(lesson: OpenLesson, at: LessonAt) -> impl IntoView {
+    let shown = at.lesson();
     let k = at.stop_index();
     let here = at.stop();
-    let dots = lesson
+    let dots = shown
         .stops
         .iter()
         .enumerate()
@@ -130,18 +117,18 @@ fn stop(state: Playground, at: LessonAt) -> impl IntoView {
                         aria-label=label
                         aria-current=(j == k).then_some("step")
                         data-testid="lesson-dot"
-                        on:click=move |_| state.go_to_stop(j)
+                        on:click=move |_| lesson.go_to_stop(j)
                     ></button>
                 </li>
             }
         })
         .collect_view();
     let away = move || {
-        (!state.at_stop.get()).then(|| {
+        (!lesson.at_stop.get()).then(|| {
             view! {
                 <p class="lesson-away" data-testid="lesson-away">
                     "You have stepped away from this stop. "
-                    <button class="link" data-testid="lesson-back-to-stop" on:click=move |_| state.go_to_stop(k)>
+                    <button class="link" data-testid="lesson-back-to-stop" on:click=move |_| lesson.go_to_stop(k)>
                         "Back to it"
                     </button>
                 </p>
@@ -151,7 +138,7 @@ fn stop(state: Playground, at: LessonAt) -> impl IntoView {
     let onward = if at.is_last_stop() {
         let next = at.next_lesson();
         view! {
-            <button class="ctl" data-testid="lesson-to-list" on:click=move |_| state.show_lesson_list()>
+            <button class="ctl" data-testid="lesson-to-list" on:click=move |_| lesson.show_list()>
                 "Back to lessons"
             </button>
             {next.map(|n| {
@@ -161,7 +148,7 @@ fn stop(state: Playground, at: LessonAt) -> impl IntoView {
                         class="ctl primary"
                         data-testid="lesson-next-lesson"
                         title=format!("Next lesson: {title} (])")
-                        on:click=move |_| state.open_lesson(n)
+                        on:click=move |_| lesson.open(n)
                     >
                         "Next lesson ▶"
                     </button>
@@ -175,7 +162,7 @@ fn stop(state: Playground, at: LessonAt) -> impl IntoView {
                 class="ctl primary"
                 data-testid="lesson-next"
                 title="Next stop (])"
-                on:click=move |_| state.next_stop()
+                on:click=move |_| lesson.next_stop()
             >
                 "Next stop ▶"
             </button>
@@ -192,7 +179,7 @@ fn stop(state: Playground, at: LessonAt) -> impl IntoView {
     view! {
         <div class="lesson-progress">
             <span class="lesson-count" data-testid="lesson-stop-count">
-                {format!("Stop {} of {}", k + 1, lesson.stops.len())}
+                {format!("Stop {} of {}", k + 1, shown.stops.len())}
             </span>
             <ol class="lesson-dots" aria-label="Stops">{dots}</ol>
             <span class="lesson-where" data-testid="lesson-where">
@@ -208,7 +195,7 @@ fn stop(state: Playground, at: LessonAt) -> impl IntoView {
                 data-testid="lesson-prev"
                 title="Previous stop ([)"
                 disabled=k == 0
-                on:click=move |_| state.previous_stop()
+                on:click=move |_| lesson.previous_stop()
             >
                 "◀ Prev stop"
             </button>
@@ -219,10 +206,10 @@ fn stop(state: Playground, at: LessonAt) -> impl IntoView {
 }
 
 /// The scenario no longer is the lesson's.
-fn mismatch(state: Playground, k: usize, stops: usize) -> impl IntoView {
+fn mismatch(lesson: OpenLesson, work: Work, k: usize, stops: usize) -> impl IntoView {
     let reload = move |_| {
-        if may_replace_work(state) {
-            state.reload_lesson();
+        if may_replace_work(work) {
+            lesson.reload();
         }
     };
     view! {
@@ -238,7 +225,7 @@ fn mismatch(state: Playground, k: usize, stops: usize) -> impl IntoView {
                 <button class="ctl primary" data-testid="lesson-reload" on:click=reload>
                     "Reload the lesson"
                 </button>
-                <button class="ctl" data-testid="lesson-keep-edits" on:click=move |_| state.close_lesson()>
+                <button class="ctl" data-testid="lesson-keep-edits" on:click=move |_| lesson.close()>
                     "Keep my edits"
                 </button>
             </div>
@@ -247,13 +234,13 @@ fn mismatch(state: Playground, k: usize, stops: usize) -> impl IntoView {
 }
 
 /// Every lesson, to pick one.
-fn lesson_list(state: Playground) -> impl IntoView {
+fn lesson_list(lesson: OpenLesson, work: Work) -> impl IntoView {
     let items = (0..LESSONS.len())
         .filter_map(|i| LessonAt::new(i, 0))
         .map(|at| {
-            let lesson = at.lesson();
-            let meta = format!("{} stops", lesson.stops.len());
-            let about = lesson.story_lines().next().unwrap_or_default().to_string();
+            let listed = at.lesson();
+            let meta = format!("{} stops", listed.stops.len());
+            let about = listed.story_lines().next().unwrap_or_default().to_string();
             view! {
                 <li>
                     <button
@@ -262,12 +249,12 @@ fn lesson_list(state: Playground) -> impl IntoView {
                         data-lesson=at.source().name
                         title=about
                         on:click=move |_| {
-                            if may_replace_work(state) {
-                                state.open_lesson(at);
+                            if may_replace_work(work) {
+                                lesson.open(at);
                             }
                         }
                     >
-                        <span class="lesson-item-title">{lesson.title.clone()}</span>
+                        <span class="lesson-item-title">{listed.title.clone()}</span>
                         <span class="lesson-item-meta">{meta}</span>
                     </button>
                 </li>
@@ -282,7 +269,7 @@ fn lesson_list(state: Playground) -> impl IntoView {
                     class="lesson-close"
                     data-testid="lesson-close"
                     aria-label="Close the list of lessons"
-                    on:click=move |_| state.close_lesson()
+                    on:click=move |_| lesson.close()
                 >
                     "×"
                 </button>

@@ -1,21 +1,24 @@
-//! Under the header: a save the browser refused, the question a link asks when the tab holds other edited work, why a
-//! link could not be opened (or what was wrong with it), a gallery example being fetched (or
-//! why it could not be), and what Copy link did.
+//! Under the header: a save the browser refused, the question a link asks when the tab holds
+//! other edited work, why a link could not be opened (or what was wrong with it), a gallery
+//! example being fetched (or why it could not be), and what Copy link did.
 
 use super::share_link::CopyNote;
-use crate::state::Playground;
+use crate::state::{AddressBar, Editors, ExampleFetch, Opening, Picker, SavedWork};
 use leptos::prelude::*;
 
 /// The banners (nothing when there is nothing to say).
 #[component]
 pub fn LinkBanner() -> impl IntoView {
-    let state = expect_context::<Playground>();
+    let opening = expect_context::<Opening>();
+    let fetch = expect_context::<ExampleFetch>();
+    let address = expect_context::<AddressBar>();
+    let saved = expect_context::<SavedWork>();
     let something_to_say = move || {
-        state.save_problem.with(Option::is_some)
-            || state.link_conflict.with(Option::is_some)
-            || state.link_message.with(Option::is_some)
-            || state.fetching.with(Option::is_some)
-            || state.fetch_error.with(Option::is_some)
+        saved.problem.with(Option::is_some)
+            || address.conflict.with(Option::is_some)
+            || opening.link_message.with(Option::is_some)
+            || fetch.fetching.with(Option::is_some)
+            || fetch.error.with(Option::is_some)
     };
     // What Copy link did is drawn at once: its field must be on the page when it takes the focus.
     view! {
@@ -34,9 +37,14 @@ split_point! {
 /// What the component draws once its code is here.
 #[component]
 fn LinkBannerNow() -> impl IntoView {
-    let state = expect_context::<Playground>();
+    let editors = expect_context::<Editors>();
+    let opening = expect_context::<Opening>();
+    let fetch = expect_context::<ExampleFetch>();
+    let picker = expect_context::<Picker>();
+    let address = expect_context::<AddressBar>();
+    let saved = expect_context::<SavedWork>();
     let conflict = move || {
-        state.link_conflict.get().is_some().then(|| {
+        address.conflict.get().is_some().then(|| {
             view! {
                 <div class="link-banner conflict" role="alert" data-testid="link-conflict">
                     <span>
@@ -44,10 +52,10 @@ fn LinkBannerNow() -> impl IntoView {
                         " Your work stays on screen until you choose: restore your work (the link is dropped), or open the link (it replaces your work in this tab)."
                     </span>
                     <span class="link-banner-actions">
-                        <button class="button" data-testid="link-keep" on:click=move |_| state.keep_work()>
+                        <button class="button" data-testid="link-keep" on:click=move |_| address.keep_work()>
                             "Restore my work"
                         </button>
-                        <button class="button primary" data-testid="link-open" on:click=move |_| state.open_link()>
+                        <button class="button primary" data-testid="link-open" on:click=move |_| address.open_link()>
                             "Open the link"
                         </button>
                     </span>
@@ -56,7 +64,7 @@ fn LinkBannerNow() -> impl IntoView {
         })
     };
     let message = move || {
-        state.link_message.get().map(|m| {
+        opening.link_message.get().map(|m| {
             view! {
                 <div
                     class=if m.error { "link-banner error" } else { "link-banner warn" }
@@ -69,7 +77,7 @@ fn LinkBannerNow() -> impl IntoView {
                         class="link"
                         aria-label="Dismiss"
                         data-testid="link-message-dismiss"
-                        on:click=move |_| state.link_message.set(None)
+                        on:click=move |_| opening.link_message.set(None)
                     >
                         "×"
                     </button>
@@ -79,7 +87,7 @@ fn LinkBannerNow() -> impl IntoView {
     };
     // A save the browser refused: the work is on screen only.
     let unsaved = move || {
-        state.save_problem.get().map(|text| {
+        saved.problem.get().map(|text| {
             view! {
                 <div class="link-banner error" role="alert" data-testid="save-problem">
                     <span>{text}</span>
@@ -89,7 +97,7 @@ fn LinkBannerNow() -> impl IntoView {
     };
     // A gallery example (for a pick, a lesson or a link) on its way.
     let fetching = move || {
-        state.fetching.get().map(|name| {
+        fetch.fetching.get().map(|name| {
             view! {
                 <div class="link-banner fetching" role="status" data-testid="gallery-loading">
                     <span>{format!("Loading the {name} example…")}</span>
@@ -99,7 +107,7 @@ fn LinkBannerNow() -> impl IntoView {
     };
     // It could not be fetched: the editors are as they were.
     let fetch_error = move || {
-        state.fetch_error.get().map(|failure| {
+        fetch.error.get().map(|failure| {
             view! {
                 <div class="link-banner error" role="alert" data-testid="gallery-error">
                     <span>{failure.text}</span>
@@ -109,12 +117,12 @@ fn LinkBannerNow() -> impl IntoView {
                             data-testid="gallery-retry"
                             on:click=move |_| {
                                 // Edited texts are the user's work: replace them only when they agree.
-                                let agreed = !state.is_edited()
+                                let agreed = !editors.work.is_edited()
                                     || window()
                                         .confirm_with_message("Replace your edited texts with this example?")
                                         .unwrap_or(false);
                                 if agreed {
-                                    state.retry_fetch();
+                                    picker.retry_fetch();
                                 }
                             }
                         >
@@ -124,7 +132,7 @@ fn LinkBannerNow() -> impl IntoView {
                             class="link"
                             aria-label="Dismiss"
                             data-testid="gallery-error-dismiss"
-                            on:click=move |_| state.fetch_error.set(None)
+                            on:click=move |_| fetch.error.set(None)
                         >
                             "×"
                         </button>

@@ -1,5 +1,6 @@
-//! One component per file. Each reads the [`Playground`](crate::state::Playground) from context
-//! or takes ready-made data from [`analysis`](crate::analysis) as props; none computes anything.
+//! One component per file (with its own small parts). Each takes from context only the
+//! [`state`](crate::state) it reads, or ready-made data from [`analysis`](crate::analysis) as
+//! props; none computes anything.
 
 pub mod assume_bind;
 pub mod cluster_view;
@@ -26,6 +27,7 @@ pub mod node_card;
 pub mod node_fields;
 pub mod node_form;
 pub mod node_row;
+pub mod notice_bar;
 pub mod object_list;
 pub mod pdb_view;
 pub mod placements;
@@ -40,12 +42,15 @@ pub mod prioritize_nodes;
 pub mod questions_panel;
 pub mod queue_view;
 pub mod row_actions;
+pub mod run_status;
+pub mod scenario_menus;
 pub mod schedule_one;
 pub mod scheduler_switch;
 pub mod search_box;
 pub mod select_host;
 pub mod share_link;
 pub mod term;
+pub mod undo_redo;
 pub mod warnings;
 
 use leptos::prelude::*;

@@ -6,31 +6,36 @@ use super::pdb_view::PdbHover;
 use super::priority_class;
 use super::term::Term;
 use crate::session::{ChipKind, Usage};
-use crate::state::{Playground, Selection};
+use crate::state::{RunPosition, Selected, Selection};
 use leptos::prelude::*;
 use schedlab_core::model::resources::format_usage;
 
 /// The card of node `index` in the current frame.
 #[component]
 pub fn NodeCard(index: usize) -> impl IntoView {
-    let state = expect_context::<Playground>();
-    let card = Memo::new(move |_| state.frame.with(|f| f.as_ref()?.nodes.get(index).cloned()));
+    let position = expect_context::<RunPosition>();
+    let selection = expect_context::<Selected>();
+    let card = Memo::new(move |_| {
+        position
+            .frame
+            .with(|f| f.as_ref()?.nodes.get(index).cloned())
+    });
     let hover = use_context::<PdbHover>();
     move || {
         let n = card.get()?;
-        let info = state.info.get()?;
+        let info = position.info.get()?;
         let name = n.name.clone();
         let selected = {
             let name = name.clone();
             move || {
-                state
+                selection
                     .selection
                     .with(|s| matches!(s, Selection::Node(x) if *x == name))
             }
         };
         let select = {
             let name = name.clone();
-            move |_| state.select_node(&name)
+            move |_| selection.select_node(&name)
         };
         let chips = n
             .chips
@@ -60,7 +65,7 @@ pub fn NodeCard(index: usize) -> impl IntoView {
                 view! {
                     <button
                         class=class
-                        class:selected=move || state.selected_pod.get() == Some(pod)
+                        class:selected=move || selection.pod.get() == Some(pod)
                         class:budgeted=c.budgeted
                         class:pdb-hover=highlighted
                         title=title
@@ -70,7 +75,7 @@ pub fn NodeCard(index: usize) -> impl IntoView {
                         data-budgeted=c.budgeted.then_some("true")
                         on:click=move |ev| {
                             ev.stop_propagation();
-                            state.select_pod(pod);
+                            selection.select_pod(pod);
                         }
                     >
                         {short.clone()}

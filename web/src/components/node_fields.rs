@@ -2,7 +2,7 @@
 
 use super::form_doc::FormDoc;
 use super::form_field::FormField;
-use super::node_form::NodeListed;
+use super::object_list::Listed;
 use super::row_actions::RowActions;
 use crate::forms::name_of;
 use crate::forms::node::{self, NodeEdit};
@@ -13,7 +13,7 @@ use serde_json::Value;
 #[component]
 pub fn NodeFields(
     doc: FormDoc,
-    row: Memo<Option<NodeListed>>,
+    row: Memo<Option<Listed<node::NodeSummary>>>,
     expanded: RwSignal<Option<String>>,
     filter: RwSignal<String>,
 ) -> impl IntoView {

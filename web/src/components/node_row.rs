@@ -1,11 +1,47 @@
 //! One node in the node form: a collapsed line with its name and key numbers that expands
-//! into the node's fields.
+//! into the node's fields; and [`Nodes`], the node form's kind of listed object.
 
 use super::form_doc::FormDoc;
 use super::node_fields::NodeFields;
-use super::node_form::{NodeListed, Nodes};
-use super::object_list::RowOpen;
+use super::object_list::{Listed, ListedKind, RowOpen};
+use crate::forms::node::{self, NodeSummary};
+use crate::forms::Document;
 use leptos::prelude::*;
+use serde_json::Value;
+
+/// One listed node.
+pub type NodeListed = Listed<NodeSummary>;
+
+/// Nodes in an [`ObjectList`](super::object_list::ObjectList).
+pub struct Nodes;
+
+impl ListedKind for Nodes {
+    type Summary = NodeSummary;
+    const KIND: &'static str = node::KIND;
+    const ONE: &'static str = "node";
+    const MANY: &'static str = "nodes";
+
+    fn summary(v: &Value) -> NodeSummary {
+        node::summary(v)
+    }
+
+    fn name(s: &NodeSummary) -> &str {
+        &s.name
+    }
+
+    fn add(doc: &mut Document) -> String {
+        node::add(doc)
+    }
+
+    fn row(
+        doc: FormDoc,
+        row: Memo<Option<NodeListed>>,
+        expanded: RwSignal<Option<String>>,
+        filter: RwSignal<String>,
+    ) -> AnyView {
+        view! { <NodeRow doc=doc row=row expanded=expanded filter=filter/> }.into_any()
+    }
+}
 
 /// A node's row.
 #[component]

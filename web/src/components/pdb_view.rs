@@ -6,7 +6,7 @@
 use super::priority_class;
 use super::term::Term;
 use crate::session::PodStatic;
-use crate::state::Playground;
+use crate::state::{RunPosition, Selected};
 use leptos::prelude::*;
 use schedlab_core::cluster::PodId;
 
@@ -22,13 +22,13 @@ pub struct PdbHover {
 
 impl PdbHover {
     /// Nothing hovered.
-    pub fn new(state: Playground) -> PdbHover {
+    pub fn new(position: RunPosition) -> PdbHover {
         let pdb = RwSignal::new(None::<usize>);
         let pods = Memo::new(move |_| {
             let Some(i) = pdb.get() else {
                 return Vec::new();
             };
-            state.frame.with(|f| {
+            position.frame.with(|f| {
                 f.as_ref()
                     .and_then(|f| f.pdbs.get(i))
                     .map(|b| b.pods.clone())
@@ -42,11 +42,12 @@ impl PdbHover {
 /// The budget list (nothing when the scenario has none).
 #[component]
 pub fn PdbList() -> impl IntoView {
-    let state = expect_context::<Playground>();
+    let position = expect_context::<RunPosition>();
+    let selected = expect_context::<Selected>();
     let hover = expect_context::<PdbHover>();
     // Each budget with the phase of each of its pods (what the chips show).
     let pdbs = Memo::new(move |_| {
-        state.frame.with(|f| {
+        position.frame.with(|f| {
             let Some(f) = f.as_ref() else {
                 return Vec::new();
             };
@@ -68,7 +69,7 @@ pub fn PdbList() -> impl IntoView {
         if list.is_empty() {
             return None;
         }
-        let info = state.info.get()?;
+        let info = position.info.get()?;
         let count = list.len();
         let rows = list
             .into_iter()
@@ -93,11 +94,11 @@ pub fn PdbList() -> impl IntoView {
                         view! {
                             <button
                                 class=class
-                                class:selected=move || state.selected_pod.get() == Some(pod)
+                                class:selected=move || selected.pod.get() == Some(pod)
                                 title=format!("{} · priority {} · {phase}", p.short, p.priority)
                                 data-testid="pdb-pod"
                                 data-pod=p.short.clone()
-                                on:click=move |_| state.select_pod(pod)
+                                on:click=move |_| selected.select_pod(pod)
                             >
                                 {p.short.clone()}
                             </button>

@@ -4,7 +4,7 @@
 
 use super::priority_class;
 use super::search_box::SearchBox;
-use crate::state::Playground;
+use crate::state::{RunPosition, Selected};
 use leptos::prelude::*;
 
 /// Rows shown at once.
@@ -26,12 +26,12 @@ struct Row {
 /// Where every pod is.
 #[component]
 pub fn Placements() -> impl IntoView {
-    let state = expect_context::<Playground>();
+    let position = expect_context::<RunPosition>();
     let filter = RwSignal::new(String::new());
     let rows = Memo::new(move |_| {
         let needle = filter.get().to_lowercase();
-        let info = state.info.get();
-        state.frame.with(|f| {
+        let info = position.info.get();
+        position.frame.with(|f| {
             let (Some(f), Some(info)) = (f.as_ref(), info) else {
                 return (0, Vec::new());
             };
@@ -104,9 +104,9 @@ pub fn Placements() -> impl IntoView {
 
 #[component]
 fn PlacementRow(row: Row) -> impl IntoView {
-    let state = expect_context::<Playground>();
+    let selection = expect_context::<Selected>();
     let pod = row.pod;
-    let selected = move || state.selected_pod.get() == Some(pod);
+    let selected = move || selection.pod.get() == Some(pod);
     let phase_class = format!("phase phase-{}", row.phase.to_lowercase().replace(' ', "-"));
     let node = match (&row.node, &row.nominated) {
         (Some(n), _) => n.clone(),
@@ -122,11 +122,11 @@ fn PlacementRow(row: Row) -> impl IntoView {
             tabindex="0"
             data-testid="pod-row"
             data-pod=row.short.clone()
-            on:click=move |_| state.select_pod(pod)
+            on:click=move |_| selection.select_pod(pod)
             on:keydown=move |ev| {
                 if ev.key() == "Enter" || ev.key() == " " {
                     ev.prevent_default();
-                    state.select_pod(pod);
+                    selection.select_pod(pod);
                 }
             }
         >

@@ -2,7 +2,7 @@
 
 use super::form_doc::FormDoc;
 use super::form_field::FormField;
-use super::pod_form::PodListed;
+use super::object_list::Listed;
 use super::row_actions::RowActions;
 use crate::forms::pod::{self, PodField};
 use leptos::prelude::*;
@@ -95,7 +95,7 @@ const FIELDS: [(PodField, &str, &str, &str, bool); 14] = [
 #[component]
 pub fn PodFields(
     doc: FormDoc,
-    row: Memo<Option<PodListed>>,
+    row: Memo<Option<Listed<pod::PodSummary>>>,
     expanded: RwSignal<Option<String>>,
     filter: RwSignal<String>,
 ) -> impl IntoView {

@@ -2,47 +2,9 @@
 //! fields. Every other object of the file (PriorityClasses, budgets, timelines, ...) is kept as
 //! it is.
 
-use super::form_doc::FormDoc;
-use super::object_list::{Listed, ListedKind, ObjectList};
-use super::pod_row::PodRow;
-use crate::forms::pod::{self, PodSummary};
-use crate::forms::Document;
+use super::object_list::ObjectList;
+use super::pod_row::Pods;
 use leptos::prelude::*;
-use serde_json::Value;
-
-/// One listed pod.
-pub type PodListed = Listed<PodSummary>;
-
-/// Pods in an [`ObjectList`].
-pub struct Pods;
-
-impl ListedKind for Pods {
-    type Summary = PodSummary;
-    const KIND: &'static str = pod::KIND;
-    const ONE: &'static str = "pod";
-    const MANY: &'static str = "pods";
-
-    fn summary(v: &Value) -> PodSummary {
-        pod::summary(v)
-    }
-
-    fn name(s: &PodSummary) -> &str {
-        &s.name
-    }
-
-    fn add(doc: &mut Document) -> String {
-        pod::add(doc)
-    }
-
-    fn row(
-        doc: FormDoc,
-        row: Memo<Option<PodListed>>,
-        expanded: RwSignal<Option<String>>,
-        filter: RwSignal<String>,
-    ) -> AnyView {
-        view! { <PodRow doc=doc row=row expanded=expanded filter=filter/> }.into_any()
-    }
-}
 
 /// The pod editor.
 #[component]

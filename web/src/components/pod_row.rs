@@ -1,11 +1,47 @@
 //! One pod in the pod form: a collapsed line with its name and requests that expands into the
-//! pod's fields.
+//! pod's fields; and [`Pods`], the pod form's kind of listed object.
 
 use super::form_doc::FormDoc;
-use super::object_list::RowOpen;
+use super::object_list::{Listed, ListedKind, RowOpen};
 use super::pod_fields::PodFields;
-use super::pod_form::{PodListed, Pods};
+use crate::forms::pod::{self, PodSummary};
+use crate::forms::Document;
 use leptos::prelude::*;
+use serde_json::Value;
+
+/// One listed pod.
+pub type PodListed = Listed<PodSummary>;
+
+/// Pods in an [`ObjectList`](super::object_list::ObjectList).
+pub struct Pods;
+
+impl ListedKind for Pods {
+    type Summary = PodSummary;
+    const KIND: &'static str = pod::KIND;
+    const ONE: &'static str = "pod";
+    const MANY: &'static str = "pods";
+
+    fn summary(v: &Value) -> PodSummary {
+        pod::summary(v)
+    }
+
+    fn name(s: &PodSummary) -> &str {
+        &s.name
+    }
+
+    fn add(doc: &mut Document) -> String {
+        pod::add(doc)
+    }
+
+    fn row(
+        doc: FormDoc,
+        row: Memo<Option<PodListed>>,
+        expanded: RwSignal<Option<String>>,
+        filter: RwSignal<String>,
+    ) -> AnyView {
+        view! { <PodRow doc=doc row=row expanded=expanded filter=filter/> }.into_any()
+    }
+}
 
 /// A pod's row.
 #[component]

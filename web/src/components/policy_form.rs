@@ -23,6 +23,7 @@ pub fn PolicyForm(text: Signal<String>, on_edit: Callback<String>) -> impl IntoV
     let error = RwSignal::new(None::<String>);
     let apply = move |e: PolicyEdit| error.set(doc.edit(|d| policy::apply(d, e)).err());
 
+    let edit = Callback::new(apply);
     let predicates = move || {
         policy.with(|v| {
             let on = policy::enabled_predicates(v);
@@ -30,23 +31,7 @@ pub fn PolicyForm(text: Signal<String>, on_edit: Callback<String>) -> impl IntoV
                 .into_iter()
                 .map(|name| {
                     let checked = on.contains(&name);
-                    let mandatory = mandatory().contains(&name.as_str());
-                    let n = name.clone();
-                    view! {
-                        <label class="form-toggle" class:on=checked || mandatory>
-                            <input
-                                type="checkbox"
-                                data-testid="predicate-toggle"
-                                data-name=name.clone()
-                                // Mandatory predicates run whether listed or not: shown on, fixed.
-                                prop:checked=checked || mandatory
-                                disabled=mandatory
-                                on:change=move |ev| apply(PolicyEdit::Predicate(n.clone(), event_target_checked(&ev)))
-                            />
-                            <span class="mono">{name}</span>
-                            {mandatory.then(|| view! { <span class="form-tag" title="Mandatory in v1.17: the scheduler adds it even when the Policy does not list it">"always runs"</span> })}
-                        </label>
-                    }
+                    view! { <PredicateToggle name=name checked=checked apply=edit/> }
                 })
                 .collect_view()
         })
@@ -58,38 +43,7 @@ pub fn PolicyForm(text: Signal<String>, on_edit: Callback<String>) -> impl IntoV
                 .into_iter()
                 .map(|(name, default)| {
                     let weight = weights.iter().find(|(n, _)| *n == name).map(|(_, w)| *w);
-                    let (n1, n2) = (name.clone(), name.clone());
-                    view! {
-                        <div class="form-priority" class:on=weight.is_some()>
-                            <label class="form-toggle">
-                                <input
-                                    type="checkbox"
-                                    data-testid="priority-toggle"
-                                    data-name=name.clone()
-                                    prop:checked=weight.is_some()
-                                    on:change=move |ev| {
-                                        let w = event_target_checked(&ev).then_some(default);
-                                        apply(PolicyEdit::PriorityWeight(n1.clone(), w))
-                                    }
-                                />
-                                <span class="mono">{name.clone()}</span>
-                            </label>
-                            <input
-                                type="number"
-                                min="1"
-                                class="form-weight"
-                                data-testid="priority-weight"
-                                data-name=name
-                                aria-label="weight"
-                                placeholder="off"
-                                prop:value=weight.map(|w| w.to_string()).unwrap_or_default()
-                                on:change=move |ev| match parse_int(&event_target_value(&ev), "a weight") {
-                                    Ok(w) => apply(PolicyEdit::PriorityWeight(n2.clone(), w.filter(|w| *w != 0))),
-                                    Err(e) => error.set(Some(e)),
-                                }
-                            />
-                        </div>
-                    }
+                    view! { <PriorityWeight name=name default=default weight=weight apply=edit error=error/> }
                 })
                 .collect_view()
         })
@@ -186,6 +140,70 @@ pub fn PolicyForm(text: Signal<String>, on_edit: Callback<String>) -> impl IntoV
                     </label>
                 </section>
             </Show>
+        </div>
+    }
+}
+
+/// A predicate, on or off. Mandatory predicates run whether listed or not: shown on, fixed.
+#[component]
+fn PredicateToggle(name: String, checked: bool, apply: Callback<PolicyEdit>) -> impl IntoView {
+    let mandatory = mandatory().contains(&name.as_str());
+    let n = name.clone();
+    view! {
+        <label class="form-toggle" class:on=checked || mandatory>
+            <input
+                type="checkbox"
+                data-testid="predicate-toggle"
+                data-name=name.clone()
+                prop:checked=checked || mandatory
+                disabled=mandatory
+                on:change=move |ev| apply.run(PolicyEdit::Predicate(n.clone(), event_target_checked(&ev)))
+            />
+            <span class="mono">{name}</span>
+            {mandatory.then(|| view! { <span class="form-tag" title="Mandatory in v1.17: the scheduler adds it even when the Policy does not list it">"always runs"</span> })}
+        </label>
+    }
+}
+
+/// A priority: on (at its default weight) or off, and its weight.
+#[component]
+fn PriorityWeight(
+    name: String,
+    default: i64,
+    weight: Option<i64>,
+    apply: Callback<PolicyEdit>,
+    error: RwSignal<Option<String>>,
+) -> impl IntoView {
+    let (n1, n2) = (name.clone(), name.clone());
+    view! {
+        <div class="form-priority" class:on=weight.is_some()>
+            <label class="form-toggle">
+                <input
+                    type="checkbox"
+                    data-testid="priority-toggle"
+                    data-name=name.clone()
+                    prop:checked=weight.is_some()
+                    on:change=move |ev| {
+                        let w = event_target_checked(&ev).then_some(default);
+                        apply.run(PolicyEdit::PriorityWeight(n1.clone(), w))
+                    }
+                />
+                <span class="mono">{name.clone()}</span>
+            </label>
+            <input
+                type="number"
+                min="1"
+                class="form-weight"
+                data-testid="priority-weight"
+                data-name=name
+                aria-label="weight"
+                placeholder="off"
+                prop:value=weight.map(|w| w.to_string()).unwrap_or_default()
+                on:change=move |ev| match parse_int(&event_target_value(&ev), "a weight") {
+                    Ok(w) => apply.run(PolicyEdit::PriorityWeight(n2.clone(), w.filter(|w| *w != 0))),
+                    Err(e) => error.set(Some(e)),
+                }
+            />
         </div>
     }
 }

@@ -6,7 +6,7 @@
 use crate::background::{Asker, Ran, Request};
 use crate::components::share_link::copy_link;
 use crate::questions::{self, CompareView, Editors, Other, PodDiff, SweepView};
-use crate::state::Playground;
+use crate::state::{AddressBar, Notice, Work};
 use leptos::prelude::*;
 use schedlab_core::analysis::capacity::Capacity;
 use schedlab_core::analysis::compare::{bytes, millicores};
@@ -63,15 +63,13 @@ fn ask<T: DeserializeOwned + Send + Sync + 'static>(
 }
 
 /// The four editors' texts, as a question carries them.
-fn texts(state: Playground) -> Vec<String> {
-    crate::state::EditorFile::ALL
-        .iter()
-        .map(|f| state.text(*f).get_untracked())
-        .collect()
+fn texts(work: Work) -> Vec<String> {
+    work.texts_untracked()
 }
 
-fn editors(state: Playground) -> Result<Editors, Vec<Diagnostic>> {
-    Editors::read(texts(state))
+/// The four editors, read as the run reads them.
+fn read_editors(work: Work) -> Result<Editors, Vec<Diagnostic>> {
+    Editors::read(texts(work))
 }
 
 fn percent(v: f64) -> String {
@@ -82,8 +80,8 @@ fn percent(v: f64) -> String {
 /// panes, is fetched when the panel is first opened).
 #[component]
 pub fn QuestionsPanel() -> impl IntoView {
-    let state = expect_context::<Playground>();
-    let open = RwSignal::new(state.compare_link.get_untracked().is_some());
+    let address = expect_context::<AddressBar>();
+    let open = RwSignal::new(address.compare.get_untracked().is_some());
     view! {
         <section class="questions" aria-label="Compare, sweep, capacity" data-testid="questions">
             <details prop:open=move || open.get() on:toggle=move |ev| {
@@ -180,12 +178,14 @@ fn status<T: Send + Sync + 'static>(asker: Asker, answer: RwSignal<Answer<T>>) -
 
 #[component]
 fn ComparePane() -> impl IntoView {
-    let state = expect_context::<Playground>();
-    let initial = state.compare_link.get_untracked();
+    let editors = expect_context::<crate::state::Editors>();
+    let work = editors.work;
+    let address = expect_context::<AddressBar>();
+    let initial = address.compare.get_untracked();
     let kind = RwSignal::new(match &initial {
         Some(Other::Defaults(v)) => v.as_str().to_string(),
         Some(Other::Text(_)) => "text".to_string(),
-        None => match state.scheduler.get_untracked() {
+        None => match editors.scheduler.get_untracked() {
             SchedulerVersion::V1_17 => "v1.35".to_string(),
             SchedulerVersion::V1_35 => "v1.17".to_string(),
         },
@@ -204,11 +204,11 @@ fn ComparePane() -> impl IntoView {
     };
     let run = move || {
         let b = other();
-        state.set_compare(b.clone());
-        let seed = state.seed.get_untracked();
+        address.set_compare(b.clone());
+        let seed = work.seed.get_untracked();
         selected.set(0);
         let request = Request::Compare {
-            texts: texts(state),
+            texts: texts(work),
             other: b,
             seed,
         };
@@ -242,8 +242,8 @@ fn ComparePane() -> impl IntoView {
                     data-testid="compare-link"
                     title="Copy a link that opens this scenario with this comparison"
                     on:click=move |_| {
-                        state.set_compare(other());
-                        copy_link(state, presses);
+                        address.set_compare(other());
+                        copy_link(address, presses);
                     }
                 >
                     "Copy link"
@@ -469,9 +469,11 @@ fn score_diff(d: PodDiff) -> impl IntoView {
 
 #[component]
 fn SweepPane() -> impl IntoView {
-    let state = expect_context::<Playground>();
+    let editors = expect_context::<crate::state::Editors>();
+    let work = editors.work;
+    let notice = expect_context::<Notice>();
     let setting = RwSignal::new("seed".to_string());
-    let weight_of = RwSignal::new(match state.scheduler.get_untracked() {
+    let weight_of = RwSignal::new(match editors.scheduler.get_untracked() {
         SchedulerVersion::V1_17 => "LeastRequestedPriority".to_string(),
         SchedulerVersion::V1_35 => "NodeResourcesBalancedAllocation".to_string(),
     });
@@ -485,10 +487,10 @@ fn SweepPane() -> impl IntoView {
     };
     let run = move |_| {
         let (s, v) = (full_setting(), values.get_untracked());
-        let seed = state.seed.get_untracked();
+        let seed = work.seed.get_untracked();
         opened.set(None);
         let request = Request::Sweep {
-            texts: texts(state),
+            texts: texts(work),
             setting: s,
             values: v,
             seed,
@@ -504,14 +506,14 @@ fn SweepPane() -> impl IntoView {
     let open_point = move |i: usize| {
         if let Answer::Done(v, _) = answer.get_untracked() {
             let Some(point) = v.points.get(i) else { return };
-            let opened_run = editors(state)
+            let opened_run = read_editors(work)
                 .map_err(|e| e.iter().map(ToString::to_string).collect::<Vec<_>>())
                 .and_then(|e| questions::open_point(&e, &v.setting, point).map_err(|e| vec![e]));
             match opened_run {
                 Ok((seed, texts)) => {
                     opened.set(Some(i));
-                    state.open_run(seed, texts);
-                    state.notify(format!(
+                    editors.open_run(seed, texts);
+                    notice.notify(format!(
                         "Opened the run with {} = {}. Undo puts the editors back.",
                         v.setting.name(),
                         point.value
@@ -664,15 +666,16 @@ fn sweep_result(
 
 #[component]
 fn CapacityPane() -> impl IntoView {
-    let state = expect_context::<Playground>();
+    let editors = expect_context::<crate::state::Editors>();
+    let work = editors.work;
     let template = RwSignal::new(questions::SAMPLE_TEMPLATE.to_string());
     let answer = RwSignal::new(Answer::<Capacity>::None);
     let asker = Asker::new();
     let run = move |_| {
         let t = template.get_untracked();
-        let seed = state.seed.get_untracked();
+        let seed = work.seed.get_untracked();
         let request = Request::Capacity {
-            texts: texts(state),
+            texts: texts(work),
             template: t,
             seed,
         };

@@ -5,7 +5,7 @@
 use super::priority_class;
 use super::term::Term;
 use crate::session::QueueRow;
-use crate::state::Playground;
+use crate::state::{RunPosition, Selected};
 use leptos::prelude::*;
 use schedlab_core::scenario::SchedulerVersion;
 
@@ -15,11 +15,12 @@ const SHOWN: usize = 100;
 /// The three sub-queues.
 #[component]
 pub fn QueueView() -> impl IntoView {
-    let state = expect_context::<Playground>();
-    let queue = Memo::new(move |_| state.frame.with(|f| f.as_ref().map(|f| f.queue.clone())));
+    let position = expect_context::<RunPosition>();
+    let selected = expect_context::<Selected>();
+    let queue = Memo::new(move |_| position.frame.with(|f| f.as_ref().map(|f| f.queue.clone())));
     // v1.35 names and times some parts differently: (v1.17, v1.35).
     let v135 = Memo::new(move |_| {
-        state.info.with(|i| {
+        position.info.with(|i| {
             i.as_ref()
                 .is_some_and(|i| i.scheduler == SchedulerVersion::V1_35)
         })
@@ -39,7 +40,7 @@ pub fn QueueView() -> impl IntoView {
                 <p class="subqueue-hint">{move || pick(hint)}</p>
                 <ol>
                     {move || {
-                        let info = state.info.get();
+                        let info = position.info.get();
                         queue.with(|q| {
                             let (Some(q), Some(info)) = (q.as_ref(), info) else {
                                 return Vec::new();
@@ -62,12 +63,12 @@ pub fn QueueView() -> impl IntoView {
                                     view! {
                                         <li
                                             class="queued"
-                                            class:selected=move || state.selected_pod.get() == Some(pod)
-                                            class:in-cycle=move || state.in_cycle_pod.get() == Some(pod)
-                                            title=move || (state.in_cycle_pod.get() == Some(pod)).then_some("popped: scheduleOne is placing this pod")
+                                            class:selected=move || selected.pod.get() == Some(pod)
+                                            class:in-cycle=move || position.pod_in_cycle.get() == Some(pod)
+                                            title=move || (position.pod_in_cycle.get() == Some(pod)).then_some("popped: scheduleOne is placing this pod")
                                             data-testid="queued-pod"
                                             data-pod=p.short.clone()
-                                            on:click=move |_| state.select_pod(pod)
+                                            on:click=move |_| selected.select_pod(pod)
                                         >
                                             <span class=format!("dot {}", priority_class(p.priority)) title=format!("priority {}", p.priority)></span>
                                             <span class="queued-name">{p.short.clone()}</span>
@@ -94,7 +95,7 @@ pub fn QueueView() -> impl IntoView {
         <section class="card queue" data-testid="queue-view">
             <header class="card-head">
                 <h2>"Queue"</h2>
-                <span class="card-hint">{move || state.frame.with(|f| f.as_ref().map(|f| format!("at t = {}", f.now)).unwrap_or_default())}</span>
+                <span class="card-hint">{move || position.frame.with(|f| f.as_ref().map(|f| format!("at t = {}", f.now)).unwrap_or_default())}</span>
             </header>
             {section(("activeQ", "activeQ"), "active", ("next to pop: highest priority, then oldest", "next to pop: highest priority, then oldest"), |q| &q.active)}
             {section(("podBackoffQ", "podBackoffQ"), "backoff", ("waiting out their backoff (1 s, 2 s, 4 s … 10 s)", "waiting out their backoff (1 s, 2 s, 4 s … 10 s)"), |q| &q.backoff)}

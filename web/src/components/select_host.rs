@@ -2,7 +2,7 @@
 
 use super::term::Term;
 use crate::analysis::{CycleView, Scoring};
-use crate::state::SEED;
+use crate::base::SEED;
 use leptos::prelude::*;
 
 /// The final pick.

@@ -3,41 +3,37 @@
 //! under the header says which, and warns when the link is longer than chat tools keep.
 
 use crate::link::{CHAT_LIMIT, MAX_LINK};
-use crate::state::{LinkCopy, LinkUrl, Playground};
+use crate::state::{AddressBar, LinkCopy, LinkUrl};
+use gloo_timers::future::TimeoutFuture;
 use leptos::prelude::*;
-use std::time::Duration;
 use wasm_bindgen::{JsCast, JsValue};
 
 /// How long the "Link copied" note stays (a long link's warning stays until closed).
-const COPIED_NOTE_MS: u64 = 6000;
+const COPIED_NOTE_MS: u32 = 6000;
 
 /// Copies the link to what is on screen (or says why it cannot); `presses` counts the
 /// button's presses, so that only the last one's note goes away by itself.
-pub fn copy_link(state: Playground, presses: StoredValue<u64>) {
+pub fn copy_link(address: AddressBar, presses: StoredValue<u64>) {
     presses.update_value(|n| *n += 1);
     let press = presses.get_value();
-    match state.link_url() {
-        LinkUrl::TooBig(len) => state.link_copy.set(Some(LinkCopy::TooBig(len))),
+    match address.link_url() {
+        LinkUrl::TooBig(len) => address.copy.set(Some(LinkCopy::TooBig(len))),
         LinkUrl::Url(url) => {
             leptos::task::spawn_local(async move {
                 let len = url.chars().count();
                 if !write_clipboard(&url).await {
-                    state.link_copy.set(Some(LinkCopy::Manual(url)));
+                    address.copy.set(Some(LinkCopy::Manual(url)));
                     return;
                 }
-                state.link_copy.set(Some(LinkCopy::Copied(len)));
+                address.copy.set(Some(LinkCopy::Copied(len)));
                 if len <= CHAT_LIMIT {
-                    set_timeout(
-                        move || {
-                            let same = state
-                                .link_copy
-                                .with_untracked(|c| matches!(c, Some(LinkCopy::Copied(_))));
-                            if same && presses.get_value() == press {
-                                state.link_copy.set(None);
-                            }
-                        },
-                        Duration::from_millis(COPIED_NOTE_MS),
-                    );
+                    TimeoutFuture::new(COPIED_NOTE_MS).await;
+                    let same = address
+                        .copy
+                        .with_untracked(|c| matches!(c, Some(LinkCopy::Copied(_))));
+                    if same && presses.get_value() == press {
+                        address.copy.set(None);
+                    }
                 }
             });
         }
@@ -48,9 +44,9 @@ pub fn copy_link(state: Playground, presses: StoredValue<u64>) {
 /// the link's code is there anyway for the address bar).
 #[component]
 pub fn ShareLink() -> impl IntoView {
-    let state = expect_context::<Playground>();
+    let address = expect_context::<AddressBar>();
     let presses = StoredValue::new(0u64);
-    let copy = move |_| copy_link(state, presses);
+    let copy = move |_| copy_link(address, presses);
     view! {
         <button
             class="button"
@@ -66,7 +62,7 @@ pub fn ShareLink() -> impl IntoView {
 /// The note under the header about the last Copy link.
 #[component]
 pub fn CopyNote() -> impl IntoView {
-    let state = expect_context::<Playground>();
+    let copy = expect_context::<AddressBar>().copy;
     let field = NodeRef::<leptos::html::Input>::new();
     // The manual field opens selected, ready for Ctrl+C.
     Effect::new(move |_| {
@@ -87,8 +83,8 @@ pub fn CopyNote() -> impl IntoView {
         })
     };
     move || {
-        state.link_copy.get().map(|copy| {
-            let (kind, title, body) = match &copy {
+        copy.get().map(|outcome| {
+            let (kind, title, body) = match &outcome {
                 LinkCopy::Copied(len) => (
                     "copied",
                     "Link copied",
@@ -119,7 +115,7 @@ pub fn CopyNote() -> impl IntoView {
                     },
                 ),
             };
-            let field_view = match &copy {
+            let field_view = match &outcome {
                 LinkCopy::Manual(url) => Some(view! {
                     <input
                         class="link-field"
@@ -136,7 +132,7 @@ pub fn CopyNote() -> impl IntoView {
                 }),
                 _ => None,
             };
-            let warning = match &copy {
+            let warning = match &outcome {
                 LinkCopy::Copied(len) => long(*len),
                 LinkCopy::Manual(url) => long(url.chars().count()),
                 LinkCopy::TooBig(_) => None,
@@ -156,7 +152,7 @@ pub fn CopyNote() -> impl IntoView {
                         class="link"
                         aria-label="Close"
                         data-testid="link-panel-close"
-                        on:click=move |_| state.link_copy.set(None)
+                        on:click=move |_| copy.set(None)
                     >
                         "×"
                     </button>

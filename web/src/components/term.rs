@@ -9,16 +9,15 @@
 //! is rendered only while it is open, so a table of terms costs one empty element per term.
 
 use crate::glossary::{lookup, Entry};
+use gloo_events::{EventListener, EventListenerOptions};
 use leptos::prelude::*;
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
-use std::time::Duration;
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
 
-/// How long the popover stays after the pointer leaves, so it can move onto the link.
-const LINGER: Duration = Duration::from_millis(160);
+/// How long the popover stays after the pointer leaves, so it can move onto the link (ms).
+const LINGER_MS: u32 = 160;
 /// Space between the term and its popover, and kept from the window's edges (px).
 const GAP: f64 = 6.0;
 const MARGIN: f64 = 8.0;
@@ -63,17 +62,12 @@ fn listen_once() {
         }
     });
     std::mem::forget(keys);
-    let place = Closure::<dyn Fn()>::new(place_open);
     let window = window();
     // Capture: scroll events do not bubble, and the queue and the tables scroll inside boxes.
-    let _ = window.add_event_listener_with_callback_and_bool(
-        "scroll",
-        place.as_ref().unchecked_ref(),
-        true,
-    );
-    let _ = window.add_event_listener_with_callback("resize", place.as_ref().unchecked_ref());
+    let capture = EventListenerOptions::run_in_capture_phase();
     // The listeners live as long as the page.
-    place.forget();
+    EventListener::new_with_options(&window, "scroll", capture, |_| place_open()).forget();
+    EventListener::new(&window, "resize", |_| place_open()).forget();
 }
 
 /// Puts `tip` beside `term`: below it, or above it when there is no room below, inside the
@@ -122,11 +116,8 @@ pub fn Term(
         return label;
     };
     listen_once();
-    let id = NEXT_ID.with(|n| {
-        let id = n.get();
-        n.set(id + 1);
-        id
-    });
+    let tip = Rc::new(Tip::new());
+    let id = tip.id;
     on_cleanup(move || {
         OPEN.with(|o| {
             let mut o = o.borrow_mut();
@@ -137,21 +128,89 @@ pub fn Term(
     });
     let tip_id = format!("term-tip-{id}");
     let described_by = tip_id.clone();
-    let open = RwSignal::new(false);
-    let hovered = Rc::new(Cell::new(false));
-    let focused = Rc::new(Cell::new(false));
-    // Bumped on every enter: a pending close from an earlier leave then does nothing.
-    let generation = Rc::new(Cell::new(0u32));
-    // Set while Escape hands the focus back to the term, so that it does not reopen.
-    let refocusing = Rc::new(Cell::new(false));
+    let open = tip.open;
+    let (enter, leave) = (Rc::clone(&tip), Rc::clone(&tip));
+    let (focus_in, focus_out, key) = (Rc::clone(&tip), Rc::clone(&tip), Rc::clone(&tip));
+    let Entry { text, url, .. } = entry;
+    let title = entry.title();
+    view! {
+        <span
+            class="term"
+            tabindex="0"
+            data-testid="term"
+            data-term=title
+            aria-describedby=described_by
+            on:mouseenter=move |ev: web_sys::MouseEvent| enter.enter(&ev)
+            on:mouseleave=move |_: web_sys::MouseEvent| leave.leave()
+            on:focusin=move |ev: web_sys::FocusEvent| focus_in.focus_in(&ev)
+            on:focusout=move |ev: web_sys::FocusEvent| focus_out.focus_out(&ev)
+            on:keydown=move |ev: web_sys::KeyboardEvent| key.key(&ev)
+        >
+            {label}
+            <span
+                class="term-tip"
+                popover="manual"
+                id=tip_id
+                data-testid="term-tip"
+                on:click=|ev| ev.stop_propagation()
+            >
+                {move || open.get().then(|| view! {
+                    <strong class="term-tip-title">{title}</strong>
+                    <span class="term-tip-text">{*text}</span>
+                    <a class="term-tip-link" href=*url target="_blank" rel="noopener noreferrer" data-testid="term-doc">
+                        "Kubernetes docs ↗"
+                    </a>
+                })}
+            </span>
+        </span>
+    }
+    .into_any()
+}
 
-    let show = move |term: HtmlElement| {
+/// One term's popover: whether it shows, and where the pointer and the focus are.
+struct Tip {
+    id: u32,
+    /// Its text is rendered.
+    open: RwSignal<bool>,
+    hovered: Cell<bool>,
+    focused: Cell<bool>,
+    /// Bumped on every enter: a pending close from an earlier leave then does nothing.
+    generation: Cell<u32>,
+    /// Set while Escape hands the focus back to the term, so that it does not reopen.
+    refocusing: Cell<bool>,
+}
+
+impl Tip {
+    /// A closed popover with an id of its own.
+    fn new() -> Tip {
+        let id = NEXT_ID.with(|n| {
+            let id = n.get();
+            n.set(id + 1);
+            id
+        });
+        Tip {
+            id,
+            open: RwSignal::new(false),
+            hovered: Cell::new(false),
+            focused: Cell::new(false),
+            generation: Cell::new(0),
+            refocusing: Cell::new(false),
+        }
+    }
+
+    /// Whether this popover is the open one.
+    fn is_open(&self) -> bool {
+        OPEN.with(|o| o.borrow().as_ref().is_some_and(|open| open.id == self.id))
+    }
+
+    /// Opens the popover of `term` (closing any other).
+    fn show(&self, term: HtmlElement) {
         let Some(tip) = tip_of(&term) else { return };
-        let already = OPEN.with(|o| o.borrow().as_ref().is_some_and(|open| open.id == id));
-        if already {
+        if self.is_open() {
             return;
         }
         close_open();
+        let (id, open) = (self.id, self.open);
         open.set(true);
         let (t1, p1) = (term.clone(), tip.clone());
         let place_again: Rc<dyn Fn()> = Rc::new(move || place(&t1, &p1));
@@ -176,132 +235,84 @@ pub fn Term(
                 place_again();
             }
         });
-    };
-    let hide = move || {
-        let mine = OPEN.with(|o| o.borrow().as_ref().is_some_and(|open| open.id == id));
-        if mine {
+    }
+
+    /// Closes the popover when it is the open one.
+    fn hide(&self) {
+        if self.is_open() {
             close_open();
         }
-    };
-
-    let on_enter = {
-        let (hovered, generation) = (Rc::clone(&hovered), Rc::clone(&generation));
-        move |ev: web_sys::MouseEvent| {
-            hovered.set(true);
-            generation.set(generation.get().wrapping_add(1));
-            if let Some(term) = target_term(&ev) {
-                show(term);
-            }
-        }
-    };
-    let on_leave = {
-        let (hovered, focused, generation) = (
-            Rc::clone(&hovered),
-            Rc::clone(&focused),
-            Rc::clone(&generation),
-        );
-        move |_: web_sys::MouseEvent| {
-            hovered.set(false);
-            let at = generation.get();
-            let (focused, generation) = (Rc::clone(&focused), Rc::clone(&generation));
-            set_timeout(
-                move || {
-                    if generation.get() == at && !focused.get() {
-                        hide();
-                    }
-                },
-                LINGER,
-            );
-        }
-    };
-    let on_focus_in = {
-        let (focused, refocusing) = (Rc::clone(&focused), Rc::clone(&refocusing));
-        move |ev: web_sys::FocusEvent| {
-            focused.set(true);
-            if refocusing.get() {
-                return;
-            }
-            if let Some(term) = target_term(&ev) {
-                show(term);
-            }
-        }
-    };
-    let on_focus_out = {
-        let (focused, hovered) = (Rc::clone(&focused), Rc::clone(&hovered));
-        move |ev: web_sys::FocusEvent| {
-            // Focus moving onto the popover's link stays inside the term.
-            let inside = target_term(&ev).is_some_and(|term| {
-                let next = ev
-                    .related_target()
-                    .and_then(|t| t.dyn_into::<web_sys::Node>().ok());
-                next.is_some_and(|n| term.contains(Some(&n)))
-            });
-            if inside {
-                return;
-            }
-            focused.set(false);
-            if !hovered.get() {
-                hide();
-            }
-        }
-    };
-    let on_key = {
-        let refocusing = Rc::clone(&refocusing);
-        move |ev: web_sys::KeyboardEvent| {
-            if ev.key() != "Escape" {
-                return;
-            }
-            hide();
-            // Escape from the link: the focus goes back to the term (without reopening it),
-            // not to the page.
-            let Some(term) = target_term(&ev) else { return };
-            let on_link = document()
-                .active_element()
-                .is_some_and(|a| a != *term.as_ref() && term.contains(Some(a.as_ref())));
-            if on_link {
-                refocusing.set(true);
-                let options = web_sys::FocusOptions::new();
-                options.set_prevent_scroll(true);
-                let _ = term.focus_with_options(&options);
-                refocusing.set(false);
-            }
-        }
-    };
-
-    let Entry { text, url, .. } = entry;
-    let title = entry.title();
-    view! {
-        <span
-            class="term"
-            tabindex="0"
-            data-testid="term"
-            data-term=title
-            aria-describedby=described_by
-            on:mouseenter=on_enter
-            on:mouseleave=on_leave
-            on:focusin=on_focus_in
-            on:focusout=on_focus_out
-            on:keydown=on_key
-        >
-            {label}
-            <span
-                class="term-tip"
-                popover="manual"
-                id=tip_id
-                data-testid="term-tip"
-                on:click=|ev| ev.stop_propagation()
-            >
-                {move || open.get().then(|| view! {
-                    <strong class="term-tip-title">{title}</strong>
-                    <span class="term-tip-text">{*text}</span>
-                    <a class="term-tip-link" href=*url target="_blank" rel="noopener noreferrer" data-testid="term-doc">
-                        "Kubernetes docs ↗"
-                    </a>
-                })}
-            </span>
-        </span>
     }
-    .into_any()
+
+    /// The pointer entered the term.
+    fn enter(&self, ev: &web_sys::Event) {
+        self.hovered.set(true);
+        self.generation.set(self.generation.get().wrapping_add(1));
+        if let Some(term) = target_term(ev) {
+            self.show(term);
+        }
+    }
+
+    /// The pointer left: the popover goes a moment later, unless the pointer came back or the
+    /// focus is inside.
+    fn leave(self: &Rc<Self>) {
+        self.hovered.set(false);
+        let at = self.generation.get();
+        let this = Rc::clone(self);
+        crate::tasks::later(LINGER_MS, move || {
+            if this.generation.get() == at && !this.focused.get() {
+                this.hide();
+            }
+        });
+    }
+
+    /// The focus entered the term (or its link).
+    fn focus_in(&self, ev: &web_sys::Event) {
+        self.focused.set(true);
+        if self.refocusing.get() {
+            return;
+        }
+        if let Some(term) = target_term(ev) {
+            self.show(term);
+        }
+    }
+
+    /// The focus left: the popover goes, unless the focus moved onto its link (inside the
+    /// term) or the pointer is on the term.
+    fn focus_out(&self, ev: &web_sys::FocusEvent) {
+        let next = ev
+            .related_target()
+            .and_then(|t| t.dyn_into::<web_sys::Node>().ok());
+        let inside =
+            target_term(ev).is_some_and(|term| next.is_some_and(|n| term.contains(Some(&n))));
+        if inside {
+            return;
+        }
+        self.focused.set(false);
+        if !self.hovered.get() {
+            self.hide();
+        }
+    }
+
+    /// Escape closes the popover; from its link, the focus goes back to the term (without
+    /// reopening it), not to the page.
+    fn key(&self, ev: &web_sys::KeyboardEvent) {
+        if ev.key() != "Escape" {
+            return;
+        }
+        self.hide();
+        let Some(term) = target_term(ev) else { return };
+        let on_link = document()
+            .active_element()
+            .is_some_and(|a| a != *term.as_ref() && term.contains(Some(a.as_ref())));
+        if on_link {
+            self.refocusing.set(true);
+            let options = web_sys::FocusOptions::new();
+            options.set_prevent_scroll(true);
+            let _ = term.focus_with_options(&options);
+            self.refocusing.set(false);
+        }
+    }
 }
 
 /// The term an event is on (its `currentTarget`).

@@ -1,15 +1,15 @@
 //! Warnings from reading the inputs (skipped kinds, odd apiVersions, ignored predicates), folded
 //! away: they never block a run.
 
-use crate::state::Playground;
+use crate::state::RunPosition;
 use leptos::prelude::*;
 
 /// A folded list of warnings; nothing when there are none.
 #[component]
 pub fn Warnings() -> impl IntoView {
-    let state = expect_context::<Playground>();
+    let position = expect_context::<RunPosition>();
     let warnings = move || {
-        state
+        position
             .info
             .get()
             .map(|a| {

@@ -1,6 +1,6 @@
 //! The side of the engine that holds the session: it reads the editors' texts (rereading only
 //! the files that changed), builds the scenario, runs it to its end in slices, and answers the
-//! page's requests about it. It runs wherever [`super::Engine`] put it (see the module docs)
+//! page's requests about it. It runs in the session worker or on the page's thread (see [`super`])
 //! and talks only through [`Request`]s and [`Reply`]s.
 //!
 //! A load goes in tasks of at most some 16 ms each, so that whatever thread holds the host
@@ -9,10 +9,10 @@
 //! the session is made and run in slices, and shown in a task of its own. A newer load stops
 //! one still going (its reading and its run alike). A failed load keeps the last valid session.
 
-use super::{Load, Reply, Request};
+use super::protocol::{Handler, Load, Reply, Request};
 use crate::analysis;
+use crate::base::{EditorFile, PAGE_MAX_TEXT};
 use crate::session::Session;
-use crate::state::{EditorFile, PAGE_MAX_TEXT};
 use schedlab_core::input::{read_source, Inputs, ListReader};
 use schedlab_core::{Diagnostic, Scenario, Source};
 use std::cell::{Cell, RefCell};
@@ -34,19 +34,12 @@ const READ_CHUNK: usize = 100;
 /// the task that read its inputs.
 const DEFERRED_START_PODS: usize = 2000;
 
-#[wasm_bindgen]
-extern "C" {
-    /// The global `setTimeout`: a window's or a worker's.
-    #[wasm_bindgen(js_name = setTimeout)]
-    pub(super) fn set_timeout(handler: &js_sys::Function, ms: i32) -> JsValue;
-}
-
 thread_local! {
     static HOST: RefCell<Host> = RefCell::new(Host::default());
     /// Replies made but not yet delivered (they go out once the host is no longer borrowed).
     static OUTBOX: RefCell<Vec<Reply>> = const { RefCell::new(Vec::new()) };
     /// Where replies go: the page's own handler, or the worker's `postMessage`.
-    static DELIVER: RefCell<Option<super::Handler>> = const { RefCell::new(None) };
+    static DELIVER: RefCell<Option<Handler>> = const { RefCell::new(None) };
     /// Requests not yet handled, oldest first ([`handle`]).
     static WAITING: RefCell<VecDeque<Request>> = const { RefCell::new(VecDeque::new()) };
     /// Whether a task is handling [`WAITING`]'s requests.
@@ -104,7 +97,7 @@ fn deliver_replies() {
 
 /// Runs `f` on the host in a task of its own, unless a newer load started meanwhile.
 fn later(generation: u64, f: impl FnOnce(&mut Host) + 'static) {
-    let task = Closure::once_into_js(move || {
+    crate::tasks::later(0, move || {
         HOST.with_borrow_mut(|host| {
             if host.generation == generation {
                 f(host)
@@ -112,7 +105,6 @@ fn later(generation: u64, f: impl FnOnce(&mut Host) + 'static) {
         });
         deliver_replies();
     });
-    set_timeout(task.unchecked_ref(), 0);
 }
 
 /// Milliseconds on a clock that only goes forward (the worker's or the window's

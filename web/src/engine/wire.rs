@@ -1,50 +1,13 @@
 //! How requests and replies cross to and from a worker: JSON text. A reply's frame crosses as a
 //! patch against the frame sent before ([`FramePatch`]): a step of a 5000-node cluster changes a
-//! few node cards, not 5000. The views' `&'static str` fields (a pod's phase, an event's
-//! reason, a status code) are read back as the same few strings, interned: each distinct text
-//! is allocated once for the page's lifetime.
+//! few node cards, not 5000. The views' `&'static str` fields are read back interned
+//! ([`crate::interned`]).
 
-use super::Reply;
+use super::protocol::Reply;
 use crate::session::{Frame, NodeCard, PdbView, PodStatus, QueueView, SessionInfo};
 use schedlab_core::queue::Millis;
-use serde::{Deserialize, Deserializer, Serialize};
-use std::cell::RefCell;
-use std::collections::HashSet;
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
-
-/// A `&'static str` field of a view. (Written through this alias, serde does not take the
-/// field for text borrowed from the input, which a `'static` one cannot be.)
-pub type StaticStr = &'static str;
-
-thread_local! {
-    static INTERNED: RefCell<HashSet<&'static str>> = RefCell::new(HashSet::new());
-}
-
-/// `text` as a `&'static str`: the one interned copy.
-pub fn intern(text: &str) -> &'static str {
-    INTERNED.with_borrow_mut(|set| {
-        if let Some(&s) = set.get(text) {
-            return s;
-        }
-        let s: &'static str = Box::leak(text.to_owned().into_boxed_str());
-        set.insert(s);
-        s
-    })
-}
-
-/// Reads a `&'static str` field.
-pub fn static_str<'de, D: Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
-    let text = String::deserialize(d)?;
-    Ok(intern(&text))
-}
-
-/// Reads an `Option<&'static str>` field.
-pub fn static_str_option<'de, D: Deserializer<'de>>(
-    d: D,
-) -> Result<Option<&'static str>, D::Error> {
-    let text = Option::<String>::deserialize(d)?;
-    Ok(text.as_deref().map(intern))
-}
 
 /// A list as it crosses: whole, or only the entries that differ from the list last sent.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -10,8 +10,10 @@
 //! not load, a panic inside), the page drops it, runs the host on its own thread from then on,
 //! and loads its run again there ([`Reply::Lost`]).
 
+use super::host;
+use super::protocol::{Reply, Request};
 use super::wire::{End, Message};
-use super::{host, Reply, Request};
+use gloo_events::{EventListener, EventListenerOptions};
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use wasm_bindgen::prelude::*;
@@ -71,11 +73,13 @@ fn string_array(texts: &[String]) -> js_sys::Array {
     texts.iter().map(|t| JsValue::from_str(t)).collect()
 }
 
-/// The page's line to its session worker, with the handlers that must live as long.
+/// The page's line to its session worker, with its listeners (removed when dropped).
 pub struct Line {
     worker: web_sys::Worker,
-    _on_message: Closure<dyn FnMut(web_sys::MessageEvent)>,
-    _on_error: Closure<dyn FnMut(web_sys::Event)>,
+    /// Called once the worker failed and the page's own thread took over.
+    on_lost: fn(),
+    _on_message: EventListener,
+    _on_error: EventListener,
 }
 
 thread_local! {
@@ -118,7 +122,7 @@ fn arrive(text: String, receive: fn(Reply)) {
 /// Takes the inbox's next step in a task of its own: reads its first text, or delivers its
 /// first reply; then schedules the next step while replies wait.
 fn later(receive: fn(Reply)) {
-    let task = Closure::once_into_js(move || {
+    crate::tasks::later(0, move || {
         let Some(first) = INBOX.with_borrow_mut(VecDeque::pop_front) else {
             return;
         };
@@ -134,7 +138,6 @@ fn later(receive: fn(Reply)) {
             later(receive);
         }
     });
-    host::set_timeout(task.unchecked_ref(), 0);
 }
 
 /// Reads a reply's text (patching its frame against the frame before); `None` when it does not
@@ -153,38 +156,40 @@ fn read(text: &str) -> Option<Reply> {
     }
 }
 
-/// Starts the session worker; false when there is none to start (then the host runs on the
-/// page's thread).
-pub fn start(receive: fn(Reply)) -> bool {
+/// Starts the session worker, its replies going to `receive`; false when there is none to
+/// start (then the host runs on the page's thread). Should it fail later, `on_lost` is told.
+pub fn start(receive: fn(Reply), on_lost: fn()) -> bool {
     let Some(worker) = crate::background::module_worker("&role=session") else {
         return false;
     };
     END.set(End::default());
-    let on_message =
-        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
-            match event.data().as_string() {
-                Some(text) => arrive(text, receive),
-                None => {
-                    let error = js_sys::Reflect::get(&event.data(), &"error".into())
-                        .ok()
-                        .and_then(|e| e.as_string())
-                        .unwrap_or_default();
-                    fail(&error)
-                }
+    let on_message = EventListener::new(&worker, "message", move |event| {
+        let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() else {
+            return;
+        };
+        match event.data().as_string() {
+            Some(text) => arrive(text, receive),
+            None => {
+                let error = js_sys::Reflect::get(&event.data(), &"error".into())
+                    .ok()
+                    .and_then(|e| e.as_string())
+                    .unwrap_or_default();
+                fail(&error)
             }
-        });
-    let on_error = Closure::<dyn FnMut(web_sys::Event)>::new(move |event: web_sys::Event| {
+        }
+    });
+    let options = EventListenerOptions::enable_prevent_default();
+    let on_error = EventListener::new_with_options(&worker, "error", options, move |event| {
         event.prevent_default();
         fail("the worker did not start")
     });
-    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
     LINE.with_borrow_mut(|l| {
         if let Some(old) = l.take() {
             old.worker.terminate();
         }
         *l = Some(Line {
             worker,
+            on_lost,
             _on_message: on_message,
             _on_error: on_error,
         })
@@ -225,21 +230,14 @@ fn fail(why: &str) {
     let Some(line) = LINE.with_borrow_mut(Option::take) else {
         return;
     };
-    let Line {
-        worker,
-        _on_message,
-        _on_error,
-    } = line;
-    worker.set_onmessage(None);
-    worker.set_onerror(None);
-    worker.terminate();
+    line.worker.terminate();
     INBOX.with_borrow_mut(VecDeque::clear);
-    // One of these handlers is running now: they are left to the garbage collector.
-    _on_message.forget();
-    _on_error.forget();
+    let on_lost = line.on_lost;
+    // Its listeners go (the one running now is freed once it returns).
+    drop(line);
     web_sys::console::warn_1(
         &format!("schedlab: the engine's worker failed ({why}); running on the page's thread")
             .into(),
     );
-    super::went_local();
+    on_lost();
 }

@@ -1,0 +1,102 @@
+//! The bottom of the page's crate: the four input files ([`EditorFile`]) and the constants
+//! every part of the page shares. It imports nothing of the page, so anything may import it.
+
+use schedlab_core::input::looks_like_json;
+use schedlab_core::Diagnostic;
+
+/// The seed of the tie-break between equally scored nodes, unless a link names another.
+pub const SEED: u64 = 0;
+
+/// The most text one editor holds that the page reads (a bigger paste is kept, not read: it
+/// would hold the tab for seconds). `schedlab run` reads files of up to 64 MiB.
+pub const PAGE_MAX_TEXT: usize = 16 << 20;
+
+/// One of the four input files.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EditorFile {
+    /// `nodes.yaml`.
+    Nodes,
+    /// `pods.yaml`.
+    Pods,
+    /// `policy.json`.
+    Policy,
+    /// `config.yaml`: the `KubeSchedulerConfiguration`.
+    Config,
+}
+
+impl EditorFile {
+    /// The editors, top to bottom.
+    pub const ALL: [EditorFile; 4] = [
+        EditorFile::Nodes,
+        EditorFile::Pods,
+        EditorFile::Policy,
+        EditorFile::Config,
+    ];
+
+    /// Position in [`EditorFile::ALL`].
+    pub fn index(self) -> usize {
+        match self {
+            EditorFile::Nodes => 0,
+            EditorFile::Pods => 1,
+            EditorFile::Policy => 2,
+            EditorFile::Config => 3,
+        }
+    }
+
+    /// `nodes`, `pods`, `policy`: the file name without extension, also used in test ids.
+    pub fn stem(self) -> &'static str {
+        match self {
+            EditorFile::Nodes => "nodes",
+            EditorFile::Pods => "pods",
+            EditorFile::Policy => "policy",
+            EditorFile::Config => "config",
+        }
+    }
+
+    /// The tab's short title.
+    pub fn tab_title(self) -> &'static str {
+        match self {
+            EditorFile::Config => "Config",
+            f => f.title(),
+        }
+    }
+
+    /// The editor's title.
+    pub fn title(self) -> &'static str {
+        match self {
+            EditorFile::Nodes => "Nodes",
+            EditorFile::Pods => "Pods",
+            EditorFile::Policy => "Policy",
+            EditorFile::Config => "Scheduler configuration",
+        }
+    }
+
+    /// `JSON` or `YAML`, detected from the content as the core does.
+    pub fn format_of(text: &str) -> &'static str {
+        if looks_like_json(text) {
+            "JSON"
+        } else {
+            "YAML"
+        }
+    }
+
+    /// The file name given to the core, so its messages name the format the user typed.
+    pub fn source_name(self, text: &str) -> String {
+        let ext = if looks_like_json(text) {
+            "json"
+        } else {
+            "yaml"
+        };
+        format!("{}.{ext}", self.stem())
+    }
+
+    /// The editor a diagnostic belongs under. Diagnostics that name no editor's file (such as
+    /// `configuration`) go under the configuration editor.
+    pub fn of_diagnostic(d: &Diagnostic) -> EditorFile {
+        let stem = d.file.split('.').next().unwrap_or_default();
+        EditorFile::ALL
+            .into_iter()
+            .find(|f| f.stem() == stem)
+            .unwrap_or(EditorFile::Config)
+    }
+}
