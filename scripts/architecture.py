@@ -182,6 +182,10 @@ class Crate:
             return f
         return None
 
+    def children(self, module: tuple[str, ...]) -> set[str]:
+        """The names of `module`'s child modules."""
+        return {m[len(module)] for m in self.modules if len(m) == len(module) + 1 and m[:len(module)] == module}
+
     def edges(self, f: Path) -> set[tuple[str, ...]]:
         """Every absolute module path the file `f` names (through `use`, `crate::` or
         `super::`)."""
@@ -191,9 +195,13 @@ class Crate:
         self_mod = here
         out = set()
         code = self.code[f]
+        children = self.children(here if is_dir_module else here)
         for tree in use_trees(code):
             for p in tree:
                 r = resolve(p, self_mod, base)
+                if r is None and p and p[0].split(" as ")[0].strip() in children:
+                    # `use child::Item`: a bare path to one of this module's own children.
+                    r = self_mod + tuple(x.split(" as ")[0].strip() for x in p if x not in ("*", "self"))
                 if r is not None:
                     out.add(r)
         for m in re.finditer(r"(?<![\w:])((?:crate|super|self)(?:\s*::\s*\w+)+)", code):
