@@ -8,7 +8,7 @@
 
 use libfuzzer_sys::fuzz_target;
 use schedlab_core::input::{read_source, Source};
-use schedlab_core::queue::Millis;
+use schedlab_core::model::Millis;
 use schedlab_core::report::{json_report, text_report};
 use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::simulation::Limits;

@@ -19,8 +19,8 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use schedlab_core::cluster::{Cluster, NodeId};
-use schedlab_core::queue::Millis;
+use schedlab_core::simulation::{Cluster, NodeId};
+use schedlab_core::model::Millis;
 use schedlab_core::report::json_report;
 use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::simulation::{Limits, Simulation, StepKind, StopReason};

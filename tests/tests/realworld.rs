@@ -36,7 +36,7 @@ fn filter_names(s: &Scenario) -> Vec<String> {
 }
 
 /// The v1.17 scheduler a scenario built.
-fn v117(s: &Scenario) -> &schedlab_core::v117::Scheduler {
+fn v117(s: &Scenario) -> &schedlab_core::scheduler::v1_17::Scheduler {
     match &*s.scheduler {
         Scheduler::V117(v) => v,
         Scheduler::V135(_) => panic!("v1.35 runs, not v1.17"),
@@ -44,7 +44,7 @@ fn v117(s: &Scenario) -> &schedlab_core::v117::Scheduler {
 }
 
 /// The v1.35 configuration a scenario built.
-fn v135(s: &Scenario) -> &schedlab_core::v135::config::Configuration {
+fn v135(s: &Scenario) -> &schedlab_core::scheduler::v1_35::Configuration {
     match &*s.scheduler {
         Scheduler::V135(c) => c,
         Scheduler::V117(_) => panic!("v1.17 runs, not v1.35"),
@@ -700,7 +700,7 @@ fn config_versions_v1_35_no_longer_reads_are_refused_in_upstreams_words() {
 #[test]
 fn v1_configurations_select_v1_35_and_load_as_upstream_reads_them() {
     use schedlab_core::scenario::SchedulerVersion;
-    use schedlab_core::v135::plugin::Point;
+    use schedlab_core::scheduler::v1_35::Point;
     // SOURCES.md, "Accepted configurations": each loads with 0 errors under v1.35.
     for name in [
         "k8sweb__ksc_v1_two_profiles_no_scoring.yaml",

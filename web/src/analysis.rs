@@ -5,10 +5,10 @@
 //! and compute nothing themselves, so every number on the page comes from the core's trace.
 
 use crate::session::{requests_summary, SessionInfo};
-use schedlab_core::cluster::Cluster;
-use schedlab_core::modern::cycle::PluginStatus;
-use schedlab_core::queue::Millis;
+use schedlab_core::model::Millis;
+use schedlab_core::simulation::Cluster;
 use schedlab_core::trace::explain::{explain, Explanation};
+use schedlab_core::trace::v135::PluginStatus;
 use schedlab_core::trace::{CycleTrace, ScoreRecord};
 
 /// The phases of one `scheduleOne`, in the order the inspector reveals them.

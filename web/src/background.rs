@@ -7,7 +7,7 @@
 //! exported as `answerQuestion`; or, when the page is cross-origin isolated and the site has
 //! it, the threaded build (`crates/schedlab_wasm_threads`, which exports the same `answer`)
 //! with a rayon pool of `navigator.hardwareConcurrency` threads, so the independent runs of a
-//! sweep or a comparison share out (`schedlab_core::parallel::map`, in input order: the same
+//! sweep or a comparison share out (`schedlab_core::map`, in input order: the same
 //! answer as on one thread). The answer says where it ran, on how many threads, and why one. A [`Request`] crosses as JSON text holding the
 //! editors' texts; the reply is JSON of `Result<T, Vec<String>>`, where `T` is the panel's
 //! own view ([`crate::questions::CompareView`], ...). Floats cross as shortest round-trip
@@ -447,7 +447,7 @@ fn now_ms() -> f64 {
 mod tests {
     use super::*;
     use crate::questions::{CompareView, SweepView};
-    use schedlab_core::analysis::capacity::Capacity;
+    use schedlab_core::questions::capacity::Capacity;
     use schedlab_core::scenario::SchedulerVersion;
 
     /// `answer`, run to its end: natively its split point's code is in place, so it never waits.

@@ -632,9 +632,9 @@ pub fn lookup(name: &str) -> Option<&'static Entry> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use schedlab_core::framework::preemption::Criterion;
-    use schedlab_core::modern::registry::{Point, REGISTRY};
-    use schedlab_core::modern::status::Code;
+    use schedlab_core::scheduler::v1_35::Code;
+    use schedlab_core::scheduler::v1_35::{Point, REGISTRY};
+    use schedlab_core::scheduler::Criterion;
     use std::collections::BTreeSet;
 
     fn missing<'a>(names: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
@@ -643,18 +643,20 @@ mod tests {
 
     #[test]
     fn every_v117_predicate_and_priority_has_an_entry() {
-        let predicates = schedlab_core::predicates::REGISTRY.iter().map(|s| s.name);
+        let predicates = schedlab_core::scheduler::v1_17::PREDICATES
+            .iter()
+            .map(|s| s.name);
         assert_eq!(missing(predicates), Vec::<&str>::new());
         // `ordering()` and `names()` derive from the registry; checked too in case one grows.
         assert_eq!(
-            missing(schedlab_core::predicates::ordering()),
+            missing(schedlab_core::scheduler::v1_17::predicate_ordering()),
             Vec::<&str>::new()
         );
         assert_eq!(
-            missing(schedlab_core::predicates::names()),
+            missing(schedlab_core::scheduler::v1_17::predicate_names()),
             Vec::<&str>::new()
         );
-        let priorities = schedlab_core::priorities::names();
+        let priorities = schedlab_core::scheduler::v1_17::priority_names();
         assert_eq!(
             missing(priorities.iter().map(|(n, _)| *n)),
             Vec::<&str>::new()

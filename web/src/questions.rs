@@ -1,15 +1,15 @@
 //! The policy author's three questions in the page: compare the editors' configuration (A)
 //! with another (B), sweep one setting, count what still fits. Everything is computed by
-//! `schedlab_core::analysis` from the editors' texts, as the CLI computes it; this module turns
+//! `schedlab_core::questions` from the editors' texts, as the CLI computes it; this module turns
 //! the answers into what the panel draws. Pure Rust: no DOM, unit-tested natively.
 
 use crate::base::EditorFile;
-use schedlab_core::analysis::capacity::{self, Capacity};
-use schedlab_core::analysis::compare::{self, Comparison, Fate};
-use schedlab_core::analysis::summary::Summary;
-use schedlab_core::analysis::sweep::{self, Point, Setting};
-use schedlab_core::analysis::SchedulerChoice;
 use schedlab_core::input::{read_source, Inputs};
+use schedlab_core::questions::capacity::{self, Capacity};
+use schedlab_core::questions::compare::{self, Comparison, Fate};
+use schedlab_core::questions::summary::Summary;
+use schedlab_core::questions::sweep::{self, Point, Setting};
+use schedlab_core::questions::SchedulerChoice;
 use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::{Diagnostic, Source};
 use serde::{Deserialize, Serialize};

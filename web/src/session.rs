@@ -7,16 +7,16 @@
 //! does not change with the position (pod names, the event log, the timeline's marks) is built
 //! once, in [`SessionInfo`].
 
-use schedlab_core::cluster::{Cluster, NodeId, PodId};
 use schedlab_core::model::resources::format_amount;
 use schedlab_core::model::selector::LabelSelector;
-use schedlab_core::queue::{Millis, SubQueue};
 use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::simulation::Run;
+use schedlab_core::simulation::{Cluster, NodeId, PodId};
 use schedlab_core::simulation::{
     Limits, PodPhase, PodState, Simulation, Snapshot, StepKind, StopReason,
 };
 use schedlab_core::trace::CycleTrace;
+use schedlab_core::{model::Millis, simulation::SubQueue};
 use schedlab_core::{Diagnostic, Scenario};
 use std::cell::RefCell;
 use std::sync::Arc;

@@ -9,8 +9,8 @@
 use clap::Args;
 use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::simulation::{Limits, Simulation, StepKind};
-use schedlab_core::workloads::{build_for, single_pass, Workload};
 use schedlab_core::Scenario;
+use schedlab_core::{build_for, single_pass, Workload};
 #[cfg(not(feature = "mimalloc"))]
 use std::alloc::System;
 use std::alloc::{GlobalAlloc, Layout};
@@ -155,7 +155,7 @@ fn peak_rss() -> Option<u64> {
 fn independent_runs(a: &BenchArgs, scenario: &Scenario, setup_s: f64) -> ExitCode {
     let seeds: Vec<u64> = (0..a.runs as u64).map(|i| a.seed + i).collect();
     let start = Instant::now();
-    let runs = schedlab_core::parallel::map(&seeds, |&seed| {
+    let runs = schedlab_core::map(&seeds, |&seed| {
         let run = scenario.run_with(seed, a.trace, Limits::default());
         let decisions: Vec<(usize, Option<usize>)> =
             run.cycles.iter().map(|c| (c.pod, c.node)).collect();
@@ -172,7 +172,7 @@ fn independent_runs(a: &BenchArgs, scenario: &Scenario, setup_s: f64) -> ExitCod
         scenario.queue.len(),
         a.percentage,
         a.runs,
-        schedlab_core::parallel::threads(),
+        schedlab_core::threads(),
         cycles as f64 / secs.max(1e-9),
         prints.join(","),
         peak_rss()
@@ -264,7 +264,7 @@ pub fn run(a: &BenchArgs) -> ExitCode {
         bound,
         pending,
         a.percentage,
-        schedlab_core::parallel::threads(),
+        schedlab_core::threads(),
         a.trace,
         matches!(a.mode, LoopMode::Queue) && !a.no_history,
         cycles,

@@ -21,7 +21,7 @@ mod questions;
 static ALLOCATOR: bench::CountingAllocator = bench::CountingAllocator;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use schedlab_core::queue::Millis;
+use schedlab_core::model::Millis;
 use schedlab_core::report::terminal_safe;
 use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::simulation::{Limits, Simulation};
@@ -302,7 +302,7 @@ fn main() -> ExitCode {
         || std::thread::available_parallelism().map_or(1, |n| n.get()),
         usize::from,
     );
-    match schedlab_core::parallel::with_threads(threads, move || command(cli)) {
+    match schedlab_core::with_threads(threads, move || command(cli)) {
         Ok(code) => code,
         Err(e) => {
             eprintln!("error: --threads {threads}: {e}");
@@ -447,7 +447,7 @@ fn command(cli: Cli) -> ExitCode {
 
 /// `schedlab translate`: the file's one Policy, validated as v1.17 validates it, translated.
 fn translate(output: TranslateOutput, file: &str) -> ExitCode {
-    use schedlab_core::translate;
+    use schedlab_core::scheduler as translate;
     let texts = match read_files(&[file.to_string()]) {
         Ok(t) => t,
         Err(errs) => {
@@ -488,8 +488,8 @@ fn translate(output: TranslateOutput, file: &str) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let v1_17 = schedlab_core::v117::policy::config::SchedulerConfiguration::default();
-    if let Err(errs) = schedlab_core::v117::policy::build(Some(policy), &v1_17) {
+    let v1_17 = schedlab_core::scheduler::v1_17::SchedulerConfiguration::default();
+    if let Err(errs) = schedlab_core::scheduler::v1_17::build(Some(policy), &v1_17) {
         let errs: Vec<Diagnostic> = errs
             .into_iter()
             .map(|e| {

@@ -1231,6 +1231,10 @@ pub struct LabelGroup {
 
 /// The kind of an existing pod's affinity term.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(
+    clippy::enum_variant_names,
+    reason = "the Kubernetes words: required or preferred, affinity or anti-affinity"
+)]
 pub enum TermKind {
     /// Required pod affinity.
     RequiredAffinity,

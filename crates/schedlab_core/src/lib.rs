@@ -17,39 +17,32 @@
 
 #![warn(clippy::iter_over_hash_type)]
 
-pub mod cluster;
 pub mod input;
 pub mod model;
-pub mod parallel;
 pub mod questions;
-pub mod queue;
 pub mod report;
-pub mod rng;
 pub mod scenario;
-pub mod sched;
 pub mod scheduler;
 pub mod simulation;
 pub mod trace;
-pub mod translate;
-pub mod v117;
-pub mod v135;
-pub mod workloads;
+
+pub(crate) mod cluster;
+pub(crate) mod parallel;
+pub(crate) mod queue;
+pub(crate) mod rng;
+pub(crate) mod sched;
+pub(crate) mod translate;
+pub(crate) mod v117;
+pub(crate) mod v135;
+pub(crate) mod workloads;
 
 #[cfg(test)]
 mod testing;
 
 pub use input::{Diagnostic, Source};
+#[cfg(feature = "parallel")]
+pub use parallel::with_threads;
+pub use parallel::{map, threads};
 pub use scenario::Scenario;
 pub use simulation::Run;
-
-// The page still names these here (until its imports follow the moves).
-#[doc(hidden)]
-pub use questions as analysis;
-#[doc(hidden)]
-pub use v117::{policy, predicates, priorities};
-#[doc(hidden)]
-pub use v135 as modern;
-#[doc(hidden)]
-pub mod framework {
-    pub use crate::v117::preemption;
-}
+pub use workloads::{build, build_for, scheduling_basic, single_pass, SinglePass, Workload};

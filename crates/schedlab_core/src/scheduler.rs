@@ -8,6 +8,10 @@
 //! Architecture Invariant: the version is decided here, once. Code above (the scenario, the
 //! simulation) matches on [`Scheduler`]; it never rebuilds a scheduler or falls back to a
 //! default one.
+//!
+//! API Boundary: what the page, the CLI and the tests read of each version's pieces (the
+//! registries, the configurations, a Policy's translation) is re-exported here, in [`v1_17`]
+//! and [`v1_35`]; the versions' own modules stay inside the crate.
 
 use crate::cluster::PodInfo;
 use crate::model::Pod;
@@ -145,3 +149,34 @@ fn first_profile_names(c: &v135::config::Configuration, point: Point) -> Vec<Str
         p.names_at(point).into_iter().map(String::from).collect()
     })
 }
+
+/// kube-scheduler v1.17's pieces as the page's forms and the tools read them: the legacy
+/// `Policy` and its checks, the v1alpha1 configuration, the predicates and priorities by name.
+pub mod v1_17 {
+    pub use crate::v117::plugin::{
+        Algorithm, AlgorithmSettings, ConfiguredFilter, ConfiguredScore,
+    };
+    pub use crate::v117::policy::config::{SchedulerConfiguration, V1ALPHA1};
+    pub use crate::v117::policy::{build, Built, PolicyDocument, PolicyError};
+    pub use crate::v117::predicates::{
+        default_provider as default_provider_predicates, mandatory, names as predicate_names,
+        ordering as predicate_ordering, PredicateSpec, REGISTRY as PREDICATES,
+    };
+    pub use crate::v117::priorities::{
+        default_provider as default_provider_priorities, names as priority_names,
+    };
+    pub use crate::v117::Scheduler;
+}
+
+/// kube-scheduler v1.35's pieces as the page's forms and the tools read them: the v1
+/// configuration and its plan, the plugin registry, the extension points and status codes.
+pub mod v1_35 {
+    pub use crate::trace::v135::Code;
+    pub use crate::v135::config::{plan, Configuration, ProfilePlan, DEFAULT_SCHEDULER_NAME, V1};
+    pub use crate::v135::plugin::{PluginSpec, Point, Points};
+    pub use crate::v135::profile::Profile;
+    pub use crate::v135::registry::{default_plugins, lookup, REGISTRY};
+}
+
+pub use crate::sched::victims::Criterion;
+pub use crate::translate::{to_json, to_yaml, translate, Translation};

@@ -10,7 +10,7 @@ use crate::types::{
     RunOptions, ScenarioFile, SchedulerName, SimulatorOptions, StopReason as StopName,
 };
 use schedlab_core::model::resources::{format_usage, CPU, MEMORY};
-use schedlab_core::queue::Millis;
+use schedlab_core::model::Millis;
 use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::simulation::{Limits, PodPhase, Simulation, StopReason};
 use schedlab_core::trace::explain::{explain, not_queued};

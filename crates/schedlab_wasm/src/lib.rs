@@ -12,7 +12,7 @@ pub mod types;
 pub use api::{input_error, limits, Embedded, Simulator};
 
 use schedlab_core::simulation::{Limits, Simulation, StopReason};
-use schedlab_core::{report, workloads, Scenario, Source};
+use schedlab_core::{report, Scenario, Source};
 use wasm_bindgen::prelude::*;
 
 /// Parses `[{"name", "text"}, ...]`; errors as `{"errors": [...]}`.
@@ -119,7 +119,7 @@ impl Session {
     /// Returns why it stopped: `Quiescent`, `Until` or `MaxCycles`.
     pub fn run(&mut self, until_seconds: f64, max_cycles: i64) -> String {
         let limits = Limits {
-            until: (until_seconds >= 0.0).then_some(schedlab_core::queue::Millis(
+            until: (until_seconds >= 0.0).then_some(schedlab_core::model::Millis(
                 (until_seconds * 1000.0) as u64,
             )),
             max_cycles: usize::try_from(max_cycles).ok(),
@@ -190,7 +190,7 @@ impl BenchWorkload {
     #[wasm_bindgen(constructor)]
     pub fn new(nodes: usize, bound: usize, pending: usize, percentage: i32) -> BenchWorkload {
         BenchWorkload {
-            scenario: workloads::scheduling_basic(nodes, bound, pending, percentage),
+            scenario: schedlab_core::scheduling_basic(nodes, bound, pending, percentage),
         }
     }
 
@@ -203,9 +203,9 @@ impl BenchWorkload {
         pending: usize,
         percentage: i32,
     ) -> Option<BenchWorkload> {
-        let w = workloads::Workload::parse(workload)?;
+        let w = schedlab_core::Workload::parse(workload)?;
         Some(BenchWorkload {
-            scenario: workloads::build(w, nodes, bound, pending, percentage),
+            scenario: schedlab_core::build(w, nodes, bound, pending, percentage),
         })
     }
 

@@ -6,7 +6,7 @@
 //! Call it from a Web Worker, never from a page's main thread: a rayon call there spin-waits.
 //! The page must be cross-origin isolated (SharedArrayBuffer).
 
-use schedlab_core::workloads::{self, Workload};
+use schedlab_core::Workload;
 use schedlab_core::Scenario;
 use wasm_bindgen::prelude::*;
 
@@ -20,7 +20,7 @@ pub use schedlab_web::background::answer;
 /// Threads in the pool (1 before `initThreadPool`).
 #[wasm_bindgen]
 pub fn threads() -> usize {
-    schedlab_core::parallel::threads()
+    schedlab_core::threads()
 }
 
 /// A benchmark workload, built once (outside the timed part), run under several seeds.
@@ -42,7 +42,7 @@ impl ThreadedWorkload {
     ) -> Option<ThreadedWorkload> {
         let w = Workload::parse(workload)?;
         Some(ThreadedWorkload {
-            scenario: workloads::build(w, nodes, bound, pending, percentage),
+            scenario: schedlab_core::build(w, nodes, bound, pending, percentage),
         })
     }
 
@@ -61,7 +61,7 @@ impl ThreadedWorkload {
             (run.scheduled_count(), fingerprint(&decisions))
         };
         let runs: Vec<(usize, u64)> = if parallel {
-            schedlab_core::parallel::map(&seeds, one)
+            schedlab_core::map(&seeds, one)
         } else {
             seeds.iter().map(one).collect()
         };

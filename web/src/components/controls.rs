@@ -268,7 +268,7 @@ fn what_comes_next(f: &Frame, info: Option<&SessionInfo>, walking: bool) -> Stri
 mod tests {
     use super::*;
     use crate::session::QueueView;
-    use schedlab_core::queue::Millis;
+    use schedlab_core::model::Millis;
 
     fn frame(position: usize, end: usize, next: Option<&str>) -> Frame {
         Frame {

@@ -8,7 +8,7 @@ use super::term::Term;
 use crate::session::PodStatic;
 use crate::state::{RunPosition, Selected};
 use leptos::prelude::*;
-use schedlab_core::cluster::PodId;
+use schedlab_core::simulation::PodId;
 
 /// The budget under the pointer and its pods, shared with the node cards (a context the
 /// cluster view provides).

@@ -8,7 +8,7 @@ use super::policy_argument::PolicyArgument;
 use crate::forms::parse_int;
 use crate::forms::policy::{self, PolicyEdit, ARGUMENTS};
 use leptos::prelude::*;
-use schedlab_core::predicates::mandatory;
+use schedlab_core::scheduler::v1_17::mandatory;
 use serde_json::Value;
 
 /// The policy editor.

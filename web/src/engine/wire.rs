@@ -5,7 +5,7 @@
 
 use super::protocol::Reply;
 use crate::session::{Frame, NodeCard, PdbView, PodStatus, QueueView, SessionInfo};
-use schedlab_core::queue::Millis;
+use schedlab_core::model::Millis;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 

@@ -2,8 +2,8 @@
 //! playground reads. A v1 configuration (v1.35) has its own model, [`super::config_v1`].
 
 use super::{parse_int, set_at, str_at, Document, ObjRef};
-use schedlab_core::policy::config::V1ALPHA1;
 use schedlab_core::scenario::SchedulerVersion;
+use schedlab_core::scheduler::v1_17::V1ALPHA1;
 use serde_json::{json, Value};
 
 /// `kind` of a scheduler configuration.
@@ -26,7 +26,7 @@ pub fn scheduler_of(text: &str) -> SchedulerVersion {
                 .strip_prefix("apiVersion:")
                 .or_else(|| l.strip_prefix("\"apiVersion\":"))
                 .map(|v| v.trim().trim_matches(|c| c == '"' || c == '\''));
-            value == Some(schedlab_core::modern::config::V1)
+            value == Some(schedlab_core::scheduler::v1_35::V1)
         }),
     };
     if v1 {

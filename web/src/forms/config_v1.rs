@@ -6,12 +6,12 @@
 //! default weight; switching one off adds it to `plugins.multiPoint.disabled`, a weight writes
 //! `plugins.multiPoint.enabled: [{name, weight}]`, which replaces the default entry in place.
 //! What a row shows (on or off, the weight in effect) comes from the core's own layout of the
-//! profile ([`schedlab_core::modern::config::plan`]) whenever the document validates, so
+//! profile ([`schedlab_core::scheduler::v1_35::plan`]) whenever the document validates, so
 //! per-point lists written in the text are honoured too.
 
 use super::{object_at, parse_int, str_at, Document, ObjRef};
-use schedlab_core::modern::config::{self as modern, DEFAULT_SCHEDULER_NAME, V1};
-use schedlab_core::modern::registry::{self, Point};
+use schedlab_core::scheduler::v1_35::{self as registry, Point};
+use schedlab_core::scheduler::v1_35::{self as modern, DEFAULT_SCHEDULER_NAME, V1};
 use serde_json::{json, Map, Value};
 
 /// Whether a configuration object is a v1 one (v1.35).

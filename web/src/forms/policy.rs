@@ -3,7 +3,9 @@
 //! first edit of that list writes the set out so it can be changed.
 
 use super::{at, parse_int, set_at, str_at, Document, ObjRef};
-use schedlab_core::{predicates, priorities};
+use schedlab_core::scheduler::v1_17::{
+    default_provider_predicates, default_provider_priorities, predicate_names, priority_names,
+};
 use serde_json::{json, Map, Value};
 
 /// `kind` of a policy.
@@ -44,7 +46,7 @@ pub fn default_priorities(v: &Value) -> bool {
 pub fn enabled_predicates(v: &Value) -> Vec<String> {
     match entries(v, "predicates") {
         Some(list) => list.iter().filter_map(plain).map(String::from).collect(),
-        None => predicates::default_provider()
+        None => default_provider_predicates()
             .into_iter()
             .map(String::from)
             .collect(),
@@ -61,7 +63,7 @@ pub fn priority_weights(v: &Value) -> Vec<(String, i64)> {
                 plain(e).map(|n| (n.to_string(), w))
             })
             .collect(),
-        None => priorities::default_provider()
+        None => default_provider_priorities()
             .into_iter()
             .map(|(n, w)| (n.to_string(), w))
             .collect(),
@@ -70,7 +72,7 @@ pub fn priority_weights(v: &Value) -> Vec<(String, i64)> {
 
 /// Predicate names the form lists: v1.17's, then any others the policy names.
 pub fn predicate_choices(v: &Value) -> Vec<String> {
-    let mut names: Vec<String> = predicates::names().into_iter().map(String::from).collect();
+    let mut names: Vec<String> = predicate_names().into_iter().map(String::from).collect();
     for n in enabled_predicates(v) {
         if !names.contains(&n) {
             names.push(n);
@@ -81,7 +83,7 @@ pub fn predicate_choices(v: &Value) -> Vec<String> {
 
 /// Priority names the form lists, with default weights: v1.17's, then any others.
 pub fn priority_choices(v: &Value) -> Vec<(String, i64)> {
-    let mut names: Vec<(String, i64)> = priorities::names()
+    let mut names: Vec<(String, i64)> = priority_names()
         .into_iter()
         .map(|(n, w)| (n.to_string(), w))
         .collect();
@@ -195,12 +197,12 @@ pub enum PolicyEdit {
 fn list_mut<'a>(v: &'a mut Value, key: &str) -> &'a mut Vec<Value> {
     if !v.get(key).is_some_and(Value::is_array) {
         let list: Vec<Value> = if key == "predicates" {
-            predicates::default_provider()
+            default_provider_predicates()
                 .iter()
                 .map(|n| json!({"name": n}))
                 .collect()
         } else {
-            priorities::default_provider()
+            default_provider_priorities()
                 .iter()
                 .map(|(n, w)| json!({"name": n, "weight": w}))
                 .collect()

@@ -397,7 +397,7 @@ fn v1_defaults_list_every_default_plugin_with_its_weight() {
     let doc = Document::parse(CONFIG_V1).unwrap();
     let rows = v1_rows(&doc);
     let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
-    let defaults: Vec<&str> = schedlab_core::modern::registry::default_plugins()
+    let defaults: Vec<&str> = schedlab_core::scheduler::v1_35::default_plugins()
         .map(|(n, _)| n)
         .collect();
     assert_eq!(names, defaults);
@@ -443,8 +443,8 @@ fn v1_weights_and_switches_write_multi_point() {
     );
     assert!(!v1_row(&doc2, "ImageLocality").enabled);
     // The core's plan keeps NodeAffinity in its place with the new weight.
-    let (plans, _) = schedlab_core::modern::config::plan(v.clone()).unwrap();
-    let score = plans[0].names_at(schedlab_core::modern::registry::Point::Score);
+    let (plans, _) = schedlab_core::scheduler::v1_35::plan(v.clone()).unwrap();
+    let score = plans[0].names_at(schedlab_core::scheduler::v1_35::Point::Score);
     assert_eq!(score[1], "NodeAffinity");
     assert!(!score.contains(&"ImageLocality"));
 

@@ -255,7 +255,7 @@ pub fn current_view(
 mod tests {
     use super::*;
     use crate::session::{CycleFact, PodStatus, QueueView};
-    use schedlab_core::queue::Millis;
+    use schedlab_core::model::Millis;
     use schedlab_core::scenario::SchedulerVersion;
     use schedlab_core::simulation::StopReason;
     use Phase::*;

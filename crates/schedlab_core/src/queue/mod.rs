@@ -170,14 +170,14 @@ use std::cmp::Reverse;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-pub use backoff::{BackoffRecord, PodBackoffMap};
+pub use backoff::PodBackoffMap;
 pub use events::{ClusterChange, ClusterEvent, InformerEvent, NodeChange};
 pub use nominated::NominatedPods;
-pub use v135::backoff_duration_v135;
+#[cfg(test)]
+use v135::backoff_duration_v135;
 
 use crate::cluster::PodId;
-// The page still names it here (until its imports move to `model`).
-pub use crate::model::Millis;
+use crate::model::Millis;
 
 /// Period of `flushBackoffQCompleted`.
 pub const BACKOFF_FLUSH_PERIOD: Millis = Millis::secs(1);

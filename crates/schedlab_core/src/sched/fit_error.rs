@@ -60,16 +60,6 @@ impl FailedNodes {
         self.reasons.clear();
     }
 
-    /// How many nodes failed.
-    pub fn len(&self) -> usize {
-        self.nodes.len()
-    }
-
-    /// Whether no node failed.
-    pub fn is_empty(&self) -> bool {
-        self.nodes.is_empty()
-    }
-
     /// Each failed node with its reasons, in the order they failed.
     pub fn iter(&self) -> impl Iterator<Item = (NodeId, &[Reason])> {
         let mut start = 0;

@@ -86,6 +86,7 @@ impl Nominations {
     }
 
     /// Every nomination, by node id.
+    #[cfg(test)]
     pub fn all(&self) -> impl Iterator<Item = &Nomination> {
         self.by_node.iter().flatten()
     }

@@ -58,10 +58,13 @@ use log::Log;
 pub use log::Repeat;
 pub use run::{Event, Phase, Run};
 
-use crate::cluster::{Cluster, NodeId, PodId};
+// The cache and the queue as a run shows them.
+pub use crate::cluster::{Cluster, NodeId, NodeInfo, PodId, PodInfo};
+pub use crate::queue::{QueuedPodView, SubQueue};
+
 use crate::model::timeline::Timeline;
 use crate::model::Millis;
-use crate::queue::{ClusterEvent, Moved, QueuedPodInfo, QueuedPodView, SchedulingQueue};
+use crate::queue::{ClusterEvent, Moved, QueuedPodInfo, SchedulingQueue};
 use crate::rng::Rng;
 use crate::scenario::Scenario;
 use crate::sched::nominations::Nominations;

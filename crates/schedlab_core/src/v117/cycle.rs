@@ -59,46 +59,6 @@ fn pod_passes_basic_checks(cx: &CycleContext) -> Result<(), CycleError> {
     Ok(())
 }
 
-/// The scheduler: an algorithm plus the state that carries over between cycles.
-pub struct Scheduler {
-    /// The algorithm.
-    pub algorithm: Algorithm,
-    /// The state carried between cycles.
-    pub state: SchedulerState,
-}
-
-impl Scheduler {
-    /// A scheduler with a seeded tie-breaker.
-    pub fn new(algorithm: Algorithm, seed: u64) -> Scheduler {
-        Scheduler {
-            algorithm,
-            state: SchedulerState::new(seed),
-        }
-    }
-
-    /// Runs one cycle for `pod` against `cluster`, visiting nodes in `node_order`.
-    /// `detail` records the filter and score tables.
-    pub fn schedule_one(
-        &mut self,
-        cluster: &Cluster,
-        node_order: &[NodeId],
-        pod: PodId,
-        nominations: &Nominations,
-        detail: bool,
-    ) -> CycleTrace {
-        schedule_one(
-            &self.algorithm,
-            &mut self.state,
-            cluster,
-            node_order,
-            pod,
-            nominations,
-            detail,
-            &mut FailedNodes::new(),
-        )
-    }
-}
-
 /// Runs one cycle for `pod` against `cluster`, visiting nodes in `node_order`.
 /// `detail` records the filter and score tables; `failed` receives the nodes that failed.
 /// The scheduler's parts, separately, for callers that keep the algorithm apart from the state
@@ -759,12 +719,25 @@ mod tests {
         let algorithm = policy::build(None, &SchedulerConfiguration::default())
             .expect("default algorithm")
             .algorithm;
-        let mut scheduler = Scheduler::new(algorithm, 0);
+        let mut state = SchedulerState::new(0);
+        let mut failed = FailedNodes::new();
         let order = c.node_tree_order();
-        let first = scheduler.schedule_one(&c, &order, incoming, &nominations, false);
+        let mut cycle = |c: &Cluster| {
+            schedule_one(
+                &algorithm,
+                &mut state,
+                c,
+                &order,
+                incoming,
+                &nominations,
+                false,
+                &mut failed,
+            )
+        };
+        let first = cycle(&c);
         assert_eq!((first.outcome, first.node), (Outcome::Scheduled, Some(0)));
         c.bind(q, 0);
-        let second = scheduler.schedule_one(&c, &order, incoming, &nominations, false);
+        let second = cycle(&c);
         assert_eq!(second.outcome, Outcome::Unschedulable);
         assert_eq!(
             second.message.as_deref(),

@@ -25,8 +25,6 @@ use crate::cluster::{Cluster, NodeId, NodeInfo, PodId};
 use crate::sched::fit_error::FailedNodes;
 use crate::sched::nominations::Nominations;
 use crate::sched::victims::{Candidate, StartTime, Victims};
-// The page still names it here (until its imports follow the move).
-pub use crate::sched::victims::Criterion;
 
 /// `nodesWherePreemptionMightHelp` (v1.17): every node except those whose failure reasons
 /// include an unresolvable one. Returns the potential nodes in `order` and how many were

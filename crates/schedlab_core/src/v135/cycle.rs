@@ -174,11 +174,6 @@ impl Diagnosis {
     pub fn len(&self) -> usize {
         self.rejections.len()
     }
-
-    /// Whether no node has its own status.
-    pub fn is_empty(&self) -> bool {
-        self.rejections.is_empty()
-    }
 }
 
 /// `FitError.Error()` of v1.35 (§3.7), without the PostFilter part.

@@ -5,8 +5,6 @@
 
 use super::plugin::PluginSpec;
 use super::plugins;
-// The page still names it here (until its imports follow the move).
-pub use super::plugin::{Point, Points};
 
 /// Every plugin v1.35 registers, in the order of its default configuration.
 pub static REGISTRY: &[&PluginSpec] = &[
@@ -42,11 +40,6 @@ pub const REMOVED_PLUGINS: [&str; 4] = [
 /// The spec registered under `name`.
 pub fn lookup(name: &str) -> Option<&'static PluginSpec> {
     REGISTRY.iter().copied().find(|s| s.name == name)
-}
-
-/// The spec whose args are of kind `kind`.
-pub fn lookup_args_kind(kind: &str) -> Option<&'static PluginSpec> {
-    REGISTRY.iter().copied().find(|s| s.args_kind == Some(kind))
 }
 
 /// v1.35's default plugin list (`getDefaultPlugins`): `(name, weight)` in order.
@@ -91,7 +84,7 @@ mod tests {
 
     #[test]
     fn points_match_the_reference_table() {
-        use Point::*;
+        use crate::v135::plugin::{Point, Point::*, Points};
         // Reference §1.3.
         let table: [(&str, &[Point]); 19] = [
             ("SchedulingGates", &[PreEnqueue]),

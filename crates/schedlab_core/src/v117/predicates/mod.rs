@@ -129,6 +129,7 @@ pub fn ordering_index(key: &str) -> Option<usize> {
 }
 
 /// The implementation of a plain (argument-less) predicate name.
+#[cfg(test)]
 pub fn builtin(name: &str) -> Option<Box<dyn FilterPlugin>> {
     lookup(name).and_then(|s| s.build).map(|build| build())
 }

@@ -37,9 +37,8 @@ mod validate;
 #[cfg(test)]
 mod tests;
 
-pub use build::{MAX_NODE_SCORE, MAX_TOTAL_SCORE};
 pub use defaults::DEFAULT_SCHEDULER_NAME;
-pub use merge::{PluginEntry, PluginSet, Plugins};
+pub use merge::Plugins;
 
 use crate::model::field::FieldError;
 use crate::v135::plugin::Point;

@@ -8,6 +8,7 @@ use super::types::RawPluginConfig;
 use super::validate::validate;
 use super::*;
 use crate::model::field::FieldError;
+use crate::sched::MAX_NODE_SCORE;
 use crate::v135::plugin::Point;
 use crate::v135::registry;
 use serde::Deserialize;

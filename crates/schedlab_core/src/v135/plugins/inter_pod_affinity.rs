@@ -130,13 +130,6 @@ pub struct InterPodAffinity {
     ignore_existing_preferred: bool,
 }
 
-impl InterPodAffinity {
-    /// (`hardPodAffinityWeight`, `ignorePreferredTermsOfExistingPods`).
-    pub fn args(&self) -> (i64, bool) {
-        (self.hard_weight, self.ignore_existing_preferred)
-    }
-}
-
 fn build(args: Option<&serde_json::Value>) -> Result<Box<dyn Plugin>, Vec<FieldError>> {
     let args: Args = match args {
         None => Args::default(),

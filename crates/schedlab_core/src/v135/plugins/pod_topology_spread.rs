@@ -88,6 +88,7 @@ pub struct PodTopologySpread {
 
 impl PodTopologySpread {
     /// The defaulting type and the default constraints in force.
+    #[cfg(test)]
     pub fn defaults(&self) -> (&'static str, &[TopologySpreadConstraint]) {
         let kind = if self.system_defaulted {
             "System"

@@ -35,9 +35,7 @@
 use crate::cluster::{Cluster, NodeInfo, PodInfo};
 use crate::model::field::{FieldError, Value};
 use crate::queue::ClusterChange;
-use crate::sched::volume_binder::{
-    bindings_for, find_pod_volumes, pod_claims, PodClaims, VolumeBinding as Binding,
-};
+use crate::sched::volume_binder::{find_pod_volumes, pod_claims, PodClaims};
 use crate::sched::Reason;
 use crate::v135::plugin::QueueingHint;
 use crate::v135::plugin::{state, Cx, Plugin, PluginState, PreFilterOutput, PreScoreOutput};
@@ -68,8 +66,6 @@ pub const ERR_REASON_BIND_CONFLICT: &str =
     "node(s) didn't find available persistent volumes to bind";
 /// `ErrReasonNodeConflict`.
 pub const ERR_REASON_NODE_CONFLICT: &str = "node(s) didn't match PersistentVolume's node affinity";
-/// `ErrReasonNotEnoughSpace` (never given: storage capacity is not modelled).
-pub const ERR_REASON_NOT_ENOUGH_SPACE: &str = "node(s) did not have enough free storage";
 /// `ErrReasonPVNotExist`.
 pub const ERR_REASON_PV_NOT_EXIST: &str =
     "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)";
@@ -103,14 +99,10 @@ struct Args {
 
 /// The plugin, with its defaulted args.
 pub struct VolumeBinding {
+    /// `bindTimeoutSeconds`: how long PreBind waits for the volumes to be bound. Validated and
+    /// kept, never waited for: the simulation binds volumes at once (`docs/fidelity.md`).
+    #[cfg_attr(not(test), allow(dead_code))]
     bind_timeout_seconds: i64,
-}
-
-impl VolumeBinding {
-    /// `bindTimeoutSeconds`: how long PreBind waits for the volumes to be bound.
-    pub fn bind_timeout_seconds(&self) -> i64 {
-        self.bind_timeout_seconds
-    }
 }
 
 /// The claims sorted in PreFilter (`stateData.podVolumeClaims`).
@@ -120,15 +112,6 @@ struct BindingState {
     bound: Vec<(String, String)>,
     /// The unbound WaitForFirstConsumer claims (no bound ones: those are checked here).
     delayed: PodClaims,
-}
-
-/// The bindings `AssumePodVolumes` makes at Reserve for `pod` on `node`, which PreBind then
-/// binds (volumes to claims, or a node selected for provisioning). v1.35's binder decides them
-/// as v1.17's does, so this is [`crate::sched::volume_binder::bindings_for`]:
-/// empty when the pod has no unbound WaitForFirstConsumer claim (`allBound`). On a node that
-/// passed Filter it gives what Filter found.
-pub fn bindings_for_node(cluster: &Cluster, pod: &PodInfo, node: &NodeInfo) -> Vec<Binding> {
-    bindings_for(cluster, pod, node)
 }
 
 impl Plugin for VolumeBinding {
@@ -531,7 +514,7 @@ mod tests {
             (Status::success(), vec![ok(), unresolvable(&[BIND])])
         );
         let info = PodInfo::new_v135(claim_pod(&["data"]), 0, 0);
-        let b = bindings_for_node(&c, &info, &c.nodes()[0]);
+        let b = crate::sched::volume_binder::bindings_for(&c, &info, &c.nodes()[0]);
         assert_eq!(b.len(), 1);
         assert_eq!(b[0].claim, "data");
         assert_eq!(
@@ -541,7 +524,7 @@ mod tests {
         );
         // A pod whose claims are all bound binds nothing.
         let info = PodInfo::new_v135(pod(json!({})), 0, 0);
-        assert!(bindings_for_node(&c, &info, &c.nodes()[0]).is_empty());
+        assert!(crate::sched::volume_binder::bindings_for(&c, &info, &c.nodes()[0]).is_empty());
     }
 
     #[test]
@@ -569,14 +552,14 @@ mod tests {
         p.as_any()
             .downcast_ref::<VolumeBinding>()
             .expect("type")
-            .bind_timeout_seconds()
+            .bind_timeout_seconds
     }
 
     #[test]
     fn args_default_to_600_seconds_and_accept_their_type_meta() {
         let p = build(None).expect("defaults");
         let vb = p.as_any().downcast_ref::<VolumeBinding>().expect("type");
-        assert_eq!(vb.bind_timeout_seconds(), 600);
+        assert_eq!(vb.bind_timeout_seconds, 600);
         assert_eq!(timeout(json!({})), 600);
         assert_eq!(timeout(json!({"bindTimeoutSeconds": null})), 600);
         assert_eq!(timeout(json!({"bindTimeoutSeconds": 0})), 0);
