@@ -29,7 +29,7 @@ pub type NodeId = usize;
 /// Node name → id, with [`NameHash`]: names are short and looked up for every nominated node
 /// each time the nominations change, where SipHash (then FNV-1a) showed in profiles. Iteration
 /// order is never used.
-pub type NodeIndex = HashMap<String, NodeId, std::hash::BuildHasherDefault<NameHash>>;
+pub(crate) type NodeIndex = HashMap<String, NodeId, std::hash::BuildHasherDefault<NameHash>>;
 
 /// A fast hash for short strings: eight bytes per multiply-rotate step (FxHash's), then
 /// MurmurHash3's 64-bit finalizer so that every input bit reaches the low bits the table uses.
@@ -67,18 +67,18 @@ impl std::hash::Hasher for NameHash {
 }
 
 /// `DefaultMilliCPURequest`: 100m, the scoring default for a container without a cpu request.
-pub const DEFAULT_MILLI_CPU_REQUEST: i64 = 100;
+pub(crate) const DEFAULT_MILLI_CPU_REQUEST: i64 = 100;
 /// `DefaultMemoryRequest`: 200 MiB, the scoring default for a container without a memory request.
-pub const DEFAULT_MEMORY_REQUEST: i64 = 200 * 1024 * 1024;
+pub(crate) const DEFAULT_MEMORY_REQUEST: i64 = 200 * 1024 * 1024;
 
 /// The zone label keys (beta first, GA fallback).
-pub const ZONE_LABEL: &str = "failure-domain.beta.kubernetes.io/zone";
+pub(crate) const ZONE_LABEL: &str = "failure-domain.beta.kubernetes.io/zone";
 /// Region beta label.
-pub const REGION_LABEL: &str = "failure-domain.beta.kubernetes.io/region";
+pub(crate) const REGION_LABEL: &str = "failure-domain.beta.kubernetes.io/region";
 /// Zone GA label.
-pub const ZONE_LABEL_GA: &str = "topology.kubernetes.io/zone";
+pub(crate) const ZONE_LABEL_GA: &str = "topology.kubernetes.io/zone";
 /// Region GA label.
-pub const REGION_LABEL_GA: &str = "topology.kubernetes.io/region";
+pub(crate) const REGION_LABEL_GA: &str = "topology.kubernetes.io/region";
 
 /// A host port a pod uses, normalised (`0.0.0.0`, `TCP` defaults).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -227,7 +227,7 @@ impl PodInfo {
 /// `resource.PodRequests` of v1.35 (reference §4.6). With `non_missing`, every container
 /// without a cpu (memory) request counts 100m (200Mi) for it (`NonMissingContainerRequests`),
 /// which is what scoring reads.
-pub fn pod_requests_v135(pod: &Pod, non_missing: bool) -> Resources {
+pub(crate) fn pod_requests_v135(pod: &Pod, non_missing: bool) -> Resources {
     let own = |c: &crate::model::pod::Container| {
         let mut r = c.resources.requests.0.clone();
         if non_missing {
@@ -280,7 +280,7 @@ pub fn pod_requests_v135(pod: &Pod, non_missing: bool) -> Resources {
 
 /// What a pod adds to the sums of the node it is on, in a few words (see [`Cluster::add_to`]).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct PodCounts {
+pub(crate) struct PodCounts {
     milli_cpu: i64,
     memory: i64,
     ephemeral_storage: i64,
@@ -504,7 +504,7 @@ impl Clone for NodeInfo {
 }
 
 /// `utilnode.GetZoneKey` with v1.17's fallback to the GA labels.
-pub fn zone_key(labels: &Labels) -> String {
+pub(crate) fn zone_key(labels: &Labels) -> String {
     let get = |beta: &str, ga: &str| {
         labels
             .get(beta)
@@ -1214,7 +1214,7 @@ impl TopologyKey {
 }
 
 /// Sparse counts: value id → number of pods.
-pub type DomainCounts = HashMap<u32, i64>;
+pub(crate) type DomainCounts = HashMap<u32, i64>;
 
 /// Bound pods sharing a namespace and a label set: a term or selector matches all of them or
 /// none, so it is evaluated once per group instead of once per pod.
@@ -1550,7 +1550,7 @@ impl TopologyIndex {
 }
 
 /// Every pod affinity term of a pod with its kind and weight (0 for required terms).
-pub fn pod_terms(pod: &Pod) -> Vec<(TermKind, i64, &PodAffinityTerm)> {
+pub(crate) fn pod_terms(pod: &Pod) -> Vec<(TermKind, i64, &PodAffinityTerm)> {
     use TermKind::*;
     let mut out = Vec::new();
     for (a, req, pref) in [

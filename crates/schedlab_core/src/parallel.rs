@@ -52,12 +52,12 @@ pub(crate) static JOINS: std::sync::atomic::AtomicUsize = std::sync::atomic::Ato
 /// The number of the run under [`with_helper`] on this thread, `None` outside one: a
 /// full scan is split in two parts only there (`sched::split_scan`), which starts each run's
 /// cuts afresh.
-pub fn helped_run() -> Option<u64> {
+pub(crate) fn helped_run() -> Option<u64> {
     HELPED.with(Cell::get)
 }
 
 /// `a` and `b`, side by side when there are several threads; `a` first otherwise.
-pub fn join<A: Send, B: Send>(
+pub(crate) fn join<A: Send, B: Send>(
     a: impl FnOnce() -> A + Send,
     b: impl FnOnce() -> B + Send,
 ) -> (A, B) {
@@ -84,7 +84,7 @@ const HELPER_PAUSES: usize = 4;
 /// looks for work without ever going to sleep, so the parts of each scan `join_cut` hands
 /// out start at once instead of after a wake-up (which costs as much as a whole scan of a few
 /// thousand nodes). Only on a pool of several threads with nothing else running on it.
-pub fn with_helper<R: Send>(f: impl FnOnce() -> R + Send) -> R {
+pub(crate) fn with_helper<R: Send>(f: impl FnOnce() -> R + Send) -> R {
     #[cfg(feature = "parallel")]
     {
         use std::sync::atomic::{AtomicBool, Ordering};

@@ -6,35 +6,35 @@
 
 /// SplitMix64.
 #[derive(Clone, Debug)]
-pub struct Rng {
+pub(crate) struct Rng {
     state: u64,
 }
 
 impl Rng {
     /// A generator for this seed.
-    pub fn new(seed: u64) -> Rng {
+    pub(crate) fn new(seed: u64) -> Rng {
         Rng { state: seed }
     }
 
     /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.state = self.state.wrapping_add(GAMMA);
         mix(self.state)
     }
 
     /// A number in `[0, n)` (`rand.Intn`); `n` must be in `1..=2^32`.
-    pub fn intn(&mut self, n: u64) -> u64 {
+    pub(crate) fn intn(&mut self, n: u64) -> u64 {
         below(self.next_u64(), n)
     }
 
     /// What the `k`-th [`Rng::intn`] from now (`k` ≥ 1) will return for `n`, without
     /// drawing: the state moves by a constant per draw, so any draw can be computed directly.
-    pub fn intn_ahead(&self, k: u64, n: u64) -> u64 {
+    pub(crate) fn intn_ahead(&self, k: u64, n: u64) -> u64 {
         below(mix(self.state.wrapping_add(k.wrapping_mul(GAMMA))), n)
     }
 
     /// Moves on `k` draws, as `k` calls of [`Rng::next_u64`] would.
-    pub fn skip(&mut self, k: u64) {
+    pub(crate) fn skip(&mut self, k: u64) {
         self.state = self.state.wrapping_add(k.wrapping_mul(GAMMA));
     }
 }

@@ -102,10 +102,10 @@ use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
 /// The apiVersion of the configuration written.
-pub const API_VERSION: &str = "kubescheduler.config.k8s.io/v1";
+pub(crate) const API_VERSION: &str = "kubescheduler.config.k8s.io/v1";
 
 /// The profile's `schedulerName` (`v1.DefaultSchedulerName`, as v1.22's translation named it).
-pub const SCHEDULER_NAME: &str = "default-scheduler";
+pub(crate) const SCHEDULER_NAME: &str = "default-scheduler";
 
 /// A Policy, translated.
 #[derive(Clone, Debug, PartialEq)]

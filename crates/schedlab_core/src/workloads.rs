@@ -74,7 +74,7 @@ impl Workload {
 }
 
 /// The preemptors' priority in [`Workload::Preemption`].
-pub const HIGH_PRIORITY: i32 = 1000;
+pub(crate) const HIGH_PRIORITY: i32 = 1000;
 
 /// `SchedulingBasic`-like: `nodes` nodes (4 CPU, 32Gi, 110 pods), `bound` pods already spread
 /// round-robin over them, `pending` pods to schedule; every pod requests 100m and 500Mi.

@@ -12,9 +12,9 @@ use saphyr_parser::{Event, Parser};
 use std::collections::HashMap;
 
 /// The most scalar bytes the aliases of one file may produce.
-pub const MAX_EXPANDED_BYTES: u64 = 16 << 20;
+pub(super) const MAX_EXPANDED_BYTES: u64 = 16 << 20;
 /// The most nodes the aliases of one file may produce.
-pub const MAX_EXPANDED_NODES: u64 = 250_000;
+pub(super) const MAX_EXPANDED_NODES: u64 = 250_000;
 
 /// The size of a subtree once its aliases are expanded.
 #[derive(Clone, Copy, Default)]
@@ -33,7 +33,7 @@ impl Size {
 /// `Err((line, message))` when the file's aliases expand beyond the limits (the line of the
 /// alias that crossed them). A YAML syntax error ends the check quietly: the deserialiser
 /// reports it.
-pub fn check(text: &str) -> Result<(), (usize, String)> {
+pub(super) fn check(text: &str) -> Result<(), (usize, String)> {
     if !text.contains('*') {
         return Ok(());
     }

@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 type Events<'a> = Parser<'a, saphyr_parser::StrInput<'a>>;
 
 /// The 1-based line of the value at `path` (as `Diagnostic::path` spells it), if found.
+#[cfg(test)]
 pub fn line_of(text: &str, path: &str) -> Option<usize> {
     lines_of(text, &[path])[0]
 }
@@ -17,7 +18,7 @@ pub fn line_of(text: &str, path: &str) -> Option<usize> {
 /// paths there are. A path is `document N: ` (for any document but the first) followed by
 /// keys and indices as `Diagnostic::path` spells them (`items[3].spec.containers[0]`); the
 /// line of a mapping's value is its key's line.
-pub fn lines_of(text: &str, paths: &[&str]) -> Vec<Option<usize>> {
+pub(crate) fn lines_of(text: &str, paths: &[&str]) -> Vec<Option<usize>> {
     let mut found = vec![None; paths.len()];
     // (document, path within it) → the indices of `paths` that ask for it.
     let mut wanted: HashMap<(usize, &str), Vec<usize>> = HashMap::new();
@@ -62,7 +63,7 @@ pub fn lines_of(text: &str, paths: &[&str]) -> Vec<Option<usize>> {
 /// The path of the value holding the one at `path` (`items[3].spec` for
 /// `items[3].spec.containers`, `metadata.labels` for `metadata.labels["a.b/c"]`, `document 2`
 /// for `document 2: spec`); `None` for a document's root.
-pub fn parent(path: &str) -> Option<&str> {
+pub(crate) fn parent(path: &str) -> Option<&str> {
     let (prefix, rest) = match path.strip_prefix("document ") {
         Some(p) => match p.split_once(": ") {
             Some((_, rest)) => (&path[..path.len() - rest.len() - 2], rest),

@@ -12,11 +12,11 @@
 mod aliases;
 mod block_yaml;
 mod items;
-pub mod locate;
+pub(crate) mod locate;
 mod parse;
 pub mod timeline;
 mod tree;
-pub mod validate;
+pub(crate) mod validate;
 
 use crate::model::volume::{CsiNode, PersistentVolume, PersistentVolumeClaim, StorageClass};
 use crate::model::workload::{ReplicationController, SelectorWorkload};

@@ -35,7 +35,7 @@ enum Segment {
 
 impl Duplicate {
     /// The path of the repeated key in the document (`items[3].metadata.labels["app name"]`).
-    pub fn path(&self) -> String {
+    pub(super) fn path(&self) -> String {
         let mut path = String::new();
         for s in self.segments.iter().rev() {
             match s {
@@ -52,7 +52,7 @@ impl Duplicate {
     }
 
     /// `duplicate field "kind"`, as sigs.k8s.io/json's strict decoding words it.
-    pub fn message(&self) -> String {
+    pub(super) fn message(&self) -> String {
         format!(
             "duplicate field {}",
             crate::model::words::go_quote(&self.key)
@@ -88,7 +88,7 @@ pub(crate) struct Context {
 
 impl Context {
     /// The duplicate that stopped the parse, if that is what stopped it.
-    pub fn take_duplicate(&self) -> Option<Duplicate> {
+    pub(super) fn take_duplicate(&self) -> Option<Duplicate> {
         self.duplicate.borrow_mut().take()
     }
 

@@ -42,7 +42,7 @@ pub(crate) enum Tree<'t> {
 
 impl<'t> Tree<'t> {
     /// The tree of a `serde_json::Number`.
-    pub fn number(n: &Number) -> Tree<'t> {
+    pub(crate) fn number(n: &Number) -> Tree<'t> {
         if let Some(u) = n.as_u64() {
             Tree::U64(u)
         } else if let Some(i) = n.as_i64() {
@@ -53,7 +53,7 @@ impl<'t> Tree<'t> {
     }
 
     /// The tree of a signed integer (`serde_json::Number::from(i64)`).
-    pub fn int(v: i64) -> Tree<'t> {
+    pub(crate) fn int(v: i64) -> Tree<'t> {
         if v < 0 {
             Tree::I64(v)
         } else {
@@ -62,7 +62,7 @@ impl<'t> Tree<'t> {
     }
 
     /// The tree of a float (`Number::from_f64`: a non-finite float is null).
-    pub fn float(v: f64) -> Tree<'t> {
+    pub(crate) fn float(v: f64) -> Tree<'t> {
         if v.is_finite() {
             Tree::F64(v)
         } else {
@@ -71,7 +71,7 @@ impl<'t> Tree<'t> {
     }
 
     /// The same tree owning its strings.
-    pub fn into_owned(self) -> Tree<'static> {
+    pub(crate) fn into_owned(self) -> Tree<'static> {
         match self {
             Tree::Null => Tree::Null,
             Tree::Bool(b) => Tree::Bool(b),
@@ -90,12 +90,12 @@ impl<'t> Tree<'t> {
     }
 
     /// Whether this is `null`.
-    pub fn is_null(&self) -> bool {
+    pub(crate) fn is_null(&self) -> bool {
         matches!(self, Tree::Null)
     }
 
     /// The value of `key`, if this is a map that has it.
-    pub fn get(&self, key: &str) -> Option<&Tree<'t>> {
+    pub(crate) fn get(&self, key: &str) -> Option<&Tree<'t>> {
         match self {
             Tree::Map(m) => m.iter().find(|(k, _)| k == key).map(|(_, v)| v),
             _ => None,
@@ -103,7 +103,7 @@ impl<'t> Tree<'t> {
     }
 
     /// The value of `key`, mutably.
-    pub fn get_mut(&mut self, key: &str) -> Option<&mut Tree<'t>> {
+    pub(crate) fn get_mut(&mut self, key: &str) -> Option<&mut Tree<'t>> {
         match self {
             Tree::Map(m) => m.iter_mut().find(|(k, _)| k == key).map(|(_, v)| v),
             _ => None,
@@ -111,7 +111,7 @@ impl<'t> Tree<'t> {
     }
 
     /// The string, if this is one.
-    pub fn as_str(&self) -> Option<&str> {
+    pub(crate) fn as_str(&self) -> Option<&str> {
         match self {
             Tree::Str(s) => Some(s),
             _ => None,
@@ -119,7 +119,7 @@ impl<'t> Tree<'t> {
     }
 
     /// The value as `serde_json::Value` (what the previous reader built).
-    pub fn into_value(self) -> Value {
+    pub(crate) fn into_value(self) -> Value {
         match self {
             Tree::Null => Value::Null,
             Tree::Bool(b) => Value::Bool(b),
@@ -139,7 +139,7 @@ impl<'t> Tree<'t> {
     }
 
     /// [`Tree::into_value`] of a copy.
-    pub fn to_value(&self) -> Value {
+    pub(crate) fn to_value(&self) -> Value {
         self.clone().into_value()
     }
 

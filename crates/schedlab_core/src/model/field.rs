@@ -96,7 +96,7 @@ impl FieldError {
 }
 
 /// Joins two field paths (`a` + `b` → `a.b`, `a` + `[0]` → `a[0]`).
-pub fn join(prefix: &str, path: &str) -> String {
+pub(crate) fn join(prefix: &str, path: &str) -> String {
     match (prefix.is_empty(), path.is_empty()) {
         (true, _) => path.to_string(),
         (_, true) => prefix.to_string(),

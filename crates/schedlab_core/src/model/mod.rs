@@ -3,9 +3,9 @@
 //! These are plain data read from Kubernetes JSON/YAML (only the fields the scheduler uses;
 //! everything else is ignored on input). Derived, per-cycle facts live in `cluster`, not here.
 
-pub mod field;
+pub(crate) mod field;
 pub mod meta;
-pub mod names;
+pub(crate) mod names;
 pub mod node;
 pub mod pod;
 pub mod quantity;
@@ -15,7 +15,7 @@ pub mod taint;
 pub mod time;
 pub mod timeline;
 pub mod volume;
-pub mod words;
+pub(crate) mod words;
 pub mod workload;
 
 pub use meta::{Labels, ObjectMeta, OwnerReference};

@@ -19,14 +19,14 @@ const LABEL_VALUE_MSG: &str = "a valid label must be an empty string or consist 
      character";
 
 /// A DNS-1123 subdomain is at most this long.
-pub const DNS1123_SUBDOMAIN_MAX: usize = 253;
+pub(crate) const DNS1123_SUBDOMAIN_MAX: usize = 253;
 /// A DNS-1123 label, a label value and a label key's name part are at most this long.
-pub const DNS1123_LABEL_MAX: usize = 63;
+pub(crate) const DNS1123_LABEL_MAX: usize = 63;
 
 /// How `MaxLenError` words a length limit: v1.17's apimachinery counts "characters", v1.35's
 /// "bytes" (the same limit, a byte count both times).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unit {
+pub(crate) enum Unit {
     /// `must be no more than 63 characters` (v1.17).
     Characters,
     /// `must be no more than 63 bytes` (v1.35).
@@ -34,12 +34,12 @@ pub enum Unit {
 }
 
 /// `MaxLenError`, as v1.17 words it.
-pub fn max_len_error(n: usize) -> String {
+pub(crate) fn max_len_error(n: usize) -> String {
     max_len_error_in(n, Unit::Characters)
 }
 
 /// `MaxLenError`, worded in `unit`.
-pub fn max_len_error_in(n: usize, unit: Unit) -> String {
+pub(crate) fn max_len_error_in(n: usize, unit: Unit) -> String {
     match unit {
         Unit::Characters => format!("must be no more than {n} characters"),
         Unit::Bytes => format!("must be no more than {n} bytes"),
@@ -48,7 +48,7 @@ pub fn max_len_error_in(n: usize, unit: Unit) -> String {
 
 /// `RegexError`: the message, its examples and the regex, spelled as upstream spells them
 /// (including the double space before each further ` or `).
-pub fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
+pub(crate) fn regex_error(msg: &str, fmt: &str, examples: &[&str]) -> String {
     let mut out = msg.to_string();
     if examples.is_empty() {
         out.push_str(" (regex used for validation is '");
@@ -95,12 +95,12 @@ fn is_label_key_name(s: &str) -> bool {
 }
 
 /// `IsDNS1123Subdomain`: object names (Node, Pod, PersistentVolume, ...).
-pub fn dns1123_subdomain(s: &str) -> Vec<String> {
+pub(crate) fn dns1123_subdomain(s: &str) -> Vec<String> {
     dns1123_subdomain_in(s, Unit::Characters)
 }
 
 /// [`dns1123_subdomain`], its length limit worded in `unit`.
-pub fn dns1123_subdomain_in(s: &str, unit: Unit) -> Vec<String> {
+pub(crate) fn dns1123_subdomain_in(s: &str, unit: Unit) -> Vec<String> {
     let mut errs = Vec::new();
     if s.len() > DNS1123_SUBDOMAIN_MAX {
         errs.push(max_len_error_in(DNS1123_SUBDOMAIN_MAX, unit));
@@ -116,7 +116,7 @@ pub fn dns1123_subdomain_in(s: &str, unit: Unit) -> Vec<String> {
 }
 
 /// `IsDNS1123Label`: namespaces, volume names.
-pub fn dns1123_label(s: &str) -> Vec<String> {
+pub(crate) fn dns1123_label(s: &str) -> Vec<String> {
     let mut errs = Vec::new();
     if s.len() > DNS1123_LABEL_MAX {
         errs.push(max_len_error(DNS1123_LABEL_MAX));
@@ -137,12 +137,12 @@ pub fn dns1123_label(s: &str) -> Vec<String> {
 }
 
 /// `IsQualifiedName` (`IsLabelKey`): label keys, taint and toleration keys, topology keys.
-pub fn qualified_name(s: &str) -> Vec<String> {
+pub(crate) fn qualified_name(s: &str) -> Vec<String> {
     qualified_name_in(s, Unit::Characters)
 }
 
 /// [`qualified_name`], its length limits worded in `unit`.
-pub fn qualified_name_in(s: &str, unit: Unit) -> Vec<String> {
+pub(crate) fn qualified_name_in(s: &str, unit: Unit) -> Vec<String> {
     const EXAMPLES: [&str; 3] = ["MyName", "my.name", "123-abc"];
     let mut errs = Vec::new();
     let mut parts = s.split('/');
@@ -186,12 +186,12 @@ pub fn qualified_name_in(s: &str, unit: Unit) -> Vec<String> {
 
 /// `IsValidLabelValue`: label values (empty is valid), taint and toleration values, selector
 /// values.
-pub fn label_value(s: &str) -> Vec<String> {
+pub(crate) fn label_value(s: &str) -> Vec<String> {
     label_value_in(s, Unit::Characters)
 }
 
 /// [`label_value`], its length limit worded in `unit`.
-pub fn label_value_in(s: &str, unit: Unit) -> Vec<String> {
+pub(crate) fn label_value_in(s: &str, unit: Unit) -> Vec<String> {
     let mut errs = Vec::new();
     if s.len() > DNS1123_LABEL_MAX {
         errs.push(max_len_error_in(DNS1123_LABEL_MAX, unit));

@@ -19,7 +19,10 @@ fn distance(a: &str, b: &str) -> usize {
 }
 
 /// The closest candidate, if it is close enough to be a plausible typo.
-pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn nearest<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     candidates
         .into_iter()
         .map(|c| (distance(name, c), c))
@@ -31,7 +34,7 @@ pub fn nearest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
 /// Quotes a string as Go's `strconv.Quote` does: control, format (bidirectional overrides,
 /// zero-width characters) and non-ASCII space characters are escaped, so a message never
 /// carries them raw.
-pub fn go_quote(s: &str) -> String {
+pub(crate) fn go_quote(s: &str) -> String {
     use std::fmt::Write as _;
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');

@@ -170,9 +170,9 @@ use std::cmp::Reverse;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-pub use backoff::PodBackoffMap;
-pub use events::{ClusterChange, ClusterEvent, InformerEvent, NodeChange};
-pub use nominated::NominatedPods;
+pub(crate) use backoff::PodBackoffMap;
+pub(crate) use events::{ClusterChange, ClusterEvent, InformerEvent, NodeChange};
+pub(crate) use nominated::NominatedPods;
 #[cfg(test)]
 use v135::backoff_duration_v135;
 
@@ -180,20 +180,20 @@ use crate::cluster::PodId;
 use crate::model::Millis;
 
 /// Period of `flushBackoffQCompleted`.
-pub const BACKOFF_FLUSH_PERIOD: Millis = Millis::secs(1);
+pub(crate) const BACKOFF_FLUSH_PERIOD: Millis = Millis::secs(1);
 /// Period of `flushUnschedulableQLeftover`.
-pub const LEFTOVER_FLUSH_PERIOD: Millis = Millis::secs(30);
+pub(crate) const LEFTOVER_FLUSH_PERIOD: Millis = Millis::secs(30);
 /// `unschedulableQTimeInterval`: a leftover moves after waiting strictly longer than this.
-pub const UNSCHEDULABLE_Q_TIME_INTERVAL: Millis = Millis::secs(60);
+pub(crate) const UNSCHEDULABLE_Q_TIME_INTERVAL: Millis = Millis::secs(60);
 /// `DefaultPodInitialBackoffDuration`.
-pub const DEFAULT_POD_INITIAL_BACKOFF: Millis = Millis::secs(1);
+pub(crate) const DEFAULT_POD_INITIAL_BACKOFF: Millis = Millis::secs(1);
 /// `DefaultPodMaxBackoffDuration`.
-pub const DEFAULT_POD_MAX_BACKOFF: Millis = Millis::secs(10);
+pub(crate) const DEFAULT_POD_MAX_BACKOFF: Millis = Millis::secs(10);
 /// v1.35's `DefaultPodMaxInUnschedulablePodsDuration`: in v1.35 mode a leftover moves after
 /// waiting strictly longer than this.
-pub const POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION: Millis = Millis::secs(300);
+pub(crate) const POD_MAX_IN_UNSCHEDULABLE_PODS_DURATION: Millis = Millis::secs(300);
 /// v1.35's `backoffQOrderingWindowDuration`: backoff expiries are truncated to this window.
-pub const BACKOFF_Q_ORDERING_WINDOW: Millis = Millis::secs(1);
+pub(crate) const BACKOFF_Q_ORDERING_WINDOW: Millis = Millis::secs(1);
 
 /// Which kube-scheduler's queue the [`SchedulingQueue`] behaves as.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -14,7 +14,7 @@ use crate::cluster::PodId;
 /// ([`QueuedPodInfo::backoff_count`]) is `count`: `None` (no backoff) when `count == 0` or
 /// `max == 0`; otherwise `initial << (count − 1)`, or `max` when
 /// `initial > max >> (count − 1)`. With 1 s and 10 s: 1, 2, 4, 8, 10, 10 … s.
-pub fn backoff_duration_v135(initial: Millis, max: Millis, count: u32) -> Option<Millis> {
+pub(super) fn backoff_duration_v135(initial: Millis, max: Millis, count: u32) -> Option<Millis> {
     if max.0 == 0 || count == 0 {
         return None;
     }

@@ -7,11 +7,11 @@ use super::reason::Reason;
 use crate::cluster::NodeId;
 
 /// `ErrNoNodesAvailable`: the cycle's error when the cluster has no node.
-pub const NO_NODES_AVAILABLE: &str = "no nodes available to schedule pods";
+pub(crate) const NO_NODES_AVAILABLE: &str = "no nodes available to schedule pods";
 
 /// `sortReasonsHistogram`: `"<count> <reason>"` for each distinct reason text, sorted in byte
 /// order (so `10 …` before `2 …`). `reasons` may repeat a reason, with its count each time.
-pub fn histogram<'a>(reasons: impl Iterator<Item = (&'a Reason, usize)>) -> Vec<String> {
+pub(crate) fn histogram<'a>(reasons: impl Iterator<Item = (&'a Reason, usize)>) -> Vec<String> {
     // Equal reasons are counted before they are spelt (many nodes, few distinct reasons).
     let mut distinct: Vec<(&Reason, usize)> = Vec::new();
     for (r, n) in reasons {
@@ -41,7 +41,7 @@ pub fn histogram<'a>(reasons: impl Iterator<Item = (&'a Reason, usize)>) -> Vec<
 /// `FailedPredicates`; preemption reads them whatever `detail` is). One flat buffer of reasons,
 /// reused from cycle to cycle.
 #[derive(Clone, Debug, Default)]
-pub struct FailedNodes {
+pub(crate) struct FailedNodes {
     /// Each failed node with the end of its reasons in `reasons`.
     nodes: Vec<(NodeId, usize)>,
     /// Every reason, node after node.
@@ -50,18 +50,18 @@ pub struct FailedNodes {
 
 impl FailedNodes {
     /// No failed node.
-    pub fn new() -> FailedNodes {
+    pub(crate) fn new() -> FailedNodes {
         FailedNodes::default()
     }
 
     /// Forgets every node, keeping the buffers.
-    pub fn clear(&mut self) {
+    pub(crate) fn clear(&mut self) {
         self.nodes.clear();
         self.reasons.clear();
     }
 
     /// Each failed node with its reasons, in the order they failed.
-    pub fn iter(&self) -> impl Iterator<Item = (NodeId, &[Reason])> {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (NodeId, &[Reason])> {
         let mut start = 0;
         self.nodes.iter().map(move |&(node, end)| {
             let reasons = &self.reasons[start..end];
@@ -71,23 +71,23 @@ impl FailedNodes {
     }
 
     /// Every reason of every failed node.
-    pub fn reasons(&self) -> &[Reason] {
+    pub(crate) fn reasons(&self) -> &[Reason] {
         &self.reasons
     }
 
     /// The buffer a node's filters append their reasons to, before [`Self::close_node`] (or
     /// [`Self::discard_open`]).
-    pub fn open_reasons(&mut self) -> &mut Vec<Reason> {
+    pub(crate) fn open_reasons(&mut self) -> &mut Vec<Reason> {
         &mut self.reasons
     }
 
     /// Records `node` as failed with the reasons pushed since the previous node.
-    pub fn close_node(&mut self, node: NodeId) {
+    pub(crate) fn close_node(&mut self, node: NodeId) {
         self.nodes.push((node, self.reasons.len()));
     }
 
     /// Adds `other`'s failed nodes after this one's (the second part of a split scan).
-    pub fn append(&mut self, other: &FailedNodes) {
+    pub(crate) fn append(&mut self, other: &FailedNodes) {
         let offset = self.reasons.len();
         self.reasons.extend_from_slice(&other.reasons);
         self.nodes
@@ -95,7 +95,7 @@ impl FailedNodes {
     }
 
     /// Drops the reasons pushed since the previous node.
-    pub fn discard_open(&mut self) {
+    pub(crate) fn discard_open(&mut self) {
         let end = self.nodes.last().map_or(0, |&(_, end)| end);
         self.reasons.truncate(end);
     }

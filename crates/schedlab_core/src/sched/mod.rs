@@ -7,18 +7,18 @@
 //! Architecture Invariant: nothing here knows which version runs; `v117/` and `v135/` build
 //! on it and never on each other.
 
-pub mod fit_error;
-pub mod nominations;
-pub mod reason;
-pub mod sampling;
-pub mod select_host;
-pub mod split_scan;
-pub mod state;
-pub mod victims;
-pub mod volume_binder;
+pub(crate) mod fit_error;
+pub(crate) mod nominations;
+pub(crate) mod reason;
+pub(crate) mod sampling;
+pub(crate) mod select_host;
+pub(crate) mod split_scan;
+pub(crate) mod state;
+pub(crate) mod victims;
+pub(crate) mod volume_binder;
 
-pub use reason::{FailureReason, Reason};
+pub(crate) use reason::{FailureReason, Reason};
 
 /// `framework.MaxNodeScore`: the highest score a Score plugin (priority) gives a node, the
 /// same in v1.17 and v1.35.
-pub const MAX_NODE_SCORE: i64 = 100;
+pub(crate) const MAX_NODE_SCORE: i64 = 100;

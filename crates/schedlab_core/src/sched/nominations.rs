@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 /// A pod nominated to a node (by an earlier preemption).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Nomination {
+pub(crate) struct Nomination {
     /// The nominated pod.
     pub pod: PodId,
     /// Its nominated node.
@@ -22,7 +22,7 @@ pub struct Nomination {
 /// lookup per node: the filter passes ask it for every node of every cycle. One node's group
 /// can be replaced on its own, so a change of nominations costs only the nodes it touched.
 #[derive(Clone, Debug, Default)]
-pub struct Nominations {
+pub(crate) struct Nominations {
     /// Node id → its nominations (one kept inline: most nodes have at most one, and the
     /// filter reads this for every node).
     by_node: Vec<SmallVec<[Nomination; 1]>>,
@@ -32,13 +32,13 @@ pub struct Nominations {
 
 impl Nominations {
     /// No nominations.
-    pub fn new() -> Nominations {
+    pub(crate) fn new() -> Nominations {
         Nominations::default()
     }
 
     /// Rebuilds the index (reusing its buffers) from each node's nominated pods, in
     /// nomination order, for a cluster of `nodes` nodes. Each node appears at most once.
-    pub fn rebuild<'a>(
+    pub(crate) fn rebuild<'a>(
         &mut self,
         nodes: usize,
         groups: impl Iterator<Item = (NodeId, &'a [PodId])>,
@@ -57,7 +57,7 @@ impl Nominations {
 
     /// Replaces `node`'s nominations with `pods`, in nomination order (a node id past the
     /// cluster's end changes nothing).
-    pub fn set(&mut self, node: NodeId, pods: &[PodId], priority: impl Fn(PodId) -> i32) {
+    pub(crate) fn set(&mut self, node: NodeId, pods: &[PodId], priority: impl Fn(PodId) -> i32) {
         let Some(group) = self.by_node.get_mut(node) else {
             return;
         };
@@ -72,7 +72,7 @@ impl Nominations {
     }
 
     /// The nominations to `node`, in nomination order.
-    pub fn to(&self, node: NodeId) -> &[Nomination] {
+    pub(crate) fn to(&self, node: NodeId) -> &[Nomination] {
         if self.count == 0 {
             // Most cycles: no nominations, and no reading of a group per node.
             return &[];
@@ -81,7 +81,7 @@ impl Nominations {
     }
 
     /// Whether nothing is nominated.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.count == 0
     }
 
@@ -94,7 +94,7 @@ impl Nominations {
 
 /// The nominations `addNominatedPods` adds for `pod` of `priority`: other pods, of higher or
 /// equal priority, in nomination order.
-pub fn nominated_to_add(
+pub(crate) fn nominated_to_add(
     nominated: &[Nomination],
     pod: PodId,
     priority: i32,
@@ -111,7 +111,7 @@ pub fn nominated_to_add(
 /// scheduler's state, from which any restore starts) is empty, so change counts are only ever
 /// compared along one history.
 #[derive(Default)]
-pub struct NominatedCopies {
+pub(crate) struct NominatedCopies {
     by_node: Vec<Option<NominatedCopy>>,
 }
 
@@ -142,7 +142,7 @@ impl std::fmt::Debug for NominatedCopies {
 impl NominatedCopies {
     /// `node` with the pods of `nominated` that `addNominatedPods` adds for `pod` (another pod,
     /// of higher or equal priority), or `None` when it adds none.
-    pub fn get(
+    pub(crate) fn get(
         &mut self,
         cluster: &Cluster,
         (pod, priority): (PodId, i32),

@@ -3,13 +3,13 @@
 //! v1.35 (`scores.md` 1, `modern.md` §3.3).
 
 /// `minFeasibleNodesToFind`.
-pub const MIN_FEASIBLE_NODES_TO_FIND: usize = 100;
+pub(crate) const MIN_FEASIBLE_NODES_TO_FIND: usize = 100;
 /// `minFeasibleNodesPercentageToFind`.
-pub const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND: i64 = 5;
+pub(crate) const MIN_FEASIBLE_NODES_PERCENTAGE_TO_FIND: i64 = 5;
 /// `DefaultPercentageOfNodesToScore`, the base of the adaptive formula.
-pub const DEFAULT_PERCENTAGE_OF_NODES_TO_SCORE: i64 = 50;
+pub(crate) const DEFAULT_PERCENTAGE_OF_NODES_TO_SCORE: i64 = 50;
 /// `numFeasibleNodesToFind`: how many feasible nodes to look for before stopping.
-pub fn num_feasible_nodes_to_find(num_all_nodes: usize, percentage: i32) -> usize {
+pub(crate) fn num_feasible_nodes_to_find(num_all_nodes: usize, percentage: i32) -> usize {
     let n = num_all_nodes as i64;
     if num_all_nodes < MIN_FEASIBLE_NODES_TO_FIND || percentage >= 100 {
         return num_all_nodes;

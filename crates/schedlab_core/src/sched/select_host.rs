@@ -12,7 +12,7 @@ use crate::rng::Rng;
 
 /// The index in `scores` of the node `selectHost` picks; `rng` moves on as many draws as
 /// upstream's walk makes. `scores` must not be empty.
-pub fn select_host(scores: &[i64], rng: &mut Rng) -> usize {
+pub(crate) fn select_host(scores: &[i64], rng: &mut Rng) -> usize {
     let Some(&best) = scores.iter().max() else {
         debug_assert!(false, "selectHost of no scores");
         return 0;
@@ -52,7 +52,7 @@ pub fn select_host(scores: &[i64], rng: &mut Rng) -> usize {
 
 /// The indices of the highest score, in order: the ties `selectHost` chose among (the trace's
 /// tie set).
-pub fn ties_of_best(scores: &[i64]) -> impl Iterator<Item = usize> + '_ {
+pub(crate) fn ties_of_best(scores: &[i64]) -> impl Iterator<Item = usize> + '_ {
     let best = scores.iter().max().copied();
     (0..scores.len()).filter(move |&i| Some(scores[i]) == best)
 }

@@ -13,18 +13,18 @@ use std::cell::Cell;
 
 /// Nodes below which a full scan stays on one thread: splitting it would cost more than it
 /// saves.
-pub const MIN_SPLIT_NODES: usize = 1000;
+pub(crate) const MIN_SPLIT_NODES: usize = 1000;
 
 /// Whether a scan of every one of `nodes` nodes is split in two parts side by side
 /// ([`join_cut`]): only under [`parallel::with_helper`].
-pub fn split_scan(nodes: usize) -> bool {
+pub(crate) fn split_scan(nodes: usize) -> bool {
     nodes >= MIN_SPLIT_NODES && parallel::helped_run().is_some()
 }
 
 /// The scans cut in two by [`cut`], each with its own cut: a node's filters and its scores
 /// cost different times.
 #[derive(Clone, Copy, Debug)]
-pub enum Scan {
+pub(crate) enum Scan {
     /// The Filter plugins (predicates) over the nodes.
     Filters = 0,
     /// The Score plugins (priorities) over the feasible nodes.
@@ -54,7 +54,7 @@ thread_local! {
 /// Where to cut a scan of `n` nodes in two: the caller takes the nodes before the cut, the
 /// helper the ones from it on ([`join_cut`]). Half and half at the start of each run; then
 /// each [`join_cut`] of the same `scan` moves it.
-pub fn cut(scan: Scan, n: usize) -> usize {
+pub(crate) fn cut(scan: Scan, n: usize) -> usize {
     let run = parallel::helped_run();
     if SHARES_RUN.with(Cell::get) != run {
         SHARES_RUN.with(|r| r.set(run));
@@ -82,7 +82,7 @@ fn reset_shares() {
 /// moves that scan's cut: the helper's part grows when it ended before `a`, and shrinks when
 /// the caller had to wait for it (or ran it itself). Measured, not timed: no clock is read,
 /// so the same code runs in wasm.
-pub fn join_cut<A: Send, B: Send>(
+pub(crate) fn join_cut<A: Send, B: Send>(
     scan: Scan,
     a: impl FnOnce() -> A + Send,
     b: impl FnOnce() -> B + Send,
@@ -113,7 +113,7 @@ pub fn join_cut<A: Send, B: Send>(
 
 /// The two parts of `items` taken from `start` on and wrapping around (the order of a scan
 /// that starts at `start`), cut after `cut` of them: each part as at most two slices.
-pub fn rotated_parts<T>(items: &[T], start: usize, cut: usize) -> [RotatedPart<'_, T>; 2] {
+pub(crate) fn rotated_parts<T>(items: &[T], start: usize, cut: usize) -> [RotatedPart<'_, T>; 2] {
     let (to_end, from_start) = (&items[start..], &items[..start]);
     if cut <= to_end.len() {
         let (a, b) = to_end.split_at(cut);
@@ -126,14 +126,15 @@ pub fn rotated_parts<T>(items: &[T], start: usize, cut: usize) -> [RotatedPart<'
 
 /// A part of [`rotated_parts`]: one iterator type for both, so that a scan's code is compiled
 /// once (no call through a `dyn Iterator` per node).
-pub type RotatedPart<'a, T> = std::iter::Chain<std::slice::Iter<'a, T>, std::slice::Iter<'a, T>>;
+pub(crate) type RotatedPart<'a, T> =
+    std::iter::Chain<std::slice::Iter<'a, T>, std::slice::Iter<'a, T>>;
 
 /// `f(job, nodes, row, sums)` for each job, each filling its row of `matrix` (one row of
 /// `nodes.len()` values per job) and adding to `sums` (one value per node) what it wants added
 /// there: the nodes before the cut and the ones after it side by side ([`cut`] and
 /// [`join_cut`] of [`Scan::Scores`]), each part with its own part of every row and of `sums`.
 /// Each job's results, first part then second, in job order.
-pub fn rows_in_parts<J: Sync, N: Sync, R: Send>(
+pub(crate) fn rows_in_parts<J: Sync, N: Sync, R: Send>(
     jobs: &[J],
     nodes: &[N],
     matrix: &mut [i64],

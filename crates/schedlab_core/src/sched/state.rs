@@ -7,7 +7,7 @@ use crate::rng::Rng;
 
 /// What carries over from one cycle to the next.
 #[derive(Clone, Debug)]
-pub struct SchedulerState {
+pub(crate) struct SchedulerState {
     /// `nextStartNodeIndex`.
     pub next_start_node_index: usize,
     /// The seeded tie-breaker.
@@ -23,7 +23,7 @@ pub struct SchedulerState {
 
 impl SchedulerState {
     /// The state before the first cycle, with a seeded tie-breaker.
-    pub fn new(seed: u64) -> SchedulerState {
+    pub(crate) fn new(seed: u64) -> SchedulerState {
         SchedulerState {
             next_start_node_index: 0,
             rng: Rng::new(seed),

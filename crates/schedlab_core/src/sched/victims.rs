@@ -33,7 +33,7 @@ impl StartTime {
 }
 
 /// A candidate's victims: a few pods, kept inline.
-pub type Victims = SmallVec<[PodId; 4]>;
+pub(crate) type Victims = SmallVec<[PodId; 4]>;
 
 /// One node where preemption would make room, with its minimal victims.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -96,7 +96,7 @@ pub struct Pick {
 }
 
 /// `pickOneNodeForPreemption` (C.5), deterministic: "first" is the first in candidate order.
-pub fn pick_one_node_for_preemption(
+pub(crate) fn pick_one_node_for_preemption(
     candidates: &[Candidate],
     cluster: &Cluster,
     start: &impl Fn(PodId) -> StartTime,

@@ -10,7 +10,7 @@ use crate::model::Labels;
 
 /// A claim and what the binder decided for it on the chosen node.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VolumeBinding {
+pub(crate) struct VolumeBinding {
     /// The claim's namespace.
     pub namespace: String,
     /// The claim's name.
@@ -21,7 +21,7 @@ pub struct VolumeBinding {
 
 /// The pod's claims, sorted by `getPodVolumes`.
 #[derive(Clone, Debug, Default)]
-pub struct PodClaims {
+pub(crate) struct PodClaims {
     /// Fully bound claims: (claim, volume name).
     pub bound: Vec<(String, String)>,
     /// Unbound WaitForFirstConsumer claims.
@@ -29,7 +29,7 @@ pub struct PodClaims {
 }
 
 /// Whether the pod uses any claim.
-pub fn has_claims(pod: &PodInfo) -> bool {
+pub(crate) fn has_claims(pod: &PodInfo) -> bool {
     pod.pod
         .spec
         .volumes
@@ -38,7 +38,10 @@ pub fn has_claims(pod: &PodInfo) -> bool {
 }
 
 /// `IsDelayBindingMode`.
-pub fn is_delay_binding(cluster: &Cluster, pvc: &PersistentVolumeClaim) -> Result<bool, String> {
+pub(crate) fn is_delay_binding(
+    cluster: &Cluster,
+    pvc: &PersistentVolumeClaim,
+) -> Result<bool, String> {
     let name = pvc.class();
     if name.is_empty() {
         return Ok(false);
@@ -55,7 +58,7 @@ pub fn is_delay_binding(cluster: &Cluster, pvc: &PersistentVolumeClaim) -> Resul
 }
 
 /// `getPodVolumes` and the immediate-claims check of `FindPodVolumes`.
-pub fn pod_claims(cluster: &Cluster, pod: &PodInfo) -> Result<PodClaims, String> {
+pub(crate) fn pod_claims(cluster: &Cluster, pod: &PodInfo) -> Result<PodClaims, String> {
     let ns = pod.pod.metadata.namespace_or_default();
     let mut out = PodClaims::default();
     let mut immediate = 0;
@@ -85,7 +88,7 @@ pub fn pod_claims(cluster: &Cluster, pod: &PodInfo) -> Result<PodClaims, String>
 }
 
 /// `FindPodVolumes` on one node: (unbound satisfied, bound satisfied, bindings).
-pub fn find_pod_volumes(
+pub(crate) fn find_pod_volumes(
     cluster: &Cluster,
     claims: &PodClaims,
     node_name: &str,
@@ -228,7 +231,11 @@ fn find_matching_volume<'a>(
 
 /// The bindings `AssumePodVolumes` makes for a pod placed on a node (empty when the pod has no
 /// unbound WaitForFirstConsumer claim or the binder cannot place them).
-pub fn bindings_for(cluster: &Cluster, pod: &PodInfo, node: &NodeInfo) -> Vec<VolumeBinding> {
+pub(crate) fn bindings_for(
+    cluster: &Cluster,
+    pod: &PodInfo,
+    node: &NodeInfo,
+) -> Vec<VolumeBinding> {
     if !has_claims(pod) {
         return Vec::new();
     }

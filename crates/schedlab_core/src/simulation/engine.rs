@@ -22,9 +22,9 @@ use crate::v117::predicates::match_inter_pod_affinity::term_matches;
 use std::sync::Arc;
 
 /// `v1.PodReasonUnschedulable`.
-pub const REASON_UNSCHEDULABLE: &str = "Unschedulable";
+pub(super) const REASON_UNSCHEDULABLE: &str = "Unschedulable";
 /// `SchedulerError`.
-pub const REASON_SCHEDULER_ERROR: &str = "SchedulerError";
+pub(super) const REASON_SCHEDULER_ERROR: &str = "SchedulerError";
 
 /// What the next step does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -99,10 +99,10 @@ pub(super) struct Log {
 
 impl Log {
     /// Copies of a block kept whole; the copies after them are counted.
-    pub const KEPT_COPIES: usize = 4;
+    pub(super) const KEPT_COPIES: usize = 4;
 
     /// An empty log; `compact` folds repeated blocks (only for runs that never go back).
-    pub fn new(compact: bool, expected_cycles: usize) -> Log {
+    pub(super) fn new(compact: bool, expected_cycles: usize) -> Log {
         Log {
             steps: Vec::with_capacity(2 * expected_cycles),
             cycles: Vec::with_capacity(expected_cycles),
@@ -114,7 +114,7 @@ impl Log {
 
     /// The compacted log of a history recorded whole: the same as a compacting log would
     /// have kept while the run went on (the steps go through the same folding, in order).
-    pub fn compacted(steps: &[Step], cycles: &[CycleTrace], events: &[Event]) -> Log {
+    pub(super) fn compacted(steps: &[Step], cycles: &[CycleTrace], events: &[Event]) -> Log {
         let mut log = Log::new(true, 0);
         let (mut c, mut e) = (0, 0);
         for (i, step) in steps.iter().enumerate() {
@@ -135,17 +135,17 @@ impl Log {
     }
 
     /// Whether repeated blocks are folded as they come.
-    pub fn is_compact(&self) -> bool {
+    pub(super) fn is_compact(&self) -> bool {
         self.compact
     }
 
     /// Steps taken in all, folded copies included.
-    pub fn total_steps(&self) -> usize {
+    pub(super) fn total_steps(&self) -> usize {
         self.steps.len() + self.skipped_steps + self.open.map_or(0, |o| o.offset)
     }
 
     /// Appends the output of one step.
-    pub fn record(&mut self, step: Step, cycle: Option<CycleTrace>, events: Vec<Event>) {
+    pub(super) fn record(&mut self, step: Step, cycle: Option<CycleTrace>, events: Vec<Event>) {
         if !self.compact {
             self.steps.push(step);
             self.cycles.extend(cycle);

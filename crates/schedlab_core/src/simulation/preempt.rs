@@ -19,7 +19,7 @@ use crate::v117::preemption::{nodes_where_preemption_might_help, select_nodes_fo
 use crate::v117::Algorithm;
 
 /// `DefaultTerminationGracePeriodSeconds`.
-pub const DEFAULT_TERMINATION_GRACE_PERIOD: Millis = Millis::secs(30);
+pub(super) const DEFAULT_TERMINATION_GRACE_PERIOD: Millis = Millis::secs(30);
 
 /// Whether the pod's `preemptionPolicy` (its own, else its PriorityClass's) is `Never`.
 pub(super) fn preemption_policy_never(state: &State, pod: PodId) -> bool {

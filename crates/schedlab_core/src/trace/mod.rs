@@ -5,7 +5,7 @@
 //! decision is the same either way.
 
 pub mod explain;
-pub mod preemption;
+pub(crate) mod preemption;
 pub mod v135;
 
 use crate::cluster::{NodeId, PodId};

@@ -71,7 +71,7 @@ fn why(cluster: &Cluster, trace: &CycleTrace, p: &PreemptionTrace) -> String {
 }
 
 /// The explanation of a cycle's preemption attempt, if it made one.
-pub fn explain_preemption(cluster: &Cluster, trace: &CycleTrace) -> Option<String> {
+pub(crate) fn explain_preemption(cluster: &Cluster, trace: &CycleTrace) -> Option<String> {
     let p = trace.preemption.as_deref()?;
     let pod = &cluster.pods()[trace.pod].full_name;
     if let Some(why) = &p.not_eligible {

@@ -19,7 +19,7 @@ use crate::sched::state::SchedulerState;
 use crate::trace::{CycleTrace, NodeFilterRecord, NodeScoreRecord, Outcome, ScoreRecord};
 
 /// `FitError.Error()` of v1.17: `0/N nodes are available: <sorted histogram>.`
-pub fn fit_error_message<'a>(
+pub(crate) fn fit_error_message<'a>(
     num_all_nodes: usize,
     reasons: impl Iterator<Item = &'a Reason>,
 ) -> String {
@@ -64,7 +64,7 @@ fn pod_passes_basic_checks(cx: &CycleContext) -> Result<(), CycleError> {
 /// The scheduler's parts, separately, for callers that keep the algorithm apart from the state
 /// they checkpoint.
 #[allow(clippy::too_many_arguments)]
-pub fn schedule_one(
+pub(crate) fn schedule_one(
     algorithm: &Algorithm,
     state: &mut SchedulerState,
     cluster: &Cluster,
@@ -290,7 +290,7 @@ fn filter_in_parts<'c>(
 /// An algorithm's filters prepared for one pod (`pre_filter` run): answers whether the pod fits
 /// on single nodes, as `podPassesFiltersOnNode` does for preemption (with the nominated-pod
 /// passes).
-pub struct NodeChecker<'p> {
+pub(crate) struct NodeChecker<'p> {
     algorithm: &'p Algorithm,
     pod: PodId,
     states: Vec<State>,
@@ -300,7 +300,7 @@ pub struct NodeChecker<'p> {
 
 impl<'p> NodeChecker<'p> {
     /// Runs every filter's `pre_filter` for `pod` against `cluster`.
-    pub fn new(
+    pub(crate) fn new(
         algorithm: &'p Algorithm,
         cluster: &Cluster,
         pod: PodId,
@@ -316,7 +316,7 @@ impl<'p> NodeChecker<'p> {
     }
 
     /// Runs `pre_filter` again (after pods were taken off or put back on nodes).
-    pub fn refresh(&mut self, cluster: &Cluster) -> Result<(), CycleError> {
+    pub(crate) fn refresh(&mut self, cluster: &Cluster) -> Result<(), CycleError> {
         let cx = CycleContext {
             cluster,
             pod: &cluster.pods()[self.pod],
@@ -336,7 +336,7 @@ impl<'p> NodeChecker<'p> {
 
     /// Whether some filter's `pre_filter` depends on pods of other nodes, so that taking pods
     /// off a node needs [`Self::refresh`] against the changed cluster.
-    pub fn reads_other_pods(&self) -> bool {
+    pub(crate) fn reads_other_pods(&self) -> bool {
         self.active
             .iter()
             .any(|&i| self.algorithm.filters[i].plugin.reads_other_pods())
@@ -345,7 +345,7 @@ impl<'p> NodeChecker<'p> {
     /// Whether the pod passes every filter on `node` (given as the caller changed it), in two
     /// passes when pods of higher or equal priority are nominated to it. `scratch` holds the
     /// copy of the node with its nominated pods (reused from call to call).
-    pub fn fits(
+    pub(crate) fn fits(
         &self,
         cluster: &Cluster,
         node: &NodeInfo,
@@ -367,7 +367,7 @@ impl<'p> NodeChecker<'p> {
 
     /// [`Self::fits`] on a node the caller owns: the nominated pods are added to `node` itself
     /// for the first pass and taken off again (no copy).
-    pub fn fits_in_place(
+    pub(crate) fn fits_in_place(
         &self,
         cluster: &Cluster,
         node: &mut NodeInfo,

@@ -12,14 +12,14 @@
 //! Architecture Invariant: nothing here imports `v135/`; what both versions share is in
 //! `sched/`.
 
-pub mod cycle;
-pub mod plugin;
-pub mod policy;
-pub mod predicates;
-pub mod preemption;
-pub mod priorities;
+pub(crate) mod cycle;
+pub(crate) mod plugin;
+pub(crate) mod policy;
+pub(crate) mod predicates;
+pub(crate) mod preemption;
+pub(crate) mod priorities;
 
-pub use plugin::{
+pub(crate) use plugin::{
     Algorithm, AlgorithmSettings, ConfiguredFilter, ConfiguredScore, CycleContext, CycleError,
     FailureReason, FilterPlugin, FilterResult, Reason, ScorePlugin, State,
 };

@@ -5,7 +5,7 @@
 //! happened.
 
 use crate::cluster::{Cluster, NodeInfo, PodInfo};
-pub use crate::sched::{FailureReason, Reason};
+pub(crate) use crate::sched::{FailureReason, Reason};
 use std::any::Any;
 
 /// Settings of one algorithm that plugins may read.
@@ -92,7 +92,7 @@ impl State {
 }
 
 /// The result of a filter on one node: no reasons means the node fits.
-pub type FilterResult = Result<Vec<Reason>, CycleError>;
+pub(crate) type FilterResult = Result<Vec<Reason>, CycleError>;
 
 /// A Filter extension point (a legacy predicate).
 pub trait FilterPlugin: Send + Sync {

@@ -29,7 +29,7 @@ use crate::sched::victims::{Candidate, StartTime, Victims};
 /// `nodesWherePreemptionMightHelp` (v1.17): every node except those whose failure reasons
 /// include an unresolvable one. Returns the potential nodes in `order` and how many were
 /// skipped.
-pub fn nodes_where_preemption_might_help(
+pub(crate) fn nodes_where_preemption_might_help(
     order: &[NodeId],
     failed: &FailedNodes,
 ) -> (Vec<NodeId>, usize) {
@@ -71,7 +71,7 @@ fn violates_pdb(cluster: &Cluster, p: PodId) -> bool {
 
 /// `selectNodesForPreemption`: the candidates among `potential` nodes, in that order. The
 /// cluster is changed while a node is examined (see the module docs) and restored after.
-pub fn select_nodes_for_preemption(
+pub(crate) fn select_nodes_for_preemption(
     algorithm: &Algorithm,
     cluster: &mut Cluster,
     potential: &[NodeId],

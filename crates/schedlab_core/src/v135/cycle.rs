@@ -25,16 +25,16 @@ use crate::sched::split_scan::{
 };
 use crate::sched::state::SchedulerState;
 use crate::sched::Reason;
-pub use crate::trace::v135::{ModernTrace, PluginStatus};
+pub(crate) use crate::trace::v135::{ModernTrace, PluginStatus};
 use crate::trace::{CycleTrace, NodeFilterRecord, NodeScoreRecord, Outcome, ScoreRecord};
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-pub use super::plugin::MAX_NODE_SCORE;
+pub(crate) use super::plugin::MAX_NODE_SCORE;
 
 /// Each plugin's state this cycle (upstream's `CycleState`), by profile plugin index.
-pub struct CycleStates {
+pub(crate) struct CycleStates {
     states: Vec<Option<Box<dyn PluginState>>>,
 }
 
@@ -58,12 +58,12 @@ impl CycleStates {
     }
 
     /// Plugin `i`'s state.
-    pub fn get(&self, i: usize) -> Option<&dyn PluginState> {
+    pub(crate) fn get(&self, i: usize) -> Option<&dyn PluginState> {
         self.states.get(i).and_then(|s| s.as_deref())
     }
 
     /// Plugin `i`'s state, mutably.
-    pub fn get_mut(&mut self, i: usize) -> Option<&mut dyn PluginState> {
+    pub(crate) fn get_mut(&mut self, i: usize) -> Option<&mut dyn PluginState> {
         self.states.get_mut(i).and_then(|s| s.as_deref_mut())
     }
 }
@@ -80,7 +80,7 @@ struct Rejection {
 /// `framework.Diagnosis`: which nodes said no, with what, and the PreFilter message. Kept
 /// whatever the detail, since the FitError text and preemption read it.
 #[derive(Clone, Debug, Default)]
-pub struct Diagnosis {
+pub(crate) struct Diagnosis {
     rejections: Vec<Rejection>,
     reasons: Vec<Reason>,
     /// The status of the nodes not in `rejections` that were not feasible either: a PreFilter
@@ -97,7 +97,7 @@ pub struct Diagnosis {
 
 impl Diagnosis {
     /// Records `node`'s status with these reasons.
-    pub fn push_reasons(&mut self, node: NodeId, code: Code, reasons: Vec<Reason>) {
+    pub(crate) fn push_reasons(&mut self, node: NodeId, code: Code, reasons: Vec<Reason>) {
         self.reasons.extend(reasons);
         self.push(node, code);
     }
@@ -150,7 +150,7 @@ impl Diagnosis {
     }
 
     /// Each rejected node with its code and reasons.
-    pub fn rejected(&self) -> impl Iterator<Item = (NodeId, Code, &[Reason])> {
+    pub(crate) fn rejected(&self) -> impl Iterator<Item = (NodeId, Code, &[Reason])> {
         let mut start = 0;
         self.rejections.iter().map(move |r| {
             let reasons = &self.reasons[start..r.end];
@@ -161,7 +161,7 @@ impl Diagnosis {
 
     /// The code of `node`'s status: its own, else the absent status's, else `None` (a node
     /// that was never evaluated and has no absent status).
-    pub fn code_of(&self, node: NodeId) -> Option<Code> {
+    pub(crate) fn code_of(&self, node: NodeId) -> Option<Code> {
         self.rejections
             .iter()
             .rev()
@@ -171,13 +171,13 @@ impl Diagnosis {
     }
 
     /// `NodeToStatus.Len()`.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.rejections.len()
     }
 }
 
 /// `FitError.Error()` of v1.35 (§3.7), without the PostFilter part.
-pub fn fit_error_message(num_all_nodes: usize, d: &Diagnosis) -> String {
+pub(crate) fn fit_error_message(num_all_nodes: usize, d: &Diagnosis) -> String {
     let mut msg = format!("0/{num_all_nodes} nodes are available:");
     if let Some(pre) = &d.pre_filter_msg {
         msg.push_str(&format!(" {pre}."));
@@ -198,7 +198,7 @@ pub fn fit_error_message(num_all_nodes: usize, d: &Diagnosis) -> String {
 }
 
 /// The result of `SchedulePod`, before PostFilter.
-pub struct CycleResult {
+pub(crate) struct CycleResult {
     /// The trace (outcome, node, message without the PostFilter part, tables with detail).
     pub trace: CycleTrace,
     /// Why nodes failed.
@@ -215,7 +215,7 @@ pub struct CycleResult {
 
 /// What one cycle reads besides its profile: the snapshot, every node in node-tree order, the
 /// pod, the nominations, and the node in the pod's `status.nominatedNodeName` (if it exists).
-pub struct CycleInput<'a> {
+pub(crate) struct CycleInput<'a> {
     /// The snapshot.
     pub cluster: &'a Cluster,
     /// Every node, in node-tree order.
@@ -233,7 +233,7 @@ pub struct CycleInput<'a> {
 /// Runs one cycle of `profile` for the input's pod. `st` carries `nextStartNodeIndex` and the
 /// seeded randomness from cycle to cycle (one for the scheduler, shared by its profiles);
 /// `global_percentage` is the configuration's `percentageOfNodesToScore`.
-pub fn schedule_pod(
+pub(crate) fn schedule_pod(
     profile: &Profile,
     global_percentage: i32,
     st: &mut SchedulerState,
@@ -872,7 +872,7 @@ fn note_rejection(
 /// (pass 2, only when pass 1 added pods and passed). The reasons of a rejection are appended
 /// to `reasons`; `record` gets what the trace shows (the deciding pass).
 #[allow(clippy::too_many_arguments)]
-pub fn filter_with_nominated(
+pub(crate) fn filter_with_nominated(
     profile: &Profile,
     filters: &[(usize, usize)],
     states: &CycleStates,

@@ -10,15 +10,15 @@
 //!
 //! Semantics: `shared/reference/modern.md` (v1.35.7).
 
-pub mod config;
-pub mod cycle;
-pub mod plugin;
-pub mod plugins;
-pub mod preemption;
-pub mod profile;
-pub mod queueing;
-pub mod registry;
-pub mod status;
+pub(crate) mod config;
+pub(crate) mod cycle;
+pub(crate) mod plugin;
+pub(crate) mod plugins;
+pub(crate) mod preemption;
+pub(crate) mod profile;
+pub(crate) mod queueing;
+pub(crate) mod registry;
+pub(crate) mod status;
 
 use crate::cluster::PodInfo;
 use crate::model::Pod;
@@ -26,7 +26,7 @@ use crate::model::Pod;
 /// A pod as v1.35 reads it: `matchLabelKeys`/`mismatchLabelKeys` merged into its pod
 /// (anti-)affinity selectors as kube-apiserver does at creation, then v1.35's accounting
 /// ([`PodInfo::new_v135`]).
-pub fn pod_info(pod: impl Into<Box<Pod>>, priority: i32, input_index: usize) -> PodInfo {
+pub(crate) fn pod_info(pod: impl Into<Box<Pod>>, priority: i32, input_index: usize) -> PodInfo {
     let mut pod = pod.into();
     plugins::inter_pod_affinity::apply_match_label_keys(&mut pod);
     PodInfo::new_v135(pod, priority, input_index)

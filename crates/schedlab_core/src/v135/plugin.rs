@@ -16,7 +16,7 @@ use std::any::Any;
 use std::collections::BTreeSet;
 use std::fmt;
 
-pub use crate::sched::MAX_NODE_SCORE;
+pub(crate) use crate::sched::MAX_NODE_SCORE;
 
 /// An extension point of the framework.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -165,7 +165,8 @@ impl Points {
 
 /// How a plugin's args are read: strictly, defaulted, validated (`field.Error`s relative to
 /// `args`), and turned into an instance.
-pub type BuildFn = fn(args: Option<&serde_json::Value>) -> Result<Box<dyn Plugin>, Vec<FieldError>>;
+pub(crate) type BuildFn =
+    fn(args: Option<&serde_json::Value>) -> Result<Box<dyn Plugin>, Vec<FieldError>>;
 
 /// What a plugin file declares about its plugin.
 pub struct PluginSpec {
@@ -221,12 +222,12 @@ impl<T: Any + Clone + Send + Sync> PluginState for T {
 }
 
 /// Downcasts a plugin's state to its type.
-pub fn state<T: Any>(s: Option<&dyn PluginState>) -> Option<&T> {
+pub(crate) fn state<T: Any>(s: Option<&dyn PluginState>) -> Option<&T> {
     s?.as_any().downcast_ref()
 }
 
 /// Downcasts a plugin's state to its type, mutably.
-pub fn state_mut<T: Any>(s: &mut dyn PluginState) -> Option<&mut T> {
+pub(crate) fn state_mut<T: Any>(s: &mut dyn PluginState) -> Option<&mut T> {
     s.as_any_mut().downcast_mut()
 }
 

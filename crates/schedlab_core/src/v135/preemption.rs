@@ -27,12 +27,12 @@ use crate::sched::Reason;
 use crate::trace::{NodeFilterRecord, PreemptionTrace};
 
 /// `No preemption victims found for incoming pod`.
-pub const NO_VICTIMS: &str = "No preemption victims found for incoming pod";
+pub(crate) const NO_VICTIMS: &str = "No preemption victims found for incoming pod";
 /// The absent status of preemption's FitError.
-pub const NOT_HELPFUL: &str = "Preemption is not helpful for scheduling";
+pub(crate) const NOT_HELPFUL: &str = "Preemption is not helpful for scheduling";
 
 /// What the simulation knows about pods that preemption reads.
-pub struct PodFacts<'a> {
+pub(crate) struct PodFacts<'a> {
     /// When a pod started (a missing start time counts as now).
     pub start: &'a dyn Fn(PodId) -> StartTime,
     /// Whether a pod is terminating after a preemption.
@@ -42,7 +42,7 @@ pub struct PodFacts<'a> {
 }
 
 /// What PostFilter decided.
-pub struct PostFilterOutcome {
+pub(crate) struct PostFilterOutcome {
     /// Each plugin's status, in order.
     pub statuses: Vec<PluginStatus>,
     /// `PostFilterMsg` (empty on success).
@@ -55,7 +55,7 @@ pub struct PostFilterOutcome {
 
 /// `RunPostFilterPlugins` after a FitError.
 #[allow(clippy::too_many_arguments)]
-pub fn run_post_filter(
+pub(crate) fn run_post_filter(
     profile: &Profile,
     cx: &Cx,
     result: &CycleResult,

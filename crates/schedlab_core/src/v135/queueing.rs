@@ -9,7 +9,7 @@ use crate::cluster::{Cluster, PodInfo};
 use crate::queue::ClusterChange;
 
 /// Whether `change` may make `waiting`, which the plugins `rejectors` rejected, schedulable.
-pub fn may_help(
+pub(crate) fn may_help(
     config: &Configuration,
     change: &ClusterChange,
     waiting: &PodInfo,

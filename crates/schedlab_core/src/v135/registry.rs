@@ -30,7 +30,7 @@ pub static REGISTRY: &[&PluginSpec] = &[
 ];
 
 /// Plugins that v1 configurations may no longer name (`invalidPluginsByVersion`).
-pub const REMOVED_PLUGINS: [&str; 4] = [
+pub(crate) const REMOVED_PLUGINS: [&str; 4] = [
     "AzureDiskLimits",
     "CinderLimits",
     "EBSLimits",

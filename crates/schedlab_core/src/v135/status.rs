@@ -1,7 +1,7 @@
 //! The framework's status codes (`fwk.Code`) and a plugin's status.
 
 use crate::sched::Reason;
-pub use crate::trace::v135::Code;
+pub(crate) use crate::trace::v135::Code;
 
 /// A plugin's answer: a code and its reasons (empty for `Success`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

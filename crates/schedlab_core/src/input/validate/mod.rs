@@ -35,7 +35,9 @@ mod selector;
 #[cfg(test)]
 mod tests;
 
-pub use crate::model::names::{dns1123_label, dns1123_subdomain, label_value, qualified_name};
+pub(crate) use crate::model::names::{
+    dns1123_label, dns1123_subdomain, label_value, qualified_name,
+};
 pub(crate) use pod::volumes_without_source;
 
 use super::parse::push_key;
@@ -48,9 +50,9 @@ use crate::model::{Labels, Node, ObjectMeta, Pod, PodDisruptionBudget, PriorityC
 use std::collections::HashSet;
 
 /// The highest priority a PriorityClass that is not a system class may have.
-pub const HIGHEST_USER_DEFINABLE_PRIORITY: i32 = 1_000_000_000;
+pub(crate) const HIGHEST_USER_DEFINABLE_PRIORITY: i32 = 1_000_000_000;
 /// The system PriorityClasses: name and value (`SystemPriorityClasses`).
-pub const SYSTEM_PRIORITY_CLASSES: [(&str, i32); 2] = [
+pub(crate) const SYSTEM_PRIORITY_CLASSES: [(&str, i32); 2] = [
     ("system-node-critical", 2_000_001_000),
     ("system-cluster-critical", 2_000_000_000),
 ];
@@ -61,7 +63,7 @@ const PREEMPTION_POLICIES: [&str; 2] = ["Never", "PreemptLowerPriority"];
 
 /// Most errors (and, apart, warnings) reported for one object: a node with a million bad labels
 /// gives this many and a note, not a million messages.
-pub const MAX_PER_OBJECT: usize = 100;
+pub(crate) const MAX_PER_OBJECT: usize = 100;
 
 /// Collects one object's errors and warnings, each under the object's path in its file.
 pub(crate) struct Check<'a> {
@@ -74,7 +76,7 @@ pub(crate) struct Check<'a> {
 
 impl<'a> Check<'a> {
     /// Diagnostics for the object at `base` of `file`.
-    pub fn new(
+    pub(crate) fn new(
         file: &'a str,
         base: &'a str,
         errors: &'a mut Vec<Diagnostic>,
@@ -378,7 +380,7 @@ pub(crate) fn pod_disruption_budget(c: &mut Check, b: &PodDisruptionBudget) {
 /// Two PriorityClasses with `globalDefault: true`: a warning at each one after the first, in
 /// the Priority admission plugin's words. Admission refuses the second, but a race can store
 /// both, so a snapshot may hold them.
-pub fn global_defaults(classes: &[(PriorityClass, Origin)]) -> Vec<Diagnostic> {
+pub(crate) fn global_defaults(classes: &[(PriorityClass, Origin)]) -> Vec<Diagnostic> {
     let mut defaults = classes.iter().filter(|(c, _)| c.global_default);
     let Some((first, _)) = defaults.next() else {
         return Vec::new();

@@ -84,10 +84,10 @@ struct AlgorithmSource {
 }
 
 /// A (path, message) pair.
-pub type PathMessage = (String, String);
+pub(crate) type PathMessage = (String, String);
 
 /// Reads and validates a configuration; returns warnings (path, message) alongside.
-pub fn read(
+pub(crate) fn read(
     api_version: &str,
     value: Value,
 ) -> Result<(SchedulerConfiguration, Vec<PathMessage>), PathMessage> {

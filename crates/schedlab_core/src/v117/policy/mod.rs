@@ -11,7 +11,7 @@
 //! - extenders are not called: a warning says so, and their `ignoredByScheduler` managed
 //!   resources are still honoured by PodFitsResources.
 
-pub mod config;
+pub(crate) mod config;
 
 use crate::v117::predicates::check_service_affinity::CheckServiceAffinity;
 use crate::v117::predicates::{self, check_node_label_presence::CheckNodeLabelPresence};
@@ -185,10 +185,10 @@ fn err(path: impl Into<String>, message: impl Into<String>) -> PolicyError {
 }
 
 /// `MaxWeight = MaxTotalScore / MaxCustomPriorityScore`.
-pub const MAX_WEIGHT: i64 = i64::MAX / 10;
+pub(crate) const MAX_WEIGHT: i64 = i64::MAX / 10;
 
 /// The validation regexp for registered algorithm names.
-pub fn is_valid_algorithm_name(name: &str) -> bool {
+pub(crate) fn is_valid_algorithm_name(name: &str) -> bool {
     let b = name.as_bytes();
     b.len() >= 2
         && b[0].is_ascii_alphanumeric()
@@ -205,7 +205,7 @@ pub struct Built {
 }
 
 /// A Policy's warnings: (path, message) each.
-pub type Warnings = Vec<(String, String)>;
+pub(crate) type Warnings = Vec<(String, String)>;
 
 /// A provider's predicate names and (priority name, weight) pairs.
 type ProviderSets = (Vec<&'static str>, Vec<(&'static str, i64)>);

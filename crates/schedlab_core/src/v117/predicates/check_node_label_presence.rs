@@ -6,7 +6,7 @@ use super::PredicateSpec;
 use crate::cluster::NodeInfo;
 use crate::v117::{CycleContext, FailureReason, FilterPlugin, FilterResult, State};
 /// `CheckNodeLabelPresence` in the legacy registry.
-pub static SPEC: PredicateSpec = PredicateSpec {
+pub(crate) static SPEC: PredicateSpec = PredicateSpec {
     name: "CheckNodeLabelPresence",
     order: Some(9),
     plain: false,
@@ -16,7 +16,7 @@ pub static SPEC: PredicateSpec = PredicateSpec {
 };
 
 /// The predicate with its arguments.
-pub struct CheckNodeLabelPresence {
+pub(crate) struct CheckNodeLabelPresence {
     /// Label keys.
     pub labels: Vec<String>,
     /// Whether they must be present (true) or absent (false).

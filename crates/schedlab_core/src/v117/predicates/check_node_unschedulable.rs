@@ -8,7 +8,7 @@ use crate::model::Taint;
 use crate::v117::{CycleContext, FailureReason, FilterPlugin, FilterResult, State};
 
 /// `CheckNodeUnschedulable` in the legacy registry.
-pub static SPEC: PredicateSpec = PredicateSpec {
+pub(crate) static SPEC: PredicateSpec = PredicateSpec {
     name: "CheckNodeUnschedulable",
     order: Some(0),
     plain: true,
@@ -18,7 +18,7 @@ pub static SPEC: PredicateSpec = PredicateSpec {
 };
 
 /// The predicate.
-pub struct CheckNodeUnschedulable;
+pub(crate) struct CheckNodeUnschedulable;
 
 impl FilterPlugin for CheckNodeUnschedulable {
     fn pre_filter(&self, cx: &CycleContext) -> Result<State, crate::v117::CycleError> {

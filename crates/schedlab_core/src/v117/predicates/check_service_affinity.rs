@@ -11,7 +11,7 @@ use crate::cluster::NodeInfo;
 use crate::model::selector::set_matches;
 use crate::v117::{CycleContext, CycleError, FailureReason, FilterPlugin, FilterResult, State};
 /// `CheckServiceAffinity` in the legacy registry.
-pub static SPEC: PredicateSpec = PredicateSpec {
+pub(crate) static SPEC: PredicateSpec = PredicateSpec {
     name: "CheckServiceAffinity",
     order: Some(10),
     plain: false,
@@ -21,13 +21,13 @@ pub static SPEC: PredicateSpec = PredicateSpec {
 };
 
 /// The predicate with its arguments.
-pub struct CheckServiceAffinity {
+pub(crate) struct CheckServiceAffinity {
     /// The label keys that must agree.
     pub labels: Vec<String>,
 }
 
 /// Whether any Service in the pod's namespace selects the pod (`GetPodServices` non-empty).
-pub fn pod_has_service(cx: &CycleContext) -> bool {
+pub(crate) fn pod_has_service(cx: &CycleContext) -> bool {
     cx.cluster.services_selecting(cx.pod).next().is_some()
 }
 

@@ -36,7 +36,7 @@ use crate::sched::volume_binder::{find_pod_volumes, has_claims, pod_claims, PodC
 use crate::v117::{CycleContext, CycleError, FailureReason, FilterPlugin, FilterResult, State};
 
 /// `CheckVolumeBinding` in the legacy registry.
-pub static SPEC: PredicateSpec = PredicateSpec {
+pub(crate) static SPEC: PredicateSpec = PredicateSpec {
     name: "CheckVolumeBinding",
     order: Some(16),
     plain: true,
@@ -46,7 +46,7 @@ pub static SPEC: PredicateSpec = PredicateSpec {
 };
 
 /// The predicate.
-pub struct CheckVolumeBinding;
+pub(crate) struct CheckVolumeBinding;
 
 impl FilterPlugin for CheckVolumeBinding {
     fn pre_filter(&self, cx: &CycleContext) -> Result<State, CycleError> {

@@ -15,7 +15,7 @@ use crate::model::selector::selector_matches;
 use crate::v117::{CycleContext, CycleError, FailureReason, FilterPlugin, FilterResult, State};
 use std::collections::HashMap;
 /// `EvenPodsSpread` in the legacy registry.
-pub static SPEC: PredicateSpec = PredicateSpec {
+pub(crate) static SPEC: PredicateSpec = PredicateSpec {
     name: "EvenPodsSpread",
     order: Some(18),
     plain: true,
@@ -27,10 +27,10 @@ pub static SPEC: PredicateSpec = PredicateSpec {
 /// The predicate. When the pod has no nodeSelector or required node affinity and its
 /// constraints share one topology key, counts come from the cluster's
 /// [`crate::cluster::TopologyIndex`]; otherwise from [`Reference`].
-pub struct EvenPodsSpread;
+pub(crate) struct EvenPodsSpread;
 
 /// The same predicate counting every pod on every eligible node each cycle (the tested reference).
-pub struct Reference;
+pub(crate) struct Reference;
 
 /// Whether every node is eligible apart from the topology key: no nodeSelector and no required
 /// node affinity.

@@ -6,7 +6,7 @@ use super::{host_name, match_node_selector, pod_fits_host_ports, pod_fits_resour
 use crate::cluster::NodeInfo;
 use crate::v117::{CycleContext, CycleError, FilterPlugin, FilterResult, Reason, State};
 /// `GeneralPredicates` in the legacy registry.
-pub static SPEC: PredicateSpec = PredicateSpec {
+pub(crate) static SPEC: PredicateSpec = PredicateSpec {
     name: "GeneralPredicates",
     order: Some(1),
     plain: true,
@@ -16,7 +16,7 @@ pub static SPEC: PredicateSpec = PredicateSpec {
 };
 
 /// The predicate.
-pub struct GeneralPredicates;
+pub(crate) struct GeneralPredicates;
 
 impl FilterPlugin for GeneralPredicates {
     fn filter(&self, cx: &CycleContext, state: &State, node: &NodeInfo) -> FilterResult {

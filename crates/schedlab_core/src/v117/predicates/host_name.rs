@@ -4,7 +4,7 @@ use super::PredicateSpec;
 use crate::cluster::NodeInfo;
 use crate::v117::{CycleContext, FailureReason, FilterPlugin, FilterResult, Reason, State};
 /// `HostName` in the legacy registry.
-pub static SPEC: PredicateSpec = PredicateSpec {
+pub(crate) static SPEC: PredicateSpec = PredicateSpec {
     name: "HostName",
     order: Some(2),
     plain: true,
@@ -14,10 +14,10 @@ pub static SPEC: PredicateSpec = PredicateSpec {
 };
 
 /// The predicate.
-pub struct HostName;
+pub(crate) struct HostName;
 
 /// The check, shared with `GeneralPredicates`.
-pub fn check(cx: &CycleContext, node: &NodeInfo) -> Option<Reason> {
+pub(crate) fn check(cx: &CycleContext, node: &NodeInfo) -> Option<Reason> {
     let want = &cx.pod.pod.spec.node_name;
     (!want.is_empty() && want != node.name()).then_some(FailureReason::PodNotMatchHostName.into())
 }

@@ -15,7 +15,7 @@ use crate::model::Labels;
 use crate::v117::{CycleContext, CycleError, FailureReason, FilterPlugin, FilterResult, State};
 use std::collections::HashSet;
 /// `MatchInterPodAffinity` in the legacy registry.
-pub static SPEC: PredicateSpec = PredicateSpec {
+pub(crate) static SPEC: PredicateSpec = PredicateSpec {
     name: "MatchInterPodAffinity",
     order: Some(19),
     plain: true,
@@ -26,20 +26,24 @@ pub static SPEC: PredicateSpec = PredicateSpec {
 
 /// The predicate. Reads the cluster's [`TopologyIndex`]; falls back to [`Reference`] when a
 /// topology key of the pod is not in the index (a pod that was never added to the cluster).
-pub struct MatchInterPodAffinity;
+pub(crate) struct MatchInterPodAffinity;
 
 /// The same predicate computed the straightforward way, scanning every bound pod each cycle.
 /// Kept as the reference the fast path is tested against.
-pub struct Reference;
+pub(crate) struct Reference;
 
 /// Whether `target` matches `term` owned by a pod in `owner_namespace`
 /// (namespaces, then label selector; a nil selector matches nothing).
-pub fn term_matches(term: &PodAffinityTerm, owner_namespace: &str, target: &PodInfo) -> bool {
+pub(crate) fn term_matches(
+    term: &PodAffinityTerm,
+    owner_namespace: &str,
+    target: &PodInfo,
+) -> bool {
     term_matches_labels(term, owner_namespace, &target.namespace, target.labels())
 }
 
 /// [`term_matches`] against a namespace and a label set (a [`crate::cluster::LabelGroup`]).
-pub fn term_matches_labels(
+pub(crate) fn term_matches_labels(
     term: &PodAffinityTerm,
     owner_namespace: &str,
     namespace: &str,
@@ -60,14 +64,14 @@ pub(crate) struct Domains {
 }
 
 impl Domains {
-    pub fn new(index: &TopologyIndex, key: usize) -> Domains {
+    pub(crate) fn new(index: &TopologyIndex, key: usize) -> Domains {
         Domains {
             key,
             found: vec![false; index.keys[key].values.len()],
         }
     }
     /// Marks every domain with a non-zero count; returns whether any was marked.
-    pub fn mark(&mut self, counts: &DomainCounts) -> bool {
+    pub(crate) fn mark(&mut self, counts: &DomainCounts) -> bool {
         let mut any = false;
         #[allow(
             clippy::iter_over_hash_type,
@@ -82,7 +86,7 @@ impl Domains {
         any
     }
     /// Whether the node is in a marked domain.
-    pub fn contains(&self, index: &TopologyIndex, node: NodeId) -> bool {
+    pub(crate) fn contains(&self, index: &TopologyIndex, node: NodeId) -> bool {
         index
             .node_value(self.key, node)
             .is_some_and(|v| self.found[v as usize])

@@ -8,7 +8,7 @@ use crate::model::selector::set_matches;
 use crate::model::{Node, Pod};
 use crate::v117::{CycleContext, FailureReason, FilterPlugin, FilterResult, Reason, State};
 /// `MatchNodeSelector` in the legacy registry.
-pub static SPEC: PredicateSpec = PredicateSpec {
+pub(crate) static SPEC: PredicateSpec = PredicateSpec {
     name: "MatchNodeSelector",
     order: Some(4),
     plain: true,
@@ -18,10 +18,10 @@ pub static SPEC: PredicateSpec = PredicateSpec {
 };
 
 /// The predicate.
-pub struct MatchNodeSelector;
+pub(crate) struct MatchNodeSelector;
 
 /// `PodMatchesNodeSelectorAndAffinityTerms`.
-pub fn pod_matches_node(pod: &Pod, node: &Node) -> bool {
+pub(crate) fn pod_matches_node(pod: &Pod, node: &Node) -> bool {
     let labels = &node.metadata.labels;
     if !pod.spec.node_selector.is_empty() && !set_matches(&pod.spec.node_selector, labels) {
         return false;
@@ -36,7 +36,7 @@ pub fn pod_matches_node(pod: &Pod, node: &Node) -> bool {
 }
 
 /// The check, shared with `GeneralPredicates`.
-pub fn check(cx: &CycleContext, node: &NodeInfo) -> Option<Reason> {
+pub(crate) fn check(cx: &CycleContext, node: &NodeInfo) -> Option<Reason> {
     (!pod_matches_node(&cx.pod.pod, node.object()))
         .then_some(FailureReason::NodeSelectorNotMatch.into())
 }

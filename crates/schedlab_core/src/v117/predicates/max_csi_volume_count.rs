@@ -25,7 +25,7 @@ use crate::model::volume::{csi_name_of, CsiNode, PersistentVolumeClaim};
 use crate::v117::{CycleContext, CycleError, FailureReason, FilterPlugin, FilterResult, State};
 use std::collections::{BTreeMap, HashMap};
 /// `MaxCSIVolumeCountPred` in the legacy registry.
-pub static SPEC: PredicateSpec = PredicateSpec {
+pub(crate) static SPEC: PredicateSpec = PredicateSpec {
     name: "MaxCSIVolumeCountPred",
     order: Some(13),
     plain: true,
@@ -35,12 +35,12 @@ pub static SPEC: PredicateSpec = PredicateSpec {
 };
 
 /// The predicate.
-pub struct MaxCsiVolumeCount;
+pub(crate) struct MaxCsiVolumeCount;
 
 const LIMIT_PREFIX: &str = "attachable-volumes-csi-";
 
 /// `GetCSIAttachLimitKey`.
-pub fn attach_limit_key(driver: &str) -> String {
+pub(crate) fn attach_limit_key(driver: &str) -> String {
     if LIMIT_PREFIX.len() + driver.len() > 63 {
         let hash = sha1_hex(driver.as_bytes());
         let cut: String = driver.chars().take(23).collect();

@@ -27,7 +27,7 @@ use std::collections::HashSet;
 
 /// Which cloud volume type a checker counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum VolumeType {
+pub(crate) enum VolumeType {
     /// AWS EBS.
     Ebs,
     /// GCE persistent disk.
@@ -38,7 +38,7 @@ pub enum VolumeType {
     Cinder,
 }
 /// `MaxEBSVolumeCount` in the legacy registry.
-pub static EBS: PredicateSpec = PredicateSpec {
+pub(crate) static EBS: PredicateSpec = PredicateSpec {
     name: "MaxEBSVolumeCount",
     order: Some(11),
     plain: true,
@@ -48,7 +48,7 @@ pub static EBS: PredicateSpec = PredicateSpec {
 };
 
 /// `MaxGCEPDVolumeCount` in the legacy registry.
-pub static GCE_PD: PredicateSpec = PredicateSpec {
+pub(crate) static GCE_PD: PredicateSpec = PredicateSpec {
     name: "MaxGCEPDVolumeCount",
     order: Some(12),
     plain: true,
@@ -58,7 +58,7 @@ pub static GCE_PD: PredicateSpec = PredicateSpec {
 };
 
 /// `MaxAzureDiskVolumeCount` in the legacy registry.
-pub static AZURE_DISK: PredicateSpec = PredicateSpec {
+pub(crate) static AZURE_DISK: PredicateSpec = PredicateSpec {
     name: "MaxAzureDiskVolumeCount",
     order: Some(14),
     plain: true,
@@ -68,7 +68,7 @@ pub static AZURE_DISK: PredicateSpec = PredicateSpec {
 };
 
 /// `MaxCinderVolumeCount` in the legacy registry.
-pub static CINDER: PredicateSpec = PredicateSpec {
+pub(crate) static CINDER: PredicateSpec = PredicateSpec {
     name: "MaxCinderVolumeCount",
     order: Some(15),
     plain: true,
@@ -78,7 +78,7 @@ pub static CINDER: PredicateSpec = PredicateSpec {
 };
 
 /// The predicate for one volume type.
-pub struct MaxVolumeCount(pub VolumeType);
+pub(crate) struct MaxVolumeCount(pub VolumeType);
 
 impl VolumeType {
     fn id(self, v: &Volume) -> Option<&str> {
@@ -107,7 +107,7 @@ impl VolumeType {
     }
 
     /// The in-tree plugin (and provisioner) name.
-    pub fn plugin(self) -> &'static str {
+    pub(crate) fn plugin(self) -> &'static str {
         match self {
             VolumeType::Ebs => "kubernetes.io/aws-ebs",
             VolumeType::GcePd => "kubernetes.io/gce-pd",

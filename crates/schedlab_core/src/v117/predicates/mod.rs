@@ -3,22 +3,22 @@
 //! Every file has the same anatomy: a `//!` doc of the rule, the predicate type implementing
 //! `FilterPlugin`, then a table of test cases whose expected values come from the reference.
 
-pub mod check_node_label_presence;
-pub mod check_node_unschedulable;
-pub mod check_service_affinity;
-pub mod check_volume_binding;
-pub mod even_pods_spread;
-pub mod general_predicates;
-pub mod host_name;
-pub mod match_inter_pod_affinity;
-pub mod match_node_selector;
-pub mod max_csi_volume_count;
-pub mod max_volume_count;
-pub mod no_disk_conflict;
-pub mod no_volume_zone_conflict;
-pub mod pod_fits_host_ports;
-pub mod pod_fits_resources;
-pub mod pod_tolerates_node_taints;
+pub(crate) mod check_node_label_presence;
+pub(crate) mod check_node_unschedulable;
+pub(crate) mod check_service_affinity;
+pub(crate) mod check_volume_binding;
+pub(crate) mod even_pods_spread;
+pub(crate) mod general_predicates;
+pub(crate) mod host_name;
+pub(crate) mod match_inter_pod_affinity;
+pub(crate) mod match_node_selector;
+pub(crate) mod max_csi_volume_count;
+pub(crate) mod max_volume_count;
+pub(crate) mod no_disk_conflict;
+pub(crate) mod no_volume_zone_conflict;
+pub(crate) mod pod_fits_host_ports;
+pub(crate) mod pod_fits_resources;
+pub(crate) mod pod_tolerates_node_taints;
 
 use crate::v117::FilterPlugin;
 
@@ -64,7 +64,7 @@ pub static REGISTRY: &[&PredicateSpec] = &[
 ];
 
 /// The spec registered under `name`.
-pub fn lookup(name: &str) -> Option<&'static PredicateSpec> {
+pub(crate) fn lookup(name: &str) -> Option<&'static PredicateSpec> {
     REGISTRY.iter().copied().find(|s| s.name == name)
 }
 
@@ -112,7 +112,7 @@ pub fn mandatory() -> Vec<&'static str> {
 }
 
 /// Condition predicates removed in v1.17 (accepted with a warning, never run).
-pub const REMOVED: [&str; 4] = [
+pub(crate) const REMOVED: [&str; 4] = [
     "CheckNodeCondition",
     "CheckNodeMemoryPressure",
     "CheckNodeDiskPressure",
@@ -121,10 +121,10 @@ pub const REMOVED: [&str; 4] = [
 
 /// Registered in v1.17 (the 1.0 name of PodFitsHostPorts) but absent from `Ordering()`, so
 /// kube-scheduler v1.17 accepts it and never runs it.
-pub const REGISTERED_NEVER_RUN: &str = pod_fits_host_ports::POD_FITS_PORTS.name;
+pub(crate) const REGISTERED_NEVER_RUN: &str = pod_fits_host_ports::POD_FITS_PORTS.name;
 
 /// Position in [`ordering`].
-pub fn ordering_index(key: &str) -> Option<usize> {
+pub(crate) fn ordering_index(key: &str) -> Option<usize> {
     lookup(key).and_then(|s| s.order).map(usize::from)
 }
 

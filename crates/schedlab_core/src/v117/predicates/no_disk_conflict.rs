@@ -6,7 +6,7 @@ use super::PredicateSpec;
 use crate::cluster::NodeInfo;
 use crate::v117::{CycleContext, FailureReason, FilterPlugin, FilterResult, State};
 /// `NoDiskConflict` in the legacy registry.
-pub static SPEC: PredicateSpec = PredicateSpec {
+pub(crate) static SPEC: PredicateSpec = PredicateSpec {
     name: "NoDiskConflict",
     order: Some(6),
     plain: true,
@@ -16,7 +16,7 @@ pub static SPEC: PredicateSpec = PredicateSpec {
 };
 
 /// The predicate.
-pub struct NoDiskConflict;
+pub(crate) struct NoDiskConflict;
 
 impl FilterPlugin for NoDiskConflict {
     fn pre_filter(&self, cx: &CycleContext) -> Result<State, crate::v117::CycleError> {

@@ -14,7 +14,7 @@ use crate::cluster::NodeInfo;
 use crate::model::volume::{label_zones_to_set, LABEL_REGION, LABEL_ZONE};
 use crate::v117::{CycleContext, CycleError, FailureReason, FilterPlugin, FilterResult, State};
 /// `NoVolumeZoneConflict` in the legacy registry.
-pub static SPEC: PredicateSpec = PredicateSpec {
+pub(crate) static SPEC: PredicateSpec = PredicateSpec {
     name: "NoVolumeZoneConflict",
     order: Some(17),
     plain: true,
@@ -24,7 +24,7 @@ pub static SPEC: PredicateSpec = PredicateSpec {
 };
 
 /// The predicate.
-pub struct NoVolumeZoneConflict;
+pub(crate) struct NoVolumeZoneConflict;
 
 /// One claim of the pod, resolved.
 #[derive(Clone, Debug)]

@@ -8,7 +8,7 @@ use super::PredicateSpec;
 use crate::cluster::{HostPort, NodeInfo};
 use crate::v117::{CycleContext, FailureReason, FilterPlugin, FilterResult, Reason, State};
 /// `PodFitsHostPorts` in the legacy registry.
-pub static SPEC: PredicateSpec = PredicateSpec {
+pub(crate) static SPEC: PredicateSpec = PredicateSpec {
     name: "PodFitsHostPorts",
     order: Some(3),
     plain: true,
@@ -18,7 +18,7 @@ pub static SPEC: PredicateSpec = PredicateSpec {
 };
 
 /// The 1.0 name of PodFitsHostPorts: registered in v1.17 but absent from `Ordering()`, so it is accepted and never runs.
-pub static POD_FITS_PORTS: PredicateSpec = PredicateSpec {
+pub(crate) static POD_FITS_PORTS: PredicateSpec = PredicateSpec {
     name: "PodFitsPorts",
     order: None,
     plain: true,
@@ -28,7 +28,7 @@ pub static POD_FITS_PORTS: PredicateSpec = PredicateSpec {
 };
 
 /// The predicate.
-pub struct PodFitsHostPorts;
+pub(crate) struct PodFitsHostPorts;
 
 fn conflicts(wanted: &HostPort, used: &[HostPort]) -> bool {
     used.iter().any(|u| {
@@ -39,7 +39,7 @@ fn conflicts(wanted: &HostPort, used: &[HostPort]) -> bool {
 }
 
 /// The check, shared with `GeneralPredicates`.
-pub fn check(cx: &CycleContext, node: &NodeInfo) -> Option<Reason> {
+pub(crate) fn check(cx: &CycleContext, node: &NodeInfo) -> Option<Reason> {
     cx.pod
         .host_ports
         .iter()

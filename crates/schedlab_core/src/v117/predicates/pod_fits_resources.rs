@@ -13,7 +13,7 @@ use crate::cluster::NodeInfo;
 use crate::model::resources::{is_extended_resource, CPU, EPHEMERAL_STORAGE, MEMORY, PODS};
 use crate::v117::{CycleContext, FilterPlugin, FilterResult, Reason, State};
 /// `PodFitsResources` in the legacy registry.
-pub static SPEC: PredicateSpec = PredicateSpec {
+pub(crate) static SPEC: PredicateSpec = PredicateSpec {
     name: "PodFitsResources",
     order: Some(5),
     plain: true,
@@ -23,7 +23,7 @@ pub static SPEC: PredicateSpec = PredicateSpec {
 };
 
 /// The predicate.
-pub struct PodFitsResources;
+pub(crate) struct PodFitsResources;
 
 fn insufficient(
     resource: impl Into<std::borrow::Cow<'static, str>>,
@@ -40,7 +40,7 @@ fn insufficient(
 }
 
 /// Whether the pod fits, without building reasons (the hot path; [`check`] explains a `false`).
-pub fn fits(cx: &CycleContext, node: &NodeInfo) -> bool {
+pub(crate) fn fits(cx: &CycleContext, node: &NodeInfo) -> bool {
     if node.pods().len() as i64 + 1 > node.allowed_pods() {
         return false;
     }
@@ -60,14 +60,14 @@ pub fn fits(cx: &CycleContext, node: &NodeInfo) -> bool {
 }
 
 /// The check, shared with `GeneralPredicates`. Allocates only when the pod does not fit.
-pub fn check(cx: &CycleContext, node: &NodeInfo) -> Vec<Reason> {
+pub(crate) fn check(cx: &CycleContext, node: &NodeInfo) -> Vec<Reason> {
     let mut fails = Vec::new();
     check_into(cx, node, &mut fails);
     fails
 }
 
 /// [`check`], appending the reasons to `fails`.
-pub fn check_into(cx: &CycleContext, node: &NodeInfo, fails: &mut Vec<Reason>) {
+pub(crate) fn check_into(cx: &CycleContext, node: &NodeInfo, fails: &mut Vec<Reason>) {
     let pods_on_node = node.pods().len() as i64;
     if pods_on_node + 1 > node.allowed_pods() {
         fails.push(insufficient(PODS, 1, pods_on_node, node.allowed_pods()));

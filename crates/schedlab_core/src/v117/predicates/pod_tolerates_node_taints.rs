@@ -6,7 +6,7 @@ use crate::cluster::NodeInfo;
 use crate::model::taint::{tolerated, NO_EXECUTE, NO_SCHEDULE};
 use crate::v117::{CycleContext, FailureReason, FilterPlugin, FilterResult, State};
 /// `PodToleratesNodeTaints` in the legacy registry.
-pub static SPEC: PredicateSpec = PredicateSpec {
+pub(crate) static SPEC: PredicateSpec = PredicateSpec {
     name: "PodToleratesNodeTaints",
     order: Some(7),
     plain: true,
@@ -16,7 +16,7 @@ pub static SPEC: PredicateSpec = PredicateSpec {
 };
 
 /// In v1.17's `Ordering()` but no longer registered: a Policy cannot name it.
-pub static NO_EXECUTE_TAINTS: PredicateSpec = PredicateSpec {
+pub(crate) static NO_EXECUTE_TAINTS: PredicateSpec = PredicateSpec {
     name: "PodToleratesNodeNoExecuteTaints",
     order: Some(8),
     plain: false,
@@ -26,7 +26,7 @@ pub static NO_EXECUTE_TAINTS: PredicateSpec = PredicateSpec {
 };
 
 /// The predicate.
-pub struct PodToleratesNodeTaints;
+pub(crate) struct PodToleratesNodeTaints;
 
 impl FilterPlugin for PodToleratesNodeTaints {
     fn pre_filter(&self, cx: &CycleContext) -> Result<State, crate::v117::CycleError> {

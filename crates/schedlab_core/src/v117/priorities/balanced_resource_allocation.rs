@@ -9,7 +9,7 @@ use super::{
 use crate::cluster::NodeInfo;
 use crate::v117::{CycleContext, CycleError, ScorePlugin, State};
 /// `BalancedResourceAllocation` in the legacy registry.
-pub static SPEC: PrioritySpec = PrioritySpec {
+pub(crate) static SPEC: PrioritySpec = PrioritySpec {
     name: "BalancedResourceAllocation",
     default_weight: 1,
     default_provider: true,
@@ -17,7 +17,7 @@ pub static SPEC: PrioritySpec = PrioritySpec {
 };
 
 /// The priority.
-pub struct BalancedResourceAllocation;
+pub(crate) struct BalancedResourceAllocation;
 
 fn fraction(requested: i64, capacity: i64) -> f64 {
     if capacity == 0 {

@@ -4,7 +4,7 @@ use super::PrioritySpec;
 use crate::cluster::NodeInfo;
 use crate::v117::{CycleContext, CycleError, ScorePlugin, State};
 /// `EqualPriority` in the legacy registry.
-pub static SPEC: PrioritySpec = PrioritySpec {
+pub(crate) static SPEC: PrioritySpec = PrioritySpec {
     name: "EqualPriority",
     default_weight: 1,
     default_provider: false,
@@ -12,7 +12,7 @@ pub static SPEC: PrioritySpec = PrioritySpec {
 };
 
 /// The priority.
-pub struct EqualPriority;
+pub(crate) struct EqualPriority;
 
 impl ScorePlugin for EqualPriority {
     fn normalizes(&self) -> bool {

@@ -18,7 +18,7 @@ use crate::v117::predicates::match_node_selector::pod_matches_node;
 use crate::v117::{CycleContext, CycleError, ScorePlugin, State};
 use std::collections::HashMap;
 /// `EvenPodsSpreadPriority` in the legacy registry.
-pub static SPEC: PrioritySpec = PrioritySpec {
+pub(crate) static SPEC: PrioritySpec = PrioritySpec {
     name: "EvenPodsSpreadPriority",
     default_weight: 1,
     default_provider: false,
@@ -27,10 +27,10 @@ pub static SPEC: PrioritySpec = PrioritySpec {
 
 /// The priority. Counts come from the cluster's [`crate::cluster::TopologyIndex`] under the
 /// same conditions as the `EvenPodsSpread` predicate's fast path; otherwise from [`Reference`].
-pub struct EvenPodsSpreadPriority;
+pub(crate) struct EvenPodsSpreadPriority;
 
 /// The same priority counting every pod each cycle (the tested reference).
-pub struct Reference;
+pub(crate) struct Reference;
 
 struct FastMeta {
     constraints: Vec<TopologySpreadConstraint>,

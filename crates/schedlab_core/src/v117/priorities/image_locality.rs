@@ -10,7 +10,7 @@ use crate::cluster::NodeInfo;
 use crate::model::node::normalized_image_name;
 use crate::v117::{CycleContext, CycleError, ScorePlugin, State};
 /// `ImageLocalityPriority` in the legacy registry.
-pub static SPEC: PrioritySpec = PrioritySpec {
+pub(crate) static SPEC: PrioritySpec = PrioritySpec {
     name: "ImageLocalityPriority",
     default_weight: 1,
     default_provider: true,
@@ -18,7 +18,7 @@ pub static SPEC: PrioritySpec = PrioritySpec {
 };
 
 /// The priority.
-pub struct ImageLocality;
+pub(crate) struct ImageLocality;
 
 const MB: i64 = 1024 * 1024;
 const MIN_THRESHOLD: i64 = 23 * MB;

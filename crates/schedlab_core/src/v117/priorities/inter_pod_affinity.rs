@@ -15,7 +15,7 @@ use crate::v117::predicates::match_inter_pod_affinity::{term_matches, term_match
 use crate::v117::{CycleContext, CycleError, ScorePlugin, State};
 use std::collections::HashMap;
 /// `InterPodAffinityPriority` in the legacy registry.
-pub static SPEC: PrioritySpec = PrioritySpec {
+pub(crate) static SPEC: PrioritySpec = PrioritySpec {
     name: "InterPodAffinityPriority",
     default_weight: 1,
     default_provider: true,
@@ -24,10 +24,10 @@ pub static SPEC: PrioritySpec = PrioritySpec {
 
 /// The priority. Reads the cluster's [`crate::cluster::TopologyIndex`]; falls back to
 /// [`Reference`] when a topology key of the pod is not in the index.
-pub struct InterPodAffinity;
+pub(crate) struct InterPodAffinity;
 
 /// The same priority computed by scanning every bound pod each cycle (the tested reference).
-pub struct Reference;
+pub(crate) struct Reference;
 
 /// Fast path state: per key id, the summed score of each domain (dense by value id).
 struct FastScores(Vec<(usize, Vec<i64>)>);

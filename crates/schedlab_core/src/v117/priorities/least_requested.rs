@@ -10,7 +10,7 @@ use super::{
 use crate::cluster::NodeInfo;
 use crate::v117::{CycleContext, CycleError, ScorePlugin, State};
 /// `LeastRequestedPriority` in the legacy registry.
-pub static SPEC: PrioritySpec = PrioritySpec {
+pub(crate) static SPEC: PrioritySpec = PrioritySpec {
     name: "LeastRequestedPriority",
     default_weight: 1,
     default_provider: true,
@@ -18,10 +18,10 @@ pub static SPEC: PrioritySpec = PrioritySpec {
 };
 
 /// The priority.
-pub struct LeastRequested;
+pub(crate) struct LeastRequested;
 
 /// `leastRequestedScore`.
-pub fn least_requested_score(requested: i64, capacity: i64) -> i64 {
+pub(crate) fn least_requested_score(requested: i64, capacity: i64) -> i64 {
     if capacity == 0 || requested > capacity {
         return 0;
     }

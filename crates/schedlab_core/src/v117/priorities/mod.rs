@@ -5,31 +5,31 @@
 //! hand from the reference. Integer arithmetic is upstream's (multiply first, then divide,
 //! truncating); float formulas keep upstream's operation order so truncation matches.
 
-pub mod balanced_resource_allocation;
-pub mod equal;
-pub mod even_pods_spread;
-pub mod image_locality;
-pub mod inter_pod_affinity;
-pub mod least_requested;
-pub mod most_requested;
-pub mod node_affinity;
-pub mod node_label;
-pub mod node_prefer_avoid_pods;
-pub mod requested_to_capacity_ratio;
-pub mod resource_limits;
-pub mod selector_spread;
-pub mod service_anti_affinity;
-pub mod taint_toleration;
+pub(crate) mod balanced_resource_allocation;
+pub(crate) mod equal;
+pub(crate) mod even_pods_spread;
+pub(crate) mod image_locality;
+pub(crate) mod inter_pod_affinity;
+pub(crate) mod least_requested;
+pub(crate) mod most_requested;
+pub(crate) mod node_affinity;
+pub(crate) mod node_label;
+pub(crate) mod node_prefer_avoid_pods;
+pub(crate) mod requested_to_capacity_ratio;
+pub(crate) mod resource_limits;
+pub(crate) mod selector_spread;
+pub(crate) mod service_anti_affinity;
+pub(crate) mod taint_toleration;
 
 use crate::cluster::NodeInfo;
 use crate::model::resources::{CPU, MEMORY};
 use crate::v117::{CycleContext, ScorePlugin};
 
 /// `framework.MaxNodeScore` in v1.17.
-pub use crate::sched::MAX_NODE_SCORE;
+pub(crate) use crate::sched::MAX_NODE_SCORE;
 
 /// What a priority file declares about its priority; every list below derives from these.
-pub struct PrioritySpec {
+pub(crate) struct PrioritySpec {
     /// The name a Policy uses.
     pub name: &'static str,
     /// Its weight when a provider adds it.
@@ -42,7 +42,7 @@ pub struct PrioritySpec {
 
 /// Every argument-less v1.17 priority, in the order suggestions and forms list them (the
 /// DefaultProvider's keep this order in an algorithm).
-pub static REGISTRY: &[&PrioritySpec] = &[
+pub(crate) static REGISTRY: &[&PrioritySpec] = &[
     &equal::SPEC,
     &most_requested::SPEC,
     &requested_to_capacity_ratio::SPEC,
@@ -77,7 +77,7 @@ pub fn default_provider() -> Vec<(&'static str, i64)> {
 }
 
 /// The implementation of a plain (argument-less) priority name.
-pub fn builtin(name: &str) -> Option<Box<dyn ScorePlugin>> {
+pub(crate) fn builtin(name: &str) -> Option<Box<dyn ScorePlugin>> {
     REGISTRY
         .iter()
         .find(|s| s.name == name)
@@ -86,7 +86,7 @@ pub fn builtin(name: &str) -> Option<Box<dyn ScorePlugin>> {
 
 /// `value * scale / divisor` with upstream's truncation, without overflowing for absurd
 /// quantities (Go's int64 would wrap there; schedlab computes the exact result instead).
-pub fn mul_div(value: i64, scale: i64, divisor: i64) -> i64 {
+pub(crate) fn mul_div(value: i64, scale: i64, divisor: i64) -> i64 {
     const SAFE: i64 = i64::MAX / 1024;
     if (-SAFE..=SAFE).contains(&value) && (0..=1024).contains(&scale) {
         value * scale / divisor
@@ -96,7 +96,7 @@ pub fn mul_div(value: i64, scale: i64, divisor: i64) -> i64 {
 }
 
 /// `NormalizeReduce(maxPriority, reverse)`.
-pub fn normalize_reduce(scores: &mut [i64], max_priority: i64, reverse: bool) {
+pub(crate) fn normalize_reduce(scores: &mut [i64], max_priority: i64, reverse: bool) {
     let max_count = scores.iter().copied().fold(0, i64::max);
     if max_count == 0 {
         if reverse {
@@ -114,7 +114,7 @@ pub fn normalize_reduce(scores: &mut [i64], max_priority: i64, reverse: bool) {
 }
 
 /// [`normalize_reduce`] of scores that are all `raw`: the one value each becomes.
-pub fn normalize_reduce_uniform(raw: i64, max_priority: i64, reverse: bool) -> i64 {
+pub(crate) fn normalize_reduce_uniform(raw: i64, max_priority: i64, reverse: bool) -> i64 {
     let max_count = raw.max(0);
     if max_count == 0 {
         return if reverse { max_priority } else { raw };
@@ -129,7 +129,7 @@ pub fn normalize_reduce_uniform(raw: i64, max_priority: i64, reverse: bool) -> i
 
 /// `ScorePlugin::score_nodes` of a priority whose score is a plain function of the node: one
 /// loop, no call through the plugin per node.
-pub fn score_each(
+pub(crate) fn score_each(
     cx: &CycleContext,
     nodes: &[&NodeInfo],
     out: &mut [i64],
@@ -141,7 +141,7 @@ pub fn score_each(
 }
 
 /// [`allocatable_and_requested`] for cpu, without the name lookup (hot path).
-pub fn cpu_allocatable_and_requested(cx: &CycleContext, node: &NodeInfo) -> (i64, i64) {
+pub(crate) fn cpu_allocatable_and_requested(cx: &CycleContext, node: &NodeInfo) -> (i64, i64) {
     (
         node.hot().milli_cpu,
         node.nonzero_cpu().saturating_add(cx.pod.nonzero_cpu),
@@ -149,7 +149,7 @@ pub fn cpu_allocatable_and_requested(cx: &CycleContext, node: &NodeInfo) -> (i64
 }
 
 /// [`allocatable_and_requested`] for memory, without the name lookup (hot path).
-pub fn memory_allocatable_and_requested(cx: &CycleContext, node: &NodeInfo) -> (i64, i64) {
+pub(crate) fn memory_allocatable_and_requested(cx: &CycleContext, node: &NodeInfo) -> (i64, i64) {
     (
         node.hot().memory,
         node.nonzero_memory().saturating_add(cx.pod.nonzero_memory),
@@ -158,7 +158,11 @@ pub fn memory_allocatable_and_requested(cx: &CycleContext, node: &NodeInfo) -> (
 
 /// `calculateResourceAllocatableRequest` for cpu or memory: (allocatable, node non-zero
 /// requests + the pod's non-zero request).
-pub fn allocatable_and_requested(cx: &CycleContext, node: &NodeInfo, resource: &str) -> (i64, i64) {
+pub(crate) fn allocatable_and_requested(
+    cx: &CycleContext,
+    node: &NodeInfo,
+    resource: &str,
+) -> (i64, i64) {
     let pod = cx.pod;
     match resource {
         CPU => cpu_allocatable_and_requested(cx, node),

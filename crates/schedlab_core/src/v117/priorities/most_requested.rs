@@ -8,7 +8,7 @@ use super::{
 use crate::cluster::NodeInfo;
 use crate::v117::{CycleContext, CycleError, ScorePlugin, State};
 /// `MostRequestedPriority` in the legacy registry.
-pub static SPEC: PrioritySpec = PrioritySpec {
+pub(crate) static SPEC: PrioritySpec = PrioritySpec {
     name: "MostRequestedPriority",
     default_weight: 1,
     default_provider: false,
@@ -16,7 +16,7 @@ pub static SPEC: PrioritySpec = PrioritySpec {
 };
 
 /// The priority.
-pub struct MostRequested;
+pub(crate) struct MostRequested;
 
 fn most_requested_score(requested: i64, capacity: i64) -> i64 {
     if capacity == 0 || requested > capacity {

@@ -6,7 +6,7 @@ use super::{normalize_reduce, MAX_NODE_SCORE};
 use crate::cluster::NodeInfo;
 use crate::v117::{CycleContext, CycleError, ScorePlugin, State};
 /// `NodeAffinityPriority` in the legacy registry.
-pub static SPEC: PrioritySpec = PrioritySpec {
+pub(crate) static SPEC: PrioritySpec = PrioritySpec {
     name: "NodeAffinityPriority",
     default_weight: 1,
     default_provider: true,
@@ -14,7 +14,7 @@ pub static SPEC: PrioritySpec = PrioritySpec {
 };
 
 /// The priority.
-pub struct NodeAffinity;
+pub(crate) struct NodeAffinity;
 
 impl ScorePlugin for NodeAffinity {
     fn pre_score(&self, cx: &CycleContext, _: &[&NodeInfo]) -> Result<State, CycleError> {

@@ -6,7 +6,7 @@ use crate::cluster::NodeInfo;
 use crate::v117::{CycleContext, CycleError, ScorePlugin, State};
 
 /// The priority with its arguments.
-pub struct NodeLabel {
+pub(crate) struct NodeLabel {
     /// The label key.
     pub label: String,
     /// Whether presence is preferred.

@@ -8,7 +8,7 @@ use super::MAX_NODE_SCORE;
 use crate::cluster::NodeInfo;
 use crate::v117::{CycleContext, CycleError, ScorePlugin, State};
 /// `NodePreferAvoidPodsPriority` in the legacy registry.
-pub static SPEC: PrioritySpec = PrioritySpec {
+pub(crate) static SPEC: PrioritySpec = PrioritySpec {
     name: "NodePreferAvoidPodsPriority",
     default_weight: 10000,
     default_provider: true,
@@ -16,7 +16,7 @@ pub static SPEC: PrioritySpec = PrioritySpec {
 };
 
 /// The priority.
-pub struct NodePreferAvoidPods;
+pub(crate) struct NodePreferAvoidPods;
 
 impl ScorePlugin for NodePreferAvoidPods {
     fn normalizes(&self) -> bool {

@@ -10,7 +10,7 @@ use super::{allocatable_and_requested, mul_div, MAX_NODE_SCORE};
 use crate::cluster::NodeInfo;
 use crate::v117::{CycleContext, CycleError, ScorePlugin, State};
 /// `RequestedToCapacityRatioPriority` in the legacy registry.
-pub static SPEC: PrioritySpec = PrioritySpec {
+pub(crate) static SPEC: PrioritySpec = PrioritySpec {
     name: "RequestedToCapacityRatioPriority",
     default_weight: 1,
     default_provider: false,
@@ -19,7 +19,7 @@ pub static SPEC: PrioritySpec = PrioritySpec {
 
 /// One point of the shape (score already on the 0–100 scale).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ShapePoint {
+pub(crate) struct ShapePoint {
     /// Utilisation 0..=100.
     pub utilization: i64,
     /// Score 0..=100.
@@ -27,7 +27,7 @@ pub struct ShapePoint {
 }
 
 /// The priority with its shape and resource weights.
-pub struct RequestedToCapacityRatio {
+pub(crate) struct RequestedToCapacityRatio {
     /// Points, utilisation strictly increasing.
     pub shape: Vec<ShapePoint>,
     /// (resource, weight).
@@ -36,7 +36,7 @@ pub struct RequestedToCapacityRatio {
 
 impl RequestedToCapacityRatio {
     /// The default: favour the least utilised nodes, on cpu and memory.
-    pub fn default_shape() -> Self {
+    pub(crate) fn default_shape() -> Self {
         RequestedToCapacityRatio {
             shape: vec![
                 ShapePoint {

@@ -6,7 +6,7 @@ use crate::cluster::NodeInfo;
 use crate::model::Resources;
 use crate::v117::{CycleContext, CycleError, ScorePlugin, State};
 /// `ResourceLimitsPriority` in the legacy registry.
-pub static SPEC: PrioritySpec = PrioritySpec {
+pub(crate) static SPEC: PrioritySpec = PrioritySpec {
     name: "ResourceLimitsPriority",
     default_weight: 1,
     default_provider: false,
@@ -14,7 +14,7 @@ pub static SPEC: PrioritySpec = PrioritySpec {
 };
 
 /// The priority.
-pub struct ResourceLimits;
+pub(crate) struct ResourceLimits;
 
 fn fits(limit: i64, allocatable: i64) -> bool {
     limit != 0 && allocatable != 0 && limit <= allocatable

@@ -15,7 +15,7 @@ use crate::model::{LabelSelector, Labels};
 use crate::v117::{CycleContext, CycleError, ScorePlugin, State};
 use std::collections::HashMap;
 /// `SelectorSpreadPriority` in the legacy registry.
-pub static SPEC: PrioritySpec = PrioritySpec {
+pub(crate) static SPEC: PrioritySpec = PrioritySpec {
     name: "SelectorSpreadPriority",
     default_weight: 1,
     default_provider: true,
@@ -23,7 +23,7 @@ pub static SPEC: PrioritySpec = PrioritySpec {
 };
 
 /// `ServiceSpreadingPriority`, the older name of SelectorSpreadPriority (same implementation).
-pub static SERVICE_SPREADING: PrioritySpec = PrioritySpec {
+pub(crate) static SERVICE_SPREADING: PrioritySpec = PrioritySpec {
     name: "ServiceSpreadingPriority",
     default_weight: 1,
     default_provider: false,
@@ -31,11 +31,11 @@ pub static SERVICE_SPREADING: PrioritySpec = PrioritySpec {
 };
 
 /// The priority.
-pub struct SelectorSpread;
+pub(crate) struct SelectorSpread;
 
 /// A selector of a workload or Service that selects the pod.
 #[derive(Clone, Debug)]
-pub enum SpreadSelector {
+pub(crate) enum SpreadSelector {
     /// A Service or ReplicationController selector (a plain map).
     Set(Labels),
     /// A ReplicaSet or StatefulSet selector.
@@ -44,7 +44,7 @@ pub enum SpreadSelector {
 
 impl SpreadSelector {
     /// Whether these labels are selected.
-    pub fn matches(&self, labels: &Labels) -> bool {
+    pub(crate) fn matches(&self, labels: &Labels) -> bool {
         match self {
             SpreadSelector::Set(s) => set_matches(s, labels),
             SpreadSelector::Selector(s) => s.matches(labels),
@@ -54,7 +54,7 @@ impl SpreadSelector {
 
 /// The selectors of every Service, ReplicationController, ReplicaSet and StatefulSet in the
 /// pod's namespace that selects the pod. Empty selectors select nothing.
-pub fn pod_selectors(cx: &CycleContext) -> Vec<SpreadSelector> {
+pub(crate) fn pod_selectors(cx: &CycleContext) -> Vec<SpreadSelector> {
     let ns = cx.pod.namespace.as_str();
     let labels = cx.pod.labels();
     let c = cx.cluster;
@@ -78,7 +78,11 @@ pub fn pod_selectors(cx: &CycleContext) -> Vec<SpreadSelector> {
 }
 
 /// Pods on the node in `namespace`, not terminating, matching every selector.
-pub fn count_matching(cx: &CycleContext, node: &NodeInfo, selectors: &[SpreadSelector]) -> i64 {
+pub(crate) fn count_matching(
+    cx: &CycleContext,
+    node: &NodeInfo,
+    selectors: &[SpreadSelector],
+) -> i64 {
     if selectors.is_empty() {
         return 0;
     }

@@ -13,7 +13,7 @@ use crate::v117::{CycleContext, CycleError, ScorePlugin, State};
 use std::collections::HashMap;
 
 /// The priority with its label.
-pub struct ServiceAntiAffinity {
+pub(crate) struct ServiceAntiAffinity {
     /// The node label whose values spread the service.
     pub label: String,
 }

@@ -9,7 +9,7 @@ use crate::model::taint::{tolerated, PREFER_NO_SCHEDULE};
 use crate::model::Toleration;
 use crate::v117::{CycleContext, CycleError, ScorePlugin, State};
 /// `TaintTolerationPriority` in the legacy registry.
-pub static SPEC: PrioritySpec = PrioritySpec {
+pub(crate) static SPEC: PrioritySpec = PrioritySpec {
     name: "TaintTolerationPriority",
     default_weight: 1,
     default_provider: true,
@@ -17,7 +17,7 @@ pub static SPEC: PrioritySpec = PrioritySpec {
 };
 
 /// The priority.
-pub struct TaintToleration;
+pub(crate) struct TaintToleration;
 
 impl ScorePlugin for TaintToleration {
     fn pre_score(&self, cx: &CycleContext, _: &[&NodeInfo]) -> Result<State, CycleError> {

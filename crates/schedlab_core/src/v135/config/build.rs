@@ -33,9 +33,9 @@ use crate::v135::profile::{Enabled, Profile};
 use crate::v135::registry::{self, REGISTRY};
 use std::fmt::Display;
 
-pub use crate::sched::MAX_NODE_SCORE;
+pub(super) use crate::sched::MAX_NODE_SCORE;
 /// `framework.MaxTotalScore`.
-pub const MAX_TOTAL_SCORE: i64 = i64::MAX;
+pub(super) const MAX_TOTAL_SCORE: i64 = i64::MAX;
 
 /// Where each plugin runs, and the Score weights.
 pub(crate) struct Layout {

@@ -33,7 +33,7 @@ pub(crate) struct ProfileConfig {
 
 impl ProfileConfig {
     /// The pluginConfig entry for `name` (the first one), with its index.
-    pub fn config_of(&self, name: &str) -> Option<(usize, &RawPluginConfig)> {
+    pub(super) fn config_of(&self, name: &str) -> Option<(usize, &RawPluginConfig)> {
         self.plugin_config
             .iter()
             .enumerate()

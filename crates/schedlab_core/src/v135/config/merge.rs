@@ -106,7 +106,7 @@ impl Plugins {
 }
 
 /// `mergePluginSet(default, custom)` (see the module docs).
-pub fn merge_plugin_set(default: &PluginSet, custom: &PluginSet) -> PluginSet {
+pub(crate) fn merge_plugin_set(default: &PluginSet, custom: &PluginSet) -> PluginSet {
     let disabled: Vec<String> = custom
         .disabled
         .iter()

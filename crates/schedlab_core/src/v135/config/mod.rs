@@ -27,7 +27,7 @@
 //! [`plan`] runs steps 1–4 without building plugins and returns the merged sets and the
 //! resulting per-point lists ([`ProfilePlan`]), for tests and for the page.
 
-pub mod merge;
+pub(crate) mod merge;
 
 mod build;
 mod defaults;
@@ -38,7 +38,7 @@ mod validate;
 mod tests;
 
 pub use defaults::DEFAULT_SCHEDULER_NAME;
-pub use merge::Plugins;
+pub(crate) use merge::Plugins;
 
 use crate::model::field::FieldError;
 use crate::v135::plugin::Point;
@@ -151,7 +151,7 @@ fn prepare(value: Value) -> Result<(Defaulted, Vec<FieldError>), Vec<FieldError>
 /// Reads a v1 document (already known to be apiVersion v1, kind KubeSchedulerConfiguration).
 /// Ok: the configuration and warnings (e.g. `extenders` are not called: path `extenders[0]`).
 /// Err: every error, each a FieldError whose path is inside the document.
-pub fn read(value: Value) -> Result<(Configuration, Vec<FieldError>), Vec<FieldError>> {
+pub(crate) fn read(value: Value) -> Result<(Configuration, Vec<FieldError>), Vec<FieldError>> {
     let (config, warnings) = prepare(value)?;
     let ignored: Vec<String> = config
         .extenders

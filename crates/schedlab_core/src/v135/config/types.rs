@@ -79,7 +79,7 @@ impl RawPlugins {
     }
 
     /// The configuration's own sets, each entry remembering its index in the input.
-    pub fn custom(&self) -> Plugins {
+    pub(super) fn custom(&self) -> Plugins {
         Plugins {
             multi_point: self.multi_point.custom(),
             points: Point::ALL.map(|p| self.at(p).custom()),

@@ -10,7 +10,7 @@ use crate::v135::plugin::Plugin;
 use crate::v135::plugin::{PluginSpec, Point, Points};
 
 /// The registry entry.
-pub static SPEC: PluginSpec = PluginSpec {
+pub(crate) static SPEC: PluginSpec = PluginSpec {
     name: "DefaultBinder",
     points: Points::of(&[Point::Bind]),
     default_enabled: true,
@@ -21,7 +21,7 @@ pub static SPEC: PluginSpec = PluginSpec {
 };
 
 /// The plugin: a marker for the bind step described above.
-pub struct DefaultBinder;
+pub(crate) struct DefaultBinder;
 
 impl Plugin for DefaultBinder {
     fn name(&self) -> &'static str {

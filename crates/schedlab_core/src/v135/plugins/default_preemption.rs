@@ -8,7 +8,7 @@ use crate::v135::plugin::{PluginSpec, Point, Points};
 use serde::Deserialize;
 
 /// The registry entry.
-pub static SPEC: PluginSpec = PluginSpec {
+pub(crate) static SPEC: PluginSpec = PluginSpec {
     name: "DefaultPreemption",
     points: Points::of(&[Point::PreEnqueue, Point::PostFilter]),
     default_enabled: true,
@@ -31,14 +31,14 @@ struct Args {
 }
 
 /// The plugin, with its defaulted args.
-pub struct DefaultPreemption {
+pub(crate) struct DefaultPreemption {
     percentage: i32,
     absolute: i32,
 }
 
 impl DefaultPreemption {
     /// (`minCandidateNodesPercentage`, `minCandidateNodesAbsolute`).
-    pub fn args(&self) -> (i32, i32) {
+    pub(crate) fn args(&self) -> (i32, i32) {
         (self.percentage, self.absolute)
     }
 }

@@ -29,7 +29,7 @@ use crate::v135::status::Code;
 use serde::Deserialize;
 
 /// The registry entry.
-pub static SPEC: PluginSpec = PluginSpec {
+pub(crate) static SPEC: PluginSpec = PluginSpec {
     name: "DynamicResources",
     points: Points::of(&[
         Point::PreEnqueue,
@@ -62,7 +62,7 @@ struct Args {
 }
 
 /// The plugin.
-pub struct DynamicResources;
+pub(crate) struct DynamicResources;
 
 /// PreFilter's state: the pod's claims (always none here).
 #[derive(Clone, Debug, Default)]

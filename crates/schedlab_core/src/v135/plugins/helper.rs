@@ -11,7 +11,7 @@ use serde::de::DeserializeOwned;
 /// Reads a plugin's args strictly: unknown fields are errors, a type error carries its path
 /// (`scoringStrategy.resources[0].weight`), and the `kind` / `apiVersion` keys a typed args
 /// object may carry are accepted. `None` (or `null`): no args given.
-pub fn decode_args<T: DeserializeOwned>(
+pub(crate) fn decode_args<T: DeserializeOwned>(
     args: Option<&serde_json::Value>,
 ) -> Result<Option<T>, Vec<FieldError>> {
     let Some(v) = args.filter(|v| !v.is_null()) else {
@@ -35,7 +35,7 @@ pub fn decode_args<T: DeserializeOwned>(
 }
 
 /// `ErrorList.ToAggregate`: the same error text only once, first occurrence kept.
-pub fn dedup_errors(errs: Vec<FieldError>) -> Vec<FieldError> {
+pub(crate) fn dedup_errors(errs: Vec<FieldError>) -> Vec<FieldError> {
     let mut out: Vec<FieldError> = Vec::with_capacity(errs.len());
     for e in errs {
         if !out.contains(&e) {
@@ -46,17 +46,17 @@ pub fn dedup_errors(errs: Vec<FieldError>) -> Vec<FieldError> {
 }
 
 /// `content.IsLabelKey` as v1.35 words it: the messages, none when valid.
-pub fn label_key_errors(value: &str) -> Vec<String> {
+pub(crate) fn label_key_errors(value: &str) -> Vec<String> {
     names::qualified_name_in(value, Unit::Bytes)
 }
 
 /// `content.IsLabelValue` as v1.35 words it: the messages, none when valid.
-pub fn label_value_errors(value: &str) -> Vec<String> {
+pub(crate) fn label_value_errors(value: &str) -> Vec<String> {
     names::label_value_in(value, Unit::Bytes)
 }
 
 /// `metav1validation.ValidateLabelName`: one `Invalid` per message.
-pub fn validate_label_name(name: &str, path: &str, errs: &mut Vec<FieldError>) {
+pub(crate) fn validate_label_name(name: &str, path: &str, errs: &mut Vec<FieldError>) {
     for msg in label_key_errors(name) {
         errs.push(FieldError::invalid(path, Value::Str(name), &msg));
     }
@@ -64,7 +64,7 @@ pub fn validate_label_name(name: &str, path: &str, errs: &mut Vec<FieldError>) {
 
 /// How `errors.NewAggregate(errs).Error()` prints a list: one error as is, several deduplicated
 /// between brackets.
-pub fn aggregate_message(errs: &[FieldError]) -> String {
+pub(crate) fn aggregate_message(errs: &[FieldError]) -> String {
     let mut seen: Vec<String> = Vec::new();
     for e in errs {
         let m = e.to_string();
@@ -82,7 +82,7 @@ pub fn aggregate_message(errs: &[FieldError]) -> String {
 /// scores so the highest becomes `max` (multiply first, then Go's truncating division); with
 /// `reverse`, each becomes `max - score`. When every score is 0 (or below), `reverse` sets them
 /// all to `max` and otherwise they stay as they are.
-pub fn default_normalize_score(max: i64, reverse: bool, scores: &mut [i64]) {
+pub(crate) fn default_normalize_score(max: i64, reverse: bool, scores: &mut [i64]) {
     let max_count = scores.iter().copied().fold(0, i64::max);
     if max_count == 0 {
         if reverse {

@@ -17,7 +17,7 @@ use crate::v135::plugin::{Cx, Plugin, PluginState};
 use crate::v135::plugin::{PluginSpec, Point, Points};
 
 /// The registry entry.
-pub static SPEC: PluginSpec = PluginSpec {
+pub(crate) static SPEC: PluginSpec = PluginSpec {
     name: "ImageLocality",
     points: Points::of(&[Point::Score]),
     default_enabled: true,
@@ -49,7 +49,7 @@ fn calculate_priority(sum: i64, containers: usize) -> i64 {
 }
 
 /// The plugin.
-pub struct ImageLocality;
+pub(crate) struct ImageLocality;
 
 impl Plugin for ImageLocality {
     fn normalizes(&self) -> bool {

@@ -28,7 +28,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 /// The registry entry.
-pub static SPEC: PluginSpec = PluginSpec {
+pub(crate) static SPEC: PluginSpec = PluginSpec {
     name: "InterPodAffinity",
     points: Points::of(&[
         Point::PreFilter,
@@ -44,12 +44,12 @@ pub static SPEC: PluginSpec = PluginSpec {
 };
 
 /// `ErrReasonExistingAntiAffinityRulesNotMatch`.
-pub const ERR_EXISTING_ANTI_AFFINITY: &str =
+pub(crate) const ERR_EXISTING_ANTI_AFFINITY: &str =
     "node(s) didn't satisfy existing pods anti-affinity rules";
 /// `ErrReasonAffinityRulesNotMatch`.
-pub const ERR_AFFINITY: &str = "node(s) didn't match pod affinity rules";
+pub(crate) const ERR_AFFINITY: &str = "node(s) didn't match pod affinity rules";
 /// `ErrReasonAntiAffinityRulesNotMatch`.
-pub const ERR_ANTI_AFFINITY: &str = "node(s) didn't match pod anti-affinity rules";
+pub(crate) const ERR_ANTI_AFFINITY: &str = "node(s) didn't match pod anti-affinity rules";
 use crate::queue::ClusterChange;
 /// `fwk.MaxNodeScore`.
 use crate::sched::MAX_NODE_SCORE;
@@ -65,7 +65,7 @@ mod scoring;
 /// `key In (value)` for each `matchLabelKeys` key the pod has a label for, and `key NotIn
 /// (value)` for each `mismatchLabelKeys` key. Terms with a nil selector (match nothing) are
 /// left alone.
-pub fn apply_match_label_keys(pod: &mut Pod) {
+pub(crate) fn apply_match_label_keys(pod: &mut Pod) {
     let labels = pod.metadata.labels.clone();
     let Some(affinity) = pod.spec.affinity.as_mut() else {
         return;
@@ -123,7 +123,7 @@ struct Args {
 }
 
 /// The plugin, with its defaulted args.
-pub struct InterPodAffinity {
+pub(crate) struct InterPodAffinity {
     /// `hardPodAffinityWeight` (default 1).
     hard_weight: i64,
     /// `ignorePreferredTermsOfExistingPods` (default false).

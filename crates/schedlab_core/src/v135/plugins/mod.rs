@@ -3,24 +3,24 @@
 //! hints beside its code, and its tests at the bottom. [`helper`] is what several share;
 //! `testkit` runs one plugin's extension points for their tests.
 
-pub mod default_binder;
-pub mod default_preemption;
-pub mod dynamic_resources;
-pub mod helper;
-pub mod image_locality;
-pub mod inter_pod_affinity;
-pub mod node_affinity;
-pub mod node_name;
-pub mod node_ports;
-pub mod node_resources;
-pub mod node_unschedulable;
-pub mod node_volume_limits;
-pub mod pod_topology_spread;
-pub mod priority_sort;
-pub mod scheduling_gates;
-pub mod taint_toleration;
+pub(crate) mod default_binder;
+pub(crate) mod default_preemption;
+pub(crate) mod dynamic_resources;
+pub(crate) mod helper;
+pub(crate) mod image_locality;
+pub(crate) mod inter_pod_affinity;
+pub(crate) mod node_affinity;
+pub(crate) mod node_name;
+pub(crate) mod node_ports;
+pub(crate) mod node_resources;
+pub(crate) mod node_unschedulable;
+pub(crate) mod node_volume_limits;
+pub(crate) mod pod_topology_spread;
+pub(crate) mod priority_sort;
+pub(crate) mod scheduling_gates;
+pub(crate) mod taint_toleration;
 #[cfg(test)]
 pub(crate) mod testkit;
-pub mod volume_binding;
-pub mod volume_restrictions;
-pub mod volume_zone;
+pub(crate) mod volume_binding;
+pub(crate) mod volume_restrictions;
+pub(crate) mod volume_zone;

@@ -39,7 +39,7 @@ use serde::Deserialize;
 use std::collections::BTreeSet;
 
 /// The registry entry.
-pub static SPEC: PluginSpec = PluginSpec {
+pub(crate) static SPEC: PluginSpec = PluginSpec {
     name: "NodeAffinity",
     points: Points::of(&[
         Point::PreFilter,
@@ -55,11 +55,12 @@ pub static SPEC: PluginSpec = PluginSpec {
 };
 
 /// `ErrReasonPod`.
-pub const ERR_REASON_POD: &str = "node(s) didn't match Pod's node affinity/selector";
+pub(crate) const ERR_REASON_POD: &str = "node(s) didn't match Pod's node affinity/selector";
 /// `errReasonEnforced`.
-pub const ERR_REASON_ENFORCED: &str = "node(s) didn't match scheduler-enforced node affinity";
+pub(crate) const ERR_REASON_ENFORCED: &str =
+    "node(s) didn't match scheduler-enforced node affinity";
 /// `errReasonConflict`.
-pub const ERR_REASON_CONFLICT: &str = "pod affinity terms conflict";
+pub(crate) const ERR_REASON_CONFLICT: &str = "pod affinity terms conflict";
 
 use crate::queue::ClusterChange;
 use crate::sched::MAX_NODE_SCORE;
@@ -291,13 +292,13 @@ fn node_selector_matches(sel: &NodeSelector, labels: &Labels, node_name: &str) -
 /// `GetRequiredNodeAffinity(pod).Match(node)`: the pod's own `nodeSelector` (every pair) AND its
 /// required node affinity terms (ORed), as PodTopologySpread's `nodeAffinityPolicy: Honor`
 /// reads them. The plugin's `addedAffinity` is not part of it.
-pub fn required_node_affinity_matches(pod: &Pod, node: &NodeInfo) -> bool {
+pub(crate) fn required_node_affinity_matches(pod: &Pod, node: &NodeInfo) -> bool {
     required_node_affinity_matches_labels(pod, node.object())
 }
 
 /// [`required_node_affinity_matches`] on a node object (QueueingHints compare a node before
 /// and after an update).
-pub fn required_node_affinity_matches_labels(pod: &Pod, node: &crate::model::Node) -> bool {
+pub(crate) fn required_node_affinity_matches_labels(pod: &Pod, node: &crate::model::Node) -> bool {
     let labels = &node.metadata.labels;
     if !set_matches(&pod.spec.node_selector, labels) {
         return false;
@@ -391,7 +392,7 @@ impl TermIn {
 // The plugin.
 
 /// The plugin, with its `addedAffinity` parsed.
-pub struct NodeAffinity {
+pub(crate) struct NodeAffinity {
     /// `addedNodeSelector`: `addedAffinity.required`, every term valid.
     added_required: Option<NodeSelector>,
     /// `addedPrefSchedTerms` is non-nil (the list in args was not empty).

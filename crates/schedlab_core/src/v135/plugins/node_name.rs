@@ -13,7 +13,7 @@ use crate::v135::plugin::{PluginSpec, Point, Points};
 use crate::v135::status::Code;
 
 /// The registry entry.
-pub static SPEC: PluginSpec = PluginSpec {
+pub(crate) static SPEC: PluginSpec = PluginSpec {
     name: "NodeName",
     points: Points::of(&[Point::Filter]),
     default_enabled: true,
@@ -24,10 +24,10 @@ pub static SPEC: PluginSpec = PluginSpec {
 };
 
 /// `ErrReason`.
-pub const ERR_REASON: &str = "node(s) didn't match the requested node name";
+pub(crate) const ERR_REASON: &str = "node(s) didn't match the requested node name";
 
 /// The plugin.
-pub struct NodeName;
+pub(crate) struct NodeName;
 
 impl Plugin for NodeName {
     /// The node the pod names, added.

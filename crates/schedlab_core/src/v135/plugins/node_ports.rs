@@ -21,7 +21,7 @@ use crate::v135::plugin::{PluginSpec, Point, Points};
 use crate::v135::status::Code;
 
 /// The registry entry.
-pub static SPEC: PluginSpec = PluginSpec {
+pub(crate) static SPEC: PluginSpec = PluginSpec {
     name: "NodePorts",
     points: Points::of(&[Point::PreFilter, Point::Filter]),
     default_enabled: true,
@@ -32,7 +32,7 @@ pub static SPEC: PluginSpec = PluginSpec {
 };
 
 /// `ErrReason`.
-pub const ERR_REASON: &str = "node(s) didn't have free ports for the requested pod ports";
+pub(crate) const ERR_REASON: &str = "node(s) didn't have free ports for the requested pod ports";
 
 /// `DefaultBindAllHostIP`.
 const BIND_ALL: &str = "0.0.0.0";
@@ -50,7 +50,7 @@ fn conflicts(want: &HostPort, used: &[HostPort]) -> bool {
 }
 
 /// The plugin.
-pub struct NodePorts;
+pub(crate) struct NodePorts;
 
 impl Plugin for NodePorts {
     /// A deleted pod that held host ports, or a new node.

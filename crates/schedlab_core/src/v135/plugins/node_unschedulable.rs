@@ -15,7 +15,7 @@ use crate::v135::status::Code;
 use std::sync::OnceLock;
 
 /// The registry entry.
-pub static SPEC: PluginSpec = PluginSpec {
+pub(crate) static SPEC: PluginSpec = PluginSpec {
     name: "NodeUnschedulable",
     points: Points::of(&[Point::Filter]),
     default_enabled: true,
@@ -26,7 +26,7 @@ pub static SPEC: PluginSpec = PluginSpec {
 };
 
 /// `ErrReasonUnschedulable`.
-pub const ERR_REASON_UNSCHEDULABLE: &str = "node(s) were unschedulable";
+pub(crate) const ERR_REASON_UNSCHEDULABLE: &str = "node(s) were unschedulable";
 
 /// The taint a pod must tolerate to land on a cordoned node (empty value, `NoSchedule`).
 fn unschedulable_taint() -> &'static Taint {
@@ -39,7 +39,7 @@ fn unschedulable_taint() -> &'static Taint {
 }
 
 /// The plugin.
-pub struct NodeUnschedulable;
+pub(crate) struct NodeUnschedulable;
 
 impl Plugin for NodeUnschedulable {
     /// A new node the pod may use, or a node uncordoned.

@@ -43,7 +43,7 @@ use crate::v135::status::Code;
 use std::collections::BTreeMap;
 
 /// The registry entry.
-pub static SPEC: PluginSpec = PluginSpec {
+pub(crate) static SPEC: PluginSpec = PluginSpec {
     name: "NodeVolumeLimits",
     points: Points::of(&[Point::PreFilter, Point::Filter]),
     default_enabled: true,
@@ -54,7 +54,7 @@ pub static SPEC: PluginSpec = PluginSpec {
 };
 
 /// `ErrReasonMaxVolumeCountExceeded`.
-pub const ERR_REASON_MAX_VOLUME_COUNT: &str = "node(s) exceed max volume count";
+pub(crate) const ERR_REASON_MAX_VOLUME_COUNT: &str = "node(s) exceed max volume count";
 
 /// In-tree plugin names csi-translation-lib can migrate (`IsMigratableIntreePluginByName`).
 const MIGRATABLE_PLUGINS: [&str; 7] = [
@@ -68,7 +68,7 @@ const MIGRATABLE_PLUGINS: [&str; 7] = [
 ];
 
 /// The plugin.
-pub struct NodeVolumeLimits;
+pub(crate) struct NodeVolumeLimits;
 
 /// Why a pod's volumes could not be listed.
 enum ListError {

@@ -32,7 +32,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 /// The registry entry.
-pub static SPEC: PluginSpec = PluginSpec {
+pub(crate) static SPEC: PluginSpec = PluginSpec {
     name: "PodTopologySpread",
     points: Points::of(&[
         Point::PreFilter,
@@ -48,13 +48,14 @@ pub static SPEC: PluginSpec = PluginSpec {
 };
 
 /// `v1.LabelHostname`: scoring counts per node for this key.
-pub const HOSTNAME: &str = "kubernetes.io/hostname";
+pub(crate) const HOSTNAME: &str = "kubernetes.io/hostname";
 /// `v1.LabelTopologyZone`.
 const ZONE: &str = "topology.kubernetes.io/zone";
 /// `ErrReasonConstraintsNotMatch`.
-pub const ERR_CONSTRAINTS_NOT_MATCH: &str = "node(s) didn't match pod topology spread constraints";
+pub(crate) const ERR_CONSTRAINTS_NOT_MATCH: &str =
+    "node(s) didn't match pod topology spread constraints";
 /// `ErrReasonNodeLabelNotMatch`.
-pub const ERR_NODE_LABEL_NOT_MATCH: &str =
+pub(crate) const ERR_NODE_LABEL_NOT_MATCH: &str =
     "node(s) didn't match pod topology spread constraints (missing required label)";
 use crate::queue::ClusterChange;
 /// `fwk.MaxNodeScore`.
@@ -74,7 +75,7 @@ const NONE: u32 = u32::MAX;
 const ABSENT: i64 = i64::MIN;
 
 /// The plugin, with its defaulted args.
-pub struct PodTopologySpread {
+pub(crate) struct PodTopologySpread {
     /// The default constraints (`systemDefaultConstraints` with `System`).
     defaults: Vec<TopologySpreadConstraint>,
     /// `defaultingType: System`.

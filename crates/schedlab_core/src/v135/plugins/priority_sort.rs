@@ -11,7 +11,7 @@ use crate::v135::plugin::Plugin;
 use crate::v135::plugin::{PluginSpec, Point, Points};
 
 /// The registry entry.
-pub static SPEC: PluginSpec = PluginSpec {
+pub(crate) static SPEC: PluginSpec = PluginSpec {
     name: "PrioritySort",
     points: Points::of(&[Point::QueueSort]),
     default_enabled: true,
@@ -22,7 +22,7 @@ pub static SPEC: PluginSpec = PluginSpec {
 };
 
 /// The plugin: a marker for the queue order described above.
-pub struct PrioritySort;
+pub(crate) struct PrioritySort;
 
 impl Plugin for PrioritySort {
     fn name(&self) -> &'static str {

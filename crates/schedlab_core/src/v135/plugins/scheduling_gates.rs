@@ -11,7 +11,7 @@ use crate::v135::plugin::{PluginSpec, Point, Points};
 use crate::v135::status::{Code, Status};
 
 /// The registry entry.
-pub static SPEC: PluginSpec = PluginSpec {
+pub(crate) static SPEC: PluginSpec = PluginSpec {
     name: "SchedulingGates",
     points: Points::of(&[Point::PreEnqueue]),
     default_enabled: true,
@@ -22,7 +22,7 @@ pub static SPEC: PluginSpec = PluginSpec {
 };
 
 /// The plugin.
-pub struct SchedulingGates;
+pub(crate) struct SchedulingGates;
 
 impl Plugin for SchedulingGates {
     fn name(&self) -> &'static str {

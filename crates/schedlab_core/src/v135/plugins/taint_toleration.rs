@@ -21,7 +21,7 @@ use crate::v135::plugin::{PluginSpec, Point, Points};
 use crate::v135::status::Code;
 
 /// The registry entry.
-pub static SPEC: PluginSpec = PluginSpec {
+pub(crate) static SPEC: PluginSpec = PluginSpec {
     name: "TaintToleration",
     points: Points::of(&[Point::Filter, Point::PreScore, Point::Score]),
     default_enabled: true,
@@ -33,7 +33,7 @@ pub static SPEC: PluginSpec = PluginSpec {
 
 /// The Filter's reason (v1.34 named the taint; v1.17 said
 /// `node(s) had taints that the pod didn't tolerate`).
-pub const ERR_REASON_UNTOLERATED: &str = "node(s) had untolerated taint(s)";
+pub(crate) const ERR_REASON_UNTOLERATED: &str = "node(s) had untolerated taint(s)";
 
 use crate::model::taint::tolerated;
 use crate::queue::ClusterChange;
@@ -47,7 +47,7 @@ use crate::v135::plugin::QueueingHint;
 struct PreferNoScheduleTolerations(Vec<u32>);
 
 /// The plugin.
-pub struct TaintToleration;
+pub(crate) struct TaintToleration;
 
 impl TaintToleration {
     /// `countIntolerableTaintsPreferNoSchedule`.

@@ -44,7 +44,7 @@ use crate::v135::status::Code;
 use serde::Deserialize;
 
 /// The registry entry.
-pub static SPEC: PluginSpec = PluginSpec {
+pub(crate) static SPEC: PluginSpec = PluginSpec {
     name: "VolumeBinding",
     points: Points::of(&[
         Point::PreFilter,
@@ -62,18 +62,19 @@ pub static SPEC: PluginSpec = PluginSpec {
 };
 
 /// `ErrReasonBindConflict`.
-pub const ERR_REASON_BIND_CONFLICT: &str =
+pub(crate) const ERR_REASON_BIND_CONFLICT: &str =
     "node(s) didn't find available persistent volumes to bind";
 /// `ErrReasonNodeConflict`.
-pub const ERR_REASON_NODE_CONFLICT: &str = "node(s) didn't match PersistentVolume's node affinity";
+pub(crate) const ERR_REASON_NODE_CONFLICT: &str =
+    "node(s) didn't match PersistentVolume's node affinity";
 /// `ErrReasonPVNotExist`.
-pub const ERR_REASON_PV_NOT_EXIST: &str =
+pub(crate) const ERR_REASON_PV_NOT_EXIST: &str =
     "node(s) unavailable due to one or more pvc(s) bound to non-existent pv(s)";
 /// PreFilter's rejection of unbound immediate claims.
-pub const ERR_UNBOUND_IMMEDIATE: &str = "pod has unbound immediate PersistentVolumeClaims";
+pub(crate) const ERR_UNBOUND_IMMEDIATE: &str = "pod has unbound immediate PersistentVolumeClaims";
 
 /// `DefaultBindTimeoutSeconds`.
-pub const DEFAULT_BIND_TIMEOUT_SECONDS: i64 = 600;
+pub(crate) const DEFAULT_BIND_TIMEOUT_SECONDS: i64 = 600;
 
 /// `UtilizationShapePoint`.
 #[derive(Deserialize)]
@@ -98,7 +99,7 @@ struct Args {
 }
 
 /// The plugin, with its defaulted args.
-pub struct VolumeBinding {
+pub(crate) struct VolumeBinding {
     /// `bindTimeoutSeconds`: how long PreBind waits for the volumes to be bound. Validated and
     /// kept, never waited for: the simulation binds volumes at once (`docs/fidelity.md`).
     #[cfg_attr(not(test), allow(dead_code))]

@@ -32,7 +32,7 @@ use crate::v135::status::Code;
 use std::collections::BTreeSet;
 
 /// The registry entry.
-pub static SPEC: PluginSpec = PluginSpec {
+pub(crate) static SPEC: PluginSpec = PluginSpec {
     name: "VolumeRestrictions",
     points: Points::of(&[Point::PreFilter, Point::Filter]),
     default_enabled: true,
@@ -43,14 +43,14 @@ pub static SPEC: PluginSpec = PluginSpec {
 };
 
 /// `ErrReasonDiskConflict`.
-pub const ERR_REASON_DISK_CONFLICT: &str = "node(s) had no available disk";
+pub(crate) const ERR_REASON_DISK_CONFLICT: &str = "node(s) had no available disk";
 /// `ErrReasonReadWriteOncePodConflict`.
-pub const ERR_REASON_RWOP_CONFLICT: &str = "node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode already in-use by another pod";
+pub(crate) const ERR_REASON_RWOP_CONFLICT: &str = "node(s) unavailable due to PersistentVolumeClaim with ReadWriteOncePod access mode already in-use by another pod";
 /// The access mode `ReadWriteOncePod`.
 const READ_WRITE_ONCE_POD: &str = "ReadWriteOncePod";
 
 /// The plugin.
-pub struct VolumeRestrictions;
+pub(crate) struct VolumeRestrictions;
 
 /// `preFilterState`.
 #[derive(Clone, Debug, PartialEq, Eq)]

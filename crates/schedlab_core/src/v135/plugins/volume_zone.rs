@@ -30,7 +30,7 @@ use crate::v135::plugin::{PluginSpec, Point, Points};
 use crate::v135::status::Code;
 
 /// The registry entry.
-pub static SPEC: PluginSpec = PluginSpec {
+pub(crate) static SPEC: PluginSpec = PluginSpec {
     name: "VolumeZone",
     points: Points::of(&[Point::PreFilter, Point::Filter]),
     default_enabled: true,
@@ -41,7 +41,7 @@ pub static SPEC: PluginSpec = PluginSpec {
 };
 
 /// `ErrReasonConflict`.
-pub const ERR_REASON_CONFLICT: &str = "node(s) had no available volume zone";
+pub(crate) const ERR_REASON_CONFLICT: &str = "node(s) had no available volume zone";
 
 /// `topologyLabels`, in upstream's order.
 const TOPOLOGY_LABELS: [&str; 4] = [ZONE_LABEL, REGION_LABEL, ZONE_LABEL_GA, REGION_LABEL_GA];
@@ -56,7 +56,7 @@ fn ga_label(key: &str) -> &str {
 }
 
 /// The plugin.
-pub struct VolumeZone;
+pub(crate) struct VolumeZone;
 
 /// `pvTopology`: a volume's label key and its allowed values.
 #[derive(Clone, Debug, PartialEq, Eq)]

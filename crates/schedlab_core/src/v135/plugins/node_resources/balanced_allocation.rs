@@ -25,7 +25,7 @@ use serde::Deserialize;
 use smallvec::SmallVec;
 
 /// The registry entry.
-pub static SPEC: PluginSpec = PluginSpec {
+pub(crate) static SPEC: PluginSpec = PluginSpec {
     name: "NodeResourcesBalancedAllocation",
     points: Points::of(&[Point::PreScore, Point::Score]),
     default_enabled: true,
@@ -38,7 +38,7 @@ pub static SPEC: PluginSpec = PluginSpec {
 const MAX_NODE_SCORE: f64 = crate::sched::MAX_NODE_SCORE as f64;
 
 /// The plugin.
-pub struct NodeResourcesBalancedAllocation {
+pub(crate) struct NodeResourcesBalancedAllocation {
     resources: Vec<ScoredResource>,
 }
 

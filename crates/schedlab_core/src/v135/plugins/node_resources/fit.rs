@@ -44,7 +44,7 @@ use super::resource_allocation::{
     ResourceKind, ResourceSpecIn, ScoredResource, Strategy,
 };
 /// The registry entry.
-pub static SPEC: PluginSpec = PluginSpec {
+pub(crate) static SPEC: PluginSpec = PluginSpec {
     name: "NodeResourcesFit",
     points: Points::of(&[
         Point::PreFilter,
@@ -75,7 +75,7 @@ const STRATEGY_TYPES: [&str; 3] = [LEAST_ALLOCATED, MOST_ALLOCATED, REQUESTED_TO
 // The plugin.
 
 /// The plugin, with its args defaulted and validated.
-pub struct NodeResourcesFit {
+pub(crate) struct NodeResourcesFit {
     ignored_resources: Vec<String>,
     ignored_resource_groups: Vec<String>,
     resources: Vec<ScoredResource>,

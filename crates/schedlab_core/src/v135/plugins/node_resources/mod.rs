@@ -2,6 +2,6 @@
 //! `NodeResourcesBalancedAllocation` ([`balanced_allocation`]), over the resource allocation
 //! scorer they share (`resource_allocation`).
 
-pub mod balanced_allocation;
-pub mod fit;
+pub(crate) mod balanced_allocation;
+pub(crate) mod fit;
 mod resource_allocation;
