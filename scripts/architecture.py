@@ -291,6 +291,14 @@ def resolve(p: list[str], here: tuple[str, ...], base: tuple[str, ...]) -> tuple
     return None
 
 
+def rel(f: Path) -> str:
+    """`f` as the messages name it: relative to the repository when inside it."""
+    try:
+        return str(f.resolve().relative_to(ROOT))
+    except ValueError:
+        return str(f)
+
+
 # --- graphs ---------------------------------------------------------------------------------
 
 
@@ -341,35 +349,35 @@ def core_graph(crate: Crate) -> tuple[dict[str, set[str]], dict[tuple[str, str],
         for target in crate.edges(f):
             if target and target[0] != top and (target[0],) in crate.modules:
                 graph[top].add(target[0])
-                why.setdefault((top, target[0]), []).append(str(f.relative_to(ROOT)))
+                why.setdefault((top, target[0]), []).append(rel(f))
     return graph, why
 
 
 def file_graph(crate: Crate) -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for f in crate.files:
-        name = str(f.relative_to(ROOT))
+        name = rel(f)
         graph.setdefault(name, set())
         for target in crate.edges(f):
             g = crate.file_of(target)
             if g is not None and g != f:
-                graph[name].add(str(Path(g).resolve().relative_to(ROOT)))
+                graph[name].add(rel(Path(g).resolve()))
     return graph
 
 
 # --- functions ------------------------------------------------------------------------------
 
 
-def long_functions(limit: int) -> list[tuple[int, str, str]]:
+def long_functions(limit: int, root: Path = ROOT, dirs=RUST_DIRS) -> list[tuple[int, str, str]]:
     out = []
-    for d in RUST_DIRS:
-        for f in sorted((ROOT / d).rglob("*.rs")):
+    for d in dirs:
+        for f in sorted((root / d).rglob("*.rs")):
             if "target" in f.parts:
                 continue
             code = strip_code(f.read_text(encoding="utf-8"))
             for length, line, name in functions(code):
                 if length > limit:
-                    out.append((length, f"{f.relative_to(ROOT)}:{line}", name))
+                    out.append((length, f"{f.relative_to(root)}:{line}", name))
     return sorted(out, reverse=True)
 
 
@@ -423,13 +431,10 @@ def pub_items(src: Path) -> int:
 # --- main -----------------------------------------------------------------------------------
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--report", action="store_true", help="print the figures, never fail")
-    args = ap.parse_args()
+def find_problems(core_src: Path, web_src: Path, root: Path, dirs) -> tuple[list[str], dict]:
+    """Every broken rule, worded for a reader, and the figures `--report` prints."""
     problems = []
-
-    core = Crate(CORE)
+    core = Crate(core_src)
     graph, why = core_graph(core)
     core_cycles = cycles(graph)
     for c in core_cycles:
@@ -447,18 +452,78 @@ def main() -> int:
         for target in core.edges(f):
             if target and target[0] == other:
                 problems.append(
-                    f"{f.relative_to(ROOT)} imports {'::'.join(target)}: "
+                    f"{rel(f)} imports {'::'.join(target)}: "
                     f"{here[0]}/ and {other}/ never import each other"
                 )
 
-    web = Crate(WEB)
+    web = Crate(web_src)
     web_cycles = cycles(file_graph(web))
     for c in web_cycles:
         problems.append("import circle among the page's files: " + " <-> ".join(c))
 
-    longs = long_functions(MAX_FUNCTION_LINES)
+    longs = long_functions(MAX_FUNCTION_LINES, root, dirs)
     for length, where, name in longs:
         problems.append(f"{where}: fn {name} is {length} lines (at most {MAX_FUNCTION_LINES})")
+    figures = {"core": core, "core_cycles": core_cycles, "web_cycles": web_cycles, "longs": longs}
+    return problems, figures
+
+
+def self_test() -> int:
+    """The check finds what it must: a tree with one import circle in the core, one in the
+    page, a v1.17 file importing v1.35, and a 151-line function, and nothing in a clean tree."""
+    import tempfile
+
+    def tree(files: dict[str, str]) -> Path:
+        root = Path(tempfile.mkdtemp())
+        for name, text in files.items():
+            (root / name).parent.mkdir(parents=True, exist_ok=True)
+            (root / name).write_text(text)
+        return root
+
+    clean = {
+        "core/lib.rs": "mod a;\nmod b;\nmod v117;\nmod v135;\n",
+        "core/a.rs": "use crate::b::B;\npub fn f() {}\n",
+        "core/b.rs": "pub struct B;\n",
+        "core/v117/mod.rs": "use crate::b::B;\n",
+        "core/v135/mod.rs": "use crate::a::f;\n",
+        "web/lib.rs": "mod x;\nmod y;\n",
+        "web/x.rs": "use crate::y::Y;\n",
+        "web/y.rs": "pub struct Y;\n",
+    }
+    broken = dict(clean)
+    broken["core/b.rs"] = "use crate::a::f; // an import back\npub struct B;\n"
+    broken["core/v117/mod.rs"] = "use crate::v135::Plugin;\n"
+    broken["web/y.rs"] = "use crate::x;\npub struct Y;\n"
+    broken["core/long.rs"] = "fn long() {\n" + "    let _ = 1;\n" * 149 + "}\n"
+    failures = []
+    root = tree(clean)
+    found, _ = find_problems(root / "core", root / "web", root, ["core", "web"])
+    if found:
+        failures.append(f"a clean tree has problems: {found}")
+    root = tree(broken)
+    found, _ = find_problems(root / "core", root / "web", root, ["core", "web"])
+    for wanted in ["import circle among the core's modules a <-> b",
+                   "core/v117/mod.rs imports v135::Plugin",
+                   "import circle among the page's files",
+                   "fn long is 151 lines"]:
+        if not any(wanted in p for p in found):
+            failures.append(f"not found: {wanted!r} in {found}")
+    for f in failures:
+        print("self-test:", f)
+    print("scripts/architecture.py --self-test:", "failed" if failures else "ok")
+    return 1 if failures else 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--report", action="store_true", help="print the figures, never fail")
+    ap.add_argument("--self-test", action="store_true", help="check the checks on small trees")
+    args = ap.parse_args()
+    if args.self_test:
+        return self_test()
+    problems, figures = find_problems(CORE, WEB, ROOT, RUST_DIRS)
+    core, core_cycles, web_cycles, longs = (
+        figures["core"], figures["core_cycles"], figures["web_cycles"], figures["longs"])
 
     if args.report:
         print(f"core: {len(core_cycles)} import circle(s) among top-level modules")

@@ -11,6 +11,10 @@ setup_fuzz
 setup_deny
 cd "$ROOT"
 
+say "the structure check (scripts/architecture.py: import circles, v1.17/v1.35 imports, function length)"
+python3 scripts/architecture.py --self-test
+python3 scripts/architecture.py
+
 say "cargo fmt --check"
 cargo fmt --all -- --check
 cargo fmt --manifest-path fuzz/Cargo.toml -- --check
@@ -21,6 +25,10 @@ cargo clippy --workspace --all-targets -- -D warnings
 say "cargo clippy (wasm32-unknown-unknown)"
 cargo clippy -p schedlab_core -p schedlab_wasm -p schedlab_web --target wasm32-unknown-unknown -- -D warnings
 cargo clippy -p schedlab_wasm --target wasm32-unknown-unknown --tests -- -D warnings
+
+say "cargo doc (the core's intra-doc links)"
+RUSTDOCFLAGS="-D rustdoc::broken_intra_doc_links -D rustdoc::private_intra_doc_links" \
+  cargo doc -p schedlab_core --no-deps --document-private-items --quiet
 
 say "cargo test"
 cargo test --workspace --exclude schedlab_web
