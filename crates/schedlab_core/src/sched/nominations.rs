@@ -72,6 +72,7 @@ impl Nominations {
     }
 
     /// The nominations to `node`, in nomination order.
+    #[inline]
     pub(crate) fn to(&self, node: NodeId) -> &[Nomination] {
         if self.count == 0 {
             // Most cycles: no nominations, and no reading of a group per node.
