@@ -42,6 +42,22 @@ pub fn cluster(nodes: Vec<Node>, bound: Vec<(Pod, NodeId)>) -> Cluster {
     c
 }
 
+/// Nodes n0..n3 and one pod `v{i}` per (node index, priority) in `bound`, pod ids in that order.
+pub fn four_nodes_with_pods(bound: &[(usize, i32)]) -> Cluster {
+    let nodes = (0..4)
+        .map(|i| node(serde_json::json!({"metadata": {"name": format!("n{i}")}})))
+        .collect();
+    let pods = bound
+        .iter()
+        .enumerate()
+        .map(|(i, &(n, prio))| {
+            let v = serde_json::json!({"metadata": {"name": format!("v{i}")}, "spec": {"priority": prio}});
+            (pod(v), n)
+        })
+        .collect();
+    cluster(nodes, pods)
+}
+
 /// Runs a filter for `incoming` on every node; returns each node's reason strings.
 pub fn filter_all(plugin: &dyn FilterPlugin, c: &Cluster, incoming: Pod) -> Vec<Vec<String>> {
     filter_all_with(plugin, c, incoming, &AlgorithmSettings::default())

@@ -210,26 +210,7 @@ pub(crate) fn pick_one_node_for_preemption(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::{cluster, node, pod};
-    use serde_json::json;
-
-    /// Nodes n0..n3 and one pod per (node, priority) in `bound`, pod ids in that order.
-    fn fixture(bound: &[(usize, i32)]) -> Cluster {
-        let nodes = (0..4)
-            .map(|i| node(json!({"metadata": {"name": format!("n{i}")}})))
-            .collect();
-        let pods = bound
-            .iter()
-            .enumerate()
-            .map(|(i, &(n, prio))| {
-                (
-                    pod(json!({"metadata": {"name": format!("v{i}")}, "spec": {"priority": prio}})),
-                    n,
-                )
-            })
-            .collect();
-        cluster(nodes, pods)
-    }
+    use crate::testing::four_nodes_with_pods;
 
     fn cand(node: NodeId, victims: &[PodId], pdb: usize) -> Candidate {
         Candidate {
@@ -252,7 +233,7 @@ mod tests {
 
     #[test]
     fn a_node_without_victims_wins_first_and_a_lone_candidate_needs_no_criterion() {
-        let c = fixture(&[(0, 1)]);
+        let c = four_nodes_with_pods(&[(0, 1)]);
         let start = at(&c);
         let picks = pick_one_node_for_preemption(&[cand(0, &[0], 0), cand(1, &[], 0)], &c, &start)
             .expect("a pick");
@@ -265,7 +246,7 @@ mod tests {
     #[test]
     fn each_criterion_decides_in_order() {
         // Pods: v0 (n0, 10), v1 (n1, 10), v2 (n1, 5), v3 (n2, 10), v4 (n3, 20).
-        let c = fixture(&[(0, 10), (1, 10), (1, 5), (2, 10), (3, 20)]);
+        let c = four_nodes_with_pods(&[(0, 10), (1, 10), (1, 5), (2, 10), (3, 20)]);
         let start = at(&c);
         let pick = |cands: &[Candidate]| pick_one_node_for_preemption(cands, &c, &start).unwrap();
         // 2: fewer PDB violations beats everything after it.
@@ -298,7 +279,7 @@ mod tests {
     fn fewest_victims_decides_when_the_sums_tie() {
         // A victim of priority i32::MIN adds 0 to the offset sum, so {v0} and {v0', v_min} tie
         // on 4 and 5 decides (the only way two counts can tie on the sum).
-        let c = fixture(&[(0, 7), (1, 7), (1, i32::MIN)]);
+        let c = four_nodes_with_pods(&[(0, 7), (1, 7), (1, i32::MIN)]);
         let start = at(&c);
         let p = pick_one_node_for_preemption(&[cand(1, &[1, 2], 0), cand(0, &[0], 0)], &c, &start)
             .unwrap();

@@ -249,26 +249,8 @@ fn victims_changing_the_cache(
 mod tests {
     use super::*;
     use crate::model::Millis;
-    use crate::testing::{cluster, node, pod};
+    use crate::testing::{cluster, four_nodes_with_pods, node, pod};
     use serde_json::json;
-
-    /// Nodes n0..n3 and one pod per (node, priority) in `bound`, pod ids in that order.
-    fn fixture(bound: &[(usize, i32)]) -> Cluster {
-        let nodes = (0..4)
-            .map(|i| node(json!({"metadata": {"name": format!("n{i}")}})))
-            .collect();
-        let pods = bound
-            .iter()
-            .enumerate()
-            .map(|(i, &(n, prio))| {
-                (
-                    pod(json!({"metadata": {"name": format!("v{i}")}, "spec": {"priority": prio}})),
-                    n,
-                )
-            })
-            .collect();
-        cluster(nodes, pods)
-    }
 
     fn at(c: &Cluster) -> impl Fn(PodId) -> StartTime + '_ {
         // v3 started latest (2 s), the others at 1 s.
@@ -397,7 +379,7 @@ mod tests {
 
     #[test]
     fn more_important_pods_sort_first_even_at_the_priority_limits() {
-        let c = fixture(&[(0, i32::MIN), (0, i32::MAX), (0, 0)]);
+        let c = four_nodes_with_pods(&[(0, i32::MIN), (0, i32::MAX), (0, 0)]);
         let start = at(&c);
         let mut ids = vec![0, 1, 2];
         ids.sort_by_key(|&p| importance(&c, &start, p));

@@ -200,8 +200,8 @@ impl Plugin for InterPodAffinity {
         self.filter_node(cx, st, node, reasons)
     }
 
-    fn pre_score(&self, cx: &Cx, _nodes: &[&NodeInfo]) -> PreScoreOutput {
-        self.prepare_score(cx, _nodes)
+    fn pre_score(&self, cx: &Cx, nodes: &[&NodeInfo]) -> PreScoreOutput {
+        self.prepare_score(cx, nodes)
     }
 
     fn score_nodes(
