@@ -12,9 +12,9 @@ use libfuzzer_sys::fuzz_target;
 use schedlab_core::input::{read_source, Source};
 use schedlab_core::model::Millis;
 use schedlab_core::report::json_report;
-use schedlab_core::simulation::Limits;
 use schedlab_core::scheduler as translate;
 use schedlab_core::scheduler::v1_17::SchedulerConfiguration;
+use schedlab_core::simulation::Limits;
 use schedlab_core::Scenario;
 
 /// Three nodes (zones, a taint, a cordon) and pods that reach most filters and scores: a bound
@@ -118,7 +118,8 @@ fn translate_policy(config: &Source) {
     let [(policy, _)] = inputs.policies.as_slice() else {
         return;
     };
-    if schedlab_core::scheduler::v1_17::build(Some(policy), &SchedulerConfiguration::default()).is_err()
+    if schedlab_core::scheduler::v1_17::build(Some(policy), &SchedulerConfiguration::default())
+        .is_err()
     {
         return;
     }

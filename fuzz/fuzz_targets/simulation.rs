@@ -19,10 +19,10 @@
 
 use arbitrary::Arbitrary;
 use libfuzzer_sys::fuzz_target;
-use schedlab_core::simulation::{Cluster, NodeId};
 use schedlab_core::model::Millis;
 use schedlab_core::report::json_report;
 use schedlab_core::scenario::SchedulerVersion;
+use schedlab_core::simulation::{Cluster, NodeId};
 use schedlab_core::simulation::{Limits, Simulation, StepKind, StopReason};
 use schedlab_core::trace::Outcome;
 use schedlab_core::{Scenario, Source};
