@@ -94,7 +94,7 @@
 //!   event is replayed.
 //! - **Backoff**: `count = ConsecutiveErrorsCount if > 0 else UnschedulableCount`; no backoff
 //!   when `count == 0` or `max == 0`; otherwise `duration = initial << (count − 1)`, or `max` when
-//!   `initial > max >> (count − 1)` ([`backoff_duration_v135`]): 1, 2, 4, 8, 10, 10 … s with the
+//!   `initial > max >> (count − 1)` ([`v135::backoff_duration_v135`]): 1, 2, 4, 8, 10, 10 … s with the
 //!   defaults. The counts live on the pod's [`QueuedPodInfo`] and are never reset by time (no
 //!   `PodBackoffMap`); a new `Add` starts from zero.
 //! - **Whole-second window**: upstream aligns the expiry to the 1 s ordering window,

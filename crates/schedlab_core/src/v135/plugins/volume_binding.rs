@@ -21,7 +21,7 @@
 //! - **PreScore** is `Skip` (the scorer exists only with the alpha `StorageCapacityScoring`);
 //!   **Score** is 0.
 //! - **Reserve/PreBind** (`AssumePodVolumes`, `BindPodVolumes`): the bindings of the chosen
-//!   node are [`bindings_for_node`]; the framework applies them.
+//!   node are [`crate::sched::volume_binder::bindings_for`]; the framework applies them.
 //!
 //! Args (`VolumeBindingArgs`): `bindTimeoutSeconds` (default 600, must not be negative) and
 //! `shape`, refused while `StorageCapacityScoring` is off.
