@@ -577,6 +577,11 @@ impl NodeInfo {
         &self.facts
     }
 
+    /// The shared node facts themselves (a cache keyed by them holds them alive).
+    pub(crate) fn facts_arc(&self) -> Arc<NodeFacts> {
+        Arc::clone(&self.facts)
+    }
+
     /// Whether `other` shares this node's facts (the same object, not an equal one).
     pub fn shares_facts_with(&self, other: &NodeInfo) -> bool {
         Arc::ptr_eq(&self.facts, &other.facts)

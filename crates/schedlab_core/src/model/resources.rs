@@ -224,9 +224,41 @@ pub fn format_usage(resource: &str, used: i64, total: i64) -> String {
 }
 
 /// A `requests`/`limits`/`allocatable` map, parsed. Negative amounts are rejected.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-#[serde(transparent)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ResourceList(pub Resources);
+
+/// Written back as Kubernetes writes it (what an extender receives): a map of resource names
+/// to quantity strings, cpu in millicores when it is not a whole number of cores (`"500m"`),
+/// the rest in units (`"1073741824"`). cpu and memory appear when they were given; the other
+/// kinds when they are not zero, or (extended resources) when they were given.
+impl Serialize for ResourceList {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let r = &self.0;
+        let mut map = s.serialize_map(None)?;
+        if r.has_cpu || r.milli_cpu != 0 {
+            let cpu = if r.milli_cpu % 1000 == 0 {
+                (r.milli_cpu / 1000).to_string()
+            } else {
+                format!("{}m", r.milli_cpu)
+            };
+            map.serialize_entry(CPU, &cpu)?;
+        }
+        if r.has_memory || r.memory != 0 {
+            map.serialize_entry(MEMORY, &r.memory.to_string())?;
+        }
+        if r.ephemeral_storage != 0 {
+            map.serialize_entry(EPHEMERAL_STORAGE, &r.ephemeral_storage.to_string())?;
+        }
+        if r.pods != 0 {
+            map.serialize_entry(PODS, &r.pods.to_string())?;
+        }
+        for (name, amount) in &r.scalars {
+            map.serialize_entry(name, &amount.to_string())?;
+        }
+        map.end()
+    }
+}
 
 struct AmountSeed<'a>(&'a str);
 

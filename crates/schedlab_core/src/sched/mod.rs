@@ -2,11 +2,13 @@
 //! feasible nodes a cycle looks for ([`sampling`]), the seeded `selectHost`
 //! ([`select_host`]), nominated pods ([`nominations`]), a FitError's parts ([`fit_error`]),
 //! preemption's choice among candidates ([`victims`]), the state carried between cycles
-//! ([`state`]) and the full scans split over two threads ([`split_scan`]).
+//! ([`state`]), the full scans split over two threads ([`split_scan`]) and scheduler
+//! extenders ([`extender`]).
 //!
 //! Architecture Invariant: nothing here knows which version runs; `v117/` and `v135/` build
 //! on it and never on each other.
 
+pub(crate) mod extender;
 pub(crate) mod fit_error;
 pub(crate) mod nominations;
 pub(crate) mod reason;
