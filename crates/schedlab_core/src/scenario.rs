@@ -13,6 +13,10 @@ use crate::model::volume::{
 };
 use crate::model::workload::SelectorWorkload;
 use crate::model::{Pod, PriorityClass};
+use crate::sched::extender::answers::Answers;
+use crate::sched::extender::mock::Mock;
+use crate::sched::extender::recording::Recording;
+use crate::sched::extender::Extender;
 use crate::scheduler::Scheduler;
 pub use crate::scheduler::SchedulerVersion;
 use std::collections::btree_map::Entry;
@@ -90,6 +94,10 @@ pub struct Scenario {
     /// Per timeline change, the pods it creates or names, with their ids (pods created by the
     /// timeline get the ids after the input pods, in the order they are created).
     pub timeline_pods: Vec<Vec<(PodId, String)>>,
+    /// Who answers the scheduler's extenders: the scenario's mocks and recording, and the live
+    /// transport the host sets ([`Answers::set_transport`]). Shared by the runs of the
+    /// scenario.
+    pub extender_answers: Arc<Answers>,
 }
 
 fn selector_sources(
@@ -163,8 +171,7 @@ impl Scenario {
                 "more than one Timeline given; put every change in one",
             ));
         }
-        let mut timeline = inputs
-            .timelines
+        let mut timeline = std::mem::take(&mut inputs.timelines)
             .into_iter()
             .next()
             .map(|(t, _)| t)
@@ -173,6 +180,12 @@ impl Scenario {
             &mut timeline,
             &cluster,
             global_default,
+            &mut errors,
+            &mut warnings,
+        );
+        let extender_answers = extender_answers(
+            &mut inputs,
+            scheduler.as_ref().map_or(&[][..], Scheduler::extenders),
             &mut errors,
             &mut warnings,
         );
@@ -186,6 +199,7 @@ impl Scenario {
                 warnings,
                 timeline,
                 timeline_pods,
+                extender_answers: Arc::new(extender_answers),
             }),
             _ => Err(errors),
         }
@@ -195,6 +209,48 @@ impl Scenario {
     pub fn version(&self) -> SchedulerVersion {
         self.scheduler.version()
     }
+}
+
+/// The scenario's answers for its extenders: one mock per extender at most (a mock for no
+/// configured extender is a warning), and every recorded exchange in one recording.
+fn extender_answers(
+    inputs: &mut input::Inputs,
+    extenders: &[Extender],
+    errors: &mut Vec<Diagnostic>,
+    warnings: &mut Vec<Diagnostic>,
+) -> Answers {
+    let mut mocks: Vec<Mock> = Vec::new();
+    for (mock, o) in std::mem::take(&mut inputs.extender_mocks) {
+        if mocks.iter().any(|m| m.url_prefix == mock.url_prefix) {
+            errors.push(Diagnostic::new(
+                &o.file,
+                join_path(&o.path, "urlPrefix"),
+                format!(
+                    "a second ExtenderMock for the extender {:?}; give one table per extender",
+                    mock.url_prefix
+                ),
+            ));
+            continue;
+        }
+        if !extenders.iter().any(|e| e.url_prefix == mock.url_prefix) {
+            let configured: Vec<&str> = extenders.iter().map(|e| e.url_prefix.as_str()).collect();
+            warnings.push(Diagnostic::new(
+                &o.file,
+                join_path(&o.path, "urlPrefix"),
+                format!(
+                    "no configured extender has the urlPrefix {:?}, so this ExtenderMock answers nothing (configured: {})",
+                    mock.url_prefix,
+                    if configured.is_empty() { "none".to_string() } else { configured.join(", ") }
+                ),
+            ));
+        }
+        mocks.push(mock);
+    }
+    let calls = std::mem::take(&mut inputs.extender_recordings)
+        .into_iter()
+        .flat_map(|(calls, _)| calls)
+        .collect();
+    Answers::new(mocks, Recording::from_calls(calls))
 }
 
 /// What loading the pods needs of the scheduler, known even when its documents have errors

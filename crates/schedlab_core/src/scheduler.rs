@@ -16,6 +16,7 @@
 use crate::cluster::PodInfo;
 use crate::model::Pod;
 use crate::queue::QueueConfig;
+use crate::sched::extender::{Extender, Flavor};
 use crate::sched::sampling::num_feasible_nodes_to_find;
 use crate::sched::split_scan::MIN_SPLIT_NODES;
 use crate::v117;
@@ -96,6 +97,22 @@ impl Scheduler {
         match self {
             Scheduler::V117(_) => PodInfo::new(pod, priority, index),
             Scheduler::V135(_) => v135::pod_info(pod, priority, index),
+        }
+    }
+
+    /// Its extenders, ignorable ones last (a Policy's, or the v1 configuration's).
+    pub fn extenders(&self) -> &[Extender] {
+        match self {
+            Scheduler::V117(s) => &s.algorithm.settings.extenders,
+            Scheduler::V135(c) => &c.extenders,
+        }
+    }
+
+    /// The rules its extender calls follow.
+    pub(crate) fn extender_flavor(&self) -> Flavor {
+        match self {
+            Scheduler::V117(_) => Flavor::V117,
+            Scheduler::V135(_) => Flavor::V135,
         }
     }
 

@@ -160,6 +160,7 @@ pub fn build_for(
         warnings: Vec::new(),
         timeline: Default::default(),
         timeline_pods: Vec::new(),
+        extender_answers: Default::default(),
     }
 }
 

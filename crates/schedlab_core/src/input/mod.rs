@@ -132,6 +132,10 @@ pub struct Inputs {
     pub pod_disruption_budgets: Vec<PodDisruptionBudget>,
     /// Timelines (schedlab's own kind).
     pub timelines: Vec<(crate::model::timeline::Timeline, Origin)>,
+    /// Mock extenders (schedlab's own kind `ExtenderMock`).
+    pub extender_mocks: Vec<(crate::sched::extender::mock::Mock, Origin)>,
+    /// Recorded extender exchanges (schedlab's own kind `ExtenderRecording`).
+    pub extender_recordings: Vec<(Vec<crate::sched::extender::recording::RecordedCall>, Origin)>,
     /// Deployments' pod templates (named and namespaced as their Deployment), or the errors
     /// reading one: a scenario skips Deployments (with a warning); `schedlab capacity` takes
     /// them as templates.
@@ -254,6 +258,8 @@ impl Inputs {
             csi_nodes,
             pod_disruption_budgets,
             timelines,
+            extender_mocks,
+            extender_recordings,
             deployments,
             warnings,
         } = other;
@@ -274,6 +280,8 @@ impl Inputs {
         take_or_extend(&mut self.csi_nodes, csi_nodes);
         take_or_extend(&mut self.pod_disruption_budgets, pod_disruption_budgets);
         take_or_extend(&mut self.timelines, timelines);
+        take_or_extend(&mut self.extender_mocks, extender_mocks);
+        take_or_extend(&mut self.extender_recordings, extender_recordings);
         take_or_extend(&mut self.warnings, warnings);
     }
 }
@@ -971,6 +979,8 @@ const API_VERSIONS: &[(&str, &[&str])] = &[
     ),
     ("CSINode", &["storage.k8s.io/v1", "storage.k8s.io/v1beta1"]),
     ("Timeline", &[timeline::API_VERSION]),
+    ("ExtenderMock", &[timeline::API_VERSION]),
+    ("ExtenderRecording", &[timeline::API_VERSION]),
     ("PodDisruptionBudget", &["policy/v1", "policy/v1beta1"]),
 ];
 
@@ -1130,6 +1140,8 @@ const KIND_READERS: &[(&str, ReadKind)] = &[
     ("StorageClass", read_storage_class),
     ("CSINode", read_csi_node),
     ("Timeline", read_timeline),
+    ("ExtenderMock", read_extender_mock),
+    ("ExtenderRecording", read_extender_recording),
     ("KubeSchedulerConfiguration", read_scheduler_configuration),
     ("Deployment", read_deployment),
 ];
@@ -1268,6 +1280,49 @@ fn read_timeline(at: &ObjectAt, value: Tree, inputs: &mut Inputs, errors: &mut V
     match timeline::read(at.file, at.path, &value.into_value()) {
         Ok(t) => inputs.timelines.push((t, at.origin())),
         Err(e) => errors.extend(e),
+    }
+}
+
+/// An ExtenderMock: the table that answers for the extender with its `urlPrefix`.
+fn read_extender_mock(
+    at: &ObjectAt,
+    value: Tree,
+    inputs: &mut Inputs,
+    errors: &mut Vec<Diagnostic>,
+) {
+    match crate::sched::extender::mock::Mock::read(&value.into_value()) {
+        Ok(m) => inputs.extender_mocks.push((m, at.origin())),
+        Err((path, message)) => errors.push(Diagnostic::new(at.file, join(at.path, &path), message)),
+    }
+}
+
+/// An ExtenderRecording: `calls`, each a URL, the request body and what came back.
+fn read_extender_recording(
+    at: &ObjectAt,
+    value: Tree,
+    inputs: &mut Inputs,
+    errors: &mut Vec<Diagnostic>,
+) {
+    #[derive(serde::Deserialize)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    struct Document {
+        #[allow(dead_code)]
+        api_version: String,
+        #[allow(dead_code)]
+        kind: String,
+        #[allow(dead_code)]
+        #[serde(default)]
+        metadata: Option<Value>,
+        #[serde(default)]
+        calls: Vec<crate::sched::extender::recording::RecordedCall>,
+    }
+    match serde_path_to_error::deserialize::<_, Document>(value.into_value()) {
+        Ok(d) => inputs.extender_recordings.push((d.calls, at.origin())),
+        Err(e) => {
+            let path = e.path().to_string();
+            let path = if path == "." { String::new() } else { path };
+            errors.push(Diagnostic::new(at.file, join(at.path, &path), e.into_inner().to_string()));
+        }
     }
 }
 

@@ -416,6 +416,7 @@ impl Shift {
             preemption,
             node_names,
             modern,
+            extenders,
         } = a;
         self.cycle_time(*time) == b.time
             && *pod == b.pod
@@ -435,6 +436,7 @@ impl Shift {
             && *preemption == b.preemption
             && *node_names == b.node_names
             && *modern == b.modern
+            && *extenders == b.extenders
     }
 
     fn same_events(&self, a: &[Event], b: &[Event]) -> bool {

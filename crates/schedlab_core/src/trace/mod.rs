@@ -9,6 +9,9 @@ pub(crate) mod preemption;
 pub mod v135;
 
 use crate::cluster::{NodeId, PodId};
+pub use crate::sched::extender::calls::{ExtenderCall, NamedNode, NodeFailure};
+pub use crate::sched::extender::answers::{Source as ExtenderSource, Texts as ExtenderTexts};
+pub use crate::sched::extender::Verb as ExtenderVerb;
 use crate::sched::Reason;
 
 /// How a cycle ended (read from its report spelling too, as lessons state it).
@@ -140,6 +143,9 @@ pub struct CycleTrace {
     pub node_names: std::sync::Arc<[String]>,
     /// What a v1.35 cycle adds: each plugin's status, skips, PreFilter narrowing, PostFilter.
     pub modern: Option<Box<v135::ModernTrace>>,
+    /// The extender calls of this cycle (filter, prioritize, preempt), in order (empty without
+    /// details).
+    pub extenders: Vec<ExtenderCall>,
 }
 
 /// The record of a preemption attempt (`Scheduler.preempt` → `genericScheduler.Preempt`).
@@ -189,6 +195,7 @@ impl CycleTrace {
             preemption: None,
             node_names: std::sync::Arc::from([]),
             modern: None,
+            extenders: Vec::new(),
         }
     }
 

@@ -19,6 +19,8 @@ pub struct AlgorithmSettings {
     pub percentage_of_nodes_to_score: i32,
     /// Extended resources an extender manages with `ignoredByScheduler: true`.
     pub ignored_resources: Vec<String>,
+    /// The Policy's extenders, ignorable ones last.
+    pub extenders: Vec<crate::sched::extender::Extender>,
 }
 
 impl Default for AlgorithmSettings {
@@ -28,6 +30,7 @@ impl Default for AlgorithmSettings {
             always_check_all_predicates: false,
             percentage_of_nodes_to_score: 0,
             ignored_resources: Vec::new(),
+            extenders: Vec::new(),
         }
     }
 }

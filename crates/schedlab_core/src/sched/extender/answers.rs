@@ -18,6 +18,7 @@ use super::recording::{RecordedCall, Recording};
 use super::wire::{self, FilterReply, PreemptReply, PriorityReply};
 use super::{Extender, Flavor, Verb};
 use crate::model::Millis;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 /// The most of a reply that is read: a larger one is an error naming the extender.
@@ -135,11 +136,11 @@ pub struct Answers {
     /// The scenario's recording, then every exchange made (and mocked, when recording).
     kept: Mutex<Recording>,
     /// The live transport, if the host set one.
-    transport: Option<Arc<dyn Transport>>,
+    transport: Mutex<Option<Arc<dyn Transport>>>,
     /// Whether a call that nothing answers pauses the run (the page) instead of failing.
-    wait_for_host: bool,
+    wait_for_host: AtomicBool,
     /// Whether mock answers are kept as exchanges.
-    record: bool,
+    record: AtomicBool,
     /// Calls the run paused at.
     awaiting: Mutex<Vec<PendingCall>>,
 }
@@ -148,7 +149,7 @@ impl std::fmt::Debug for Answers {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Answers")
             .field("mocks", &self.mocks.len())
-            .field("live", &self.transport.is_some())
+            .field("live", &self.transport().is_some())
             .finish()
     }
 }
@@ -164,19 +165,26 @@ impl Answers {
     }
 
     /// Calls that no mock and no recording answers go to `transport`.
-    pub fn set_transport(&mut self, transport: Arc<dyn Transport>) {
-        self.transport = Some(transport);
+    pub fn set_transport(&self, transport: Arc<dyn Transport>) {
+        *self.transport.lock().unwrap_or_else(PoisonError::into_inner) = Some(transport);
+    }
+
+    fn transport(&self) -> Option<Arc<dyn Transport>> {
+        self.transport
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     /// Calls that nothing answers pause the run ([`Self::awaiting`]) instead of failing: the
     /// host makes them and adds the replies with [`Self::add_exchange`].
-    pub fn set_wait_for_host(&mut self, wait: bool) {
-        self.wait_for_host = wait;
+    pub fn set_wait_for_host(&self, wait: bool) {
+        self.wait_for_host.store(wait, Ordering::Relaxed);
     }
 
     /// Keeps mock answers as exchanges too (for [`Self::recording`]).
-    pub fn set_record(&mut self, record: bool) {
-        self.record = record;
+    pub fn set_record(&self, record: bool) {
+        self.record.store(record, Ordering::Relaxed);
     }
 
     /// The mock for `ext`, if the scenario has one.
@@ -244,7 +252,8 @@ impl Answers {
             };
             let mut texts = Texts::default();
             let ok = matches!(exchange, Exchange::Reply { status: 200, .. });
-            if self.record || call.detail {
+            let record = self.record.load(Ordering::Relaxed);
+            if record || call.detail {
                 let body = (call.body)();
                 let reply = ok.then(|| (call.encode)(&answer.reply));
                 let exchange = match (&exchange, &reply) {
@@ -255,7 +264,7 @@ impl Answers {
                     _ => exchange.clone(),
                 };
                 texts.reply = kept(describe(&exchange));
-                if self.record {
+                if record {
                     self.kept
                         .lock()
                         .unwrap_or_else(PoisonError::into_inner)
@@ -290,7 +299,7 @@ impl Answers {
                     Source::Live
                 },
             ),
-            None => match &self.transport {
+            None => match self.transport() {
                 Some(t) => {
                     let exchange = t.post(&url, &body, timeout);
                     self.kept
@@ -299,7 +308,7 @@ impl Answers {
                         .add(RecordedCall::new(&url, &body, exchange.clone(), None).live());
                     (exchange, Source::Live)
                 }
-                None if self.wait_for_host => {
+                None if self.wait_for_host.load(Ordering::Relaxed) => {
                     self.awaiting
                         .lock()
                         .unwrap_or_else(PoisonError::into_inner)

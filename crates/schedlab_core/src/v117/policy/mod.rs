@@ -8,8 +8,9 @@
 //!   name (v1.17 merges entries of one type into a single predicate or priority); predicates
 //!   run at the `Ordering()` slot of their type;
 //! - the condition predicates removed in v1.17 are accepted with a warning and never run;
-//! - extenders are not called: a warning says so, and their `ignoredByScheduler` managed
-//!   resources are still honoured by PodFitsResources.
+//! - (not a deviation) extenders are read by `sched::extender::config` and called as v1.17
+//!   calls them; their `ignoredByScheduler` resources are PodFitsResources' ignored extended
+//!   resources.
 
 pub(crate) mod config;
 
@@ -34,7 +35,7 @@ pub struct PolicyDocument {
     /// `priorities`: absent means the provider's set; `[]` means none (EqualPriority).
     #[serde(default)]
     pub priorities: Option<Vec<PriorityPolicy>>,
-    /// `extenders` (not called; see module docs).
+    /// `extenders`.
     #[serde(default)]
     pub extenders: Option<Vec<Value>>,
     /// `hardPodAffinitySymmetricWeight` (0 keeps the configuration's value).
@@ -286,6 +287,7 @@ fn configuration_settings(cfg: &SchedulerConfiguration) -> AlgorithmSettings {
         always_check_all_predicates: false,
         percentage_of_nodes_to_score: cfg.percentage_of_nodes_to_score,
         ignored_resources: Vec::new(),
+        extenders: Vec::new(),
     }
 }
 
@@ -658,7 +660,7 @@ impl ProfileBuilder {
             }
         }
         if let Some(extenders) = &p.extenders {
-            read_extenders(extenders, settings, &mut self.warnings, &mut self.errors);
+            read_extenders(extenders, settings, &mut self.errors);
         }
     }
 
@@ -765,81 +767,20 @@ fn rtcr_from_args(args: &RtcrArgs) -> Result<RequestedToCapacityRatio, String> {
     Ok(RequestedToCapacityRatio { shape, resources })
 }
 
-fn field<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {
-    v.as_object()?
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case(name))
-        .map(|(_, v)| v)
-}
 
-fn read_extenders(
-    extenders: &[Value],
-    settings: &mut AlgorithmSettings,
-    warnings: &mut Vec<(String, String)>,
-    errors: &mut Vec<PolicyError>,
-) {
-    let mut binders = 0;
-    let mut seen = Vec::<String>::new();
-    for (i, e) in extenders.iter().enumerate() {
-        let path = format!("extenders[{i}]");
-        let s = |k: &str| {
-            field(e, k)
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string()
-        };
-        let url = s("urlPrefix");
-        if !s("prioritizeVerb").is_empty()
-            && field(e, "weight").and_then(Value::as_i64).unwrap_or(0) <= 0
-        {
-            errors.push(err(
-                format!("{path}.weight"),
-                format!("Priority for extender {url} should have a positive weight applied to it"),
-            ));
-        }
-        if !s("bindVerb").is_empty() {
-            binders += 1;
-        }
-        if let Some(Value::Array(resources)) = field(e, "managedResources") {
-            for (j, r) in resources.iter().enumerate() {
-                let name = field(r, "name")
-                    .and_then(Value::as_str)
-                    .unwrap_or("")
-                    .to_string();
-                if !crate::model::resources::is_extended_resource(&name) {
-                    errors.push(err(
-                        format!("{path}.managedResources[{j}].name"),
-                        format!("{name} is an invalid extended resource name"),
-                    ));
-                }
-                if seen.contains(&name) {
-                    errors.push(err(
-                        format!("{path}.managedResources[{j}].name"),
-                        format!("Duplicate extender managed resource name {name}"),
-                    ));
-                }
-                seen.push(name.clone());
-                if field(r, "ignoredByScheduler")
-                    .and_then(Value::as_bool)
-                    .unwrap_or(false)
-                {
-                    settings.ignored_resources.push(name);
+/// The Policy's `extenders` (`sched::extender::config`), validated as v1.17 does; their
+/// `ignoredByScheduler` resources go to `PodFitsResources`' ignored extended resources.
+fn read_extenders(extenders: &[Value], settings: &mut AlgorithmSettings, errors: &mut Vec<PolicyError>) {
+    match crate::sched::extender::config::from_policy(extenders) {
+        Ok(list) => {
+            for e in &list {
+                for r in e.managed_resources.iter().filter(|r| r.ignored_by_scheduler) {
+                    settings.ignored_resources.push(r.name.clone());
                 }
             }
+            settings.extenders = list;
         }
-        warnings.push((
-            path,
-            format!(
-                "scheduler extenders are not supported yet: the extender at {url:?} is not called \
-                 (its filter, prioritize and bind verbs are skipped; ignoredByScheduler resources are still honoured)"
-            ),
-        ));
-    }
-    if binders > 1 {
-        errors.push(err(
-            "extenders",
-            format!("Only one extender can implement bind, found {binders}"),
-        ));
+        Err(list) => errors.extend(list.into_iter().map(|(path, message)| err(path, message))),
     }
 }
 

@@ -20,9 +20,10 @@
 //!    (`initializing profiles: creating profile for scheduler name <name>: …`) at the path of
 //!    the offending entry; one per failing profile (upstream stops at the first profile).
 //!
-//! `extenders` are validated, then reported with a warning and never called; their
-//! `ignoredByScheduler` managed resources become NodeResourcesFit's `ignoredResources`, as
-//! upstream's `buildExtenders` does.
+//! `extenders` are validated with the rest, then built as upstream's `buildExtenders` does
+//! ([`Configuration::extenders`]: `httpTimeout` read as a Go duration, ignorable ones last);
+//! their `ignoredByScheduler` managed resources become NodeResourcesFit's `ignoredResources`
+//! in every profile.
 //!
 //! [`plan`] runs steps 1–4 without building plugins and returns the merged sets and the
 //! resulting per-point lists ([`ProfilePlan`]), for tests and for the page.
@@ -58,6 +59,8 @@ pub struct Configuration {
     pub percentage_of_nodes_to_score: i32,
     /// `podInitialBackoffSeconds`.
     pub pod_initial_backoff_seconds: i64,
+    /// `extenders`, shared by every profile, ignorable ones last.
+    pub extenders: Vec<crate::sched::extender::Extender>,
     /// `podMaxBackoffSeconds`.
     pub pod_max_backoff_seconds: i64,
 }
@@ -129,22 +132,7 @@ fn prepare(value: Value) -> Result<(Defaulted, Vec<FieldError>), Vec<FieldError>
     if !errors.is_empty() {
         return Err(errors);
     }
-    let warnings = config
-        .extenders
-        .iter()
-        .enumerate()
-        .map(|(i, e)| {
-            FieldError::plain(
-                format!("extenders[{i}]"),
-                format!(
-                    "scheduler extenders are not supported: the extender at {:?} is not called \
-                     (its filter, prioritize, preempt and bind verbs are skipped; \
-                     ignoredByScheduler resources are still honoured)",
-                    e.url_prefix
-                ),
-            )
-        })
-        .collect();
+    let warnings = Vec::new();
     Ok((config, warnings))
 }
 
@@ -153,6 +141,7 @@ fn prepare(value: Value) -> Result<(Defaulted, Vec<FieldError>), Vec<FieldError>
 /// Err: every error, each a FieldError whose path is inside the document.
 pub(crate) fn read(value: Value) -> Result<(Configuration, Vec<FieldError>), Vec<FieldError>> {
     let (config, warnings) = prepare(value)?;
+    let extenders = build_extenders(&config.extenders)?;
     let ignored: Vec<String> = config
         .extenders
         .iter()
@@ -177,9 +166,54 @@ pub(crate) fn read(value: Value) -> Result<(Configuration, Vec<FieldError>), Vec
             percentage_of_nodes_to_score: config.percentage_of_nodes_to_score,
             pod_initial_backoff_seconds: config.pod_initial_backoff_seconds,
             pod_max_backoff_seconds: config.pod_max_backoff_seconds,
+            extenders,
         },
         warnings,
     ))
+}
+
+/// `buildExtenders`: each extender as configured, `httpTimeout` read as a `metav1.Duration`
+/// (a bad one is a decoding error at its path), ignorable ones moved to the end.
+fn build_extenders(
+    raw: &[types::RawExtender],
+) -> Result<Vec<crate::sched::extender::Extender>, Vec<FieldError>> {
+    use crate::sched::extender::{config, ignorable_last, Extender, ManagedResource};
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    for (i, e) in raw.iter().enumerate() {
+        let ext = Extender {
+            url_prefix: e.url_prefix.clone(),
+            filter_verb: e.filter_verb.clone(),
+            preempt_verb: e.preempt_verb.clone(),
+            prioritize_verb: e.prioritize_verb.clone(),
+            bind_verb: e.bind_verb.clone(),
+            weight: e.weight,
+            enable_https: e.enable_https,
+            http_timeout: None,
+            node_cache_capable: e.node_cache_capable,
+            managed_resources: e
+                .managed_resources
+                .iter()
+                .map(|r| ManagedResource {
+                    name: r.name.clone(),
+                    ignored_by_scheduler: r.ignored_by_scheduler,
+                })
+                .collect(),
+            ignorable: e.ignorable,
+        };
+        match config::from_v1_fields(ext, e.http_timeout.as_deref()) {
+            Ok(ext) => out.push(ext),
+            Err(message) => errors.push(FieldError::plain(
+                format!("extenders[{i}].httpTimeout"),
+                message,
+            )),
+        }
+    }
+    if errors.is_empty() {
+        Ok(ignorable_last(out))
+    } else {
+        Err(errors)
+    }
 }
 
 /// Like [`read`], but lays the profiles out without building their plugins (so plugin args

@@ -129,7 +129,7 @@ pub(crate) struct RawPluginConfig {
     pub args: Option<Value>,
 }
 
-/// `Extender`. Read so that it can be validated and reported; never called.
+/// `Extender`, as decoded (built into `sched::extender::Extender` by `build_extenders`).
 #[allow(dead_code)]
 #[derive(Deserialize, Default, Debug, Clone)]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
