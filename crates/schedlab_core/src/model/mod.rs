@@ -4,6 +4,7 @@
 //! everything else is ignored on input). Derived, per-cycle facts live in `cluster`, not here.
 
 pub(crate) mod field;
+pub mod dra;
 pub mod meta;
 pub(crate) mod names;
 pub mod node;

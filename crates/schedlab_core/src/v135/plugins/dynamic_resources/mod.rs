@@ -20,6 +20,9 @@
 //! `bindingTimeout` while its alpha gates are off and checks that `filterTimeout` is not
 //! negative.
 
+pub(crate) mod cel;
+mod cel_check;
+
 use crate::cluster::NodeInfo;
 use crate::model::field::FieldError;
 use crate::sched::Reason;
