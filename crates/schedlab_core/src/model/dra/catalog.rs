@@ -114,6 +114,16 @@ impl DeviceTable {
         t
     }
 
+    /// The device at index `d` and its slice.
+    pub fn device_at(&self, d: u32) -> (&super::Device, &ResourceSlice) {
+        let i = self
+            .slices
+            .partition_point(|e| e.first + e.len <= d)
+            .min(self.slices.len().saturating_sub(1));
+        let e = &self.slices[i];
+        (&e.slice.spec.devices[(d - e.first) as usize], &e.slice)
+    }
+
     /// The key of a device id, if a slice has it.
     pub fn key(&self, id: &DeviceId) -> Option<u32> {
         self.key_of.get(id).copied()

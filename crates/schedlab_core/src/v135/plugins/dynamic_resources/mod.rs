@@ -22,6 +22,10 @@
 
 pub(crate) mod cel;
 mod cel_check;
+pub(crate) mod allocator;
+mod selectors;
+#[cfg(test)]
+mod allocator_tests;
 
 use crate::cluster::NodeInfo;
 use crate::model::field::FieldError;
