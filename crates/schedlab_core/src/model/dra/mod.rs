@@ -8,6 +8,7 @@
 //! `count: 1`), which every claim the scheduler sees has.
 
 pub mod catalog;
+pub mod generate;
 
 use super::meta::ObjectMeta;
 use super::quantity::Quantity;
