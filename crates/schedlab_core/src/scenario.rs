@@ -97,9 +97,16 @@ fn load_dra(
         dra.classes.insert(c.metadata.name.clone(), Arc::new(c));
     }
     for (t, o) in std::mem::take(&mut inputs.resource_claim_templates) {
-        let key = (t.metadata.namespace_or_default().to_string(), t.metadata.name.clone());
+        let key = (
+            t.metadata.namespace_or_default().to_string(),
+            t.metadata.name.clone(),
+        );
         if dra.templates.contains_key(&key) {
-            dup(errors, &o, format!("ResourceClaimTemplate \"{}/{}\"", key.0, key.1));
+            dup(
+                errors,
+                &o,
+                format!("ResourceClaimTemplate \"{}/{}\"", key.0, key.1),
+            );
             continue;
         }
         dra.templates.insert(key, Arc::new(t));
@@ -123,7 +130,10 @@ fn load_dra(
                 (_, Some(subs)) => subs.iter().map(|s| s.device_class_name.as_str()).collect(),
                 _ => Vec::new(),
             };
-            for class in classes.into_iter().filter(|c| !dra.classes.contains_key(*c)) {
+            for class in classes
+                .into_iter()
+                .filter(|c| !dra.classes.contains_key(*c))
+            {
                 warnings.push(Diagnostic::new(
                     &o.file,
                     join_path(&o.path, &format!("spec.devices.requests[{i}]")),
@@ -152,9 +162,10 @@ fn dra_pod_claims(
     if pending {
         let dra = cluster.dra();
         let mut counter = dra.claims().len() as u64;
-        let generated = crate::model::dra::generate::for_pod(pod, &dra.templates, &mut counter, &|n| {
-            dra.claim(&ns, n).is_some()
-        });
+        let generated =
+            crate::model::dra::generate::for_pod(pod, &dra.templates, &mut counter, &|n| {
+                dra.claim(&ns, n).is_some()
+            });
         for (i, t) in generated.missing {
             warnings.push(Diagnostic::new(
                 &origin.file,

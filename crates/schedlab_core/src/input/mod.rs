@@ -1288,26 +1288,52 @@ fn read_csi_node(at: &ObjectAt, value: Tree, inputs: &mut Inputs, errors: &mut V
 }
 
 /// A DeviceClass: named and validated.
-fn read_device_class(at: &ObjectAt, value: Tree, inputs: &mut Inputs, errors: &mut Vec<Diagnostic>) {
-    if let Some(c) = at.named::<crate::model::dra::DeviceClass>(&value, errors, |c| &c.metadata.name) {
+fn read_device_class(
+    at: &ObjectAt,
+    value: Tree,
+    inputs: &mut Inputs,
+    errors: &mut Vec<Diagnostic>,
+) {
+    if let Some(c) =
+        at.named::<crate::model::dra::DeviceClass>(&value, errors, |c| &c.metadata.name)
+    {
         validate::dra::device_class(&mut at.check(errors, &mut inputs.warnings), &c);
         inputs.device_classes.push((c, at.origin()));
     }
 }
 
 /// A ResourceSlice: named and validated.
-fn read_resource_slice(at: &ObjectAt, value: Tree, inputs: &mut Inputs, errors: &mut Vec<Diagnostic>) {
-    if let Some(s) = at.named::<crate::model::dra::ResourceSlice>(&value, errors, |s| &s.metadata.name) {
+fn read_resource_slice(
+    at: &ObjectAt,
+    value: Tree,
+    inputs: &mut Inputs,
+    errors: &mut Vec<Diagnostic>,
+) {
+    if let Some(s) =
+        at.named::<crate::model::dra::ResourceSlice>(&value, errors, |s| &s.metadata.name)
+    {
         validate::dra::resource_slice(&mut at.check(errors, &mut inputs.warnings), &s);
         inputs.resource_slices.push((s, at.origin()));
     }
 }
 
 /// A ResourceClaim: named, defaulted and validated.
-fn read_resource_claim(at: &ObjectAt, value: Tree, inputs: &mut Inputs, errors: &mut Vec<Diagnostic>) {
-    if let Some(mut c) = at.named::<crate::model::dra::ResourceClaim>(&value, errors, |c| &c.metadata.name) {
+fn read_resource_claim(
+    at: &ObjectAt,
+    value: Tree,
+    inputs: &mut Inputs,
+    errors: &mut Vec<Diagnostic>,
+) {
+    if let Some(mut c) =
+        at.named::<crate::model::dra::ResourceClaim>(&value, errors, |c| &c.metadata.name)
+    {
         crate::model::dra::apply_request_defaults(&mut c.spec);
-        validate::dra::claim_spec(&mut at.check(errors, &mut inputs.warnings), "spec", &c.spec, &c.metadata);
+        validate::dra::claim_spec(
+            &mut at.check(errors, &mut inputs.warnings),
+            "spec",
+            &c.spec,
+            &c.metadata,
+        );
         inputs.resource_claims.push((c, at.origin()));
     }
 }
@@ -1323,7 +1349,12 @@ fn read_resource_claim_template(
         at.named::<crate::model::dra::ResourceClaimTemplate>(&value, errors, |t| &t.metadata.name)
     {
         crate::model::dra::apply_request_defaults(&mut t.spec.spec);
-        validate::dra::claim_spec(&mut at.check(errors, &mut inputs.warnings), "spec.spec", &t.spec.spec, &t.metadata);
+        validate::dra::claim_spec(
+            &mut at.check(errors, &mut inputs.warnings),
+            "spec.spec",
+            &t.spec.spec,
+            &t.metadata,
+        );
         inputs.resource_claim_templates.push((t, at.origin()));
     }
 }

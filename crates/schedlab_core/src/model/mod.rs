@@ -3,8 +3,8 @@
 //! These are plain data read from Kubernetes JSON/YAML (only the fields the scheduler uses;
 //! everything else is ignored on input). Derived, per-cycle facts live in `cluster`, not here.
 
-pub(crate) mod field;
 pub mod dra;
+pub(crate) mod field;
 pub mod meta;
 pub(crate) mod names;
 pub mod node;

@@ -23,7 +23,13 @@ use std::sync::Arc;
 const PLUGIN: &str = "DynamicResources";
 
 /// Reserve: the allocations the cycle found on `node` go to their claims, in flight.
-pub(super) fn assume(state: &mut State, profile: &Profile, result: &CycleResult, pod: PodId, node: NodeId) {
+pub(super) fn assume(
+    state: &mut State,
+    profile: &Profile,
+    result: &CycleResult,
+    pod: PodId,
+    node: NodeId,
+) {
     let Some(i) = profile.plugins.iter().position(|e| e.spec.name == PLUGIN) else {
         return;
     };
@@ -32,7 +38,10 @@ pub(super) fn assume(state: &mut State, profile: &Profile, result: &CycleResult,
     };
     let uid = state.cluster.pods()[pod].pod.metadata.uid.clone();
     for (claim, allocation) in st.allocations_on(node) {
-        let (ns, name) = (claim.metadata.namespace_or_default().to_string(), claim.metadata.name.clone());
+        let (ns, name) = (
+            claim.metadata.namespace_or_default().to_string(),
+            claim.metadata.name.clone(),
+        );
         state.cluster.dra_mut().update_claim(&ns, &name, |e| {
             let c = Arc::make_mut(&mut e.claim);
             if !c.metadata.finalizers.iter().any(|f| f == FINALIZER) {
@@ -46,21 +55,32 @@ pub(super) fn assume(state: &mut State, profile: &Profile, result: &CycleResult,
 
 /// The binding ended: on success the pod joins `reservedFor` of each of its claims; either
 /// way nothing is in flight any more. Returns the claims that changed, before and after.
-pub(super) fn bound(state: &mut State, pod: PodId, success: bool) -> Vec<(Arc<ResourceClaim>, Arc<ResourceClaim>)> {
+pub(super) fn bound(
+    state: &mut State,
+    pod: PodId,
+    success: bool,
+) -> Vec<(Arc<ResourceClaim>, Arc<ResourceClaim>)> {
     let info = Arc::clone(&state.cluster.pods()[pod]);
     let Ok(claims) = pod_claims(&info, &state.cluster) else {
         return Vec::new();
     };
     let mut changed = Vec::new();
     for c in claims {
-        let (ns, name) = (c.metadata.namespace_or_default().to_string(), c.metadata.name.clone());
+        let (ns, name) = (
+            c.metadata.namespace_or_default().to_string(),
+            c.metadata.name.clone(),
+        );
         let dra = state.cluster.dra_mut();
         let old = dra.update_claim(&ns, &name, |e| {
             e.in_flight = None;
             let c = Arc::make_mut(&mut e.claim);
             let uid = &info.pod.metadata.uid;
             let name = &info.pod.metadata.name;
-            let present = c.status.reserved_for.iter().any(|r| r.uid == *uid && r.name == *name);
+            let present = c
+                .status
+                .reserved_for
+                .iter()
+                .any(|r| r.uid == *uid && r.name == *name);
             if success && !present {
                 c.status.reserved_for.push(ResourceClaimConsumerReference {
                     api_group: String::new(),
@@ -81,7 +101,11 @@ pub(super) fn bound(state: &mut State, pod: PodId, success: bool) -> Vec<(Arc<Re
 
 /// Clears a claim's allocation and reservations (PostFilter, or the controller once no pod
 /// holds it). Returns the claim before and after.
-pub(super) fn deallocate(state: &mut State, ns: &str, name: &str) -> Option<(Arc<ResourceClaim>, Arc<ResourceClaim>)> {
+pub(super) fn deallocate(
+    state: &mut State,
+    ns: &str,
+    name: &str,
+) -> Option<(Arc<ResourceClaim>, Arc<ResourceClaim>)> {
     let dra = state.cluster.dra_mut();
     let old = dra.update_claim(ns, name, |e| {
         let c = Arc::make_mut(&mut e.claim);
@@ -94,7 +118,10 @@ pub(super) fn deallocate(state: &mut State, ns: &str, name: &str) -> Option<(Arc
 }
 
 /// A deleted bound pod leaves `reservedFor`; a claim no pod holds is deallocated.
-pub(super) fn released(state: &mut State, pod: PodId) -> Vec<(Arc<ResourceClaim>, Arc<ResourceClaim>)> {
+pub(super) fn released(
+    state: &mut State,
+    pod: PodId,
+) -> Vec<(Arc<ResourceClaim>, Arc<ResourceClaim>)> {
     let info = Arc::clone(&state.cluster.pods()[pod]);
     if info.pod.spec.resource_claims.is_empty() {
         return Vec::new();
@@ -104,7 +131,10 @@ pub(super) fn released(state: &mut State, pod: PodId) -> Vec<(Arc<ResourceClaim>
     };
     let mut changed = Vec::new();
     for c in claims {
-        let (ns, name) = (c.metadata.namespace_or_default().to_string(), c.metadata.name.clone());
+        let (ns, name) = (
+            c.metadata.namespace_or_default().to_string(),
+            c.metadata.name.clone(),
+        );
         let dra = state.cluster.dra_mut();
         let old = dra.update_claim(&ns, &name, |e| {
             let c = Arc::make_mut(&mut e.claim);
@@ -133,7 +163,10 @@ fn may_help(state: &State, waiting: PodId, old: &ResourceClaim, new: &ResourceCl
     if old.status.allocation.is_some() && new.status.allocation.is_none() {
         return true;
     }
-    let mine = claims.iter().any(|c| c.metadata.name == new.metadata.name && c.metadata.namespace_or_default() == new.metadata.namespace_or_default());
+    let mine = claims.iter().any(|c| {
+        c.metadata.name == new.metadata.name
+            && c.metadata.namespace_or_default() == new.metadata.namespace_or_default()
+    });
     mine && old.status != new.status
 }
 
@@ -144,7 +177,10 @@ pub(super) fn claim_events(
     v135: bool,
     changes: &[(Arc<ResourceClaim>, Arc<ResourceClaim>)],
 ) -> MoveReport {
-    let mut report = MoveReport { event: None, moved: Vec::new() };
+    let mut report = MoveReport {
+        event: None,
+        moved: Vec::new(),
+    };
     if changes.is_empty() || !v135 {
         return report;
     }
@@ -155,9 +191,11 @@ pub(super) fn claim_events(
             .unschedulable_pods()
             .filter(|&p| may_help(st, p, old, new))
             .collect();
-        let more = state.queue.move_with_hints(ClusterEvent::ResourceClaimUpdate, state.now, |p, rejectors| {
-            rejectors.contains(&PLUGIN) && worth.contains(&p)
-        });
+        let more = state.queue.move_with_hints(
+            ClusterEvent::ResourceClaimUpdate,
+            state.now,
+            |p, rejectors| rejectors.contains(&PLUGIN) && worth.contains(&p),
+        );
         if more.event.is_some() {
             report.event = more.event;
         }
@@ -166,7 +204,10 @@ pub(super) fn claim_events(
     let gated: Vec<PodId> = state.queue.gated_pods().collect();
     for p in gated {
         let info = &state.cluster.pods()[p];
-        if !info.pod.spec.resource_claims.is_empty() && pod_claims(info, &state.cluster).is_ok() && info.pod.spec.scheduling_gates.is_empty() {
+        if !info.pod.spec.resource_claims.is_empty()
+            && pod_claims(info, &state.cluster).is_ok()
+            && info.pod.spec.scheduling_gates.is_empty()
+        {
             state.queue.ungate(p, state.now);
         }
     }

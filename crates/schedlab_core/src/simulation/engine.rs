@@ -511,7 +511,9 @@ fn run_cycle_modern(
                     )
                 };
                 if let Some((ns, name)) = &post.dra_deallocate {
-                    let changed: Vec<_> = super::dra::deallocate(state, ns, name).into_iter().collect();
+                    let changed: Vec<_> = super::dra::deallocate(state, ns, name)
+                        .into_iter()
+                        .collect();
                     let _ = super::dra::claim_events(state, true, &changed);
                 }
                 if !post.message.is_empty() {

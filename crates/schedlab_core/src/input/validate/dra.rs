@@ -105,7 +105,11 @@ pub(crate) fn claim_spec(c: &mut Check, at: &str, spec: &ResourceClaimSpec, m: &
         }
         match (&r.exactly, &r.first_available) {
             (Some(e), None) => {
-                class_name(c, &e.device_class_name, format!("{p}.exactly.deviceClassName"));
+                class_name(
+                    c,
+                    &e.device_class_name,
+                    format!("{p}.exactly.deviceClassName"),
+                );
                 selectors(c, &e.selectors, &format!("{p}.exactly.selectors"));
                 mode(c, &e.allocation_mode, e.count, &format!("{p}.exactly"));
             }
@@ -145,10 +149,18 @@ pub(crate) fn resource_slice(c: &mut Check, s: &ResourceSlice) {
         c.error(FieldError::required("spec.pool.name", ""));
     }
     if spec.pool.generation < 0 {
-        c.error(FieldError::invalid("spec.pool.generation", Value::Int(spec.pool.generation), "must be greater than or equal to 0"));
+        c.error(FieldError::invalid(
+            "spec.pool.generation",
+            Value::Int(spec.pool.generation),
+            "must be greater than or equal to 0",
+        ));
     }
     if spec.pool.resource_slice_count <= 0 {
-        c.error(FieldError::invalid("spec.pool.resourceSliceCount", Value::Int(spec.pool.resource_slice_count), "must be greater than zero"));
+        c.error(FieldError::invalid(
+            "spec.pool.resourceSliceCount",
+            Value::Int(spec.pool.resource_slice_count),
+            "must be greater than zero",
+        ));
     }
     let set = [
         spec.node_name.is_some(),
@@ -180,21 +192,42 @@ pub(crate) fn resource_slice(c: &mut Check, s: &ResourceSlice) {
         if !names.insert(d.name.as_str()) {
             c.error(FieldError::duplicate(format!("{p}.name"), quoted(&d.name)));
         }
-        too_many(c, format!("{p}.attributes"), d.attributes.len() + d.capacity.len(), 32);
+        too_many(
+            c,
+            format!("{p}.attributes"),
+            d.attributes.len() + d.capacity.len(),
+            32,
+        );
         for (k, a) in &d.attributes {
             let ap = format!("{p}.attributes[{k:?}]");
-            let n = [a.int.is_some(), a.bool.is_some(), a.string.is_some(), a.version.is_some()];
+            let n = [
+                a.int.is_some(),
+                a.bool.is_some(),
+                a.string.is_some(),
+                a.version.is_some(),
+            ];
             if n.iter().filter(|&&b| b).count() != 1 {
-                c.error(FieldError::invalid(ap.clone(), Value::Raw("{...}".into()), "exactly one value must be specified"));
+                c.error(FieldError::invalid(
+                    ap.clone(),
+                    Value::Raw("{...}".into()),
+                    "exactly one value must be specified",
+                ));
             }
             for v in [&a.string, &a.version].into_iter().flatten() {
                 if v.len() > 64 {
-                    c.error(FieldError::plain(ap.clone(), "Too long: may not be more than 64 bytes"));
+                    c.error(FieldError::plain(
+                        ap.clone(),
+                        "Too long: may not be more than 64 bytes",
+                    ));
                 }
             }
             if let Some(v) = &a.version {
                 if cel::Semver::parse(v, false).is_none() {
-                    c.error(FieldError::invalid(format!("{ap}.version"), quoted(v), "must be a string compatible with semver.org spec 2.0.0"));
+                    c.error(FieldError::invalid(
+                        format!("{ap}.version"),
+                        quoted(v),
+                        "must be a string compatible with semver.org spec 2.0.0",
+                    ));
                 }
             }
         }

@@ -227,7 +227,10 @@ impl DraCatalog {
     /// Adds a claim (namespace defaulted); false if one with that name exists.
     pub fn add_claim(&mut self, mut claim: ResourceClaim, generated: bool) -> bool {
         claim.metadata.namespace = claim.metadata.namespace_or_default().to_string();
-        let key = (claim.metadata.namespace.clone(), claim.metadata.name.clone());
+        let key = (
+            claim.metadata.namespace.clone(),
+            claim.metadata.name.clone(),
+        );
         if let Some(&i) = self.claim_index.get(&key) {
             if !self.claims[i].deleted {
                 return false;

@@ -36,7 +36,11 @@ pub fn generate_name(pod: &str, entry: &str) -> String {
         return base;
     }
     let l = base.len();
-    let cut = |s: &str| s.chars().take(s.len() * MAX_BASE_LEN / l).collect::<String>();
+    let cut = |s: &str| {
+        s.chars()
+            .take(s.len() * MAX_BASE_LEN / l)
+            .collect::<String>()
+    };
     format!("{}-{}", cut(pod), cut(entry))
 }
 
@@ -66,7 +70,12 @@ pub fn for_pod(
         let Some(t) = &entry.resource_claim_template_name else {
             continue;
         };
-        if pod.status.resource_claim_statuses.iter().any(|s| s.name == entry.name) {
+        if pod
+            .status
+            .resource_claim_statuses
+            .iter()
+            .any(|s| s.name == entry.name)
+        {
             continue;
         }
         let Some(template) = templates.get(&(ns.clone(), t.clone())) else {
@@ -76,7 +85,11 @@ pub fn for_pod(
         let base = generate_name(&pod.metadata.name, &entry.name);
         let mut name;
         loop {
-            name = format!("{}{}", base.chars().take(58).collect::<String>(), suffix(*counter));
+            name = format!(
+                "{}{}",
+                base.chars().take(58).collect::<String>(),
+                suffix(*counter)
+            );
             *counter += 1;
             if !taken(&name) && !out.claims.iter().any(|c| c.metadata.name == name) {
                 break;
@@ -98,10 +111,12 @@ pub fn for_pod(
             controller: Some(true),
         }];
         claim.spec = template.spec.spec.clone();
-        pod.status.resource_claim_statuses.push(PodResourceClaimStatus {
-            name: entry.name.clone(),
-            resource_claim_name: Some(name),
-        });
+        pod.status
+            .resource_claim_statuses
+            .push(PodResourceClaimStatus {
+                name: entry.name.clone(),
+                resource_claim_name: Some(name),
+            });
         out.claims.push(claim);
     }
     out
@@ -124,6 +139,9 @@ mod tests {
         let pod = "a".repeat(50);
         let entry = "b".repeat(20);
         // L = 72; 50*57/72 = 39, 20*57/72 = 15.
-        assert_eq!(generate_name(&pod, &entry), format!("{}-{}", "a".repeat(39), "b".repeat(15)));
+        assert_eq!(
+            generate_name(&pod, &entry),
+            format!("{}-{}", "a".repeat(39), "b".repeat(15))
+        );
     }
 }

@@ -66,7 +66,9 @@ mod tests {
             json!({"spec": {"schedulingGates": [{"name": "foo"}, {"name": "example.com/bar"}]}}),
         ));
         assert_eq!(
-            SchedulingGates.pre_enqueue(&two, &crate::cluster::Cluster::default()).message(),
+            SchedulingGates
+                .pre_enqueue(&two, &crate::cluster::Cluster::default())
+                .message(),
             "waiting for scheduling gates: [foo example.com/bar]"
         );
     }

@@ -108,11 +108,16 @@ pub(crate) fn gather_pools(table: &DeviceTable, node: &NodeRef) -> Result<Vec<Po
             if facts.max_generation > gen {
                 continue;
             }
-            incomplete = facts.slices_at.get(&gen).copied().unwrap_or(0) != first.resource_slice_count;
+            incomplete =
+                facts.slices_at.get(&gen).copied().unwrap_or(0) != first.resource_slice_count;
         }
         slices.sort_by(|&a, &b| {
             let (x, y) = (&table.slices[a as usize], &table.slices[b as usize]);
-            x.slice.metadata.name.cmp(&y.slice.metadata.name).then(a.cmp(&b))
+            x.slice
+                .metadata
+                .name
+                .cmp(&y.slice.metadata.name)
+                .then(a.cmp(&b))
         });
         let mut seen = std::collections::HashSet::new();
         let invalid = slices.iter().any(|&s| {
@@ -252,7 +257,16 @@ impl<'a> Search<'a> {
                     let sel = expressions(&e.selectors).map_err(|i| {
                         format!("claim {ck}, request {}, selector #{i}: CEL expression empty (unsupported selector type?)", r.name)
                     })?;
-                    let req = self.request(&ck, &r.name, r.name.clone(), &e.device_class_name, sel, &e.allocation_mode, e.count, e.admin_access == Some(true))?;
+                    let req = self.request(
+                        &ck,
+                        &r.name,
+                        r.name.clone(),
+                        &e.device_class_name,
+                        sel,
+                        &e.allocation_mode,
+                        e.count,
+                        e.admin_access == Some(true),
+                    )?;
                     min_devices += req.num_devices;
                     data.subs.push(req);
                 } else if let Some(subs) = &r.first_available {
@@ -262,7 +276,16 @@ impl<'a> Search<'a> {
                             format!("claim {ck}, request {}, selector #{i}: CEL expression empty (unsupported selector type?)", s.name)
                         })?;
                         let name = format!("{}/{}", r.name, s.name);
-                        let req = self.request(&ck, &s.name, name, &s.device_class_name, sel, &s.allocation_mode, s.count, false)?;
+                        let req = self.request(
+                            &ck,
+                            &s.name,
+                            name,
+                            &s.device_class_name,
+                            sel,
+                            &s.allocation_mode,
+                            s.count,
+                            false,
+                        )?;
                         data.subs.push(req);
                     }
                     min_devices += data.subs.iter().map(|s| s.num_devices).min().unwrap_or(0);
@@ -361,7 +384,11 @@ impl<'a> Search<'a> {
     /// The device at table index `d`, its driver and pool.
     fn device(&self, d: u32) -> (&'a crate::model::dra::Device, &'a str, &'a str) {
         let (device, slice) = self.world.table.device_at(d);
-        (device, slice.spec.driver.as_str(), slice.spec.pool.name.as_str())
+        (
+            device,
+            slice.spec.driver.as_str(),
+            slice.spec.pool.name.as_str(),
+        )
     }
 
     /// `isSelectable`: no binding conditions, the class's selectors, then the request's.

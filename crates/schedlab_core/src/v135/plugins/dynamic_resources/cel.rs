@@ -28,6 +28,7 @@
 //! work by length) without reproducing its exact numbers; Kubernetes' URL, IP, CIDR, regex
 //! `find`, sets and authz libraries are not provided (a call to one is an undeclared reference).
 
+use super::cel_check;
 use crate::model::dra::{split_qualified_name, Device};
 use crate::model::Quantity;
 use cel::common::ast::{Expr, IdedExpr, LiteralValue};
@@ -36,7 +37,6 @@ use cel::common::value::{CowVal, StaticVal, Val};
 use cel::objects::Value;
 use cel::parser::Macro;
 use cel::{Context, Env, ExecutionError, Program};
-use super::cel_check;
 use std::any::Any;
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap};
@@ -99,7 +99,14 @@ pub(crate) fn compile(expression: &str) -> Result<Compiled, String> {
         let issues: Vec<String> = errs
             .errors
             .iter()
-            .map(|e| render_issue(expression, e.pos.0.max(1) as usize, e.pos.1 as usize + 1, &e.msg))
+            .map(|e| {
+                render_issue(
+                    expression,
+                    e.pos.0.max(1) as usize,
+                    e.pos.1 as usize + 1,
+                    &e.msg,
+                )
+            })
             .collect();
         format!("compilation failed: {}", issues.join("\n"))
     })?;
@@ -112,7 +119,10 @@ pub(crate) fn compile(expression: &str) -> Result<Compiled, String> {
             render_issue(expression, line, col, &issue.message)
         )
     })?;
-    if !matches!(ty, cel_check::Ty::Bool | cel_check::Ty::Dyn | cel_check::Ty::Ids(false)) {
+    if !matches!(
+        ty,
+        cel_check::Ty::Bool | cel_check::Ty::Dyn | cel_check::Ty::Ids(false)
+    ) {
         return Err(format!(
             "must evaluate to bool or the unknown type, not {}",
             ty.name()
@@ -139,7 +149,10 @@ fn position(source: &str, program: &Program, id: u64) -> (usize, usize) {
 fn render_issue(source: &str, line: usize, col: usize, msg: &str) -> String {
     let mut out = format!("ERROR: <input>:{line}:{col}: {msg}");
     if let Some(text) = source.lines().nth(line - 1) {
-        out.push_str(&format!("\n | {text}\n | {}^", ".".repeat(col.saturating_sub(1))));
+        out.push_str(&format!(
+            "\n | {text}\n | {}^",
+            ".".repeat(col.saturating_sub(1))
+        ));
     }
     out
 }
@@ -172,7 +185,10 @@ fn bind_macro(
     let init = args.pop().expect("three arguments");
     let var = args.pop().expect("three arguments");
     let Expr::Ident(name) = &var.expr else {
-        return Err(helper.new_error(var.id, "cel.bind() variable names must be simple identifiers"));
+        return Err(helper.new_error(
+            var.id,
+            "cel.bind() variable names must be simple identifiers",
+        ));
     };
     let name = name.clone();
     let iter_range = helper.next_expr(Expr::List(ListExpr::new(Vec::new())));
@@ -222,9 +238,8 @@ impl Semver {
             Some((a, b)) => (a, b.split('.').map(str::to_string).collect::<Vec<_>>()),
             None => (rest, Vec::new()),
         };
-        let ident_ok = |p: &String| {
-            !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-        };
+        let ident_ok =
+            |p: &String| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-');
         if !pre.iter().all(ident_ok) || !build.iter().all(ident_ok) {
             return None;
         }
@@ -255,8 +270,9 @@ impl Semver {
     }
 
     fn precedence(&self, other: &Semver) -> Ordering {
-        self.nums.cmp(&other.nums).then_with(|| {
-            match (self.pre.is_empty(), other.pre.is_empty()) {
+        self.nums
+            .cmp(&other.nums)
+            .then_with(|| match (self.pre.is_empty(), other.pre.is_empty()) {
                 (true, true) => Ordering::Equal,
                 (true, false) => Ordering::Greater,
                 (false, true) => Ordering::Less,
@@ -274,8 +290,7 @@ impl Semver {
                     }
                     self.pre.len().cmp(&other.pre.len())
                 }
-            }
-        })
+            })
     }
 }
 
@@ -506,27 +521,72 @@ fn add_kubernetes_functions(env: &mut Env) -> Result<(), cel::DeclarationError> 
         vec![STRING_TYPE, BOOL_TYPE],
         semver_fn,
     )?;
-    env.add_overload("isSemver", "is_semver_string", vec![STRING_TYPE], is_semver_fn)?;
+    env.add_overload(
+        "isSemver",
+        "is_semver_string",
+        vec![STRING_TYPE],
+        is_semver_fn,
+    )?;
     env.add_overload(
         "isSemver",
         "is_semver_string_bool",
         vec![STRING_TYPE, BOOL_TYPE],
         is_semver_fn,
     )?;
-    env.add_overload("quantity", "string_to_quantity", vec![STRING_TYPE], quantity_fn)?;
-    env.add_overload("isQuantity", "is_quantity_string", vec![STRING_TYPE], is_quantity_fn)?;
+    env.add_overload(
+        "quantity",
+        "string_to_quantity",
+        vec![STRING_TYPE],
+        quantity_fn,
+    )?;
+    env.add_overload(
+        "isQuantity",
+        "is_quantity_string",
+        vec![STRING_TYPE],
+        is_quantity_fn,
+    )?;
     for (ty, tag) in [(s.to_owned(), "semver"), (q.to_owned(), "quantity")] {
         let id = |f: &str| format!("{tag}_{f}");
-        env.add_member_overload("compareTo", &id("compare_to"), ty.to_owned(), vec![ty.to_owned()], compare_to)?;
-        env.add_member_overload("isGreaterThan", &id("greater"), ty.to_owned(), vec![ty.to_owned()], greater)?;
-        env.add_member_overload("isLessThan", &id("less"), ty.to_owned(), vec![ty.to_owned()], less)?;
+        env.add_member_overload(
+            "compareTo",
+            &id("compare_to"),
+            ty.to_owned(),
+            vec![ty.to_owned()],
+            compare_to,
+        )?;
+        env.add_member_overload(
+            "isGreaterThan",
+            &id("greater"),
+            ty.to_owned(),
+            vec![ty.to_owned()],
+            greater,
+        )?;
+        env.add_member_overload(
+            "isLessThan",
+            &id("less"),
+            ty.to_owned(),
+            vec![ty.to_owned()],
+            less,
+        )?;
     }
     env.add_member_overload("major", "semver_major", s.to_owned(), vec![], major)?;
     env.add_member_overload("minor", "semver_minor", s.to_owned(), vec![], minor)?;
     env.add_member_overload("patch", "semver_patch", s, vec![], patch)?;
     env.add_member_overload("sign", "quantity_sign", q.to_owned(), vec![], sign)?;
-    env.add_member_overload("isInteger", "quantity_is_integer", q.to_owned(), vec![], is_integer)?;
-    env.add_member_overload("asInteger", "quantity_as_integer", q.to_owned(), vec![], as_integer)?;
+    env.add_member_overload(
+        "isInteger",
+        "quantity_is_integer",
+        q.to_owned(),
+        vec![],
+        is_integer,
+    )?;
+    env.add_member_overload(
+        "asInteger",
+        "quantity_as_integer",
+        q.to_owned(),
+        vec![],
+        as_integer,
+    )?;
     env.add_member_overload(
         "asApproximateFloat",
         "quantity_as_float",
@@ -534,9 +594,24 @@ fn add_kubernetes_functions(env: &mut Env) -> Result<(), cel::DeclarationError> 
         vec![],
         as_float,
     )?;
-    for (f, op) in [("add", add as cel::common::functions::Function), ("sub", sub)] {
-        env.add_member_overload(f, &format!("quantity_{f}_quantity"), q.to_owned(), vec![q.to_owned()], op)?;
-        env.add_member_overload(f, &format!("quantity_{f}_int"), q.to_owned(), vec![INT_TYPE], op)?;
+    for (f, op) in [
+        ("add", add as cel::common::functions::Function),
+        ("sub", sub),
+    ] {
+        env.add_member_overload(
+            f,
+            &format!("quantity_{f}_quantity"),
+            q.to_owned(),
+            vec![q.to_owned()],
+            op,
+        )?;
+        env.add_member_overload(
+            f,
+            &format!("quantity_{f}_int"),
+            q.to_owned(),
+            vec![INT_TYPE],
+            op,
+        )?;
     }
     Ok(())
 }
@@ -639,13 +714,19 @@ fn device_value(driver: &str, device: &Device) -> Result<Box<dyn Val>, String> {
         } else {
             return Err(format!("attribute {name}: unsupported attribute value"));
         };
-        attributes.entry(domain).or_default().push((id.to_string(), v));
+        attributes
+            .entry(domain)
+            .or_default()
+            .push((id.to_string(), v));
     }
     let mut capacity: BTreeMap<&str, Vec<(String, Box<dyn Val>)>> = BTreeMap::new();
     for (name, c) in &device.capacity {
         let (domain, id) = split_qualified_name(name, driver);
         let q: Box<dyn Val> = Box::new(Qty(c.quantity()));
-        capacity.entry(domain).or_default().push((id.to_string(), q));
+        capacity
+            .entry(domain)
+            .or_default()
+            .push((id.to_string(), q));
     }
     let domains = |m: BTreeMap<&str, Vec<(String, Box<dyn Val>)>>| -> Box<dyn Val> {
         let entries = m
@@ -655,7 +736,10 @@ fn device_value(driver: &str, device: &Device) -> Result<Box<dyn Val>, String> {
         Box::new(Domains(string_map(entries)))
     };
     Ok(Box::new(string_map(vec![
-        ("driver".into(), boxed(Value::String(Arc::new(driver.to_string())))),
+        (
+            "driver".into(),
+            boxed(Value::String(Arc::new(driver.to_string()))),
+        ),
         ("attributes".into(), domains(attributes)),
         ("capacity".into(), domains(capacity)),
     ])))
@@ -676,7 +760,14 @@ mod tests {
                 .collect(),
             capacity: caps
                 .iter()
-                .map(|(k, v)| (k.to_string(), DeviceCapacity { value: v.to_string() }))
+                .map(|(k, v)| {
+                    (
+                        k.to_string(),
+                        DeviceCapacity {
+                            value: v.to_string(),
+                        },
+                    )
+                })
                 .collect(),
             ..Device::default()
         }
@@ -696,40 +787,88 @@ mod tests {
     #[test]
     fn the_driver_and_attributes_of_every_type_are_visible() {
         let none = device(&[], &[]);
-        assert_eq!(eval(r#"device.driver == "dra.example.com""#, &none), Ok(true));
-        let b = device(&[("name", attr_bool(true))], &[]);
-        assert_eq!(eval(r#"device.attributes["dra.example.com"].name"#, &b), Ok(true));
-        let i = device(&[("name", DeviceAttribute { int: Some(1), ..Default::default() })], &[]);
-        assert_eq!(eval(r#"device.attributes["dra.example.com"].name > 0"#, &i), Ok(true));
-        let s = device(
-            &[("name", DeviceAttribute { string: Some("fish".into()), ..Default::default() })],
-            &[],
+        assert_eq!(
+            eval(r#"device.driver == "dra.example.com""#, &none),
+            Ok(true)
         );
-        assert_eq!(eval(r#"device.attributes["dra.example.com"].name == "fish""#, &s), Ok(true));
-        let v = device(
-            &[("name", DeviceAttribute { version: Some("1.0.0".into()), ..Default::default() })],
+        let b = device(&[("name", attr_bool(true))], &[]);
+        assert_eq!(
+            eval(r#"device.attributes["dra.example.com"].name"#, &b),
+            Ok(true)
+        );
+        let i = device(
+            &[(
+                "name",
+                DeviceAttribute {
+                    int: Some(1),
+                    ..Default::default()
+                },
+            )],
             &[],
         );
         assert_eq!(
-            eval(r#"device.attributes["dra.example.com"].name.isGreaterThan(semver("0.0.1"))"#, &v),
+            eval(r#"device.attributes["dra.example.com"].name > 0"#, &i),
+            Ok(true)
+        );
+        let s = device(
+            &[(
+                "name",
+                DeviceAttribute {
+                    string: Some("fish".into()),
+                    ..Default::default()
+                },
+            )],
+            &[],
+        );
+        assert_eq!(
+            eval(r#"device.attributes["dra.example.com"].name == "fish""#, &s),
+            Ok(true)
+        );
+        let v = device(
+            &[(
+                "name",
+                DeviceAttribute {
+                    version: Some("1.0.0".into()),
+                    ..Default::default()
+                },
+            )],
+            &[],
+        );
+        assert_eq!(
+            eval(
+                r#"device.attributes["dra.example.com"].name.isGreaterThan(semver("0.0.1"))"#,
+                &v
+            ),
             Ok(true)
         );
         let c = device(&[], &[("name", "1Mi")]);
         assert_eq!(
-            eval(r#"device.capacity["dra.example.com"].name.isGreaterThan(quantity("1Ki"))"#, &c),
+            eval(
+                r#"device.capacity["dra.example.com"].name.isGreaterThan(quantity("1Ki"))"#,
+                &c
+            ),
             Ok(true)
         );
         // A qualified name in another domain.
         let q = device(&[("other.example.com/x", attr_bool(true))], &[]);
-        assert_eq!(eval(r#"device.attributes["other.example.com"].x"#, &q), Ok(true));
+        assert_eq!(
+            eval(r#"device.attributes["other.example.com"].x"#, &q),
+            Ok(true)
+        );
     }
 
     #[test]
     fn an_unknown_domain_is_an_empty_map_and_an_unknown_id_a_runtime_error() {
         let none = device(&[], &[]);
-        assert_eq!(eval(r#""no-such-domain" in device.attributes"#, &none), Ok(false));
         assert_eq!(
-            eval(r#"device.attributes["no-such-domain"].noSuchAttr.isGreaterThan(quantity("1Ki"))"#, &none),
+            eval(r#""no-such-domain" in device.attributes"#, &none),
+            Ok(false)
+        );
+        assert_eq!(
+            eval(
+                r#"device.attributes["no-such-domain"].noSuchAttr.isGreaterThan(quantity("1Ki"))"#,
+                &none
+            ),
             Err("no such key: noSuchAttr".to_string())
         );
         assert_eq!(
@@ -747,10 +886,16 @@ mod tests {
             "must evaluate to bool or the unknown type, not int"
         );
         let e = compile("device.driver ==").unwrap_err();
-        assert!(e.starts_with("compilation failed: ERROR: <input>:1:"), "{e}");
+        assert!(
+            e.starts_with("compilation failed: ERROR: <input>:1:"),
+            "{e}"
+        );
         assert!(e.contains("Syntax error"), "{e}");
         let e = compile("device.allowMultipleAllocations").unwrap_err();
-        assert!(e.contains("undefined field 'allowMultipleAllocations'"), "{e}");
+        assert!(
+            e.contains("undefined field 'allowMultipleAllocations'"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -764,7 +909,10 @@ mod tests {
             (r#"quantity("1Gi") == quantity("1024Mi")"#, true),
             (r#"quantity("1Gi").compareTo(quantity("2Gi")) < 0"#, true),
             (r#"quantity("500m").isInteger()"#, false),
-            (r#"quantity("1k").add(quantity("1")).asInteger() == 1001"#, true),
+            (
+                r#"quantity("1k").add(quantity("1")).asInteger() == 1001"#,
+                true,
+            ),
             (r#"cel.bind(x, 2, x * x == 4)"#, true),
         ] {
             assert_eq!(eval(expr, &none), Ok(want), "{expr}");
@@ -773,7 +921,13 @@ mod tests {
 
     #[test]
     fn a_runaway_expression_is_over_the_cost_limit() {
-        let list = format!("[{}]", (0..100).map(|i| i.to_string()).collect::<Vec<_>>().join(","));
+        let list = format!(
+            "[{}]",
+            (0..100)
+                .map(|i| i.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        );
         let runaway = format!("{list}.all(a, {list}.all(b, {list}.all(c, a + b + c >= 0)))");
         assert!(compile(&runaway).expect("compiles").max_cost > MAX_COST);
         let fine = r#"device.attributes["dra.example.com"].exists(k, k == "model")"#;

@@ -63,8 +63,8 @@ fn function_type(name: &str) -> Option<Ty> {
         "string" | "charAt" | "lowerAscii" | "upperAscii" | "trim" | "replace" | "substring"
         | "reverse" | "join" | "format" | "strings.quote" => Ty::String,
         "bytes" => Ty::Bytes,
-        "bool" | "matches" | "startsWith" | "endsWith" | "contains" | "isSemver"
-        | "isQuantity" | "isGreaterThan" | "isLessThan" | "isInteger" => Ty::Bool,
+        "bool" | "matches" | "startsWith" | "endsWith" | "contains" | "isSemver" | "isQuantity"
+        | "isGreaterThan" | "isLessThan" | "isInteger" => Ty::Bool,
         "split" => Ty::List,
         "semver" => Ty::Semver,
         "quantity" | "add" | "sub" => Ty::Quantity,
@@ -174,8 +174,18 @@ fn check_call(
     }
     let f = call.func_name.as_str();
     Ok(match f {
-        "_&&_" | "_||_" | "!_" | "_==_" | "_!=_" | "_<_" | "_<=_" | "_>_" | "_>=_" | "@in"
-        | "@not_strictly_false" | "not_strictly_false" => Ty::Bool,
+        "_&&_"
+        | "_||_"
+        | "!_"
+        | "_==_"
+        | "_!=_"
+        | "_<_"
+        | "_<=_"
+        | "_>_"
+        | "_>=_"
+        | "@in"
+        | "@not_strictly_false"
+        | "not_strictly_false" => Ty::Bool,
         "_?_:_" => {
             if args.len() == 3 && args[1] == args[2] {
                 args[1]

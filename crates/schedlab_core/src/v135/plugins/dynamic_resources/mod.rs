@@ -96,8 +96,14 @@ pub(crate) struct DraState {
 
 impl DraState {
     /// The allocation Filter found on `node` for each claim to allocate: (claim, allocation).
-    pub(crate) fn allocations_on(&self, node: NodeId) -> Vec<(Arc<ResourceClaim>, AllocationResult)> {
-        let map = self.node_allocations.lock().unwrap_or_else(|e| e.into_inner());
+    pub(crate) fn allocations_on(
+        &self,
+        node: NodeId,
+    ) -> Vec<(Arc<ResourceClaim>, AllocationResult)> {
+        let map = self
+            .node_allocations
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
         let Some(found) = map.get(&node) else {
             return Vec::new();
         };
@@ -110,7 +116,10 @@ impl DraState {
 }
 
 /// `foreachPodResourceClaim`: the pod's claims in order, or the first lookup error.
-pub(crate) fn pod_claims(pod: &PodInfo, cluster: &Cluster) -> Result<Vec<Arc<ResourceClaim>>, String> {
+pub(crate) fn pod_claims(
+    pod: &PodInfo,
+    cluster: &Cluster,
+) -> Result<Vec<Arc<ResourceClaim>>, String> {
     let p = &pod.pod;
     let ns = &pod.namespace;
     let mut out = Vec::with_capacity(p.spec.resource_claims.len());
@@ -118,8 +127,16 @@ pub(crate) fn pod_claims(pod: &PodInfo, cluster: &Cluster) -> Result<Vec<Arc<Res
         let (name, owned) = if let Some(n) = &entry.resource_claim_name {
             (n.clone(), false)
         } else if entry.resource_claim_template_name.is_some() {
-            let Some(st) = p.status.resource_claim_statuses.iter().find(|s| s.name == entry.name) else {
-                return Err(format!("pod \"{}\": ResourceClaim not created yet", pod.full_name));
+            let Some(st) = p
+                .status
+                .resource_claim_statuses
+                .iter()
+                .find(|s| s.name == entry.name)
+            else {
+                return Err(format!(
+                    "pod \"{}\": ResourceClaim not created yet",
+                    pod.full_name
+                ));
             };
             match &st.resource_claim_name {
                 Some(n) => (n.clone(), true),
@@ -168,7 +185,12 @@ impl DynamicResources {
                 (Some(e), _) => vec![(r.name.clone(), e.device_class_name.as_str())],
                 (_, Some(subs)) => subs
                     .iter()
-                    .map(|s| (format!("{}/{}", r.name, s.name), s.device_class_name.as_str()))
+                    .map(|s| {
+                        (
+                            format!("{}/{}", r.name, s.name),
+                            s.device_class_name.as_str(),
+                        )
+                    })
                     .collect(),
                 _ => {
                     return Some(unresolvable(format!(
@@ -196,7 +218,12 @@ impl DynamicResources {
     }
 
     /// Allocates the state's claims on `node`.
-    fn allocate_on(&self, cx: &Cx, st: &DraState, node: &NodeInfo) -> Result<Option<Vec<AllocationResult>>, AllocError> {
+    fn allocate_on(
+        &self,
+        cx: &Cx,
+        st: &DraState,
+        node: &NodeInfo,
+    ) -> Result<Option<Vec<AllocationResult>>, AllocError> {
         let Some(table) = &st.table else {
             return Ok(Some(Vec::new()));
         };
@@ -252,7 +279,12 @@ impl Plugin for DynamicResources {
         SPEC.name
     }
 
-    fn queueing_hint(&self, change: &ClusterChange, _pod: &PodInfo, _cluster: &Cluster) -> QueueingHint {
+    fn queueing_hint(
+        &self,
+        change: &ClusterChange,
+        _pod: &PodInfo,
+        _cluster: &Cluster,
+    ) -> QueueingHint {
         // Node Add | UpdateNodeLabel | UpdateNodeAllocatable, without a hint; pod events are
         // not registered.
         match change {
@@ -274,7 +306,11 @@ impl Plugin for DynamicResources {
     fn uniform_score(&self, _cx: &Cx, st: Option<&dyn PluginState>) -> Option<i64> {
         let st = state::<DraState>(st)?;
         let prioritized = st.claims.iter().any(|c| {
-            c.spec.devices.requests.iter().any(|r| r.first_available.is_some())
+            c.spec
+                .devices
+                .requests
+                .iter()
+                .any(|r| r.first_available.is_some())
         });
         (!prioritized).then_some(0)
     }
@@ -305,9 +341,16 @@ impl Plugin for DynamicResources {
                 st.available_on[i] = a.node_selector.clone();
                 continue;
             }
-            let in_flight = cx.cluster.dra().claim(&cx.pod.namespace, &c.metadata.name).and_then(|e| e.in_flight.clone());
+            let in_flight = cx
+                .cluster
+                .dra()
+                .claim(&cx.pod.namespace, &c.metadata.name)
+                .and_then(|e| e.in_flight.clone());
             if in_flight.is_some() {
-                return unresolvable(format!("resource claim {} is in the process of being allocated", c.key()));
+                return unresolvable(format!(
+                    "resource claim {} is in the process of being allocated",
+                    c.key()
+                ));
             }
             if let Some(out) = self.check_classes(c, cx.cluster) {
                 return out;
@@ -321,7 +364,13 @@ impl Plugin for DynamicResources {
         PreFilterOutput::with_state(st)
     }
 
-    fn filter(&self, cx: &Cx, s: Option<&dyn PluginState>, node: &NodeInfo, reasons: &mut Vec<Reason>) -> Code {
+    fn filter(
+        &self,
+        cx: &Cx,
+        s: Option<&dyn PluginState>,
+        node: &NodeInfo,
+        reasons: &mut Vec<Reason>,
+    ) -> Code {
         let Some(st) = state::<DraState>(s) else {
             return Code::Success;
         };
@@ -329,7 +378,10 @@ impl Plugin for DynamicResources {
             .available_on
             .iter()
             .enumerate()
-            .filter(|(_, sel)| sel.as_ref().is_some_and(|sel| !sel.matches(node.labels(), node.name())))
+            .filter(|(_, sel)| {
+                sel.as_ref()
+                    .is_some_and(|sel| !sel.matches(node.labels(), node.name()))
+            })
             .map(|(i, _)| i)
             .collect();
         let mut found = None;
@@ -351,12 +403,18 @@ impl Plugin for DynamicResources {
             }
         }
         if !unavailable.is_empty() {
-            st.unavailable.lock().unwrap_or_else(|e| e.into_inner()).extend(unavailable);
+            st.unavailable
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .extend(unavailable);
             reasons.push("resourceclaim not available on the node".into());
             return Code::UnschedulableAndUnresolvable;
         }
         if let Some(a) = found {
-            st.node_allocations.lock().unwrap_or_else(|e| e.into_inner()).insert(node.id(), a);
+            st.node_allocations
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(node.id(), a);
         }
         Code::Success
     }
@@ -365,11 +423,20 @@ impl Plugin for DynamicResources {
         let Some(st) = state::<DraState>(s) else {
             return Ok(0);
         };
-        let map = st.node_allocations.lock().unwrap_or_else(|e| e.into_inner());
+        let map = st
+            .node_allocations
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
         Ok(map.get(&node.id()).map_or(0, |a| compute_score(st, a)))
     }
 
-    fn normalize(&self, _cx: &Cx, _s: Option<&dyn PluginState>, _nodes: &[&NodeInfo], scores: &mut [i64]) {
+    fn normalize(
+        &self,
+        _cx: &Cx,
+        _s: Option<&dyn PluginState>,
+        _nodes: &[&NodeInfo],
+        scores: &mut [i64],
+    ) {
         // DefaultNormalizeScore(100, reverse = false).
         let max = scores.iter().copied().max().unwrap_or(0);
         if max == 0 {
@@ -391,21 +458,37 @@ pub(crate) fn post_filter(
         return (Status::new(Code::Error, "not found"), None);
     }
     let Some(st) = state::<DraState>(s).filter(|st| !st.claims.is_empty()) else {
-        return (Status::new(Code::Unschedulable, "no new claims to deallocate"), None);
+        return (
+            Status::new(Code::Unschedulable, "no new claims to deallocate"),
+            None,
+        );
     };
-    let unavailable = st.unavailable.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    let unavailable = st
+        .unavailable
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .clone();
     for i in unavailable {
         let c = &st.claims[i];
         let reserved = &c.status.reserved_for;
         if reserved.is_empty() || (reserved.len() == 1 && reserved[0].uid == pod.pod.metadata.uid) {
-            let key = (c.metadata.namespace_or_default().to_string(), c.metadata.name.clone());
+            let key = (
+                c.metadata.namespace_or_default().to_string(),
+                c.metadata.name.clone(),
+            );
             return (
-                Status::new(Code::Unschedulable, "deallocation of ResourceClaim completed"),
+                Status::new(
+                    Code::Unschedulable,
+                    "deallocation of ResourceClaim completed",
+                ),
                 Some(key),
             );
         }
     }
-    (Status::new(Code::Unschedulable, "still not schedulable"), None)
+    (
+        Status::new(Code::Unschedulable, "still not schedulable"),
+        None,
+    )
 }
 
 fn build(args: Option<&serde_json::Value>) -> Result<Box<dyn Plugin>, Vec<FieldError>> {
@@ -425,4 +508,3 @@ fn build(args: Option<&serde_json::Value>) -> Result<Box<dyn Plugin>, Vec<FieldE
     }
     Ok(Box::new(DynamicResources::default()))
 }
-

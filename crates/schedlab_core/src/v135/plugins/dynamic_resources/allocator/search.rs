@@ -3,8 +3,8 @@
 
 use super::{
     split_qualified_name, AllocationResult, DeviceAllocationConfiguration, DeviceAllocationResult,
-    DeviceAttribute, DeviceRequestAllocationResult, Found, NodeRef, NodeSelector,
-    NodeSelectorTerm, Requirement, Search, Taken, ALLOCATION_RESULTS_MAX_SIZE,
+    DeviceAttribute, DeviceRequestAllocationResult, Found, NodeRef, NodeSelector, NodeSelectorTerm,
+    Requirement, Search, Taken, ALLOCATION_RESULTS_MAX_SIZE,
 };
 
 impl Search<'_> {
@@ -23,7 +23,11 @@ impl Search<'_> {
         }
         if r == self.reqs[c].len() {
             let next = self.allocate_one(c + 1, 0, 0, 0, false)?;
-            return Ok(if next == Found::MaxSize { Found::No } else { next });
+            return Ok(if next == Found::MaxSize {
+                Found::No
+            } else {
+                next
+            });
         }
         if self.reqs[c][r].has_subs && !in_sub {
             let mut all_max = true;
@@ -241,7 +245,10 @@ impl Search<'_> {
         for (r, data) in self.reqs[c].iter().enumerate() {
             let req = &data.subs[selected[r].unwrap_or(0)];
             let class = &req.class;
-            match class_entries.iter().find(|(n, _)| *n == class.metadata.name) {
+            match class_entries
+                .iter()
+                .find(|(n, _)| *n == class.metadata.name)
+            {
                 Some((_, idx)) => {
                     for &i in idx {
                         config[i].requests.push(req.result_name.clone());
@@ -357,8 +364,22 @@ fn same_value(a: Option<&DeviceAttribute>, b: &DeviceAttribute) -> bool {
     match (a, b) {
         (DeviceAttribute { int: Some(x), .. }, DeviceAttribute { int: Some(y), .. }) => x == y,
         (DeviceAttribute { bool: Some(x), .. }, DeviceAttribute { bool: Some(y), .. }) => x == y,
-        (DeviceAttribute { string: Some(x), .. }, DeviceAttribute { string: Some(y), .. }) => x == y,
-        (DeviceAttribute { version: Some(x), .. }, DeviceAttribute { version: Some(y), .. }) => x == y,
+        (
+            DeviceAttribute {
+                string: Some(x), ..
+            },
+            DeviceAttribute {
+                string: Some(y), ..
+            },
+        ) => x == y,
+        (
+            DeviceAttribute {
+                version: Some(x), ..
+            },
+            DeviceAttribute {
+                version: Some(y), ..
+            },
+        ) => x == y,
         _ => false,
     }
 }
