@@ -696,9 +696,12 @@ fn boxed(v: Value) -> Box<dyn Val> {
     Box::<dyn Val>::try_from(v).expect("a built-in value")
 }
 
+/// Values by domain, then id.
+type ByDomain<'a> = BTreeMap<&'a str, Vec<(String, Box<dyn Val>)>>;
+
 /// The `device` variable of one device.
 fn device_value(driver: &str, device: &Device) -> Result<Box<dyn Val>, String> {
-    let mut attributes: BTreeMap<&str, Vec<(String, Box<dyn Val>)>> = BTreeMap::new();
+    let mut attributes: ByDomain<'_> = BTreeMap::new();
     for (name, a) in &device.attributes {
         let (domain, id) = split_qualified_name(name, driver);
         let v: Box<dyn Val> = if let Some(i) = a.int {
@@ -719,7 +722,7 @@ fn device_value(driver: &str, device: &Device) -> Result<Box<dyn Val>, String> {
             .or_default()
             .push((id.to_string(), v));
     }
-    let mut capacity: BTreeMap<&str, Vec<(String, Box<dyn Val>)>> = BTreeMap::new();
+    let mut capacity: ByDomain<'_> = BTreeMap::new();
     for (name, c) in &device.capacity {
         let (domain, id) = split_qualified_name(name, driver);
         let q: Box<dyn Val> = Box::new(Qty(c.quantity()));
@@ -728,7 +731,7 @@ fn device_value(driver: &str, device: &Device) -> Result<Box<dyn Val>, String> {
             .or_default()
             .push((id.to_string(), q));
     }
-    let domains = |m: BTreeMap<&str, Vec<(String, Box<dyn Val>)>>| -> Box<dyn Val> {
+    let domains = |m: ByDomain<'_>| -> Box<dyn Val> {
         let entries = m
             .into_iter()
             .map(|(d, ids)| (d.to_string(), Box::new(string_map(ids)) as Box<dyn Val>))
