@@ -275,6 +275,14 @@ pub fn check(report: &Value, expect: &Value) -> Vec<String> {
             ));
         }
     }
+    if let Some(claims) = expect.get("resourceClaims") {
+        if claims != &report["resourceClaims"] {
+            out.push(format!(
+                "resourceClaims: {}, expected {claims}",
+                report["resourceClaims"]
+            ));
+        }
+    }
     if let Some(end) = expect.get("end") {
         if end != &report["end"] {
             out.push(format!("end: {}, expected {end}", report["end"]));

@@ -52,6 +52,7 @@ golden! {
     timeline_node_updates => "timeline-node-updates",
     preemption_basic => "preemption-basic",
     v135_fit_balanced => "v135-fit-balanced",
+    v135_dra_gpus => "v135-dra-gpus",
     v135_inter_pod_affinity_scores => "v135-inter-pod-affinity-scores",
     v135_system_spreading => "v135-system-spreading",
     preemption_pdb_steers => "preemption-pdb-steers",

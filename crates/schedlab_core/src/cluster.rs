@@ -834,6 +834,8 @@ pub struct Cluster {
     nodes_cordoned: usize,
     /// PersistentVolumes, claims, storage classes and CSINodes.
     volumes: crate::model::volume::VolumeCatalog,
+    /// Device classes, slices, claims and claim templates (Dynamic Resource Allocation).
+    dra: crate::model::dra::catalog::DraCatalog,
     /// Bound pods counted per topology domain, for the affinity and spreading plugins.
     topology: TopologyIndex,
 }
@@ -931,6 +933,16 @@ impl Cluster {
     /// The volume catalog, to bind a claim or give it a node.
     pub fn volumes_mut(&mut self) -> &mut crate::model::volume::VolumeCatalog {
         &mut self.volumes
+    }
+
+    /// The DRA objects.
+    pub fn dra(&self) -> &crate::model::dra::catalog::DraCatalog {
+        &self.dra
+    }
+
+    /// The DRA objects, to change them.
+    pub fn dra_mut(&mut self) -> &mut crate::model::dra::catalog::DraCatalog {
+        &mut self.dra
     }
 
     /// Bound pods counted per topology domain.

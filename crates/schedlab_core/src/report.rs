@@ -75,11 +75,61 @@ impl serde::Serialize for JsonReport<'_> {
         )?;
         m.serialize_entry("end", &end_json(run))?;
         m.serialize_entry("scheduler", run.scheduler.as_str())?;
+        if c.dra().claims().iter().any(|e| !e.deleted) {
+            m.serialize_entry("resourceClaims", &resource_claims_json(c))?;
+        }
         if !run.repeats.is_empty() {
             m.serialize_entry("repeats", &repeats_json(run))?;
         }
         m.end()
     }
+}
+
+/// `resourceClaims` (DRA): every claim in input order, then the generated ones: whether it is
+/// allocated, the node its allocation is pinned to (a `metadata.name` field selector; `null`
+/// for devices usable on several nodes), its devices and the pods it is reserved for.
+pub fn resource_claims_json(c: &Cluster) -> Value {
+    let claims = c.dra().claims().iter().filter(|e| !e.deleted);
+    let mut ordered: Vec<_> = claims.clone().filter(|e| !e.generated).collect();
+    ordered.extend(claims.filter(|e| e.generated));
+    Value::Array(
+        ordered
+            .into_iter()
+            .map(|e| {
+                let claim = &e.claim;
+                let ns = claim.metadata.namespace_or_default();
+                let alloc = claim.status.allocation.as_ref();
+                let node = alloc
+                    .and_then(|a| a.node_selector.as_ref())
+                    .and_then(|s| match s.node_selector_terms.as_slice() {
+                        [t] if t.match_expressions.is_empty() => match t.match_fields.as_slice() {
+                            [f] if f.key == "metadata.name" && f.operator == "In" && f.values.len() == 1 => {
+                                Some(f.values[0].clone())
+                            }
+                            _ => None,
+                        },
+                        _ => None,
+                    });
+                let devices: Vec<Value> = alloc
+                    .map(|a| {
+                        a.devices
+                            .results
+                            .iter()
+                            .map(|r| json!({"request": r.request, "driver": r.driver, "pool": r.pool, "device": r.device}))
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                let reserved: Vec<String> = claim
+                    .status
+                    .reserved_for
+                    .iter()
+                    .map(|r| format!("{ns}/{}", r.name))
+                    .collect();
+                json!({"name": claim.key(), "allocated": alloc.is_some(), "node": node,
+                    "devices": devices, "reservedFor": reserved})
+            })
+            .collect(),
+    )
 }
 
 /// A JSON array whose items the closure's iterator builds one at a time as they are written.

@@ -77,6 +77,123 @@ fn load_volumes(
     }
 }
 
+/// Fills the DRA catalog: classes, templates, slices and claims (a second object of a kind
+/// with the same name is an error); a claim naming a class that does not exist is a warning.
+fn load_dra(
+    cluster: &mut Cluster,
+    inputs: &mut input::Inputs,
+    errors: &mut Vec<Diagnostic>,
+    warnings: &mut Vec<Diagnostic>,
+) {
+    let dup = |errors: &mut Vec<Diagnostic>, o: &input::Origin, what: String| {
+        errors.push(Diagnostic::new(
+            &o.file,
+            join_path(&o.path, "metadata.name"),
+            format!("duplicate {what}"),
+        ))
+    };
+    let dra = cluster.dra_mut();
+    for (c, o) in std::mem::take(&mut inputs.device_classes) {
+        if dra.classes.contains_key(&c.metadata.name) {
+            dup(errors, &o, format!("DeviceClass {:?}", c.metadata.name));
+            continue;
+        }
+        dra.classes.insert(c.metadata.name.clone(), Arc::new(c));
+    }
+    for (t, o) in std::mem::take(&mut inputs.resource_claim_templates) {
+        let key = (
+            t.metadata.namespace_or_default().to_string(),
+            t.metadata.name.clone(),
+        );
+        if dra.templates.contains_key(&key) {
+            dup(
+                errors,
+                &o,
+                format!("ResourceClaimTemplate \"{}/{}\"", key.0, key.1),
+            );
+            continue;
+        }
+        dra.templates.insert(key, Arc::new(t));
+    }
+    let mut slices = Vec::new();
+    let mut names = std::collections::BTreeSet::new();
+    for (sl, o) in std::mem::take(&mut inputs.resource_slices) {
+        if !names.insert(sl.metadata.name.clone()) {
+            dup(errors, &o, format!("ResourceSlice {:?}", sl.metadata.name));
+            continue;
+        }
+        slices.push(Arc::new(sl));
+    }
+    if !slices.is_empty() {
+        dra.set_slices(slices);
+    }
+    for (c, o) in std::mem::take(&mut inputs.resource_claims) {
+        for (i, r) in c.spec.devices.requests.iter().enumerate() {
+            let classes: Vec<&str> = match (&r.exactly, &r.first_available) {
+                (Some(e), _) => vec![e.device_class_name.as_str()],
+                (_, Some(subs)) => subs.iter().map(|s| s.device_class_name.as_str()).collect(),
+                _ => Vec::new(),
+            };
+            for class in classes
+                .into_iter()
+                .filter(|c| !dra.classes.contains_key(*c))
+            {
+                warnings.push(Diagnostic::new(
+                    &o.file,
+                    join_path(&o.path, &format!("spec.devices.requests[{i}]")),
+                    format!("DeviceClass {class:?} does not exist: pods using this claim stay Pending (\"device class {class} does not exist\")"),
+                ));
+            }
+        }
+        let what = format!("ResourceClaim \"{}\"", c.key());
+        if !dra.add_claim(c, false) {
+            dup(errors, &o, what);
+        }
+    }
+}
+
+/// A v1.35 pod's claims: a pending pod's template entries get their claims (schedlab's
+/// resourceclaim controller, [`crate::model::dra::generate`]); entries naming a template or a
+/// claim that does not exist are warnings (the pod stays Pending, as upstream).
+fn dra_pod_claims(
+    cluster: &mut Cluster,
+    pod: &mut Pod,
+    pending: bool,
+    origin: &Origin,
+    warnings: &mut Vec<Diagnostic>,
+) {
+    let ns = pod.metadata.namespace_or_default().to_string();
+    if pending {
+        let dra = cluster.dra();
+        let mut counter = dra.claims().len() as u64;
+        let generated =
+            crate::model::dra::generate::for_pod(pod, &dra.templates, &mut counter, &|n| {
+                dra.claim(&ns, n).is_some()
+            });
+        for (i, t) in generated.missing {
+            warnings.push(Diagnostic::new(
+                &origin.file,
+                join_path(&origin.path, &format!("spec.resourceClaims[{i}]")),
+                format!("ResourceClaimTemplate \"{ns}/{t}\" does not exist: the pod stays Pending (\"ResourceClaim not created yet\")"),
+            ));
+        }
+        for c in generated.claims {
+            cluster.dra_mut().add_claim(c, true);
+        }
+    }
+    for (i, e) in pod.spec.resource_claims.iter().enumerate() {
+        if let Some(name) = &e.resource_claim_name {
+            if cluster.dra().claim(&ns, name).is_none() {
+                warnings.push(Diagnostic::new(
+                    &origin.file,
+                    join_path(&origin.path, &format!("spec.resourceClaims[{i}]")),
+                    format!("ResourceClaim \"{ns}/{name}\" does not exist: the pod stays Pending (\"could not find ResourceClaim \\\"{ns}/{name}\\\"\")"),
+                ));
+            }
+        }
+    }
+}
+
 /// Everything needed to run: the cluster before scheduling, the queue and the scheduler.
 #[derive(Clone)]
 pub struct Scenario {
@@ -385,6 +502,7 @@ fn cluster_objects(
         }
         cluster.add_node(node);
     }
+    load_dra(&mut cluster, inputs, errors, warnings);
     load_volumes(
         cluster.volumes_mut(),
         std::mem::take(&mut inputs.persistent_volumes),
@@ -433,12 +551,9 @@ fn add_pods(
         );
         let node_name = pod.spec.node_name.clone();
         let ours = owner.owns(&pod);
+        let mut pod = pod;
         if v135 && !pod.spec.resource_claims.is_empty() {
-            warnings.push(Diagnostic::new(
-                &origin.file,
-                join_path(&origin.path, "spec.resourceClaims"),
-                "resource claims are not modelled: DynamicResources treats the pod as one without claims",
-            ));
+            dra_pod_claims(cluster, &mut pod, node_name.is_empty(), &origin, warnings);
         }
         let info = |pod: Box<Pod>| match v135 {
             true => crate::v135::pod_info(pod, priority, i),

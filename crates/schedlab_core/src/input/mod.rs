@@ -136,6 +136,14 @@ pub struct Inputs {
     pub extender_mocks: Vec<(crate::sched::extender::mock::Mock, Origin)>,
     /// Recorded extender exchanges (schedlab's own kind `ExtenderRecording`).
     pub extender_recordings: Vec<(Vec<crate::sched::extender::recording::RecordedCall>, Origin)>,
+    /// DeviceClasses.
+    pub device_classes: Vec<(crate::model::dra::DeviceClass, Origin)>,
+    /// ResourceSlices.
+    pub resource_slices: Vec<(crate::model::dra::ResourceSlice, Origin)>,
+    /// ResourceClaims (request defaults applied).
+    pub resource_claims: Vec<(crate::model::dra::ResourceClaim, Origin)>,
+    /// ResourceClaimTemplates (request defaults applied).
+    pub resource_claim_templates: Vec<(crate::model::dra::ResourceClaimTemplate, Origin)>,
     /// Deployments' pod templates (named and namespaced as their Deployment), or the errors
     /// reading one: a scenario skips Deployments (with a warning); `schedlab capacity` takes
     /// them as templates.
@@ -261,8 +269,16 @@ impl Inputs {
             extender_mocks,
             extender_recordings,
             deployments,
+            device_classes,
+            resource_slices,
+            resource_claims,
+            resource_claim_templates,
             warnings,
         } = other;
+        take_or_extend(&mut self.device_classes, device_classes);
+        take_or_extend(&mut self.resource_slices, resource_slices);
+        take_or_extend(&mut self.resource_claims, resource_claims);
+        take_or_extend(&mut self.resource_claim_templates, resource_claim_templates);
         take_or_extend(&mut self.deployments, deployments);
         take_or_extend(&mut self.nodes, nodes);
         take_or_extend(&mut self.pods, pods);
@@ -982,6 +998,10 @@ const API_VERSIONS: &[(&str, &[&str])] = &[
     ("ExtenderMock", &[timeline::API_VERSION]),
     ("ExtenderRecording", &[timeline::API_VERSION]),
     ("PodDisruptionBudget", &["policy/v1", "policy/v1beta1"]),
+    ("DeviceClass", &[crate::model::dra::API_VERSION]),
+    ("ResourceSlice", &[crate::model::dra::API_VERSION]),
+    ("ResourceClaim", &[crate::model::dra::API_VERSION]),
+    ("ResourceClaimTemplate", &[crate::model::dra::API_VERSION]),
 ];
 
 /// Reads one object (a document, or an item of a list) by its `kind`, within the per-file
@@ -1144,6 +1164,10 @@ const KIND_READERS: &[(&str, ReadKind)] = &[
     ("ExtenderRecording", read_extender_recording),
     ("KubeSchedulerConfiguration", read_scheduler_configuration),
     ("Deployment", read_deployment),
+    ("DeviceClass", read_device_class),
+    ("ResourceSlice", read_resource_slice),
+    ("ResourceClaim", read_resource_claim),
+    ("ResourceClaimTemplate", read_resource_claim_template),
 ];
 
 /// A Node: named and validated.
@@ -1272,6 +1296,78 @@ fn read_storage_class(
 fn read_csi_node(at: &ObjectAt, value: Tree, inputs: &mut Inputs, errors: &mut Vec<Diagnostic>) {
     if let Some(v) = at.named::<CsiNode>(&value, errors, |v| &v.metadata.name) {
         inputs.csi_nodes.push((v, at.origin()));
+    }
+}
+
+/// A DeviceClass: named and validated.
+fn read_device_class(
+    at: &ObjectAt,
+    value: Tree,
+    inputs: &mut Inputs,
+    errors: &mut Vec<Diagnostic>,
+) {
+    if let Some(c) =
+        at.named::<crate::model::dra::DeviceClass>(&value, errors, |c| &c.metadata.name)
+    {
+        validate::dra::device_class(&mut at.check(errors, &mut inputs.warnings), &c);
+        inputs.device_classes.push((c, at.origin()));
+    }
+}
+
+/// A ResourceSlice: named and validated.
+fn read_resource_slice(
+    at: &ObjectAt,
+    value: Tree,
+    inputs: &mut Inputs,
+    errors: &mut Vec<Diagnostic>,
+) {
+    if let Some(s) =
+        at.named::<crate::model::dra::ResourceSlice>(&value, errors, |s| &s.metadata.name)
+    {
+        validate::dra::resource_slice(&mut at.check(errors, &mut inputs.warnings), &s);
+        inputs.resource_slices.push((s, at.origin()));
+    }
+}
+
+/// A ResourceClaim: named, defaulted and validated.
+fn read_resource_claim(
+    at: &ObjectAt,
+    value: Tree,
+    inputs: &mut Inputs,
+    errors: &mut Vec<Diagnostic>,
+) {
+    if let Some(mut c) =
+        at.named::<crate::model::dra::ResourceClaim>(&value, errors, |c| &c.metadata.name)
+    {
+        crate::model::dra::apply_request_defaults(&mut c.spec);
+        validate::dra::claim_spec(
+            &mut at.check(errors, &mut inputs.warnings),
+            "spec",
+            &c.spec,
+            &c.metadata,
+        );
+        inputs.resource_claims.push((c, at.origin()));
+    }
+}
+
+/// A ResourceClaimTemplate: named, defaulted and validated.
+fn read_resource_claim_template(
+    at: &ObjectAt,
+    value: Tree,
+    inputs: &mut Inputs,
+    errors: &mut Vec<Diagnostic>,
+) {
+    if let Some(mut t) =
+        at.named::<crate::model::dra::ResourceClaimTemplate>(&value, errors, |t| &t.metadata.name)
+    {
+        crate::model::dra::apply_request_defaults(&mut t.spec.spec);
+        validate::dra::claim_spec(
+            &mut at.check(errors, &mut inputs.warnings),
+            "spec.spec",
+            &t.spec.spec,
+            &t.metadata,
+        );
+        inputs.resource_claim_templates.push((t, at.origin()));
     }
 }
 

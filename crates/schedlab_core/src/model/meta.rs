@@ -28,6 +28,9 @@ pub struct ObjectMeta {
     /// `metadata.ownerReferences`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub owner_references: Vec<OwnerReference>,
+    /// `metadata.finalizers` (a DRA claim's delete protection).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub finalizers: Vec<String>,
     /// `metadata.deletionTimestamp`, kept only to know that the object is terminating.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub deletion_timestamp: Option<String>,

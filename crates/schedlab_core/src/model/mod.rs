@@ -3,6 +3,7 @@
 //! These are plain data read from Kubernetes JSON/YAML (only the fields the scheduler uses;
 //! everything else is ignored on input). Derived, per-cycle facts live in `cluster`, not here.
 
+pub mod dra;
 pub(crate) mod field;
 pub mod meta;
 pub(crate) mod names;

@@ -70,9 +70,9 @@ pub struct PodSpec {
     /// `schedulingGates` (v1.35: a gated pod is held out of the queue).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub scheduling_gates: Vec<SchedulingGate>,
-    /// `resourceClaims` (read only to warn that DRA is not modelled).
+    /// `resourceClaims` (Dynamic Resource Allocation).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub resource_claims: Vec<serde_json::Value>,
+    pub resource_claims: Vec<super::dra::PodResourceClaim>,
     /// Pod-level `resources` (v1.35, `PodLevelResources`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resources: Option<Box<ResourceRequirements>>,
@@ -100,6 +100,9 @@ pub struct PodStatus {
     /// `nominatedNodeName`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nominated_node_name: Option<String>,
+    /// `resourceClaimStatuses` (the claims generated for template entries).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub resource_claim_statuses: Vec<super::dra::PodResourceClaimStatus>,
 }
 
 /// A container: image, resources and ports.

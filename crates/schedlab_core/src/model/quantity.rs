@@ -159,6 +159,22 @@ impl Quantity {
         self.scaled_ceil(0)
     }
 
+    /// The value in billionths, rounded towards zero (`None` past `i128`): exact for every
+    /// quantity with at most nine decimals, which is how DRA's CEL compares capacities.
+    pub fn nano_value(&self) -> Option<i128> {
+        let p = self.exp10 + 9;
+        let base = self.digits.checked_mul(1u128.checked_shl(self.exp2)?)?;
+        let magnitude = if p >= 0 {
+            base.checked_mul(10u128.checked_pow(p as u32)?)?
+        } else if -p > 38 {
+            0
+        } else {
+            base / 10u128.pow((-p) as u32)
+        };
+        let m = i128::try_from(magnitude).ok()?;
+        Some(if self.negative { -m } else { m })
+    }
+
     /// True when the quantity is below zero.
     pub fn is_negative(&self) -> bool {
         self.negative

@@ -32,6 +32,7 @@ pub enum ClusterEvent {
     NodeLabelChange,
     NodeTaintChange,
     NodeConditionChange,
+    ResourceClaimUpdate,
 }
 
 impl ClusterEvent {
@@ -59,6 +60,7 @@ impl ClusterEvent {
             ClusterEvent::NodeLabelChange => "NodeLabelChange",
             ClusterEvent::NodeTaintChange => "NodeTaintChange",
             ClusterEvent::NodeConditionChange => "NodeConditionChange",
+            ClusterEvent::ResourceClaimUpdate => "ResourceClaimUpdate",
         }
     }
 

@@ -473,6 +473,7 @@ fn run_cycle_modern(
     trace.node_names = Arc::clone(&state.node_names);
     match (trace.outcome, trace.node) {
         (Outcome::Scheduled, Some(node)) => {
+            super::dra::assume(state, profile, &result, pod, node);
             assume(state, setup, info, node, cycle, &mut trace);
         }
         _ => {
@@ -509,6 +510,12 @@ fn run_cycle_modern(
                         &facts,
                     )
                 };
+                if let Some((ns, name)) = &post.dra_deallocate {
+                    let changed: Vec<_> = super::dra::deallocate(state, ns, name)
+                        .into_iter()
+                        .collect();
+                    let _ = super::dra::claim_events(state, true, &changed);
+                }
                 if !post.message.is_empty() {
                     let m = trace.message.get_or_insert_with(String::new);
                     m.push(' ');
@@ -615,11 +622,15 @@ fn complete_binding(state: &mut State, setup: &Setup, b: Binding, out: &mut Step
                 pod,
                 node: b.node.clone(),
             };
-            let report = assigned_pod_added(state, setup, pod);
+            let changed = super::dra::bound(state, pod, true);
+            let v135 = matches!(&*setup.scheduler, Scheduler::V135(_));
+            let mut report = super::dra::claim_events(state, v135, &changed);
+            merge(&mut report, assigned_pod_added(state, setup, pod));
             set_moves(&mut out.step, report);
         }
         Some(err) => {
             // ForgetPod, then recordSchedulingFailure(SchedulerError, "Binding rejected: ...").
+            let _ = super::dra::bound(state, pod, false);
             state.cluster.unbind(pod);
             let message = format!("Binding rejected: {err}");
             state.pods[pod].phase = PodPhase::Pending;
@@ -781,7 +792,9 @@ fn update_node(
 pub(super) fn delete_pod(state: &mut State, pod: PodId) -> bool {
     let was_assigned = match state.pods[pod].phase {
         PodPhase::Bound => {
+            let changed = super::dra::released(state, pod);
             state.cluster.unbind(pod);
+            let _ = super::dra::claim_events(state, true, &changed);
             true
         }
         PodPhase::Assumed(_) => {

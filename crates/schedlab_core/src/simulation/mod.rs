@@ -49,6 +49,7 @@
 //! (steps, cycles, events) are kept whole: stepping forward again after going back recomputes
 //! the state and finds the log entries already there.
 
+mod dra;
 mod engine;
 mod log;
 mod preempt;
@@ -802,7 +803,7 @@ fn enqueue(
         Scheduler::V117(_) => None,
         Scheduler::V135(c) => c
             .profile(info.pod.scheduler_name())
-            .and_then(|p| p.pre_enqueue_rejection(info)),
+            .and_then(|p| p.pre_enqueue_rejection(info, cluster)),
     };
     match gate {
         Some(plugin) => queue.add_gated(pod, info.priority, plugin, now),

@@ -348,7 +348,7 @@ pub trait Plugin: AsAny + Send + Sync {
     }
 
     /// PreEnqueue: may the pod enter the active queue? A rejection parks it as gated.
-    fn pre_enqueue(&self, _pod: &PodInfo) -> Status {
+    fn pre_enqueue(&self, _pod: &PodInfo, _cluster: &Cluster) -> Status {
         Status::success()
     }
 

@@ -51,6 +51,8 @@ pub(crate) struct PostFilterOutcome {
     pub preemption: Option<PreemptionTrace>,
     /// Whether the nominated node is to be cleared (no candidate, or no helpful node).
     pub clear_nomination: bool,
+    /// The claim (namespace, name) DynamicResources deallocated.
+    pub dra_deallocate: Option<(String, String)>,
 }
 
 /// `RunPostFilterPlugins` after a FitError.
@@ -69,9 +71,11 @@ pub(crate) fn run_post_filter(
         message: String::new(),
         preemption: None,
         clear_nomination: false,
+        dra_deallocate: None,
     };
     let mut reasons: Vec<String> = Vec::new();
-    for e in profile.at(Point::PostFilter) {
+    for &i in &profile.points[Point::PostFilter as usize] {
+        let e = &profile.plugins[i];
         let name = e.spec.name;
         let status = if let Some(dp) = e.plugin.as_any().downcast_ref::<DefaultPreemption>() {
             let (status, trace, clear) =
@@ -80,11 +84,13 @@ pub(crate) fn run_post_filter(
             out.clear_nomination = clear;
             status
         } else if name == "DynamicResources" {
-            if result.dra_pre_filter_ran {
-                Status::new(Code::Unschedulable, "no new claims to deallocate")
-            } else {
-                Status::new(Code::Error, "not found")
-            }
+            let (status, deallocate) = super::plugins::dynamic_resources::post_filter(
+                result.dra_pre_filter_ran,
+                result.states.get(i),
+                cx.pod,
+            );
+            out.dra_deallocate = deallocate;
+            status
         } else {
             Status::new(Code::Unschedulable, "")
         };

@@ -73,9 +73,9 @@ impl Profile {
 
     /// `RunPreEnqueuePlugins`: the first PreEnqueue plugin that does not let `pod` into the
     /// active queue, or `None` when all do.
-    pub fn pre_enqueue_rejection(&self, pod: &PodInfo) -> Option<&'static str> {
+    pub fn pre_enqueue_rejection(&self, pod: &PodInfo, cluster: &Cluster) -> Option<&'static str> {
         self.at(Point::PreEnqueue)
-            .find(|e| !e.plugin.pre_enqueue(pod).is_success())
+            .find(|e| !e.plugin.pre_enqueue(pod, cluster).is_success())
             .map(|e| e.spec.name)
     }
 

@@ -30,6 +30,7 @@
 //!
 //! Every check is linear in the size of the object (sets, never pairwise comparisons).
 
+pub(crate) mod dra;
 mod pod;
 mod selector;
 #[cfg(test)]

@@ -29,7 +29,7 @@ impl Plugin for SchedulingGates {
         SPEC.name
     }
 
-    fn pre_enqueue(&self, pod: &PodInfo) -> Status {
+    fn pre_enqueue(&self, pod: &PodInfo, _cluster: &crate::cluster::Cluster) -> Status {
         let gates = &pod.pod.spec.scheduling_gates;
         if gates.is_empty() {
             return Status::success();
@@ -56,17 +56,19 @@ mod tests {
     #[test]
     fn gated_pods_wait() {
         assert!(SchedulingGates
-            .pre_enqueue(&info(pod(json!({}))))
+            .pre_enqueue(&info(pod(json!({}))), &crate::cluster::Cluster::default())
             .is_success());
         let one = info(pod(json!({"spec": {"schedulingGates": [{"name": "foo"}]}})));
-        let st = SchedulingGates.pre_enqueue(&one);
+        let st = SchedulingGates.pre_enqueue(&one, &crate::cluster::Cluster::default());
         assert_eq!(st.code, Code::UnschedulableAndUnresolvable);
         assert_eq!(st.message(), "waiting for scheduling gates: [foo]");
         let two = info(pod(
             json!({"spec": {"schedulingGates": [{"name": "foo"}, {"name": "example.com/bar"}]}}),
         ));
         assert_eq!(
-            SchedulingGates.pre_enqueue(&two).message(),
+            SchedulingGates
+                .pre_enqueue(&two, &crate::cluster::Cluster::default())
+                .message(),
             "waiting for scheduling gates: [foo example.com/bar]"
         );
     }

@@ -1,0 +1,215 @@
+//! The simulation's side of Dynamic Resource Allocation: what the scheduler and the
+//! resourceclaim controller write to claims, and the claim events that follow.
+//!
+//! - assume (Reserve): each claim the pod's cycle allocated takes its allocation and the
+//!   finalizer, in flight until the binding ends;
+//! - the binding's end (PreBind): the pod joins each claim's `reservedFor` (a claim update);
+//! - PostFilter's deallocation: `allocation` and `reservedFor` cleared (a claim update);
+//! - a bound pod deleted: the controller removes it from `reservedFor` and deallocates a claim
+//!   no pod holds any more (a claim update).
+//!
+//! A claim update asks DynamicResources' QueueingHint (`isSchedulableAfterClaimChange`) for
+//! each pod it rejected, and lets through the pods it gated whose claims now all exist.
+
+use super::State;
+use crate::cluster::{NodeId, PodId};
+use crate::model::dra::{ResourceClaim, ResourceClaimConsumerReference, FINALIZER};
+use crate::queue::{ClusterEvent, MoveReport};
+use crate::v135::cycle::CycleResult;
+use crate::v135::plugins::dynamic_resources::{pod_claims, DraState};
+use crate::v135::profile::Profile;
+use std::sync::Arc;
+
+const PLUGIN: &str = "DynamicResources";
+
+/// Reserve: the allocations the cycle found on `node` go to their claims, in flight.
+pub(super) fn assume(
+    state: &mut State,
+    profile: &Profile,
+    result: &CycleResult,
+    pod: PodId,
+    node: NodeId,
+) {
+    let Some(i) = profile.plugins.iter().position(|e| e.spec.name == PLUGIN) else {
+        return;
+    };
+    let Some(st) = crate::v135::plugin::state::<DraState>(result.states.get(i)) else {
+        return;
+    };
+    let uid = state.cluster.pods()[pod].pod.metadata.uid.clone();
+    for (claim, allocation) in st.allocations_on(node) {
+        let (ns, name) = (
+            claim.metadata.namespace_or_default().to_string(),
+            claim.metadata.name.clone(),
+        );
+        state.cluster.dra_mut().update_claim(&ns, &name, |e| {
+            let c = Arc::make_mut(&mut e.claim);
+            if !c.metadata.finalizers.iter().any(|f| f == FINALIZER) {
+                c.metadata.finalizers.push(FINALIZER.to_string());
+            }
+            c.status.allocation = Some(allocation.clone());
+            e.in_flight = Some(uid.clone());
+        });
+    }
+}
+
+/// The binding ended: on success the pod joins `reservedFor` of each of its claims; either
+/// way nothing is in flight any more. Returns the claims that changed, before and after.
+pub(super) fn bound(
+    state: &mut State,
+    pod: PodId,
+    success: bool,
+) -> Vec<(Arc<ResourceClaim>, Arc<ResourceClaim>)> {
+    let info = Arc::clone(&state.cluster.pods()[pod]);
+    let Ok(claims) = pod_claims(&info, &state.cluster) else {
+        return Vec::new();
+    };
+    let mut changed = Vec::new();
+    for c in claims {
+        let (ns, name) = (
+            c.metadata.namespace_or_default().to_string(),
+            c.metadata.name.clone(),
+        );
+        let dra = state.cluster.dra_mut();
+        let old = dra.update_claim(&ns, &name, |e| {
+            e.in_flight = None;
+            let c = Arc::make_mut(&mut e.claim);
+            let uid = &info.pod.metadata.uid;
+            let name = &info.pod.metadata.name;
+            let present = c
+                .status
+                .reserved_for
+                .iter()
+                .any(|r| r.uid == *uid && r.name == *name);
+            if success && !present {
+                c.status.reserved_for.push(ResourceClaimConsumerReference {
+                    api_group: String::new(),
+                    resource: "pods".into(),
+                    name: name.clone(),
+                    uid: uid.clone(),
+                });
+            }
+        });
+        if let (Some(old), Some(new)) = (old, dra.claim(&ns, &name).map(|e| Arc::clone(&e.claim))) {
+            if old.status != new.status {
+                changed.push((old, new));
+            }
+        }
+    }
+    changed
+}
+
+/// Clears a claim's allocation and reservations (PostFilter, or the controller once no pod
+/// holds it). Returns the claim before and after.
+pub(super) fn deallocate(
+    state: &mut State,
+    ns: &str,
+    name: &str,
+) -> Option<(Arc<ResourceClaim>, Arc<ResourceClaim>)> {
+    let dra = state.cluster.dra_mut();
+    let old = dra.update_claim(ns, name, |e| {
+        let c = Arc::make_mut(&mut e.claim);
+        c.status.allocation = None;
+        c.status.reserved_for.clear();
+        e.in_flight = None;
+    })?;
+    let new = Arc::clone(&dra.claim(ns, name)?.claim);
+    Some((old, new))
+}
+
+/// A deleted bound pod leaves `reservedFor`; a claim no pod holds is deallocated.
+pub(super) fn released(
+    state: &mut State,
+    pod: PodId,
+) -> Vec<(Arc<ResourceClaim>, Arc<ResourceClaim>)> {
+    let info = Arc::clone(&state.cluster.pods()[pod]);
+    if info.pod.spec.resource_claims.is_empty() {
+        return Vec::new();
+    }
+    let Ok(claims) = pod_claims(&info, &state.cluster) else {
+        return Vec::new();
+    };
+    let mut changed = Vec::new();
+    for c in claims {
+        let (ns, name) = (
+            c.metadata.namespace_or_default().to_string(),
+            c.metadata.name.clone(),
+        );
+        let dra = state.cluster.dra_mut();
+        let old = dra.update_claim(&ns, &name, |e| {
+            let c = Arc::make_mut(&mut e.claim);
+            c.status
+                .reserved_for
+                .retain(|r| !(r.uid == info.pod.metadata.uid && r.name == info.pod.metadata.name));
+            if c.status.reserved_for.is_empty() {
+                c.status.allocation = None;
+            }
+        });
+        if let (Some(old), Some(e)) = (old, dra.claim(&ns, &name)) {
+            if old.status != e.claim.status {
+                changed.push((old, Arc::clone(&e.claim)));
+            }
+        }
+    }
+    changed
+}
+
+/// `isSchedulableAfterClaimChange` (`dra.md` §2.9).
+fn may_help(state: &State, waiting: PodId, old: &ResourceClaim, new: &ResourceClaim) -> bool {
+    let info = &state.cluster.pods()[waiting];
+    let Ok(claims) = pod_claims(info, &state.cluster) else {
+        return false;
+    };
+    if old.status.allocation.is_some() && new.status.allocation.is_none() {
+        return true;
+    }
+    let mine = claims.iter().any(|c| {
+        c.metadata.name == new.metadata.name
+            && c.metadata.namespace_or_default() == new.metadata.namespace_or_default()
+    });
+    mine && old.status != new.status
+}
+
+/// Claim updates reach the queue: DynamicResources' rejected pods are asked its hint; its
+/// gated pods whose claims all exist now enter activeQ.
+pub(super) fn claim_events(
+    state: &mut State,
+    v135: bool,
+    changes: &[(Arc<ResourceClaim>, Arc<ResourceClaim>)],
+) -> MoveReport {
+    let mut report = MoveReport {
+        event: None,
+        moved: Vec::new(),
+    };
+    if changes.is_empty() || !v135 {
+        return report;
+    }
+    for (old, new) in changes {
+        let st: &State = state;
+        let worth: Vec<PodId> = st
+            .queue
+            .unschedulable_pods()
+            .filter(|&p| may_help(st, p, old, new))
+            .collect();
+        let more = state.queue.move_with_hints(
+            ClusterEvent::ResourceClaimUpdate,
+            state.now,
+            |p, rejectors| rejectors.contains(&PLUGIN) && worth.contains(&p),
+        );
+        if more.event.is_some() {
+            report.event = more.event;
+        }
+        report.moved.extend(more.moved);
+    }
+    let gated: Vec<PodId> = state.queue.gated_pods().collect();
+    for p in gated {
+        let info = &state.cluster.pods()[p];
+        if !info.pod.spec.resource_claims.is_empty()
+            && pod_claims(info, &state.cluster).is_ok()
+            && info.pod.spec.scheduling_gates.is_empty()
+        {
+            state.queue.ungate(p, state.now);
+        }
+    }
+    report
+}
