@@ -190,6 +190,8 @@ pub struct Step {
     pub move_event: Option<ClusterEvent>,
     /// Pods that left unschedulableQ because of it.
     pub moved: Vec<Moved>,
+    /// A binding's call to a binder extender (with details on).
+    pub extender: Option<Box<crate::trace::ExtenderCall>>,
 }
 
 /// Why a run stopped.
@@ -304,6 +306,10 @@ struct Setup {
     change_pods: Vec<Vec<(PodId, String)>>,
     /// The scheduler that runs, as the scenario built it.
     scheduler: Arc<Scheduler>,
+    /// Who answers its extenders.
+    answers: Arc<crate::sched::extender::answers::Answers>,
+    /// kubernetes#141781 (v1.35, extenders answering with `Nodes`) is reproduced.
+    extender_nodeinfo_bug: bool,
     detail: bool,
     /// Whether any pod has a required pod-affinity term (else assigned pod adds move nothing).
     any_required_affinity: bool,
@@ -397,6 +403,8 @@ impl Simulation {
             change_pods: scenario.timeline_pods.clone(),
             timeline: scenario.timeline.clone(),
             scheduler: Arc::clone(&scheduler),
+            answers: Arc::clone(&scenario.extender_answers),
+            extender_nodeinfo_bug: !scenario.extender_nodeinfo_fix,
             detail,
             any_required_affinity,
             scheduled: Arc::new(PodScheduledCondition {

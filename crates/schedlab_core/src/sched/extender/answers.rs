@@ -112,8 +112,6 @@ fn kept(text: String) -> Option<String> {
 pub(crate) struct Call<'a> {
     /// The extender.
     pub ext: &'a Extender,
-    /// Its index in the configuration's (ordered) list.
-    pub index: usize,
     /// The verb.
     pub verb: Verb,
     /// Whose rules apply.
@@ -166,7 +164,10 @@ impl Answers {
 
     /// Calls that no mock and no recording answers go to `transport`.
     pub fn set_transport(&self, transport: Arc<dyn Transport>) {
-        *self.transport.lock().unwrap_or_else(PoisonError::into_inner) = Some(transport);
+        *self
+            .transport
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(transport);
     }
 
     fn transport(&self) -> Option<Arc<dyn Transport>> {
@@ -268,7 +269,12 @@ impl Answers {
                     self.kept
                         .lock()
                         .unwrap_or_else(PoisonError::into_inner)
-                        .add(RecordedCall::new(&url, &body, exchange, Some(answer.delay_ms)));
+                        .add(RecordedCall::new(
+                            &url,
+                            &body,
+                            exchange,
+                            Some(answer.delay_ms),
+                        ));
                 }
                 texts.request = kept(body);
             }
