@@ -724,6 +724,7 @@ fn write_end(out: &mut String, run: &Run) {
         (StopReason::Quiescent, _) => "nothing more can happen",
         (StopReason::Until, false) => "the next step lies after --until",
         (StopReason::MaxCycles, false) => "--max-cycles reached",
+        (StopReason::AwaitingExtender, false) => "waiting for an extender's reply",
         (_, true) => "a default bound was reached",
     };
     let _ = writeln!(out, "END  t={}: {why}", run.end_time);

@@ -224,13 +224,12 @@ impl Answers {
         std::mem::take(&mut *self.awaiting.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
-    /// Whether the run paused at a call.
-    pub fn awaiting(&self) -> bool {
-        !self
-            .awaiting
+    /// How many calls the run paused at (not yet taken).
+    pub fn awaiting_count(&self) -> usize {
+        self.awaiting
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .is_empty()
+            .len()
     }
 
     /// Asks `call`'s extender: a mock if one answers for it, else the kept exchanges, else the
