@@ -204,22 +204,7 @@ fn cycle(
     // The extenders' filters, after the predicates (findNodesThatFit's end).
     let extenders = extenders.filter(|c| c.any());
     if let Some(c) = extenders.filter(|_| !feasible.is_empty()) {
-        let ids = feasible.iter().map(|n| n.id()).collect();
-        let passed = c
-            .filter(cluster, cx.pod, ids, &mut trace.extenders)
-            .map_err(CycleError)?;
-        for f in passed.failed {
-            let reason = Reason::Message(f.message.into());
-            match f.node {
-                NamedNode::Known(id) => failed.push_node(id, reason),
-                NamedNode::Unknown(_) => failed.push_unknown(reason),
-            }
-        }
-        feasible = passed
-            .feasible
-            .iter()
-            .map(|&n| &cluster.nodes()[n])
-            .collect();
+        feasible = filter_by_extenders(c, cx, &feasible, trace, failed)?;
     }
     trace.feasible = feasible.len();
 
@@ -239,28 +224,7 @@ fn cycle(
     // then the extenders' scores.
     let totals = match extenders {
         None => prioritize(algorithm, cx, &feasible, detail, trace, &mut st.scratch)?,
-        Some(c) => {
-            let mut totals = if algorithm.scores.is_empty() {
-                vec![0; feasible.len()]
-            } else {
-                prioritize(algorithm, cx, &feasible, detail, trace, &mut st.scratch)?
-            };
-            c.prioritize(
-                cluster,
-                cx.pod,
-                &feasible,
-                &mut totals,
-                &mut trace.extenders,
-            );
-            if detail {
-                trace.totals = feasible
-                    .iter()
-                    .zip(&totals)
-                    .map(|(n, t)| (n.id(), *t))
-                    .collect();
-            }
-            totals
-        }
+        Some(c) => prioritize_with_extenders(algorithm, st, c, cx, &feasible, detail, trace)?,
     };
 
     // selectHost
@@ -271,6 +235,67 @@ fn cycle(
     trace.outcome = Outcome::Scheduled;
     trace.node = Some(selected);
     Ok(())
+}
+
+/// The extenders' filter calls on the nodes the predicates kept: the nodes they fail join
+/// `failed` (an unknown name as a node of its own), and the nodes every extender kept remain.
+fn filter_by_extenders<'c>(
+    c: &Caller,
+    cx: &CycleContext<'c>,
+    feasible: &[&'c NodeInfo],
+    trace: &mut CycleTrace,
+    failed: &mut FailedNodes,
+) -> Result<Vec<&'c NodeInfo>, CycleError> {
+    let cluster = cx.cluster;
+    let ids = feasible.iter().map(|n| n.id()).collect();
+    let passed = c
+        .filter(cluster, cx.pod, ids, &mut trace.extenders)
+        .map_err(CycleError)?;
+    for f in passed.failed {
+        let reason = Reason::Message(f.message.into());
+        match f.node {
+            NamedNode::Known(id) => failed.push_node(id, reason),
+            NamedNode::Unknown(_) => failed.push_unknown(reason),
+        }
+    }
+    Ok(passed
+        .feasible
+        .iter()
+        .map(|&n| &cluster.nodes()[n])
+        .collect())
+}
+
+/// prioritizeNodes with extenders: the priorities (none, not EqualPriority, when the policy
+/// names none), then each extender's score × weight × 10 added to the totals.
+fn prioritize_with_extenders(
+    algorithm: &Algorithm,
+    st: &mut SchedulerState,
+    c: &Caller,
+    cx: &CycleContext,
+    feasible: &[&NodeInfo],
+    detail: bool,
+    trace: &mut CycleTrace,
+) -> Result<Vec<i64>, CycleError> {
+    let mut totals = if algorithm.scores.is_empty() {
+        vec![0; feasible.len()]
+    } else {
+        prioritize(algorithm, cx, feasible, detail, trace, &mut st.scratch)?
+    };
+    c.prioritize(
+        cx.cluster,
+        cx.pod,
+        feasible,
+        &mut totals,
+        &mut trace.extenders,
+    );
+    if detail {
+        trace.totals = feasible
+            .iter()
+            .zip(&totals)
+            .map(|(n, t)| (n.id(), *t))
+            .collect();
+    }
+    Ok(totals)
 }
 
 /// What every node's filters read in one cycle: the active filters, `alwaysCheckAllPredicates`,
