@@ -24,6 +24,8 @@ The first path segment picks a mode, the rest is the verb (`/basic/filter`):
 - `garbage`: every reply is `not json`.
 - `huge`: prioritize names a node that does not exist (`ghost`) and gives `n1` a score of
   9223372036854775807.
+- `ghost`: filter keeps a node that does not exist (`ghost`) besides the others.
+- `oversized`: every reply is 70 MB of spaces before the JSON.
 
 `GET /log` returns every call received (`[{"path", "body"}]`, the body as parsed JSON) and
 `POST /reset` clears it. Start with `--port 0` to take a free port; the port is printed on the
@@ -152,10 +154,17 @@ class Handler(BaseHTTPRequestHandler):
             time.sleep(3)
         if mode == "garbage":
             return self.send(200, "not json", "text/plain")
+        if mode == "oversized":
+            return self.send(200, " " * (70 << 20) + "{}")
         if verb == "filter":
             reply = filter_reply(args)
             if mode == "error":
                 reply = {"Error": "extender says no"}
+            if mode == "ghost":
+                if reply.get("NodeNames") is not None:
+                    reply["NodeNames"].append("ghost")
+                else:
+                    reply["Nodes"]["items"].append({"metadata": {"name": "ghost"}})
         elif verb == "prioritize":
             reply = prioritize_reply(args)
             if mode == "huge":

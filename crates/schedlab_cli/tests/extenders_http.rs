@@ -441,6 +441,44 @@ fn a_failing_filter_call_is_the_cycles_error_unless_ignorable() {
 }
 
 #[test]
+fn a_filter_reply_naming_an_unknown_node_or_too_large_is_an_error_naming_the_extender() {
+    let ext = Extender::start();
+    for v in BOTH {
+        let url = ext.url("ghost");
+        let list = match v {
+            Version::V117 => "nodeNameToInfo map",
+            Version::V135 => "the input node list",
+        };
+        let r = run(&scenario(
+            v,
+            json!([{"urlPrefix": url, "filterVerb": "filter", "nodeCacheCapable": true}]),
+            &["n1", "n2"],
+        ));
+        let c = cycle(&r, "default/p");
+        assert_eq!(c["outcome"], "Error", "{v:?}: {c}");
+        assert_eq!(
+            c["message"],
+            format!(
+                "extender {url:?} claims a filtered node \"ghost\" which is not found in {list}"
+            ),
+            "{v:?}"
+        );
+        // 70 MB: the reading stops at 64 MiB (a generous timeout: the size decides).
+        let url = ext.url("oversized");
+        let r = run(&scenario(
+            v,
+            json!([{"urlPrefix": url, "filterVerb": "filter",
+                    "httpTimeout": 60_000_000_000_i64}]),
+            &["n1", "n2"],
+        ));
+        let c = cycle(&r, "default/p");
+        assert_eq!(c["outcome"], "Error", "{v:?}: {c}");
+        let message = c["message"].as_str().unwrap_or_default();
+        assert!(message.contains("larger than 64 MiB"), "{v:?}: {message}");
+    }
+}
+
+#[test]
 fn prioritize_errors_are_ignored_and_scores_are_not_clamped() {
     let ext = Extender::start();
     for v in BOTH {
