@@ -584,6 +584,32 @@ fn extender_only_policy_keeps_the_default_provider() {
 }
 
 #[test]
+fn extender_only_policy_runs_with_a_mock() {
+    // The same policy answered by an ExtenderMock: the pod is placed, and the report shows the
+    // extender's filter entry (one feasible node, so nothing is scored: no prioritize call).
+    let pod = extra(
+        "pod.yaml",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c}]\n",
+    );
+    let mock = extra(
+        "mock.yaml",
+        "apiVersion: schedlab.dev/v1alpha1\nkind: ExtenderMock\nmetadata: {name: m}\nurlPrefix: http://127.0.0.1:12346/scheduler\nrules: [{score: 3}]\n",
+    );
+    let s = load_ok(&[
+        input("k8s__policy_extender_only.json"),
+        input("k9s__node_minikube.json"),
+        pod,
+        mock,
+    ]);
+    let r = report(&s, 0);
+    let c = cycle_of(&r, "default/p");
+    assert_eq!(c["outcome"], "Scheduled", "{c}");
+    assert_eq!(c["node"], "minikube");
+    let key = "Extender(http://127.0.0.1:12346/scheduler)";
+    assert_eq!(c["filter"]["minikube"][key], serde_json::json!([]), "{c}");
+}
+
+#[test]
 fn gpushare_extender_resource_is_still_checked() {
     let pod = extra(
         "pod.yaml",
