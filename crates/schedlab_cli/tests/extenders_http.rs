@@ -225,6 +225,16 @@ fn sent_nodes(body: &Value) -> (Vec<String>, bool) {
     }
 }
 
+/// The totals of nodes `a` and `b` in a cycle.
+fn totals(c: &Value, a: &str, b: &str) -> (i64, i64) {
+    let of = |n: &str| {
+        c["totals"][n]
+            .as_i64()
+            .unwrap_or_else(|| panic!("no total of {n}: {c}"))
+    };
+    (of(a), of(b))
+}
+
 fn names(list: &[&str]) -> Vec<String> {
     sorted(list.iter().map(|s| s.to_string()))
 }
@@ -272,10 +282,7 @@ fn every_verb_in_both_versions_by_node_names_and_by_nodes() {
                 json!({"raw": 3, "score": 30, "weight": 2}),
                 "{what}"
             );
-            let (t1, t3) = (
-                c["totals"]["n1"].as_i64().expect("total"),
-                c["totals"]["n3"].as_i64().expect("total"),
-            );
+            let (t1, t3) = totals(c, "n1", "n3");
             match v {
                 // No priority: the totals are the extender's alone.
                 Version::V117 => assert_eq!((t1, t3), (20, 60), "{what}"),
@@ -509,10 +516,7 @@ fn prioritize_errors_are_ignored_and_scores_are_not_clamped() {
             json!({"raw": i64::MAX, "score": -10, "weight": 1})
         );
         assert!(c["scores"].get("ghost").is_none(), "{c}");
-        let (t1, t3) = (
-            c["totals"]["n1"].as_i64().expect("total"),
-            c["totals"]["n3"].as_i64().expect("total"),
-        );
+        let (t1, t3) = totals(c, "n1", "n3");
         match v {
             Version::V117 => assert_eq!((t1, t3), (-10, 30)),
             Version::V135 => assert_eq!(t3 - t1, 40),
@@ -673,10 +677,7 @@ fn the_nodeinfo_bug_of_v135_and_its_fix() {
         };
         let r = run_in(&scratch(), &files, extra).report;
         let c = cycle(&r, "default/p");
-        let (t1, t3) = (
-            c["totals"]["n1"].as_i64().expect("total"),
-            c["totals"]["n3"].as_i64().expect("total"),
-        );
+        let (t1, t3) = totals(c, "n1", "n3");
         if equal {
             assert_eq!(t1, t3, "cache {cache} fix {fix}: {c}");
         } else {

@@ -812,11 +812,7 @@ impl<'a> Cycle<'a> {
                 &mut self.trace.extenders,
             );
             if self.input.detail {
-                self.trace.totals = nodes
-                    .iter()
-                    .zip(&totals)
-                    .map(|(n, t)| (n.id(), *t))
-                    .collect();
+                self.trace.record_totals(&nodes, &totals);
             }
         }
         // selectHost: the seeded uniform choice among the best totals.
@@ -1162,11 +1158,7 @@ fn prioritize(
         }
     }
     if detail {
-        trace.totals = nodes
-            .iter()
-            .zip(&totals)
-            .map(|(n, t)| (n.id(), *t))
-            .collect();
+        trace.record_totals(nodes, &totals);
     }
     Ok(totals)
 }
