@@ -30,7 +30,7 @@ use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// A question, with everything it needs: the four editors' texts (in
+/// A question, with everything it needs: the five editors' texts (in
 /// [`crate::base::EditorFile::ALL`] order) and the seed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "question", rename_all = "camelCase")]

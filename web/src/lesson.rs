@@ -14,6 +14,7 @@
 //! [`crate::gallery`]), laid out as the gallery lays them out (nodes, pods and any other objects,
 //! policy, configuration). Pure data and pure functions: no signals.
 
+use crate::base::EDITORS;
 use crate::analysis::{CycleView, Phase, Scoring};
 use crate::gallery::{example_named, Example};
 use serde::de::Error as _;
@@ -41,9 +42,9 @@ impl LessonSource {
         example_named(self.scenario)
     }
 
-    /// The four editor texts (nodes, pods, policy, configuration), in the editors' order;
+    /// The five editor texts (nodes, pods, devices, policy, configuration), in the editors' order;
     /// `None` while the example's texts are not at hand ([`Example::texts`]).
-    pub fn editor_texts(&self) -> Option<[&'static str; 4]> {
+    pub fn editor_texts(&self) -> Option<[&'static str; EDITORS]> {
         self.example().texts().map(|t| t.texts())
     }
 
@@ -521,7 +522,7 @@ mod tests {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
     }
 
-    /// The lesson's scenario as the page loads it (its four editor texts).
+    /// The lesson's scenario as the page loads it (its five editor texts).
     fn page_scenario(src: &LessonSource) -> Scenario {
         let texts: Vec<String> = src
             .editor_texts()
