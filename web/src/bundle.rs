@@ -357,8 +357,16 @@ fn describe(texts: &[String]) -> String {
         (inputs.csi_nodes.len(), "CSINode", "CSINodes"),
         (inputs.timelines.len(), "Timeline", "Timelines"),
         (inputs.device_classes.len(), "DeviceClass", "DeviceClasses"),
-        (inputs.resource_slices.len(), "ResourceSlice", "ResourceSlices"),
-        (inputs.resource_claims.len(), "ResourceClaim", "ResourceClaims"),
+        (
+            inputs.resource_slices.len(),
+            "ResourceSlice",
+            "ResourceSlices",
+        ),
+        (
+            inputs.resource_claims.len(),
+            "ResourceClaim",
+            "ResourceClaims",
+        ),
         (
             inputs.resource_claim_templates.len(),
             "ResourceClaimTemplate",

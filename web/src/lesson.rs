@@ -14,8 +14,8 @@
 //! [`crate::gallery`]), laid out as the gallery lays them out (nodes, pods and any other objects,
 //! policy, configuration). Pure data and pure functions: no signals.
 
-use crate::base::EDITORS;
 use crate::analysis::{CycleView, Phase, Scoring};
+use crate::base::EDITORS;
 use crate::gallery::{example_named, Example};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};

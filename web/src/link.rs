@@ -1260,7 +1260,10 @@ mod tests {
         let back = opened(&pack(json));
         assert_eq!(back.shared.example, "classic");
         // (A link written before the Devices editor has no devices: they are empty.)
-        assert_eq!(back.shared.texts, ["a", "b", "", "c", "d"].map(String::from));
+        assert_eq!(
+            back.shared.texts,
+            ["a", "b", "", "c", "d"].map(String::from)
+        );
     }
 
     #[test]

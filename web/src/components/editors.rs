@@ -69,9 +69,9 @@ fn not_read(file: EditorFile, scheduler: SchedulerVersion) -> Option<&'static st
         (EditorFile::Policy, SchedulerVersion::V1_35) => {
             Some("kube-scheduler v1.35 does not read a Policy")
         }
-        (EditorFile::Devices, SchedulerVersion::V1_17) => Some(
-            "kube-scheduler v1.17 has no Dynamic Resource Allocation: it reads no devices",
-        ),
+        (EditorFile::Devices, SchedulerVersion::V1_17) => {
+            Some("kube-scheduler v1.17 has no Dynamic Resource Allocation: it reads no devices")
+        }
         _ => None,
     }
 }

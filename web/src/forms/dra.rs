@@ -104,7 +104,13 @@ const SLICE_FIELDS: &[FieldSpec] = &[
         false,
     ),
     (DraField::Pool, "Pool", "dra-pool", "node-1", false),
-    (DraField::Generation, "Generation", "dra-generation", "1", false),
+    (
+        DraField::Generation,
+        "Generation",
+        "dra-generation",
+        "1",
+        false,
+    ),
     (
         DraField::SliceCount,
         "Slices in the pool",
@@ -222,7 +228,10 @@ fn or_dash(s: &str) -> String {
 /// `gpus 2 × gpu.example.com`, `gpu: h100 | any`.
 fn request_short(r: &Value) -> String {
     let name = str_at(r, &["name"]);
-    match (r.get("exactly"), r.get("firstAvailable").and_then(Value::as_array)) {
+    match (
+        r.get("exactly"),
+        r.get("firstAvailable").and_then(Value::as_array),
+    ) {
         (Some(e), _) => format!("{name} {} × {}", amount(e), str_at(e, &["deviceClassName"])),
         (None, Some(subs)) => {
             let names: Vec<String> = subs.iter().map(|s| str_at(s, &["name"])).collect();
@@ -255,9 +264,7 @@ pub fn field_text(kind: &str, v: &Value, field: DraField) -> String {
         DraField::Generation => str_at(v, &["spec", "pool", "generation"]),
         DraField::SliceCount => str_at(v, &["spec", "pool", "resourceSliceCount"]),
         DraField::Devices => format_devices(at(v, &["spec", "devices"])),
-        DraField::Requests => {
-            format_requests(devices_of(kind, v).and_then(|d| d.get("requests")))
-        }
+        DraField::Requests => format_requests(devices_of(kind, v).and_then(|d| d.get("requests"))),
         DraField::Constraints => {
             format_constraints(devices_of(kind, v).and_then(|d| d.get("constraints")))
         }
@@ -408,7 +415,14 @@ pub fn add(doc: &mut Document, kind: &str) -> String {
             } else {
                 claim
             };
-            (if kind == TEMPLATE { "gpu-template" } else { "gpu-claim" }, spec)
+            (
+                if kind == TEMPLATE {
+                    "gpu-template"
+                } else {
+                    "gpu-claim"
+                },
+                spec,
+            )
         }
     };
     let name = if doc.find(kind, base).is_none() {
@@ -455,7 +469,11 @@ pub fn format_selectors(list: Option<&Value>) -> String {
 /// Selectors from lines; a line that is an old selector on one line keeps that selector as it
 /// was written. `None` when there are none.
 fn parse_selectors(text: &str, old: Option<&Value>) -> Option<Value> {
-    let old_list: Vec<&Value> = old.and_then(Value::as_array).into_iter().flatten().collect();
+    let old_list: Vec<&Value> = old
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .collect();
     let new: Vec<Value> = text
         .lines()
         .map(str::trim)
@@ -563,8 +581,9 @@ fn device_line(d: &Value) -> String {
     match (attrs.is_empty(), caps.is_empty()) {
         (true, true) => name,
         (false, true) => format!("{name}: {}", attrs.join(", ")),
-        (_, false) => format!("{name}: {} | {}", attrs.join(", "), caps.join(", "))
-            .replace(":  |", ": |"),
+        (_, false) => {
+            format!("{name}: {} | {}", attrs.join(", "), caps.join(", ")).replace(":  |", ": |")
+        }
     }
 }
 
@@ -601,7 +620,11 @@ fn key_values(part: &str) -> Result<Vec<(String, String)>, String> {
 /// A slice's devices from lines. A device keeps every field the line does not name (taints,
 /// counters, ...), and an unchanged line gives back the device as it was.
 pub fn parse_devices(text: &str, old: Option<&Value>) -> Result<Vec<Value>, String> {
-    let old_list: Vec<&Value> = old.and_then(Value::as_array).into_iter().flatten().collect();
+    let old_list: Vec<&Value> = old
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .collect();
     let mut out: Vec<Value> = Vec::new();
     for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
         let (name, rest) = match line.split_once(':') {
@@ -609,7 +632,9 @@ pub fn parse_devices(text: &str, old: Option<&Value>) -> Result<Vec<Value>, Stri
             None => (line, ""),
         };
         if name.is_empty() || name.contains(char::is_whitespace) {
-            return Err(format!("{line:?}: a device line starts with its name and a colon"));
+            return Err(format!(
+                "{line:?}: a device line starts with its name and a colon"
+            ));
         }
         if out.iter().any(|d| str_at(d, &["name"]) == name) {
             return Err(format!("device {name} is listed twice"));
@@ -639,7 +664,12 @@ pub fn parse_devices(text: &str, old: Option<&Value>) -> Result<Vec<Value>, Stri
                     .ok_or_else(|| format!("capacity {k} needs a quantity"))?;
                 let mut entry = before
                     .as_ref()
-                    .and_then(|b| b.pointer(&format!("/capacity/{}", k.replace('~', "~0").replace('/', "~1"))))
+                    .and_then(|b| {
+                        b.pointer(&format!(
+                            "/capacity/{}",
+                            k.replace('~', "~0").replace('/', "~1")
+                        ))
+                    })
                     .cloned()
                     .unwrap_or_else(|| json!({}));
                 object_at(&mut entry, &[]).insert("value".into(), q);
@@ -735,9 +765,9 @@ fn split_where(text: &str) -> Vec<&str> {
 fn parse_exact(text: &str, old: Option<&Value>, what: &str) -> Result<Value, String> {
     let mut parts = split_where(text.trim()).into_iter();
     let head = parts.next().unwrap_or_default().trim();
-    let (n, class) = head
-        .split_once(" of ")
-        .ok_or_else(|| format!("{what}: write COUNT of CLASS, for instance 1 of gpu.example.com"))?;
+    let (n, class) = head.split_once(" of ").ok_or_else(|| {
+        format!("{what}: write COUNT of CLASS, for instance 1 of gpu.example.com")
+    })?;
     let (n, class) = (n.trim(), class.trim());
     if class.is_empty() || class.contains(char::is_whitespace) {
         return Err(format!("{what}: the device class is one name after \"of\""));
@@ -779,7 +809,11 @@ fn parse_exact(text: &str, old: Option<&Value>, what: &str) -> Result<Value, Str
 /// A claim's requests from lines. A request whose lines did not change is kept as it was; a
 /// changed one keeps the fields the syntax does not name (`adminAccess`, tolerations, ...).
 pub fn parse_requests(text: &str, old: Option<&Value>) -> Result<Vec<Value>, String> {
-    let old_list: Vec<&Value> = old.and_then(Value::as_array).into_iter().flatten().collect();
+    let old_list: Vec<&Value> = old
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .collect();
     // Each request: its first line and its indented lines (subrequests).
     let mut blocks: Vec<(String, Vec<String>)> = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()) {
@@ -799,7 +833,9 @@ pub fn parse_requests(text: &str, old: Option<&Value>) -> Result<Vec<Value>, Str
             .ok_or_else(|| format!("{head:?}: a request starts with its name and a colon"))?;
         let (name, rest) = (name.trim(), rest.trim());
         if name.is_empty() || name.contains(char::is_whitespace) {
-            return Err(format!("{head:?}: a request starts with its name and a colon"));
+            return Err(format!(
+                "{head:?}: a request starts with its name and a colon"
+            ));
         }
         if out.iter().any(|r| str_at(r, &["name"]) == name) {
             return Err(format!("request {name} is listed twice"));
@@ -831,9 +867,9 @@ pub fn parse_requests(text: &str, old: Option<&Value>) -> Result<Vec<Value>, Str
             }
             let mut list = Vec::new();
             for s in &subs {
-                let (sub, rest) = s
-                    .split_once(':')
-                    .ok_or_else(|| format!("{s:?}: a subrequest starts with its name and a colon"))?;
+                let (sub, rest) = s.split_once(':').ok_or_else(|| {
+                    format!("{s:?}: a subrequest starts with its name and a colon")
+                })?;
                 let sub = sub.trim();
                 let was = old_subs.iter().find(|o| str_at(o, &["name"]) == sub);
                 let mut e = parse_exact(rest, was, &format!("request {name}/{sub}"))?;
@@ -891,7 +927,11 @@ pub fn format_constraints(list: Option<&Value>) -> String {
 
 /// Constraints from lines (an unchanged line keeps its constraint as it was).
 pub fn parse_constraints(text: &str, old: Option<&Value>) -> Result<Vec<Value>, String> {
-    let old_list: Vec<&Value> = old.and_then(Value::as_array).into_iter().flatten().collect();
+    let old_list: Vec<&Value> = old
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .collect();
     let mut out = Vec::new();
     for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
         if let Some(o) = old_list.iter().find(|o| constraint_line(o) == line) {
@@ -974,7 +1014,11 @@ spec:
         );
         let mut edited = d.clone();
         apply(&mut edited, r, SLICE, DraField::Devices, &text).expect("applies");
-        assert_eq!(edited.to_text(), d.to_text(), "format then parse changes nothing");
+        assert_eq!(
+            edited.to_text(),
+            d.to_text(),
+            "format then parse changes nothing"
+        );
         // A changed line keeps what the syntax does not name (the taints), and types values.
         apply(
             &mut edited,
@@ -1004,10 +1048,7 @@ spec:
         let before = d.clone();
         let err = |d: &mut Document, t: &str| apply(d, r, SLICE, DraField::Devices, t).unwrap_err();
         assert_eq!(err(&mut d, "gpu-0\ngpu-0"), "device gpu-0 is listed twice");
-        assert_eq!(
-            err(&mut d, "gpu-0: model"),
-            "\"model\" is not key=value"
-        );
+        assert_eq!(err(&mut d, "gpu-0: model"), "\"model\" is not key=value");
         assert!(err(&mut d, "gpu-0: | memory=lots").starts_with("capacity memory: "));
         assert_eq!(
             err(&mut d, "gpu 0: a=b"),
@@ -1064,7 +1105,11 @@ spec:
             "gpu.example.com/pcieRoot for gpus",
         )
         .expect("applies");
-        assert_eq!(edited.to_text(), d.to_text(), "format then parse changes nothing");
+        assert_eq!(
+            edited.to_text(),
+            d.to_text(),
+            "format then parse changes nothing"
+        );
         assert_eq!(
             summary(TEMPLATE, v).facts,
             "gpus 2 × gpu.example.com, any: big | one"
@@ -1136,10 +1181,7 @@ spec:
             err("gpu: first available"),
             "request gpu: list its subrequests on indented lines under it"
         );
-        assert_eq!(
-            err("a: 1 of x\na: 2 of x"),
-            "request a is listed twice"
-        );
+        assert_eq!(err("a: 1 of x\na: 2 of x"), "request a is listed twice");
     }
 
     #[test]
@@ -1176,7 +1218,10 @@ spec:
         let spec = &d.get(r).unwrap()["spec"];
         assert_eq!(spec["allNodes"], json!(true));
         assert!(spec.get("nodeName").is_none());
-        assert_eq!(summary(SLICE, d.get(r).unwrap()).facts, "gpu.example.com · all nodes · 2 devices");
+        assert_eq!(
+            summary(SLICE, d.get(r).unwrap()).facts,
+            "gpu.example.com · all nodes · 2 devices"
+        );
         apply(&mut d, r, SLICE, DraField::Node, "node-2").expect("applies");
         let spec = &d.get(r).unwrap()["spec"];
         assert_eq!(spec["nodeName"], json!("node-2"));
