@@ -15,6 +15,7 @@ macro_rules! outln {
 }
 
 mod bench;
+mod extenders;
 mod questions;
 
 #[global_allocator]
@@ -83,6 +84,8 @@ enum Command {
         /// plugins; also chosen by a kubescheduler.config.k8s.io/v1 input).
         #[arg(long, value_name = "VERSION", value_parser = parse_scheduler)]
         scheduler: Option<SchedulerVersion>,
+        #[command(flatten)]
+        extenders: extenders::ExtenderArgs,
         /// Input files (JSON or YAML; `-` for standard input).
         #[arg(required = true)]
         files: Vec<String>,
@@ -107,6 +110,8 @@ enum Command {
         /// The scheduler: v1.17 or v1.35.
         #[arg(long, value_name = "VERSION", value_parser = parse_scheduler)]
         scheduler: Option<SchedulerVersion>,
+        #[command(flatten)]
+        extenders: extenders::ExtenderArgs,
         /// Input files.
         #[arg(required = true)]
         files: Vec<String>,
@@ -139,6 +144,14 @@ enum Command {
     /// How many more copies of a pod the cluster takes, where they land, and why the next
     /// one does not fit.
     Capacity(questions::CapacityArgs),
+    /// Forward a page's extender calls to an extender on this machine, adding the CORS
+    /// headers a browser needs (loopback only).
+    ///
+    /// The playground calls extenders with `fetch`; a browser lets a page read the reply only
+    /// when the server allows its origin (CORS), and Chrome asks before a public page reaches
+    /// a loopback address. Point the scheduler configuration's `urlPrefix` at the proxy
+    /// (`http://127.0.0.1:8889/<prefix>`); it forwards `POST <path>` to `--to` + `<path>`.
+    ExtenderProxy(extenders::ProxyArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -338,12 +351,14 @@ fn command(cli: Cli) -> ExitCode {
             until,
             max_cycles,
             scheduler,
+            extenders,
             files,
         } => {
-            let scenario = match load(&files, scheduler) {
+            let mut scenario = match load(&files, scheduler) {
                 Ok(s) => s,
                 Err(code) => return code,
             };
+            extenders.prepare(&mut scenario);
             // The per-node tables are kept only for a JSON report that prints them: the text
             // report reads placements and events, and the tables of a 50 000-pod run on 5000
             // nodes would take some 15 GB.
@@ -354,6 +369,10 @@ fn command(cli: Cli) -> ExitCode {
             let run = scenario.run_with(seed, tables, Limits { until, max_cycles });
             if let Some(w) = &run.warning {
                 eprintln!("warning: {w}");
+            }
+            if let Err(e) = extenders.save(&scenario) {
+                eprintln!("error: --record-extenders {e}");
+                return ExitCode::from(1);
             }
             let report = schedlab_core::report::JsonReport {
                 run: &run,
@@ -391,12 +410,14 @@ fn command(cli: Cli) -> ExitCode {
             pod,
             seed,
             scheduler,
+            extenders,
             files,
         } => {
-            let scenario = match load(&files, scheduler) {
+            let mut scenario = match load(&files, scheduler) {
                 Ok(s) => s,
                 Err(code) => return code,
             };
+            extenders.prepare(&mut scenario);
             let mut sim = Simulation::new(&scenario, seed, true);
             let stop = sim.run(Limits::default());
             let run = sim.to_run(stop);
@@ -442,6 +463,7 @@ fn command(cli: Cli) -> ExitCode {
         Command::Compare(args) => questions::compare(&args),
         Command::Sweep(args) => questions::sweep(&args),
         Command::Capacity(args) => questions::capacity(&args),
+        Command::ExtenderProxy(args) => extenders::proxy(&args),
     }
 }
 

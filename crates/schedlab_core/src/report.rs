@@ -257,11 +257,12 @@ pub fn cycle_json(
         for rec in &t.filter {
             filter.insert(node_name(rec.node), Value::Object(names.filter_row(rec)));
         }
-        m.insert("filter".into(), Value::Object(filter));
         let mut scores = Map::new();
         for rec in &t.scores {
             scores.insert(node_name(rec.node), Value::Object(names.score_row(rec)));
         }
+        add_extender_entries(t, &node_name, &mut filter, &mut scores);
+        m.insert("filter".into(), Value::Object(filter));
         m.insert("scores".into(), Value::Object(scores));
         let mut totals = Map::new();
         for (n, total) in &t.totals {
@@ -271,6 +272,59 @@ pub fn cycle_json(
     }
     m.insert("preemption".into(), preemption_json(c, t));
     Value::Object(m)
+}
+
+/// The extenders' columns (`Extender(<urlPrefix>)`): in `filter`, each node a filter call was
+/// sent maps to `[]` when kept or to the extender's message when failed (a node it left out
+/// without a message has no status, so no entry); in `scores`, each node a prioritize call
+/// scored maps to `raw` (the 0-10 answer, not clamped), `score` (raw × 10) and `weight`.
+fn add_extender_entries(
+    t: &crate::trace::CycleTrace,
+    node_name: &dyn Fn(usize) -> String,
+    filter: &mut Map<String, Value>,
+    scores: &mut Map<String, Value>,
+) {
+    use crate::trace::{ExtenderVerb, NamedNode};
+    for call in t.extenders.iter().filter(|c| c.error.is_none()) {
+        let key = format!("Extender({})", call.extender);
+        match call.verb {
+            ExtenderVerb::Filter => {
+                for &node in &call.sent {
+                    let reasons: Vec<&str> = call
+                        .failed
+                        .iter()
+                        .filter(|f| f.node == NamedNode::Known(node))
+                        .map(|f| f.message.as_str())
+                        .collect();
+                    if reasons.is_empty() && !call.kept.contains(&node) {
+                        continue;
+                    }
+                    if let Some(r) = row_of(filter, node_name(node)) {
+                        r.insert(key.clone(), json!(reasons));
+                    }
+                }
+            }
+            ExtenderVerb::Prioritize => {
+                for &(node, raw) in &call.scores {
+                    let score = raw.wrapping_mul(crate::sched::extender::calls::EXTENDER_SCALE);
+                    if let Some(r) = row_of(scores, node_name(node)) {
+                        r.insert(
+                            key.clone(),
+                            json!({"raw": raw, "score": score, "weight": call.weight}),
+                        );
+                    }
+                }
+            }
+            ExtenderVerb::Preempt | ExtenderVerb::Bind => {}
+        }
+    }
+}
+
+/// The row of `node` in a table, made when missing.
+fn row_of(map: &mut Map<String, Value>, node: String) -> Option<&mut Map<String, Value>> {
+    map.entry(node)
+        .or_insert_with(|| Value::Object(Map::new()))
+        .as_object_mut()
 }
 
 /// How a cycle's table rows name their filters and scores: v1.35 cycles carry their
@@ -724,6 +778,7 @@ fn write_end(out: &mut String, run: &Run) {
         (StopReason::Quiescent, _) => "nothing more can happen",
         (StopReason::Until, false) => "the next step lies after --until",
         (StopReason::MaxCycles, false) => "--max-cycles reached",
+        (StopReason::AwaitingExtender, false) => "waiting for an extender's reply",
         (_, true) => "a default bound was reached",
     };
     let _ = writeln!(out, "END  t={}: {why}", run.end_time);

@@ -215,6 +215,10 @@ pub struct Scenario {
     /// transport the host sets ([`Answers::set_transport`]). Shared by the runs of the
     /// scenario.
     pub extender_answers: Arc<Answers>,
+    /// `--fidelity extender-nodeinfo-fix`: v1.35 keeps the nodes' pods when an extender
+    /// answers its filter with `Nodes` (kubernetes#141781 fixed, as PR #141919 would); by
+    /// default the upstream bug is reproduced.
+    pub extender_nodeinfo_fix: bool,
 }
 
 fn selector_sources(
@@ -317,6 +321,7 @@ impl Scenario {
                 timeline,
                 timeline_pods,
                 extender_answers: Arc::new(extender_answers),
+                extender_nodeinfo_fix: false,
             }),
             _ => Err(errors),
         }

@@ -195,5 +195,17 @@ pub mod v1_35 {
     pub use crate::v135::registry::{default_plugins, lookup, REGISTRY};
 }
 
+/// Scheduler extenders as the hosts set them up: who answers (a live [`Transport`], the
+/// scenario's mocks and recording), the exchanges kept, the calls a run awaits.
+///
+/// [`Transport`]: extenders::Transport
+pub mod extenders {
+    pub use crate::sched::extender::answers::{
+        Answers, Exchange, PendingCall, Source, Transport, MAX_REPLY_BYTES,
+    };
+    pub use crate::sched::extender::recording::{RecordedCall, Recording};
+    pub use crate::sched::extender::{Extender, ManagedResource, Verb};
+}
+
 pub use crate::sched::victims::Criterion;
 pub use crate::translate::{to_json, to_yaml, translate, Translation};

@@ -161,6 +161,7 @@ pub fn build_for(
         timeline: Default::default(),
         timeline_pods: Vec::new(),
         extender_answers: Default::default(),
+        extender_nodeinfo_fix: false,
     }
 }
 
@@ -330,6 +331,7 @@ pub fn single_pass(s: &Scenario, seed: u64, detail: bool) -> SinglePass {
                     &nominations,
                     detail,
                     &mut failed,
+                    None,
                 ),
                 Scheduler::V135(config) => {
                     // Only pods of a profile are queued.
@@ -345,6 +347,7 @@ pub fn single_pass(s: &Scenario, seed: u64, detail: bool) -> SinglePass {
                         nominations: &nominations,
                         nominated: None,
                         detail,
+                        extenders: None,
                     };
                     crate::v135::cycle::schedule_pod(profile, global, &mut state, &input).trace
                 }

@@ -273,6 +273,7 @@ fn stop_name(stop: StopReason) -> StopName {
         StopReason::Quiescent => StopName::Quiescent,
         StopReason::Until => StopName::Until,
         StopReason::MaxCycles => StopName::MaxCycles,
+        StopReason::AwaitingExtender => StopName::AwaitingExtender,
     }
 }
 

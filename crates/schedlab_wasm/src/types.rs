@@ -427,6 +427,9 @@ pub enum StopReason {
     /// `maxCycles` cycles ran (also after `step()`: the history so far is what
     /// `schedlab run --max-cycles N` reports).
     MaxCycles,
+    /// The next step calls an extender whose reply is not in hand yet (live extenders in the
+    /// page): make the calls `awaitedCalls()` lists, add the replies, run on.
+    AwaitingExtender,
 }
 
 /// The scheduling queue at the current moment, by sub-queue, each in its order.

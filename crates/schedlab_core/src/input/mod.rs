@@ -1388,7 +1388,9 @@ fn read_extender_mock(
 ) {
     match crate::sched::extender::mock::Mock::read(&value.into_value()) {
         Ok(m) => inputs.extender_mocks.push((m, at.origin())),
-        Err((path, message)) => errors.push(Diagnostic::new(at.file, join(at.path, &path), message)),
+        Err((path, message)) => {
+            errors.push(Diagnostic::new(at.file, join(at.path, &path), message))
+        }
     }
 }
 
@@ -1417,7 +1419,11 @@ fn read_extender_recording(
         Err(e) => {
             let path = e.path().to_string();
             let path = if path == "." { String::new() } else { path };
-            errors.push(Diagnostic::new(at.file, join(at.path, &path), e.into_inner().to_string()));
+            errors.push(Diagnostic::new(
+                at.file,
+                join(at.path, &path),
+                e.into_inner().to_string(),
+            ));
         }
     }
 }

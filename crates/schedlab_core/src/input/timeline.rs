@@ -8,7 +8,7 @@ use crate::model::{Labels, Node, Pod, Taint};
 use serde_json::Value;
 
 /// The apiVersion of schedlab's own kinds.
-pub const API_VERSION: &str = "schedlab.dev/v1alpha1";
+pub const API_VERSION: &str = crate::model::SCHEDLAB_API_VERSION;
 
 /// The longest time a timeline may name: one year of virtual time.
 pub const MAX_TIME: Millis = Millis::secs(366 * 24 * 3600);

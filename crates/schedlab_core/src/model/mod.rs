@@ -19,6 +19,9 @@ pub mod volume;
 pub(crate) mod words;
 pub mod workload;
 
+/// The apiVersion of schedlab's own kinds (`Timeline`, `ExtenderMock`, `ExtenderRecording`).
+pub const SCHEDLAB_API_VERSION: &str = "schedlab.dev/v1alpha1";
+
 pub use meta::{Labels, ObjectMeta, OwnerReference};
 pub use node::Node;
 pub use pod::Pod;

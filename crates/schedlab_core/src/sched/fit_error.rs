@@ -46,6 +46,9 @@ pub(crate) struct FailedNodes {
     nodes: Vec<(NodeId, usize)>,
     /// Every reason, node after node.
     reasons: Vec<Reason>,
+    /// Reasons an extender gave for names that are no node of the cluster: counted in the
+    /// FitError's histogram (upstream's map takes any name), never a node's.
+    unknown: Vec<Reason>,
 }
 
 impl FailedNodes {
@@ -58,6 +61,24 @@ impl FailedNodes {
     pub(crate) fn clear(&mut self) {
         self.nodes.clear();
         self.reasons.clear();
+        self.unknown.clear();
+    }
+
+    /// Every reason the FitError's histogram counts: the failed nodes', then those an
+    /// extender gave for names that are no node.
+    pub(crate) fn histogram_reasons(&self) -> impl Iterator<Item = &Reason> {
+        self.reasons.iter().chain(&self.unknown)
+    }
+
+    /// Records a node that failed with one reason (an extender's message).
+    pub(crate) fn push_node(&mut self, node: NodeId, reason: Reason) {
+        self.reasons.push(reason);
+        self.close_node(node);
+    }
+
+    /// Records an extender's reason for a name that is no node of the cluster.
+    pub(crate) fn push_unknown(&mut self, reason: Reason) {
+        self.unknown.push(reason);
     }
 
     /// Each failed node with its reasons, in the order they failed.
@@ -68,11 +89,6 @@ impl FailedNodes {
             start = end;
             (node, reasons)
         })
-    }
-
-    /// Every reason of every failed node.
-    pub(crate) fn reasons(&self) -> &[Reason] {
-        &self.reasons
     }
 
     /// The buffer a node's filters append their reasons to, before [`Self::close_node`] (or

@@ -12,6 +12,7 @@ use crate::model::Node;
 use crate::queue::{
     ClusterChange, ClusterEvent, InformerEvent, MoveReport, NodeChange, QueuedPodInfo,
 };
+use crate::sched::extender::calls::Caller;
 use crate::sched::fit_error::FailedNodes;
 use crate::sched::nominations::Nominations;
 use crate::sched::volume_binder::bindings_for;
@@ -142,6 +143,7 @@ pub(super) fn apply(
             kind: StepKind::LeftoverFlush,
             move_event: None,
             moved: Vec::new(),
+            extender: None,
         },
         cycle: None,
         events: Vec::new(),
@@ -261,6 +263,18 @@ fn nominations_by_node(state: &mut State) -> Arc<Nominations> {
     Arc::clone(&state.nominations.1)
 }
 
+/// The scheduler's extenders for one cycle or binding, `None` when it has none.
+fn extender_caller(setup: &Setup, detail: bool) -> Option<Caller<'_>> {
+    let extenders = setup.scheduler.extenders();
+    (!extenders.is_empty()).then(|| Caller {
+        extenders,
+        answers: &setup.answers,
+        flavor: setup.scheduler.extender_flavor(),
+        detail,
+        nodeinfo_bug: setup.extender_nodeinfo_bug,
+    })
+}
+
 /// `scheduleOne` for the head of activeQ.
 fn run_cycle(
     state: &mut State,
@@ -292,6 +306,7 @@ fn run_cycle(
 
     let nominations = nominations_by_node(state);
     let mut failed = std::mem::take(&mut state.buffers.failed);
+    let extenders = extender_caller(setup, detail);
     let mut trace = schedule_one(
         algorithm,
         &mut state.scheduler,
@@ -301,6 +316,7 @@ fn run_cycle(
         &nominations,
         detail,
         &mut failed,
+        extenders.as_ref(),
     );
     trace.time = state.now.as_secs_f64();
     trace.node_names = Arc::clone(&state.node_names);
@@ -315,8 +331,8 @@ fn run_cycle(
                     state,
                     algorithm,
                     pod,
-                    &nominations,
-                    &failed,
+                    (&nominations, &failed),
+                    extenders.as_ref().map(|c| (c, &mut trace.extenders)),
                     cycle,
                     &mut out.events,
                 );
@@ -454,6 +470,7 @@ fn run_cycle_modern(
         .nominated
         .as_deref()
         .and_then(|n| state.cluster.node_index().get(n).copied());
+    let extenders = extender_caller(setup, detail);
     let input = crate::v135::cycle::CycleInput {
         cluster: &state.cluster,
         order: &state.order,
@@ -461,6 +478,7 @@ fn run_cycle_modern(
         nominations: &nominations,
         nominated,
         detail,
+        extenders: extenders.as_ref(),
     };
     let mut result = crate::v135::cycle::schedule_pod(
         profile,
@@ -508,8 +526,10 @@ fn run_cycle_modern(
                         nominated,
                         &mut scheduler.rng,
                         &facts,
+                        extenders.as_ref(),
                     )
                 };
+                trace.extenders.extend(post.extender_calls.iter().cloned());
                 if let Some((ns, name)) = &post.dra_deallocate {
                     let changed: Vec<_> = super::dra::deallocate(state, ns, name)
                         .into_iter()
@@ -599,15 +619,33 @@ fn complete_binding(state: &mut State, setup: &Setup, b: Binding, out: &mut Step
     // `failBinding` faults.
     let drawn = percent > 0.0
         && (state.fault_rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64 * 100.0 < percent;
+    let mut calls = Vec::new();
+    // The FailedScheduling message of a failed binding: recordSchedulingFailure's
+    // "Binding rejected: ..."; v1.35 reports a binder extender's error as it is.
+    let rejected = |e: String| format!("Binding rejected: {e}");
     let failure = if node.is_none() {
-        Some(format!("nodes {:?} not found", b.node))
+        Some(rejected(format!("nodes {:?} not found", b.node)))
     } else if std::mem::take(&mut state.pods[pod].fail_next_binding) {
-        Some("injected fault (failBinding)".to_string())
+        Some(rejected("injected fault (failBinding)".to_string()))
     } else if drawn {
-        Some(format!("injected fault (bindFailurePercent {percent})"))
+        Some(rejected(format!(
+            "injected fault (bindFailurePercent {percent})"
+        )))
     } else {
-        None
+        // extendersBinding: a binder extender interested in the pod binds it.
+        let info = Arc::clone(&state.cluster.pods()[pod]);
+        let caller = extender_caller(setup, setup.detail);
+        match caller.and_then(|c| c.bind(&info, &b.node, &mut calls)) {
+            Some(Err(e)) => Some(match &*setup.scheduler {
+                Scheduler::V135(_) => e,
+                Scheduler::V117(_) => rejected(e),
+            }),
+            _ => None,
+        }
     };
+    if setup.detail {
+        out.step.extender = calls.pop().map(Box::new);
+    }
     match failure {
         None => {
             let p = &mut state.pods[pod];
@@ -628,11 +666,10 @@ fn complete_binding(state: &mut State, setup: &Setup, b: Binding, out: &mut Step
             merge(&mut report, assigned_pod_added(state, setup, pod));
             set_moves(&mut out.step, report);
         }
-        Some(err) => {
-            // ForgetPod, then recordSchedulingFailure(SchedulerError, "Binding rejected: ...").
+        Some(message) => {
+            // ForgetPod, then recordSchedulingFailure(SchedulerError, message).
             let _ = super::dra::bound(state, pod, false);
             state.cluster.unbind(pod);
-            let message = format!("Binding rejected: {err}");
             state.pods[pod].phase = PodPhase::Pending;
             state.pods[pod].condition = Some(Arc::new(PodScheduledCondition {
                 status: false,

@@ -384,6 +384,7 @@ impl Shift {
             kind,
             move_event,
             moved,
+            extender,
         } = a;
         time.0 + self.time.0 == b.time.0
             && match (kind, &b.kind) {
@@ -394,6 +395,7 @@ impl Shift {
             }
             && *move_event == b.move_event
             && *moved == b.moved
+            && *extender == b.extender
     }
 
     fn same_cycle(&self, a: &CycleTrace, b: &CycleTrace) -> bool {

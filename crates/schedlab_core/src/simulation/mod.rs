@@ -190,6 +190,8 @@ pub struct Step {
     pub move_event: Option<ClusterEvent>,
     /// Pods that left unschedulableQ because of it.
     pub moved: Vec<Moved>,
+    /// A binding's call to a binder extender (with details on).
+    pub extender: Option<Box<crate::trace::ExtenderCall>>,
 }
 
 /// Why a run stopped.
@@ -201,6 +203,9 @@ pub enum StopReason {
     Until,
     /// `--max-cycles` cycles ran.
     MaxCycles,
+    /// The next step calls an extender whose reply the host has not made yet (the page's
+    /// `fetch`): [`Simulation::take_awaited_calls`] says which; add the replies, then run on.
+    AwaitingExtender,
 }
 
 impl StopReason {
@@ -210,6 +215,7 @@ impl StopReason {
             StopReason::Quiescent => "Quiescent",
             StopReason::Until => "Until",
             StopReason::MaxCycles => "MaxCycles",
+            StopReason::AwaitingExtender => "AwaitingExtender",
         }
     }
 }
@@ -304,6 +310,10 @@ struct Setup {
     change_pods: Vec<Vec<(PodId, String)>>,
     /// The scheduler that runs, as the scenario built it.
     scheduler: Arc<Scheduler>,
+    /// Who answers its extenders.
+    answers: Arc<crate::sched::extender::answers::Answers>,
+    /// kubernetes#141781 (v1.35, extenders answering with `Nodes`) is reproduced.
+    extender_nodeinfo_bug: bool,
     detail: bool,
     /// Whether any pod has a required pod-affinity term (else assigned pod adds move nothing).
     any_required_affinity: bool,
@@ -397,6 +407,8 @@ impl Simulation {
             change_pods: scenario.timeline_pods.clone(),
             timeline: scenario.timeline.clone(),
             scheduler: Arc::clone(&scheduler),
+            answers: Arc::clone(&scenario.extender_answers),
+            extender_nodeinfo_bug: !scenario.extender_nodeinfo_fix,
             detail,
             any_required_affinity,
             scheduled: Arc::new(PodScheduledCondition {
@@ -429,16 +441,30 @@ impl Simulation {
         engine::next(&self.state, &self.setup).map(|(t, _)| t)
     }
 
-    /// Applies one step; returns its index, or `None` when nothing can happen any more.
+    /// Applies one step; returns its index, or `None` when nothing can happen any more (or
+    /// the step awaits an extender's reply, see [`StopReason::AwaitingExtender`]).
     pub fn step(&mut self) -> Option<usize> {
         let next = engine::next(&self.state, &self.setup)?;
-        Some(self.apply(next))
+        self.apply(next)
     }
 
-    fn apply(&mut self, next: (Millis, engine::What)) -> usize {
+    /// The extender calls the run stopped at ([`StopReason::AwaitingExtender`]), taken: the
+    /// host makes them and adds the replies to the scenario's answers, then runs on.
+    pub fn take_awaited_calls(&self) -> Vec<crate::sched::extender::answers::PendingCall> {
+        self.setup.answers.take_awaiting()
+    }
+
+    fn apply(&mut self, next: (Millis, engine::What)) -> Option<usize> {
         let record = self.position == self.log.total_steps();
         let detail = record && self.setup.detail;
+        let awaiting_before = self.setup.answers.awaiting_count();
         let out = engine::apply(&mut self.state, &self.setup, next, detail);
+        if self.setup.answers.awaiting_count() > awaiting_before {
+            // The step asked an extender the host has not answered yet: it is undone, to be
+            // applied again once the reply is there.
+            self.rewind_to(self.position);
+            return None;
+        }
         if record {
             self.log.record(out.step, out.cycle, out.events);
         } else if self.repeats().is_empty() {
@@ -452,7 +478,24 @@ impl Simulation {
         if record && self.keep_history && self.position.is_multiple_of(self.checkpoint_interval) {
             self.checkpoint();
         }
-        self.position - 1
+        Some(self.position - 1)
+    }
+
+    /// The state after `at` steps, rebuilt from the nearest checkpoint (the state has moved
+    /// past it without the step being kept).
+    fn rewind_to(&mut self, at: usize) {
+        let (&from, state) = self
+            .checkpoints
+            .range(..=at)
+            .next_back()
+            .expect("there is always a checkpoint at 0");
+        self.state = state.clone();
+        self.position = from;
+        while self.position < at {
+            if self.step().is_none() {
+                break;
+            }
+        }
     }
 
     /// Keeps a checkpoint at the current position, then thins older ones: the 8 most recent
@@ -519,7 +562,9 @@ impl Simulation {
                 None => return StopReason::Quiescent,
                 Some((t, _)) if limits.until.is_some_and(|u| t > u) => return StopReason::Until,
                 Some(next) => {
-                    self.apply(next);
+                    if self.apply(next).is_none() {
+                        return StopReason::AwaitingExtender;
+                    }
                 }
             }
         }

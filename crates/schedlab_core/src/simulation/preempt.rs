@@ -10,10 +10,12 @@ use super::{PodPhase, StartTime, State};
 use crate::cluster::PodId;
 use crate::model::workload::priority_class;
 use crate::model::Millis;
+use crate::sched::extender::calls::Caller;
 use crate::sched::fit_error::FailedNodes;
 use crate::sched::nominations::Nominations;
 use crate::sched::victims::pick_one_node_for_preemption;
 use crate::simulation::Event;
+use crate::trace::ExtenderCall;
 use crate::trace::PreemptionTrace;
 use crate::v117::preemption::{nodes_where_preemption_might_help, select_nodes_for_preemption};
 use crate::v117::Algorithm;
@@ -65,13 +67,14 @@ pub(super) fn clear_nomination(state: &mut State, pod: PodId) {
 }
 
 /// Runs preemption for `pod`, whose cycle `cycle` just failed with `failed`; appends the
-/// `Preempted` events to `events`.
+/// `Preempted` events to `events`. The extenders with a preempt verb (and the calls' record)
+/// may shrink the candidates before the pick (`processPreemptionWithExtenders`).
 pub(super) fn preempt(
     state: &mut State,
     algorithm: &Algorithm,
     pod: PodId,
-    nominations: &Nominations,
-    failed: &FailedNodes,
+    (nominations, failed): (&Nominations, &FailedNodes),
+    extenders: Option<(&Caller, &mut Vec<ExtenderCall>)>,
     cycle: usize,
     events: &mut Vec<Event>,
 ) -> PreemptionTrace {
@@ -108,6 +111,14 @@ pub(super) fn preempt(
             // A filter error aborts preemption as it aborts the cycle upstream.
             Err(_) => return t,
         };
+    let candidates = match extenders {
+        Some((c, calls)) => match c.preempt(cluster, &cluster.pods()[pod], candidates, calls) {
+            Ok(candidates) => candidates,
+            // An extender's error ends preemption (logged upstream): no nomination.
+            Err(_) => return t,
+        },
+        None => candidates,
+    };
     t.pick = pick_one_node_for_preemption(&candidates, cluster, &start);
     t.candidates = candidates;
     let Some(chosen) = t.chosen().cloned() else {

@@ -9,8 +9,8 @@ pub(crate) mod preemption;
 pub mod v135;
 
 use crate::cluster::{NodeId, PodId};
-pub use crate::sched::extender::calls::{ExtenderCall, NamedNode, NodeFailure};
 pub use crate::sched::extender::answers::{Source as ExtenderSource, Texts as ExtenderTexts};
+pub use crate::sched::extender::calls::{ExtenderCall, NamedNode, NodeFailure};
 pub use crate::sched::extender::Verb as ExtenderVerb;
 use crate::sched::Reason;
 

@@ -93,4 +93,7 @@ pub struct ModernTrace {
     pub pre_bind: Vec<PluginStatus>,
     /// For a scheduled pod: the Bind plugins that ran (up to the first that did not Skip).
     pub bind: Vec<PluginStatus>,
+    /// The Score plugins saw the feasible nodes without their pods: an extender answered its
+    /// filter with `Nodes` (kubernetes#141781, an upstream bug reproduced; fix PR #141919).
+    pub fresh_nodes: bool,
 }

@@ -8,6 +8,7 @@
 use super::{Algorithm, CycleContext, CycleError, FilterPlugin, Reason, State};
 use crate::cluster::{Cluster, NodeId, NodeInfo, PodId};
 use crate::model::words::go_quote;
+use crate::sched::extender::calls::{Caller, NamedNode};
 use crate::sched::fit_error::{histogram, FailedNodes, NO_NODES_AVAILABLE};
 use crate::sched::nominations::{nominated_to_add, NominatedCopies, Nominations};
 use crate::sched::sampling::num_feasible_nodes_to_find;
@@ -73,6 +74,7 @@ pub(crate) fn schedule_one(
     nominations: &Nominations,
     detail: bool,
     failed: &mut FailedNodes,
+    extenders: Option<&Caller>,
 ) -> CycleTrace {
     failed.clear();
     let all = node_order.len();
@@ -96,6 +98,7 @@ pub(crate) fn schedule_one(
         detail,
         &mut trace,
         failed,
+        extenders,
     ) {
         Ok(()) => {}
         Err(CycleError(msg)) => {
@@ -119,6 +122,7 @@ fn cycle(
     detail: bool,
     trace: &mut CycleTrace,
     failed: &mut FailedNodes,
+    extenders: Option<&Caller>,
 ) -> Result<(), CycleError> {
     let cluster = cx.cluster;
     let all = node_order.len();
@@ -197,11 +201,16 @@ fn cycle(
     }
     st.next_start_node_index = (start + processed) % all;
     trace.evaluated = processed;
+    // The extenders' filters, after the predicates (findNodesThatFit's end).
+    let extenders = extenders.filter(|c| c.any());
+    if let Some(c) = extenders.filter(|_| !feasible.is_empty()) {
+        feasible = filter_by_extenders(c, cx, &feasible, trace, failed)?;
+    }
     trace.feasible = feasible.len();
 
     if feasible.is_empty() {
         trace.outcome = Outcome::Unschedulable;
-        trace.message = Some(fit_error_message(all, failed.reasons().iter()));
+        trace.message = Some(fit_error_message(all, failed.histogram_reasons()));
         return Ok(());
     }
     if feasible.len() == 1 {
@@ -211,8 +220,12 @@ fn cycle(
         return Ok(());
     }
 
-    // prioritizeNodes
-    let totals = prioritize(algorithm, cx, &feasible, detail, trace, &mut st.scratch)?;
+    // prioritizeNodes: the priorities (EqualPriority when there are none and no extender),
+    // then the extenders' scores.
+    let totals = match extenders {
+        None => prioritize(algorithm, cx, &feasible, detail, trace, &mut st.scratch)?,
+        Some(c) => prioritize_with_extenders(algorithm, st, c, cx, &feasible, detail, trace)?,
+    };
 
     // selectHost
     let selected = feasible[select_host(&totals, &mut st.rng)].id();
@@ -222,6 +235,67 @@ fn cycle(
     trace.outcome = Outcome::Scheduled;
     trace.node = Some(selected);
     Ok(())
+}
+
+/// The extenders' filter calls on the nodes the predicates kept: the nodes they fail join
+/// `failed` (an unknown name as a node of its own), and the nodes every extender kept remain.
+fn filter_by_extenders<'c>(
+    c: &Caller,
+    cx: &CycleContext<'c>,
+    feasible: &[&'c NodeInfo],
+    trace: &mut CycleTrace,
+    failed: &mut FailedNodes,
+) -> Result<Vec<&'c NodeInfo>, CycleError> {
+    let cluster = cx.cluster;
+    let ids = feasible.iter().map(|n| n.id()).collect();
+    let passed = c
+        .filter(cluster, cx.pod, ids, &mut trace.extenders)
+        .map_err(CycleError)?;
+    for f in passed.failed {
+        let reason = Reason::Message(f.message.into());
+        match f.node {
+            NamedNode::Known(id) => failed.push_node(id, reason),
+            NamedNode::Unknown(_) => failed.push_unknown(reason),
+        }
+    }
+    Ok(passed
+        .feasible
+        .iter()
+        .map(|&n| &cluster.nodes()[n])
+        .collect())
+}
+
+/// prioritizeNodes with extenders: the priorities (none, not EqualPriority, when the policy
+/// names none), then each extender's score × weight × 10 added to the totals.
+fn prioritize_with_extenders(
+    algorithm: &Algorithm,
+    st: &mut SchedulerState,
+    c: &Caller,
+    cx: &CycleContext,
+    feasible: &[&NodeInfo],
+    detail: bool,
+    trace: &mut CycleTrace,
+) -> Result<Vec<i64>, CycleError> {
+    let mut totals = if algorithm.scores.is_empty() {
+        vec![0; feasible.len()]
+    } else {
+        prioritize(algorithm, cx, feasible, detail, trace, &mut st.scratch)?
+    };
+    c.prioritize(
+        cx.cluster,
+        cx.pod,
+        feasible,
+        &mut totals,
+        &mut trace.extenders,
+    );
+    if detail {
+        trace.totals = feasible
+            .iter()
+            .zip(&totals)
+            .map(|(n, t)| (n.id(), *t))
+            .collect();
+    }
+    Ok(totals)
 }
 
 /// What every node's filters read in one cycle: the active filters, `alwaysCheckAllPredicates`,
@@ -731,6 +805,7 @@ mod tests {
                 &nominations,
                 false,
                 &mut failed,
+                None,
             )
         };
         let first = cycle(&c);

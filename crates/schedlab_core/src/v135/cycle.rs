@@ -16,6 +16,8 @@ use super::plugin::{Cx, Plugin, PluginState};
 use super::profile::Profile;
 use super::status::{Code, Status};
 use crate::cluster::{Cluster, NodeId, NodeInfo, PodId};
+use crate::sched::extender::calls::{Caller, NamedNode};
+use crate::sched::extender::EXTENDER_NAME;
 use crate::sched::fit_error::{histogram, NO_NODES_AVAILABLE};
 use crate::sched::nominations::Nominations;
 use crate::sched::sampling::num_feasible_nodes_to_find;
@@ -90,6 +92,9 @@ pub(crate) struct Diagnosis {
     pub pre_filter_msg: Option<String>,
     /// Plugins that rejected the pod somewhere (`UnschedulablePlugins`).
     pub unschedulable_plugins: BTreeSet<&'static str>,
+    /// Reasons an extender gave for names that are no node of the cluster (upstream's
+    /// `NodeToStatus` takes any name; the FitError counts them).
+    pub unknown_nodes: Vec<Reason>,
     /// The profile indices already in `unschedulable_plugins` (below 128), so the filter scan
     /// inserts each name once.
     noted: u128,
@@ -185,7 +190,8 @@ pub(crate) fn fit_error_message(num_all_nodes: usize, d: &Diagnosis) -> String {
     }
     let rejected = d
         .rejected()
-        .flat_map(|(_, _, reasons)| reasons.iter().map(|r| (r, 1)));
+        .flat_map(|(_, _, reasons)| reasons.iter().map(|r| (r, 1)))
+        .chain(d.unknown_nodes.iter().map(|r| (r, 1)));
     let absent = match &d.absent {
         Some(absent) if d.len() < num_all_nodes => absent.reasons.as_slice(),
         _ => &[],
@@ -228,6 +234,8 @@ pub(crate) struct CycleInput<'a> {
     pub nominated: Option<NodeId>,
     /// Whether to record the filter and score tables.
     pub detail: bool,
+    /// The scheduler's extenders (`None`: it has none).
+    pub extenders: Option<&'a Caller<'a>>,
 }
 
 /// Runs one cycle of `profile` for the input's pod. `st` carries `nextStartNodeIndex` and the
@@ -276,6 +284,7 @@ pub(crate) fn schedule_pod(
         trace,
         modern,
         result,
+        fresh_nodes: false,
     };
     let outcome = cycle.run(st, global_percentage);
     let Cycle {
@@ -372,6 +381,9 @@ struct Cycle<'a> {
     trace: CycleTrace,
     modern: ModernTrace,
     result: CycleResult,
+    /// An extender answered its filter with `Nodes`: the Score plugins see the nodes without
+    /// their pods (kubernetes#141781, reproduced unless fixed by the scenario).
+    fresh_nodes: bool,
 }
 
 /// What PreFilter left for the filters: the nodes its results narrowed the search to (`None`:
@@ -395,7 +407,47 @@ impl<'a> Cycle<'a> {
         }
         let candidates = self.candidates(&narrowed);
         let feasible = self.find_nodes_that_fit(st, global_percentage, &candidates, &visited)?;
+        let feasible = self.pass_extenders(feasible)?;
         self.select_host(st, &feasible)
+    }
+
+    /// `findNodesThatPassExtenders` after the Filter plugins: the nodes the extenders keep.
+    /// Their failures join the diagnosis (`FailedAndUnresolvableNodes` as
+    /// UnschedulableAndUnresolvable), and when they dropped a node `Extender` joins the
+    /// rejectors, so any cluster event requeues the pod. An error ends the cycle.
+    fn pass_extenders(&mut self, feasible: Vec<NodeId>) -> Result<Vec<NodeId>, String> {
+        let Some(c) = self.input.extenders.filter(|c| c.any()) else {
+            return Ok(feasible);
+        };
+        if feasible.is_empty() {
+            return Ok(feasible);
+        }
+        let before = feasible.len();
+        let passed = c.filter(
+            self.cx.cluster,
+            self.cx.pod,
+            feasible,
+            &mut self.trace.extenders,
+        )?;
+        let d = &mut self.result.diagnosis;
+        for f in passed.failed {
+            let code = if f.unresolvable {
+                Code::UnschedulableAndUnresolvable
+            } else {
+                Code::Unschedulable
+            };
+            let reason = Reason::Message(f.message.into());
+            match f.node {
+                NamedNode::Known(id) => d.push_reasons(id, code, vec![reason]),
+                NamedNode::Unknown(_) => d.unknown_nodes.push(reason),
+            }
+        }
+        if passed.feasible.len() != before {
+            d.unschedulable_plugins.insert(EXTENDER_NAME);
+        }
+        self.fresh_nodes = passed.fresh;
+        self.trace.feasible = passed.feasible.len();
+        Ok(passed.feasible)
     }
 
     /// The PreFilter plugins in order: their states, the nodes their results narrow the search
@@ -522,6 +574,20 @@ impl<'a> Cycle<'a> {
             return Ok(false);
         }
         d.reasons.truncate(start);
+        // evaluateNominatedNode runs the extenders' filters on it too; a rejection or an
+        // error (only logged upstream) leaves the decision to the full scan.
+        if let Some(c) = self.input.extenders.filter(|c| c.has_filters()) {
+            let kept = c.filter(
+                self.cx.cluster,
+                self.cx.pod,
+                vec![node],
+                &mut self.trace.extenders,
+            );
+            if !kept.is_ok_and(|k| !k.feasible.is_empty()) {
+                self.modern.nominated_node = Some((node, false));
+                return Ok(false);
+            }
+        }
         let trace = &mut self.trace;
         trace.outcome = Outcome::Scheduled;
         trace.node = Some(node);
@@ -572,7 +638,10 @@ impl<'a> Cycle<'a> {
         let nominated = self.input.nominated;
         let all = self.cx.order.len();
         let n = candidates.len();
-        let to_find = if profile.points[Point::Score as usize].is_empty() {
+        let extenders = self.input.extenders;
+        let to_find = if profile.points[Point::Score as usize].is_empty()
+            && !extenders.is_some_and(|c| c.has_filters() || c.has_prioritizers())
+        {
             1
         } else {
             let pct = profile
@@ -698,15 +767,58 @@ impl<'a> Cycle<'a> {
             _ => {}
         }
         let cluster = self.cx.cluster;
-        let nodes: Vec<&NodeInfo> = feasible.iter().map(|&n| &cluster.nodes()[n]).collect();
-        let totals = prioritize(
-            self.profile,
-            &self.cx,
-            &nodes,
-            self.input.detail,
-            (&mut self.trace, &mut self.modern),
-            &mut st.scratch,
-        )?;
+        // kubernetes#141781: fresh NodeInfos, the node alone (no pods, no image states).
+        let fresh: Vec<NodeInfo> = if self.fresh_nodes {
+            feasible
+                .iter()
+                .map(|&n| {
+                    let mut node = cluster.nodes()[n].object().clone();
+                    node.status.images.clear();
+                    NodeInfo::new(node, n)
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let nodes: Vec<&NodeInfo> = if self.fresh_nodes {
+            fresh.iter().collect()
+        } else {
+            feasible.iter().map(|&n| &cluster.nodes()[n]).collect()
+        };
+        if self.input.detail && self.fresh_nodes {
+            self.modern.fresh_nodes = true;
+        }
+        let extenders = self.input.extenders.filter(|c| c.any());
+        let mut totals = match extenders {
+            // No Score plugin but extenders: every plugin total is 0, the extenders add theirs.
+            Some(_) if self.profile.points[Point::Score as usize].is_empty() => {
+                vec![0; nodes.len()]
+            }
+            _ => prioritize(
+                self.profile,
+                &self.cx,
+                &nodes,
+                self.input.detail,
+                (&mut self.trace, &mut self.modern),
+                &mut st.scratch,
+            )?,
+        };
+        if let Some(c) = extenders {
+            c.prioritize(
+                cluster,
+                self.cx.pod,
+                &nodes,
+                &mut totals,
+                &mut self.trace.extenders,
+            );
+            if self.input.detail {
+                self.trace.totals = nodes
+                    .iter()
+                    .zip(&totals)
+                    .map(|(n, t)| (n.id(), *t))
+                    .collect();
+            }
+        }
         // selectHost: the seeded uniform choice among the best totals.
         let selected = feasible[select_host(&totals, &mut st.rng)];
         if self.input.detail {

@@ -21,10 +21,11 @@ use super::profile::Profile;
 use super::status::{Code, Status};
 use crate::cluster::{NodeId, NodeInfo, PodId};
 use crate::rng::Rng;
+use crate::sched::extender::calls::Caller;
 use crate::sched::nominations::Nominations;
 use crate::sched::victims::{pick_one_node_for_preemption, Candidate, StartTime, Victims};
 use crate::sched::Reason;
-use crate::trace::{NodeFilterRecord, PreemptionTrace};
+use crate::trace::{ExtenderCall, NodeFilterRecord, PreemptionTrace};
 
 /// `No preemption victims found for incoming pod`.
 pub(crate) const NO_VICTIMS: &str = "No preemption victims found for incoming pod";
@@ -53,6 +54,8 @@ pub(crate) struct PostFilterOutcome {
     pub clear_nomination: bool,
     /// The claim (namespace, name) DynamicResources deallocated.
     pub dra_deallocate: Option<(String, String)>,
+    /// The preempt calls to extenders (with details on).
+    pub extender_calls: Vec<ExtenderCall>,
 }
 
 /// `RunPostFilterPlugins` after a FitError.
@@ -65,6 +68,7 @@ pub(crate) fn run_post_filter(
     nominated: Option<NodeId>,
     rng: &mut Rng,
     facts: &PodFacts,
+    extenders: Option<&Caller>,
 ) -> PostFilterOutcome {
     let mut out = PostFilterOutcome {
         statuses: Vec::new(),
@@ -72,14 +76,23 @@ pub(crate) fn run_post_filter(
         preemption: None,
         clear_nomination: false,
         dra_deallocate: None,
+        extender_calls: Vec::new(),
     };
     let mut reasons: Vec<String> = Vec::new();
     for &i in &profile.points[Point::PostFilter as usize] {
         let e = &profile.plugins[i];
         let name = e.spec.name;
         let status = if let Some(dp) = e.plugin.as_any().downcast_ref::<DefaultPreemption>() {
-            let (status, trace, clear) =
-                preempt(dp, profile, cx, result, nominations, nominated, rng, facts);
+            let (status, trace, clear) = preempt(
+                dp,
+                profile,
+                cx,
+                result,
+                (nominations, nominated),
+                rng,
+                facts,
+                extenders.map(|c| (c, &mut out.extender_calls)),
+            );
             out.preemption = Some(trace);
             out.clear_nomination = clear;
             status
@@ -128,10 +141,10 @@ fn preempt(
     profile: &Profile,
     cx: &Cx,
     result: &CycleResult,
-    nominations: &Nominations,
-    nominated: Option<NodeId>,
+    (nominations, nominated): (&Nominations, Option<NodeId>),
     rng: &mut Rng,
     facts: &PodFacts,
+    extenders: Option<(&Caller, &mut Vec<ExtenderCall>)>,
 ) -> (Status, PreemptionTrace, bool) {
     let mut t = PreemptionTrace {
         not_eligible: None,
@@ -223,6 +236,18 @@ fn preempt(
     if candidates.is_empty() {
         let msg = preemption_fit_error(cx.order.len(), &statuses);
         return (prefixed(Code::Unschedulable, msg), t, true);
+    }
+    // 5. callExtenders: an extender's error ends preemption with an Error status; when no
+    // candidate is left, SelectCandidate finds none.
+    if let Some((c, calls)) = extenders {
+        match c.preempt(cx.cluster, cx.pod, candidates, calls) {
+            Ok(left) => candidates = left,
+            Err(e) => return (prefixed(Code::Error, e), t, false),
+        }
+        if candidates.is_empty() {
+            let msg = "no candidate node for preemption".to_string();
+            return (prefixed(Code::Unschedulable, msg), t, false);
+        }
     }
     // 7. pickOneNodeForPreemption.
     let pick = pick_one_node_for_preemption(&candidates, cx.cluster, &|p| (facts.start)(p));

@@ -89,10 +89,12 @@ impl Profile {
         cluster: &Cluster,
     ) -> bool {
         rejectors.iter().any(|&name| {
-            self.plugins.iter().any(|e| {
-                e.spec.name == name
-                    && e.plugin.queueing_hint(change, pod, cluster) == QueueingHint::Queue
-            })
+            // Extenders have no hints: when they dropped nodes, any event requeues the pod.
+            name == crate::sched::extender::EXTENDER_NAME
+                || self.plugins.iter().any(|e| {
+                    e.spec.name == name
+                        && e.plugin.queueing_hint(change, pod, cluster) == QueueingHint::Queue
+                })
         })
     }
 }

@@ -112,8 +112,6 @@ fn kept(text: String) -> Option<String> {
 pub(crate) struct Call<'a> {
     /// The extender.
     pub ext: &'a Extender,
-    /// Its index in the configuration's (ordered) list.
-    pub index: usize,
     /// The verb.
     pub verb: Verb,
     /// Whose rules apply.
@@ -166,7 +164,10 @@ impl Answers {
 
     /// Calls that no mock and no recording answers go to `transport`.
     pub fn set_transport(&self, transport: Arc<dyn Transport>) {
-        *self.transport.lock().unwrap_or_else(PoisonError::into_inner) = Some(transport);
+        *self
+            .transport
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(transport);
     }
 
     fn transport(&self) -> Option<Arc<dyn Transport>> {
@@ -223,13 +224,12 @@ impl Answers {
         std::mem::take(&mut *self.awaiting.lock().unwrap_or_else(PoisonError::into_inner))
     }
 
-    /// Whether the run paused at a call.
-    pub fn awaiting(&self) -> bool {
-        !self
-            .awaiting
+    /// How many calls the run paused at (not yet taken).
+    pub fn awaiting_count(&self) -> usize {
+        self.awaiting
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .is_empty()
+            .len()
     }
 
     /// Asks `call`'s extender: a mock if one answers for it, else the kept exchanges, else the
@@ -268,7 +268,12 @@ impl Answers {
                     self.kept
                         .lock()
                         .unwrap_or_else(PoisonError::into_inner)
-                        .add(RecordedCall::new(&url, &body, exchange, Some(answer.delay_ms)));
+                        .add(RecordedCall::new(
+                            &url,
+                            &body,
+                            exchange,
+                            Some(answer.delay_ms),
+                        ));
                 }
                 texts.request = kept(body);
             }

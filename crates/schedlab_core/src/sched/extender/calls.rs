@@ -6,7 +6,7 @@
 use super::answers::{Answers, Call, Decoded, Source, Texts};
 use super::wire::{self, NodeRef, OfferedVictims};
 use super::{Extender, Flavor, Verb};
-use crate::cluster::{Cluster, NodeId, NodeInfo, PodId, PodInfo};
+use crate::cluster::{Cluster, NodeId, NodeInfo, PodInfo};
 use crate::sched::victims::{Candidate, Victims};
 use std::collections::HashMap;
 
@@ -156,7 +156,6 @@ impl Caller<'_> {
     ) -> super::answers::Answered {
         self.answers.ask(&Call {
             ext: &self.extenders[index],
-            index,
             verb,
             flavor: self.flavor,
             body,
@@ -173,11 +172,10 @@ impl Caller<'_> {
     pub(crate) fn filter(
         &self,
         cluster: &Cluster,
-        pod: PodId,
+        info: &PodInfo,
         feasible: Vec<NodeId>,
         calls: &mut Vec<ExtenderCall>,
     ) -> Result<Filtered, String> {
-        let info = &cluster.pods()[pod];
         let mut out = Filtered {
             feasible,
             failed: Vec::new(),
@@ -234,7 +232,12 @@ impl Caller<'_> {
             }
             for (r, message) in &reply.failed {
                 let node = resolve(r, cluster);
-                if unresolvable && reply.failed_unresolvable.iter().any(|(u, _)| resolve(u, cluster) == node) {
+                if unresolvable
+                    && reply
+                        .failed_unresolvable
+                        .iter()
+                        .any(|(u, _)| resolve(u, cluster) == node)
+                {
                     continue;
                 }
                 failed.push(NodeFailure {
@@ -301,7 +304,9 @@ impl Caller<'_> {
                 let found = match (r, self.flavor) {
                     (NodeRef::Id(id), _) => Some(*id),
                     (NodeRef::Name(n), Flavor::V135) => sent_by_name.get(n.as_str()).copied(),
-                    (NodeRef::Name(n), Flavor::V117) => cluster.node_index().get(n.as_str()).copied(),
+                    (NodeRef::Name(n), Flavor::V117) => {
+                        cluster.node_index().get(n.as_str()).copied()
+                    }
                 };
                 match found {
                     Some(id) => kept.push(id),
@@ -345,12 +350,11 @@ impl Caller<'_> {
     pub(crate) fn prioritize(
         &self,
         cluster: &Cluster,
-        pod: PodId,
+        info: &PodInfo,
         feasible: &[&NodeInfo],
         totals: &mut [i64],
         calls: &mut Vec<ExtenderCall>,
     ) {
-        let info = &cluster.pods()[pod];
         for (index, ext) in self.extenders.iter().enumerate() {
             if !ext.has(Verb::Prioritize) || !ext.is_interested(&info.pod) {
                 continue;
@@ -362,7 +366,8 @@ impl Caller<'_> {
                 &|m| m.prioritize(&info.pod, feasible),
                 &|d| encode(d, cluster),
             );
-            let mut call = ExtenderCall::new(ext, Verb::Prioritize, answered.source, answered.texts);
+            let mut call =
+                ExtenderCall::new(ext, Verb::Prioritize, answered.source, answered.texts);
             let list = match answered.result {
                 Ok(Decoded::Priorities(list)) => list,
                 Ok(_) => unreachable!("a prioritize call decodes a priority list"),
@@ -424,11 +429,10 @@ impl Caller<'_> {
     pub(crate) fn preempt(
         &self,
         cluster: &Cluster,
-        pod: PodId,
+        info: &PodInfo,
         mut candidates: Vec<Candidate>,
         calls: &mut Vec<ExtenderCall>,
     ) -> Result<Vec<Candidate>, String> {
-        let info = &cluster.pods()[pod];
         if candidates.is_empty() {
             return Ok(candidates);
         }
@@ -461,7 +465,10 @@ impl Caller<'_> {
                 Ok(next) => {
                     candidates = next;
                     if self.detail {
-                        call.victims = candidates.iter().map(|c| (c.node, c.victims.len())).collect();
+                        call.victims = candidates
+                            .iter()
+                            .map(|c| (c.node, c.victims.len()))
+                            .collect();
                         calls.push(call);
                     }
                 }
@@ -515,7 +522,9 @@ impl Caller<'_> {
                 if ext.ignorable {
                     continue;
                 }
-                return Err(format!("expected at least one victim pod on node {node_name:?}"));
+                return Err(format!(
+                    "expected at least one victim pod on node {node_name:?}"
+                ));
             }
             let order = offered
                 .iter()

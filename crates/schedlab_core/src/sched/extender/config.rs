@@ -37,7 +37,10 @@ fn json_kind(v: &Value) -> String {
 
 /// Go's `UnmarshalTypeError` text for a Policy extender field.
 fn type_error(v: &Value, go_field: &str, go_type: &str) -> String {
-    format!("json: cannot unmarshal {} into Go struct field {go_field} of type {go_type}", json_kind(v))
+    format!(
+        "json: cannot unmarshal {} into Go struct field {go_field} of type {go_type}",
+        json_kind(v)
+    )
 }
 
 /// A `time.Duration` in nanoseconds as the virtual clock's milliseconds: zero is the default
@@ -194,7 +197,12 @@ pub(crate) fn from_policy(list: &[Value]) -> Result<Vec<Extender>, Vec<(String, 
 /// unit (`ns`, `us`, `µs`, `ms`, `s`, `m`, `h`), or a bare `0`. In nanoseconds; Go's error
 /// text when it is not one (`time: invalid duration "5 s"`).
 pub(crate) fn parse_go_duration(s: &str) -> Result<i64, String> {
-    let invalid = || format!("time: invalid duration {}", crate::model::words::go_quote(s));
+    let invalid = || {
+        format!(
+            "time: invalid duration {}",
+            crate::model::words::go_quote(s)
+        )
+    };
     let (negative, body) = match s.as_bytes().first() {
         Some(b'-') => (true, &s[1..]),
         Some(b'+') => (false, &s[1..]),
@@ -228,7 +236,12 @@ pub(crate) fn parse_go_duration(s: &str) -> Result<i64, String> {
             "s" => 1e9,
             "m" => 60e9,
             "h" => 3600e9,
-            "" => return Err(format!("time: missing unit in duration {}", crate::model::words::go_quote(s))),
+            "" => {
+                return Err(format!(
+                    "time: missing unit in duration {}",
+                    crate::model::words::go_quote(s)
+                ))
+            }
             unit => {
                 return Err(format!(
                     "time: unknown unit {} in duration {}",

@@ -29,7 +29,7 @@
 use super::answers::Decoded;
 use super::wire::{FilterReply, MetaVictims, NodeRef, OfferedVictims, PreemptReply};
 use super::Extender;
-use crate::cluster::{Cluster, NodeFacts, NodeId, NodeInfo};
+use crate::cluster::{Cluster, NodeFacts, NodeInfo};
 use crate::model::meta::Labels;
 use crate::model::Pod;
 use serde::Deserialize;
@@ -209,7 +209,10 @@ impl Mock {
             (path, e.into_inner().to_string())
         })?;
         if doc.url_prefix.is_empty() {
-            return Err(("urlPrefix".into(), "Required value: the extender's urlPrefix".into()));
+            return Err((
+                "urlPrefix".into(),
+                "Required value: the extender's urlPrefix".into(),
+            ));
         }
         for (i, v) in [
             &doc.verbs.filter,
@@ -240,7 +243,11 @@ impl Mock {
     /// The rules that apply to `pod`, as bits (rule `i` is bit `i`; at most 64 rules are
     /// matched this way, see [`Self::each_rule`]).
     fn pod_mask(&self, pod: &Pod) -> u64 {
-        let full = format!("{}/{}", pod.metadata.namespace_or_default(), pod.metadata.name);
+        let full = format!(
+            "{}/{}",
+            pod.metadata.namespace_or_default(),
+            pod.metadata.name
+        );
         let mut mask = 0u64;
         for (i, r) in self.rules.iter().enumerate().take(64) {
             let named = r.pods.is_empty()
@@ -305,12 +312,19 @@ impl Mock {
                 }
             };
             let both = node_mask & pod_mask;
-            f(node, (both != 0).then(|| &self.rules[both.trailing_zeros() as usize]));
+            f(
+                node,
+                (both != 0).then(|| &self.rules[both.trailing_zeros() as usize]),
+            );
         }
     }
 
     fn pod_matches_slow(r: &Rule, pod: &Pod) -> bool {
-        let full = format!("{}/{}", pod.metadata.namespace_or_default(), pod.metadata.name);
+        let full = format!(
+            "{}/{}",
+            pod.metadata.namespace_or_default(),
+            pod.metadata.name
+        );
         (r.pods.is_empty() || r.pods.contains(&full) || r.pods.contains(&pod.metadata.name))
             && labels_match(&r.pod_selector, &pod.metadata.labels)
     }
@@ -372,7 +386,12 @@ impl Mock {
         let mut rules: Vec<PreemptRule> = Vec::with_capacity(offered.len());
         let known: Vec<&NodeInfo> = offered
             .iter()
-            .filter_map(|o| cluster.node_index().get(o.node).map(|&id| &cluster.nodes()[id]))
+            .filter_map(|o| {
+                cluster
+                    .node_index()
+                    .get(o.node)
+                    .map(|&id| &cluster.nodes()[id])
+            })
             .collect();
         let mut by_name: Vec<(&str, PreemptRule)> = Vec::with_capacity(known.len());
         self.each_rule(pod, known.iter().copied(), |node, rule| {
@@ -439,12 +458,4 @@ fn message(r: Option<&Rule>) -> String {
 /// Whether every `selector` label is in `labels` with the same value.
 fn labels_match(selector: &Labels, labels: &Labels) -> bool {
     selector.iter().all(|(k, v)| labels.get(k) == Some(v))
-}
-
-/// Which node the mock's [`NodeRef::Id`]s name, for callers that hold node ids.
-pub(crate) fn id_of(r: &NodeRef) -> Option<NodeId> {
-    match r {
-        NodeRef::Id(id) => Some(*id),
-        NodeRef::Name(_) => None,
-    }
 }

@@ -180,4 +180,3 @@ pub(crate) fn ignorable_last(mut list: Vec<Extender>) -> Vec<Extender> {
     list.sort_by_key(|e| e.ignorable);
     list
 }
-

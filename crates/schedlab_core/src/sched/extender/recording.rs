@@ -165,7 +165,7 @@ impl Recording {
     /// As a `kind: ExtenderRecording` object.
     pub fn to_object(&self, name: &str) -> serde_json::Value {
         serde_json::json!({
-            "apiVersion": crate::input::timeline::API_VERSION,
+            "apiVersion": crate::model::SCHEDLAB_API_VERSION,
             "kind": "ExtenderRecording",
             "metadata": {"name": name},
             "calls": self.calls,

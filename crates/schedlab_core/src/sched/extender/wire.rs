@@ -60,7 +60,11 @@ pub(crate) fn uid_of(pod: &Pod) -> String {
     }
     // FNV-1a, 128 bits, over "namespace/name", printed as a UUID.
     let mut h: u128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d;
-    let key = format!("{}/{}", pod.metadata.namespace_or_default(), pod.metadata.name);
+    let key = format!(
+        "{}/{}",
+        pod.metadata.namespace_or_default(),
+        pod.metadata.name
+    );
     for b in key.bytes() {
         h ^= u128::from(b);
         h = h.wrapping_mul(0x0000_0000_0100_0000_0000_0000_0000_013b);
@@ -398,7 +402,9 @@ pub(crate) fn decode_preempt(body: &str) -> Result<PreemptReply, String> {
                         }
                         uids
                     }
-                    Some(other) => return Err(type_error(other, "MetaVictims.Pods", "[]*v1.MetaPod")),
+                    Some(other) => {
+                        return Err(type_error(other, "MetaVictims.Pods", "[]*v1.MetaPod"))
+                    }
                 };
                 Some(MetaVictims {
                     pods,
@@ -525,4 +531,3 @@ pub(crate) fn encode_preempt(reply: &PreemptReply) -> String {
 pub(crate) fn encode_bind(error: &str) -> String {
     json!({ "Error": error }).to_string()
 }
-

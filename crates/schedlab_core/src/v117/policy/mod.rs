@@ -767,14 +767,21 @@ fn rtcr_from_args(args: &RtcrArgs) -> Result<RequestedToCapacityRatio, String> {
     Ok(RequestedToCapacityRatio { shape, resources })
 }
 
-
 /// The Policy's `extenders` (`sched::extender::config`), validated as v1.17 does; their
 /// `ignoredByScheduler` resources go to `PodFitsResources`' ignored extended resources.
-fn read_extenders(extenders: &[Value], settings: &mut AlgorithmSettings, errors: &mut Vec<PolicyError>) {
+fn read_extenders(
+    extenders: &[Value],
+    settings: &mut AlgorithmSettings,
+    errors: &mut Vec<PolicyError>,
+) {
     match crate::sched::extender::config::from_policy(extenders) {
         Ok(list) => {
             for e in &list {
-                for r in e.managed_resources.iter().filter(|r| r.ignored_by_scheduler) {
+                for r in e
+                    .managed_resources
+                    .iter()
+                    .filter(|r| r.ignored_by_scheduler)
+                {
                     settings.ignored_resources.push(r.name.clone());
                 }
             }
