@@ -101,7 +101,7 @@ pub fn scheduler_label(scheduler: SchedulerVersion) -> &'static str {
 
 /// The gallery; the first is what every new visitor starts with (compiled in, so it opens
 /// at once; the others are fetched when first opened).
-pub static GALLERY: [Example; 15] = [
+pub static GALLERY: [Example; 16] = [
     Example {
         name: "classic",
         summary: "the classic policy on five nodes: resources, a selector, a taint, a cordon, host ports",
@@ -254,6 +254,17 @@ pub static GALLERY: [Example; 15] = [
             &[],
             &[],
             &[fetched!("preemption-v135/config.yaml")],
+        ],
+    },
+    Example {
+        name: "gpu-cluster",
+        summary: "v1.35's Dynamic Resource Allocation: GPUs of two models, a training job's matchAttribute, an inference pod's firstAvailable",
+        files: [
+            &[fetched!("gpu-cluster/nodes.yaml")],
+            &[fetched!("gpu-cluster/pods.yaml")],
+            &[fetched!("gpu-cluster/devices.yaml")],
+            &[],
+            &[fetched!("gpu-cluster/config.yaml")],
         ],
     },
     Example {

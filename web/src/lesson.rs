@@ -656,8 +656,8 @@ mod tests {
                 let detail = session
                     .cycle_detail(stop.index())
                     .expect("a detailed cycle");
-                let (trace, cluster) = &*detail;
-                let view = inspect_cycle(trace, cluster, &session.info, stop.index())
+                let (trace, cluster, claims) = &*detail;
+                let view = inspect_cycle(trace, cluster, claims, &session.info, stop.index())
                     .cycle
                     .expect("a cycle");
                 if let Err(e) = reaches(&view, stop.phase) {
