@@ -209,7 +209,7 @@ pub struct ClaimDevices {
     pub entry: String,
     /// The claim (`namespace/name`, `default/` left out).
     pub claim: String,
-    /// `request → driver/pool/device`, one per allocated device.
+    /// The allocated devices, a line per driver and pool (empty when not allocated).
     pub devices: Vec<String>,
 }
 
@@ -242,25 +242,28 @@ pub fn pod_claim_devices(cluster: &Cluster, pod: PodId) -> Vec<ClaimDevices> {
         .collect()
 }
 
-/// `request → driver/pool/device` for each device of a claim's allocation.
+/// A claim's allocated devices, a line per driver and pool:
+/// `gpu.example.com · a100-node: gpu-0 (gpus), gpu-1 (gpus)` (each device with the request, or
+/// the `request/subrequest` of a prioritized list, that it was allocated for).
 fn allocated(c: &std::sync::Arc<ResourceClaim>) -> Vec<String> {
-    c.status
-        .allocation
-        .iter()
-        .flat_map(|a| &a.devices.results)
-        .map(|r| {
-            format!(
-                "{} → {}/{}/{}{}",
-                r.request,
-                r.driver,
-                r.pool,
-                r.device,
-                if r.admin_access == Some(true) {
-                    " (adminAccess)"
-                } else {
-                    ""
-                }
-            )
-        })
+    let mut pools: Vec<(String, String, Vec<String>)> = Vec::new();
+    for r in c.status.allocation.iter().flat_map(|a| &a.devices.results) {
+        let admin = if r.admin_access == Some(true) {
+            ", adminAccess"
+        } else {
+            ""
+        };
+        let device = format!("{} ({}{admin})", r.device, r.request);
+        match pools
+            .iter_mut()
+            .find(|(d, p, _)| *d == r.driver && *p == r.pool)
+        {
+            Some((_, _, list)) => list.push(device),
+            None => pools.push((r.driver.clone(), r.pool.clone(), vec![device])),
+        }
+    }
+    pools
+        .into_iter()
+        .map(|(driver, pool, list)| format!("{driver} · {pool}: {}", list.join(", ")))
         .collect()
 }

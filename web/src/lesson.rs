@@ -76,7 +76,7 @@ macro_rules! lesson {
 }
 
 /// Every lesson, in the order a learner takes them.
-pub const LESSONS: [LessonSource; 11] = [
+pub const LESSONS: [LessonSource; 12] = [
     lesson!("schedule-one", "classic"),
     lesson!("least-vs-most-requested", "most-requested"),
     lesson!("node-affinity", "node-affinity"),
@@ -88,6 +88,7 @@ pub const LESSONS: [LessonSource; 11] = [
     lesson!("volume-zones", "volume-zone"),
     lesson!("preemption-pdb", "pdb-steers"),
     lesson!("backoff-node-added", "backoff-node-added"),
+    lesson!("gpu-cluster", "gpu-cluster"),
 ];
 
 /// The compiled-in lesson with this name.

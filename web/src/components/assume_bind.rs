@@ -36,7 +36,7 @@ pub fn AssumeBind(
                 let devices = if c.devices.is_empty() {
                     "no devices".to_string()
                 } else {
-                    c.devices.join(", ")
+                    c.devices.join("; ")
                 };
                 view! {
                     <li data-testid="claim-devices" data-claim=c.claim.clone()>
@@ -57,7 +57,7 @@ pub fn AssumeBind(
         let names: Vec<String> = cycle.claims.iter().map(|c| c.claim.clone()).collect();
         view! {
             <p class="note" data-testid="reserved-for">
-                "PreBind writes the allocation to "{names.join(", ")}" and adds "<span class="mono">{pod.clone()}</span>" to their reservedFor."
+                "PreBind writes the allocation to the claim ("<span class="mono">{names.join(", ")}</span>") and adds "<span class="mono">{pod.clone()}</span>" to its reservedFor."
             </p>
         }
     });

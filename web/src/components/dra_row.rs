@@ -56,32 +56,32 @@ dra_kind!(
     Classes,
     dra::CLASS,
     "device-class",
-    "DeviceClasses",
-    "DeviceClass"
+    "classes",
+    "class"
 );
 dra_kind!(
     /// ResourceSlices.
     Slices,
     dra::SLICE,
     "resource-slice",
-    "ResourceSlices",
-    "ResourceSlice"
+    "slices",
+    "slice"
 );
 dra_kind!(
     /// ResourceClaims.
     Claims,
     dra::CLAIM,
     "resource-claim",
-    "ResourceClaims",
-    "ResourceClaim"
+    "claims",
+    "claim"
 );
 dra_kind!(
     /// ResourceClaimTemplates.
     Templates,
     dra::TEMPLATE,
     "claim-template",
-    "ResourceClaimTemplates",
-    "ResourceClaimTemplate"
+    "templates",
+    "template"
 );
 
 /// The row of one DRA object.

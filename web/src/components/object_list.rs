@@ -41,7 +41,7 @@ pub trait ListedKind: 'static {
     const ONE: &'static str;
     /// `nodes`: the plural, also the editor's file stem.
     const MANY: &'static str;
-    /// What the add button calls one (`node`).
+    /// What the add button and the count call one (`node`).
     const NOUN: &'static str = Self::ONE;
     /// The summary of one object.
     fn summary(v: &Value) -> Self::Summary;
@@ -120,7 +120,7 @@ pub fn KindList<K: ListedKind>(
     let count = move || {
         listing.with(|l| {
             let Some(l) = l else { return String::new() };
-            let noun = if l.total == 1 { K::ONE } else { K::MANY };
+            let noun = if l.total == 1 { K::NOUN } else { K::MANY };
             if l.matched < l.total {
                 format!("{} of {} {noun}", l.matched, l.total)
             } else {
