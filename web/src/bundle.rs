@@ -527,6 +527,8 @@ mod tests {
                 EditorFile::Pods,
                 "kind: Pod\nmetadata:\n  name: p\n".to_string(),
             ),
+            // Left out of the bundle when empty, and empty again on the way back.
+            (EditorFile::Devices, String::new()),
             (
                 EditorFile::Policy,
                 "{\n  \"kind\": \"Policy\",\n  \"apiVersion\": \"v1\"\n}\n".to_string(),

@@ -813,9 +813,10 @@ mod tests {
         let texts = json["texts"].as_object().unwrap();
         assert_eq!(texts.keys().collect::<Vec<_>>(), ["pods"]);
         let same = json["same"].as_object().unwrap();
+        // (The example's empty devices travel by fingerprint too.)
         assert_eq!(
             same.keys().collect::<Vec<_>>(),
-            ["config", "nodes", "policy"]
+            ["config", "devices", "nodes", "policy"]
         );
         assert_eq!(same["nodes"], fingerprint(CLASSIC_NODES));
         // One edited editor keeps an ordinary edit under the chat limit.
@@ -825,7 +826,8 @@ mod tests {
     #[test]
     fn a_v135_scenario_names_its_scheduler() {
         let mut shared = edited();
-        shared.texts[3] = include_str!("../../assets/scenarios/config-v1.yaml").into();
+        shared.texts[EditorFile::Config.index()] =
+            include_str!("../../assets/scenarios/config-v1.yaml").into();
         let json = unpack_json(&encode_scenario(&shared));
         assert_eq!(json["scheduler"], "v1.35");
         assert_eq!(opened(&encode_scenario(&shared)).shared, shared);

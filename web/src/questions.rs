@@ -457,6 +457,7 @@ mod tests {
             nodes.into(),
             pods.into(),
             String::new(),
+            String::new(),
             config.into(),
         ])
         .expect("editors read")

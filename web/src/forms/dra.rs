@@ -343,7 +343,8 @@ pub fn apply(
         DraField::Requests => {
             let mut path: Vec<&str> = spec_path(kind).to_vec();
             path.extend(["devices", "requests"]);
-            let new = parse_requests(t, at(v, &path))?;
+            // Untrimmed: a first line's indentation means something (a subrequest).
+            let new = parse_requests(text, at(v, &path))?;
             set_at(v, &path, Some(Value::Array(new)));
         }
         DraField::Constraints => {
@@ -1164,7 +1165,7 @@ spec:
     fn bad_request_lines_are_refused_with_the_reason() {
         let mut d = doc(CLAIM_YAML);
         let (r, _) = d.of_kind(TEMPLATE).next().expect("a template");
-        let mut err = |t: &str| apply(&mut d, r, TEMPLATE, DraField::Requests, t).unwrap_err();
+        let mut err = |t: &str| apply(&mut d, r, TEMPLATE, DraField::Requests, t).expect_err(t);
         assert_eq!(
             err("gpus: two gpus"),
             "request gpus: write COUNT of CLASS, for instance 1 of gpu.example.com"
