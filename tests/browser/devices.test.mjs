@@ -101,6 +101,13 @@ describe('Dynamic Resource Allocation on the page', () => {
     await waitDevice(page, 'a100-node', 'gpu-0', 'free');
     await page.click('[data-testid="control-step"]');
     await page.waitForSelector('[data-testid="inspected-pod"]:text-is("infer-1")');
+    // What DynamicResources allocates for: infer-1's claim, made from its template.
+    const asks = page.locator('[data-testid="pod-claims"] [data-testid="pod-claim"]');
+    assert.match(await asks.getAttribute('data-claim'), /^infer-1-gpu-/);
+    assert.match(
+      await asks.textContent(),
+      /gpu: first of h100 1 × gpu\.example\.com \(1 selector\) \| a100 1 × gpu\.example\.com \(1 selector\)$/,
+    );
     // cpu-node publishes no device; the others can all give infer-1 a GPU.
     const cpu = page.locator('[data-testid="filter-table"] tr[data-node="cpu-node"] td.fail');
     assert.match(await cpu.textContent(), /^cannot allocate all claims/);
@@ -121,6 +128,7 @@ describe('Dynamic Resource Allocation on the page', () => {
     await waitDevice(page, 'h100-node', 'gpu-0', 'assumed');
     await page.click('[data-testid="control-step"]');
     await page.waitForSelector('[data-testid="inspected-pod"]:text-is("train")');
+    assert.match(await asks.textContent(), /gpus: 2 × gpu\.example\.com; matchAttribute gpu\.example\.com\/model$/);
     // matchAttribute: mixed-node's A100 and H100 are not of one model.
     const mixed = page.locator('[data-testid="filter-table"] tr[data-node="mixed-node"] td.fail');
     assert.match(await mixed.textContent(), /^cannot allocate all claims/);

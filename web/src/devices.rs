@@ -209,6 +209,9 @@ pub struct ClaimDevices {
     pub entry: String,
     /// The claim (`namespace/name`, `default/` left out).
     pub claim: String,
+    /// What it asks for, in short: `gpus: 2 × gpu.example.com; matchAttribute
+    /// gpu.example.com/model` (empty when the claim does not exist yet).
+    pub asks: String,
     /// The allocated devices, a line per driver and pool (empty when not allocated).
     pub devices: Vec<String>,
 }
@@ -236,10 +239,75 @@ pub fn pod_claim_devices(cluster: &Cluster, pod: PodId) -> Vec<ClaimDevices> {
             Some(ClaimDevices {
                 entry: entry.name.clone(),
                 claim: short(ns, &name),
+                asks: claim.map(|c| asks(c)).unwrap_or_default(),
                 devices: claim.map(allocated).unwrap_or_default(),
             })
         })
         .collect()
+}
+
+/// `2 × CLASS`, `all × CLASS`, with `(N selectors)`.
+fn amount(mode: &str, count: i64, class: &str, selectors: usize) -> String {
+    let n = if mode == "All" {
+        "all".to_string()
+    } else {
+        count.max(1).to_string()
+    };
+    match selectors {
+        0 => format!("{n} × {class}"),
+        1 => format!("{n} × {class} (1 selector)"),
+        s => format!("{n} × {class} ({s} selectors)"),
+    }
+}
+
+/// A claim's requests and constraints in short: `gpus: 2 × gpu.example.com; matchAttribute
+/// gpu.example.com/model`, a prioritized list as `gpu: first of h100 1 × … | a100 1 × …`.
+fn asks(c: &ResourceClaim) -> String {
+    let d = &c.spec.devices;
+    let requests = d
+        .requests
+        .iter()
+        .map(|r| match (&r.exactly, &r.first_available) {
+            (Some(e), _) => format!(
+                "{}: {}",
+                r.name,
+                amount(
+                    &e.allocation_mode,
+                    e.count,
+                    &e.device_class_name,
+                    e.selectors.len()
+                )
+            ),
+            (_, Some(subs)) => {
+                let subs: Vec<String> = subs
+                    .iter()
+                    .map(|s| {
+                        let a = amount(
+                            &s.allocation_mode,
+                            s.count,
+                            &s.device_class_name,
+                            s.selectors.len(),
+                        );
+                        format!("{} {a}", s.name)
+                    })
+                    .collect();
+                format!("{}: first of {}", r.name, subs.join(" | "))
+            }
+            _ => r.name.clone(),
+        });
+    let constraints = d.constraints.iter().filter_map(|k| {
+        let (word, attr) = match (&k.match_attribute, &k.distinct_attribute) {
+            (Some(a), _) => ("matchAttribute", a),
+            (_, Some(a)) => ("distinctAttribute", a),
+            _ => return None,
+        };
+        Some(if k.requests.is_empty() {
+            format!("{word} {attr}")
+        } else {
+            format!("{word} {attr} for {}", k.requests.join(", "))
+        })
+    });
+    requests.chain(constraints).collect::<Vec<_>>().join("; ")
 }
 
 /// A claim's allocated devices, a line per driver and pool:
