@@ -17,6 +17,7 @@ macro_rules! golden {
 }
 
 golden! {
+    extender_mock => "extender-mock",
     resources_init_extended => "resources-init-extended",
     node_selector_affinity => "node-selector-affinity",
     taints_tolerations_cordon => "taints-tolerations-cordon",
@@ -53,6 +54,7 @@ golden! {
     preemption_basic => "preemption-basic",
     v135_fit_balanced => "v135-fit-balanced",
     v135_dra_gpus => "v135-dra-gpus",
+    v135_extender_mock => "v135-extender-mock",
     v135_inter_pod_affinity_scores => "v135-inter-pod-affinity-scores",
     v135_system_spreading => "v135-system-spreading",
     preemption_pdb_steers => "preemption-pdb-steers",
