@@ -362,7 +362,15 @@ fn command(cli: Cli) -> ExitCode {
             // The per-node tables are kept only for a JSON report that prints them: the text
             // report reads placements and events, and the tables of a 50 000-pod run on 5000
             // nodes would take some 15 GB.
-            let tables = !summary && !matches!(output, Output::Text);
+            // A scenario with DRA objects keeps them for the text report too, which names the
+            // claims that found no devices on each node (unless that would be huge).
+            let text_claims = !scenario.cluster.dra().is_empty()
+                && scenario
+                    .queue
+                    .len()
+                    .saturating_mul(scenario.cluster.nodes().len())
+                    < HUGE_TABLES;
+            let tables = !summary && (!matches!(output, Output::Text) || text_claims);
             if tables {
                 warn_if_the_tables_are_huge(&scenario);
             }

@@ -9,6 +9,7 @@
 
 use super::{AllocationResult, DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice};
 use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// `(driver, pool, device)`, `DeviceID`.
@@ -39,6 +40,8 @@ pub struct SliceEntry {
     pub len: u32,
     /// Skipped by the allocator (partitionable fields with the gate off, or no node selection).
     pub skipped: bool,
+    /// Two of its devices have the same name (a pool holding it is invalid).
+    pub duplicate_names: bool,
 }
 
 /// What the allocator knows about a pool across every node.
@@ -48,6 +51,18 @@ pub struct PoolFacts {
     pub max_generation: i64,
     /// Slices per generation.
     pub slices_at: BTreeMap<i64, i64>,
+}
+
+/// A pool as one node sees it (the allocator's `GatherPools`): its slices (the node's, of the
+/// pool's newest generation, by name), and whether it is incomplete or invalid.
+#[derive(Clone, Debug)]
+pub struct NodePool {
+    /// Indices in [`DeviceTable::slices`].
+    pub slices: Vec<u32>,
+    /// Fewer slices than `resourceSliceCount` at its generation.
+    pub incomplete: bool,
+    /// Two devices with the same name.
+    pub invalid: bool,
 }
 
 /// Every device of every slice, and the indexes the allocator reads. Built whenever the slices
@@ -67,9 +82,43 @@ pub struct DeviceTable {
     shared: Vec<u32>,
     /// Pools by `(driver, name)`.
     pub pools: BTreeMap<(String, String), PoolFacts>,
-    /// The selectors' answers, by expression, per device: 0 not known yet, 1 false, 2 true;
-    /// an evaluation error is never cached.
-    pub selector_results: Mutex<HashMap<Arc<str>, Vec<u8>>>,
+    /// Each device's slice (an index in `slices`).
+    slice_at: Vec<u32>,
+    /// Each device that the allocator never takes with v1.35's default gates: it has
+    /// `bindingConditions` or `consumesCounters` (kept apart so that the search reads no
+    /// device it does not take).
+    unusable: Vec<bool>,
+    /// The selectors' answers, by expression, per device ([`SelectorRow`]).
+    selector_rows: Mutex<HashMap<Arc<str>, SelectorRow>>,
+    /// Some slice selects nodes by label (`nodeSelector`).
+    has_node_selectors: bool,
+    /// The pools each node sees, by node id (with its name, which must match), while no slice
+    /// selects nodes by label.
+    node_pools: Mutex<Vec<Option<CachedPools>>>,
+}
+
+/// A node's name and the pools it sees.
+type CachedPools = (Box<str>, Arc<[NodePool]>);
+
+/// One selector's answers per device: 0 not known yet, 1 false, 2 true (an evaluation error
+/// is never kept). An answer depends only on the expression and the device, so whichever
+/// thread fills a slot first, the same value lands there.
+pub type SelectorRow = Arc<[AtomicU8]>;
+
+/// A selector's known answer for device `d`.
+pub fn known_answer(row: &SelectorRow, d: u32) -> Option<bool> {
+    match row.get(d as usize).map(|v| v.load(Ordering::Relaxed)) {
+        Some(2) => Some(true),
+        Some(1) => Some(false),
+        _ => None,
+    }
+}
+
+/// Keeps a selector's answer for device `d`.
+pub fn keep_answer(row: &SelectorRow, d: u32, answer: bool) {
+    if let Some(v) = row.get(d as usize) {
+        v.store(if answer { 2 } else { 1 }, Ordering::Relaxed);
+    }
 }
 
 impl DeviceTable {
@@ -78,7 +127,11 @@ impl DeviceTable {
         for (i, s) in slices.iter().enumerate() {
             let spec = &s.spec;
             let first = t.keys.len() as u32;
+            t.slice_at
+                .extend(std::iter::repeat_n(i as u32, spec.devices.len()));
             for d in &spec.devices {
+                t.unusable
+                    .push(!d.binding_conditions.is_empty() || !d.consumes_counters.is_empty());
                 let id = (spec.driver.clone(), spec.pool.name.clone(), d.name.clone());
                 let next = t.ids.len() as u32;
                 let key = *t.key_of.entry(id.clone()).or_insert(next);
@@ -97,6 +150,7 @@ impl DeviceTable {
                     Some(n) => t.by_node.entry(n.clone()).or_default().push(i as u32),
                     None => t.shared.push(i as u32),
                 }
+                t.has_node_selectors |= spec.node_name.is_none() && spec.all_nodes != Some(true);
                 let facts = t
                     .pools
                     .entry((spec.driver.clone(), spec.pool.name.clone()))
@@ -104,11 +158,15 @@ impl DeviceTable {
                 facts.max_generation = facts.max_generation.max(spec.pool.generation);
                 *facts.slices_at.entry(spec.pool.generation).or_default() += 1;
             }
+            let mut names: Vec<&str> = spec.devices.iter().map(|d| d.name.as_str()).collect();
+            names.sort_unstable();
+            let duplicate_names = names.windows(2).any(|w| w[0] == w[1]);
             t.slices.push(SliceEntry {
                 slice: Arc::clone(s),
                 first,
                 len: spec.devices.len() as u32,
                 skipped,
+                duplicate_names,
             });
         }
         t
@@ -116,12 +174,57 @@ impl DeviceTable {
 
     /// The device at index `d` and its slice.
     pub fn device_at(&self, d: u32) -> (&super::Device, &ResourceSlice) {
-        let i = self
-            .slices
-            .partition_point(|e| e.first + e.len <= d)
-            .min(self.slices.len().saturating_sub(1));
-        let e = &self.slices[i];
+        let e = &self.slices[self.slice_of(d)];
         (&e.slice.spec.devices[(d - e.first) as usize], &e.slice)
+    }
+
+    /// Whether device `d` has `bindingConditions` or `consumesCounters`.
+    pub fn unusable(&self, d: u32) -> bool {
+        self.unusable.get(d as usize).copied().unwrap_or(true)
+    }
+
+    /// The index of the slice that holds device `d`.
+    pub fn slice_of(&self, d: u32) -> usize {
+        self.slice_at.get(d as usize).map_or(0, |&s| s as usize)
+    }
+
+    /// The answers of one selector expression, per device.
+    pub fn selector_row(&self, expr: &str) -> SelectorRow {
+        let mut rows = self.selector_rows.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(r) = rows.get(expr) {
+            return Arc::clone(r);
+        }
+        let row: SelectorRow = (0..self.keys.len()).map(|_| AtomicU8::new(0)).collect();
+        rows.insert(Arc::from(expr), Arc::clone(&row));
+        row
+    }
+
+    /// Whether some slice selects nodes by label (then the pools a node sees depend on its
+    /// labels, and are not cached by name).
+    pub fn has_node_selectors(&self) -> bool {
+        self.has_node_selectors
+    }
+
+    /// The pools cached for node `id` if it is still named `name`.
+    pub fn cached_pools(&self, id: usize, name: &str) -> Option<Arc<[NodePool]>> {
+        let cache = self.node_pools.lock().unwrap_or_else(|e| e.into_inner());
+        match cache.get(id) {
+            Some(Some((n, p))) if **n == *name => Some(Arc::clone(p)),
+            _ => None,
+        }
+    }
+
+    /// Caches the pools node `id` (named `name`) sees (only while no slice selects nodes by
+    /// label, so that the name alone decides them).
+    pub fn cache_pools(&self, id: usize, name: &str, pools: Arc<[NodePool]>) {
+        if self.has_node_selectors {
+            return;
+        }
+        let mut cache = self.node_pools.lock().unwrap_or_else(|e| e.into_inner());
+        if cache.len() <= id {
+            cache.resize(id + 1, None);
+        }
+        cache[id] = Some((name.into(), pools));
     }
 
     /// The key of a device id, if a slice has it.

@@ -29,10 +29,11 @@ use crate::model::field::FieldError;
 use crate::model::NodeSelector;
 use crate::queue::ClusterChange;
 use crate::sched::Reason;
+use crate::trace::v135::{ClaimAnswer, ClaimOnNode};
 use crate::v135::plugin::{state, Cx, Plugin, PluginState, PreFilterOutput, QueueingHint};
 use crate::v135::plugin::{PluginSpec, Point, Points};
 use crate::v135::status::{Code, Status};
-use allocator::{AllocError, NodeRef, SelectorError, World};
+use allocator::{AllocError, NodeRef, Plan, SelectorError, Solution, World};
 use selectors::Selectors;
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -88,8 +89,10 @@ pub(crate) struct DraState {
     available_on: Vec<Option<NodeSelector>>,
     /// The device table the allocations were computed against.
     table: Option<Arc<DeviceTable>>,
-    /// `nodeAllocations`: Filter's result per node.
-    node_allocations: Arc<Mutex<BTreeMap<NodeId, Vec<AllocationResult>>>>,
+    /// The node-independent part of allocating the claims to allocate.
+    plan: Option<Arc<Plan>>,
+    /// `nodeAllocations`: Filter's result per node, compact.
+    node_allocations: Arc<Mutex<BTreeMap<NodeId, Solution>>>,
     /// `unavailableClaims`.
     unavailable: Arc<Mutex<BTreeSet<usize>>>,
 }
@@ -109,9 +112,19 @@ impl DraState {
         };
         self.to_allocate
             .iter()
-            .zip(found)
-            .map(|(&i, a)| (Arc::clone(&self.claims[i]), a.clone()))
+            .zip(self.results(found))
+            .map(|(&i, a)| (Arc::clone(&self.claims[i]), a))
             .collect()
+    }
+
+    /// The claims' allocations of a solution Filter found.
+    fn results(&self, found: &Solution) -> Vec<AllocationResult> {
+        let (Some(table), Some(plan)) = (&self.table, &self.plan) else {
+            return Vec::new();
+        };
+        let claims: Vec<&ResourceClaim> =
+            self.to_allocate.iter().map(|&i| &*self.claims[i]).collect();
+        found.results(table, plan, &claims)
     }
 }
 
@@ -217,15 +230,17 @@ impl DynamicResources {
         None
     }
 
-    /// Allocates the state's claims on `node`.
-    fn allocate_on(
+    /// Calls `f` with what the allocator reads for the state's claims on `node` (`None`
+    /// when no claim needs allocating).
+    fn with_world<T>(
         &self,
         cx: &Cx,
         st: &DraState,
         node: &NodeInfo,
-    ) -> Result<Option<Vec<AllocationResult>>, AllocError> {
-        let Some(table) = &st.table else {
-            return Ok(Some(Vec::new()));
+        f: impl FnOnce(&World, &NodeRef, &Plan) -> T,
+    ) -> Option<T> {
+        let (Some(table), Some(plan)) = (&st.table, &st.plan) else {
+            return None;
         };
         let dra = cx.cluster.dra();
         let in_use = |k: u32| dra.in_use(k);
@@ -238,12 +253,25 @@ impl DynamicResources {
             in_use: &in_use,
             selector: &selector,
         };
-        let claims: Vec<&ResourceClaim> = st.to_allocate.iter().map(|&i| &*st.claims[i]).collect();
         let node = NodeRef {
+            id: node.id(),
             name: node.name(),
             labels: node.labels(),
         };
-        allocator::allocate(&world, &node, &claims).0
+        Some(f(&world, &node, plan))
+    }
+
+    /// Allocates the state's claims on `node`.
+    fn allocate_on(
+        &self,
+        cx: &Cx,
+        st: &DraState,
+        node: &NodeInfo,
+    ) -> Result<Option<Solution>, AllocError> {
+        self.with_world(cx, st, node, |world, node, plan| {
+            allocator::allocate_planned(world, node, plan).0
+        })
+        .unwrap_or(Ok(None))
     }
 }
 
@@ -358,7 +386,11 @@ impl Plugin for DynamicResources {
             st.to_allocate.push(i);
         }
         if !st.to_allocate.is_empty() {
-            st.table = Some(Arc::clone(cx.cluster.dra().table()));
+            let dra = cx.cluster.dra();
+            st.table = Some(Arc::clone(dra.table()));
+            let to_allocate: Vec<&ResourceClaim> =
+                st.to_allocate.iter().map(|&i| &*claims[i]).collect();
+            st.plan = Some(Arc::new(Plan::new(&dra.classes, dra.table(), &to_allocate)));
         }
         st.claims = claims;
         PreFilterOutput::with_state(st)
@@ -395,7 +427,7 @@ impl Plugin for DynamicResources {
                     reasons.push(m.into());
                     return Code::Error;
                 }
-                Ok(Some(a)) if a.len() == st.to_allocate.len() => found = Some(a),
+                Ok(Some(a)) => found = Some(a),
                 Ok(_) => {
                     reasons.push("cannot allocate all claims".into());
                     return Code::UnschedulableAndUnresolvable;
@@ -419,6 +451,68 @@ impl Plugin for DynamicResources {
         Code::Success
     }
 
+    fn claim_answers(
+        &self,
+        cx: &Cx,
+        s: Option<&dyn PluginState>,
+        node: &NodeInfo,
+    ) -> Vec<ClaimOnNode> {
+        let Some(st) = state::<DraState>(s) else {
+            return Vec::new();
+        };
+        let mut answers: Vec<Option<ClaimAnswer>> = vec![None; st.claims.len()];
+        for (i, c) in st.claims.iter().enumerate() {
+            if c.status.allocation.is_some() {
+                let usable = st.available_on[i]
+                    .as_ref()
+                    .is_none_or(|sel| sel.matches(node.labels(), node.name()));
+                answers[i] = Some(ClaimAnswer::Allocated { usable });
+            }
+        }
+        let found = st
+            .node_allocations
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&node.id())
+            .cloned();
+        let list: Vec<ClaimAnswer> = match found {
+            Some(found) => st
+                .results(&found)
+                .into_iter()
+                .map(|a| {
+                    ClaimAnswer::Devices(
+                        a.devices
+                            .results
+                            .into_iter()
+                            .map(|r| (r.request, format!("{}/{}/{}", r.driver, r.pool, r.device)))
+                            .collect(),
+                    )
+                })
+                .collect(),
+            None => {
+                let claims: Vec<&ResourceClaim> =
+                    st.to_allocate.iter().map(|&i| &*st.claims[i]).collect();
+                self.with_world(cx, st, node, |world, node, _| {
+                    allocator::diagnose(world, node, &claims)
+                })
+                .unwrap_or_default()
+            }
+        };
+        for (&i, a) in st.to_allocate.iter().zip(list) {
+            answers[i] = Some(a);
+        }
+        st.claims
+            .iter()
+            .zip(answers)
+            .filter_map(|(c, a)| {
+                a.map(|answer| ClaimOnNode {
+                    claim: c.key(),
+                    answer,
+                })
+            })
+            .collect()
+    }
+
     fn score(&self, _cx: &Cx, s: Option<&dyn PluginState>, node: &NodeInfo) -> Result<i64, String> {
         let Some(st) = state::<DraState>(s) else {
             return Ok(0);
@@ -427,7 +521,9 @@ impl Plugin for DynamicResources {
             .node_allocations
             .lock()
             .unwrap_or_else(|e| e.into_inner());
-        Ok(map.get(&node.id()).map_or(0, |a| compute_score(st, a)))
+        Ok(map
+            .get(&node.id())
+            .map_or(0, |a| compute_score(st, &st.results(a))))
     }
 
     fn normalize(
