@@ -26,7 +26,7 @@ use schedlab_core::model::Millis;
 use schedlab_core::report::terminal_safe;
 use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::simulation::{Limits, Simulation};
-use schedlab_core::trace::explain::{explain, not_queued};
+use schedlab_core::trace::explain::{explain, gated, not_queued};
 use schedlab_core::{Diagnostic, Scenario, Source};
 use std::io::Read;
 use std::process::ExitCode;
@@ -452,13 +452,20 @@ fn command(cli: Cli) -> ExitCode {
                             run.cluster.nodes()[n].name()
                         ))
                     ),
-                    None => outln!(
-                        "{}",
-                        terminal_safe(&not_queued(
-                            &run.cluster.pods()[id].full_name,
-                            &scenario.scheduler.scheduler_names()
-                        ))
-                    ),
+                    None => {
+                        let info = &run.cluster.pods()[id];
+                        let gate = scenario
+                            .scheduler
+                            .owns(&info.pod)
+                            .then(|| scenario.scheduler.pre_enqueue_gate(info, &run.cluster));
+                        let text = match gate.flatten() {
+                            Some((plugin, msg)) => gated(&info.full_name, plugin, &msg),
+                            None => {
+                                not_queued(&info.full_name, &scenario.scheduler.scheduler_names())
+                            }
+                        };
+                        outln!("{}", terminal_safe(&text))
+                    }
                 },
             }
             ExitCode::SUCCESS

@@ -47,6 +47,12 @@ pub fn not_queued(pod: &str, scheduler_names: &[String]) -> String {
     }
 }
 
+/// Why a pending pod never had a cycle although its scheduler owns it: a PreEnqueue plugin
+/// holds it back (`plugin`, with its status `message`).
+pub fn gated(pod: &str, plugin: &str, message: &str) -> String {
+    format!("{pod} was never tried: the PreEnqueue plugin {plugin} holds it back: {message}.")
+}
+
 fn hint(
     reason: &Reason,
     cluster: &Cluster,

@@ -8,6 +8,7 @@
 //! `adminAccess: true` never count (`allocateddevices.go`).
 
 use super::{AllocationResult, DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice};
+use crate::model::Labels;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
@@ -90,15 +91,10 @@ pub struct DeviceTable {
     unusable: Vec<bool>,
     /// The selectors' answers, by expression, per device ([`SelectorRow`]).
     selector_rows: Mutex<HashMap<Arc<str>, SelectorRow>>,
-    /// Some slice selects nodes by label (`nodeSelector`).
-    has_node_selectors: bool,
-    /// The pools each node sees, by node id (with its name, which must match), while no slice
-    /// selects nodes by label.
-    node_pools: Mutex<Vec<Option<CachedPools>>>,
+    /// The pools of each node named by a slice, when no slice is shared (`nodeSelector` or
+    /// `allNodes`): then a node's name alone decides what it sees, and this is computed once.
+    local_pools: HashMap<String, Vec<NodePool>>,
 }
-
-/// A node's name and the pools it sees.
-type CachedPools = (Box<str>, Arc<[NodePool]>);
 
 /// One selector's answers per device: 0 not known yet, 1 false, 2 true (an evaluation error
 /// is never kept). An answer depends only on the expression and the device, so whichever
@@ -150,7 +146,6 @@ impl DeviceTable {
                     Some(n) => t.by_node.entry(n.clone()).or_default().push(i as u32),
                     None => t.shared.push(i as u32),
                 }
-                t.has_node_selectors |= spec.node_name.is_none() && spec.all_nodes != Some(true);
                 let facts = t
                     .pools
                     .entry((spec.driver.clone(), spec.pool.name.clone()))
@@ -169,7 +164,121 @@ impl DeviceTable {
                 duplicate_names,
             });
         }
+        if t.shared.is_empty() {
+            let no_labels = super::super::Labels::default();
+            let names: Vec<String> = t.by_node.keys().cloned().collect();
+            for name in names {
+                // Without shared slices no node selector is read, so this never fails.
+                if let Ok(pools) = t.gather_pools(&name, &no_labels) {
+                    t.local_pools.insert(name, pools);
+                }
+            }
+        }
         t
+    }
+
+    /// The pools node `name` (with `labels`) sees (`GatherPools`, dra.md §3.2), in
+    /// schedlab's order: pools by (driver, name), the slices of a pool by name. Slices that
+    /// select nodes by label are matched against `labels`; one with other than one term is
+    /// an error.
+    pub fn pools_for<'a>(
+        &'a self,
+        name: &str,
+        labels: &Labels,
+    ) -> Result<std::borrow::Cow<'a, [NodePool]>, String> {
+        if self.shared.is_empty() {
+            let pools = self.local_pools.get(name).map_or(&[][..], Vec::as_slice);
+            return Ok(std::borrow::Cow::Borrowed(pools));
+        }
+        self.gather_pools(name, labels).map(std::borrow::Cow::Owned)
+    }
+
+    fn gather_pools(&self, name: &str, labels: &Labels) -> Result<Vec<NodePool>, String> {
+        let mut groups: BTreeMap<(&str, &str), (i64, Vec<u32>)> = BTreeMap::new();
+        for s in self.slices_for(name) {
+            let e = &self.slices[s as usize];
+            if e.skipped {
+                continue;
+            }
+            let spec = &e.slice.spec;
+            if spec.node_name.is_none() && spec.all_nodes != Some(true) {
+                let Some(sel) = &spec.node_selector else {
+                    continue;
+                };
+                if sel.node_selector_terms.len() != 1 {
+                    return Err(format!(
+                        "gather pool information: failed to perform node selection for slice {}: unsupported ResourceSlice.NodeSelector with {} terms",
+                        e.slice.metadata.name,
+                        sel.node_selector_terms.len()
+                    ));
+                }
+                if !sel.matches(labels, name) {
+                    continue;
+                }
+            }
+            let key = (spec.driver.as_str(), spec.pool.name.as_str());
+            let gen = spec.pool.generation;
+            let g = groups.entry(key).or_insert((gen, Vec::new()));
+            if gen > g.0 {
+                *g = (gen, Vec::new());
+            }
+            if gen == g.0 {
+                g.1.push(s);
+            }
+        }
+        let mut pools = Vec::with_capacity(groups.len());
+        for ((driver, pool), (gen, slices)) in groups {
+            if let Some(p) = self.node_pool(driver, pool, gen, slices) {
+                pools.push(p);
+            }
+        }
+        Ok(pools)
+    }
+
+    /// A pool from the node's slices of its newest generation: `None` if a newer generation
+    /// exists elsewhere (obsolete); incomplete if fewer slices of that generation exist than
+    /// `resourceSliceCount`; invalid if two devices share a name.
+    fn node_pool(
+        &self,
+        driver: &str,
+        pool: &str,
+        gen: i64,
+        mut slices: Vec<u32>,
+    ) -> Option<NodePool> {
+        let first = &self.slices[slices[0] as usize].slice.spec.pool;
+        let mut incomplete = false;
+        if slices.len() as i64 != first.resource_slice_count {
+            let facts = self.pools.get(&(driver.to_string(), pool.to_string()))?;
+            if facts.max_generation > gen {
+                return None;
+            }
+            incomplete =
+                facts.slices_at.get(&gen).copied().unwrap_or(0) != first.resource_slice_count;
+        }
+        let invalid = if let [only] = slices[..] {
+            self.slices[only as usize].duplicate_names
+        } else {
+            slices.sort_by(|&a, &b| {
+                let (x, y) = (&self.slices[a as usize], &self.slices[b as usize]);
+                x.slice
+                    .metadata
+                    .name
+                    .cmp(&y.slice.metadata.name)
+                    .then(a.cmp(&b))
+            });
+            let mut names: Vec<&str> = slices
+                .iter()
+                .flat_map(|&s| self.slices[s as usize].slice.spec.devices.iter())
+                .map(|d| d.name.as_str())
+                .collect();
+            names.sort_unstable();
+            names.windows(2).any(|w| w[0] == w[1])
+        };
+        Some(NodePool {
+            slices,
+            incomplete,
+            invalid,
+        })
     }
 
     /// The device at index `d` and its slice.
@@ -197,34 +306,6 @@ impl DeviceTable {
         let row: SelectorRow = (0..self.keys.len()).map(|_| AtomicU8::new(0)).collect();
         rows.insert(Arc::from(expr), Arc::clone(&row));
         row
-    }
-
-    /// Whether some slice selects nodes by label (then the pools a node sees depend on its
-    /// labels, and are not cached by name).
-    pub fn has_node_selectors(&self) -> bool {
-        self.has_node_selectors
-    }
-
-    /// The pools cached for node `id` if it is still named `name`.
-    pub fn cached_pools(&self, id: usize, name: &str) -> Option<Arc<[NodePool]>> {
-        let cache = self.node_pools.lock().unwrap_or_else(|e| e.into_inner());
-        match cache.get(id) {
-            Some(Some((n, p))) if **n == *name => Some(Arc::clone(p)),
-            _ => None,
-        }
-    }
-
-    /// Caches the pools node `id` (named `name`) sees (only while no slice selects nodes by
-    /// label, so that the name alone decides them).
-    pub fn cache_pools(&self, id: usize, name: &str, pools: Arc<[NodePool]>) {
-        if self.has_node_selectors {
-            return;
-        }
-        let mut cache = self.node_pools.lock().unwrap_or_else(|e| e.into_inner());
-        if cache.len() <= id {
-            cache.resize(id + 1, None);
-        }
-        cache[id] = Some((name.into(), pools));
     }
 
     /// The key of a device id, if a slice has it.

@@ -14,6 +14,7 @@ use crate::model::dra::{
     ALL, ALLOCATION_RESULTS_MAX_SIZE, EXACT_COUNT,
 };
 use crate::model::{Labels, NodeSelector, NodeSelectorTerm, Requirement};
+use smallvec::SmallVec;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -39,8 +40,6 @@ pub(crate) struct World<'a> {
 
 /// The node the allocation is for.
 pub(crate) struct NodeRef<'a> {
-    /// Its id in the cluster (with its name, the key of the table's cache of its pools).
-    pub id: usize,
     /// `metadata.name`.
     pub name: &'a str,
     /// Labels.
@@ -66,97 +65,14 @@ fn pool_id(pool: &Pool, table: &DeviceTable) -> String {
     format!("{}/{}", spec.driver, spec.pool.name)
 }
 
-/// `GatherPools`: the pools of the slices `node` sees, in schedlab's order. Kept in the
-/// table's cache per node name when no slice selects nodes by label.
-pub(crate) fn gather_pools(table: &DeviceTable, node: &NodeRef) -> Result<Arc<[Pool]>, AllocError> {
-    let cacheable = !table.has_node_selectors();
-    if cacheable {
-        if let Some(p) = table.cached_pools(node.id, node.name) {
-            return Ok(p);
-        }
-    }
-    let pools: Arc<[Pool]> = gather(table, node)?.into();
-    if cacheable {
-        table.cache_pools(node.id, node.name, Arc::clone(&pools));
-    }
-    Ok(pools)
-}
-
-fn gather(table: &DeviceTable, node: &NodeRef) -> Result<Vec<Pool>, AllocError> {
-    let mut groups: BTreeMap<(&str, &str), (i64, Vec<u32>)> = BTreeMap::new();
-    for s in table.slices_for(node.name) {
-        let e = &table.slices[s as usize];
-        if e.skipped {
-            continue;
-        }
-        let spec = &e.slice.spec;
-        if spec.node_name.is_none() && spec.all_nodes != Some(true) {
-            let Some(sel) = &spec.node_selector else {
-                continue;
-            };
-            if sel.node_selector_terms.len() != 1 {
-                return Err(AllocError::Error(format!(
-                    "gather pool information: failed to perform node selection for slice {}: unsupported ResourceSlice.NodeSelector with {} terms",
-                    e.slice.metadata.name,
-                    sel.node_selector_terms.len()
-                )));
-            }
-            if !sel.matches(node.labels, node.name) {
-                continue;
-            }
-        }
-        let key = (spec.driver.as_str(), spec.pool.name.as_str());
-        let gen = spec.pool.generation;
-        let g = groups.entry(key).or_insert((gen, Vec::new()));
-        if gen > g.0 {
-            *g = (gen, Vec::new());
-        }
-        if gen == g.0 {
-            g.1.push(s);
-        }
-    }
-    let mut pools = Vec::with_capacity(groups.len());
-    for ((driver, name), (gen, mut slices)) in groups {
-        let first = &table.slices[slices[0] as usize].slice.spec.pool;
-        let mut incomplete = false;
-        if slices.len() as i64 != first.resource_slice_count {
-            let Some(facts) = table.pools.get(&(driver.to_string(), name.to_string())) else {
-                continue;
-            };
-            if facts.max_generation > gen {
-                continue;
-            }
-            incomplete =
-                facts.slices_at.get(&gen).copied().unwrap_or(0) != first.resource_slice_count;
-        }
-        let invalid = if let [only] = slices[..] {
-            table.slices[only as usize].duplicate_names
-        } else {
-            slices.sort_by(|&a, &b| {
-                let (x, y) = (&table.slices[a as usize], &table.slices[b as usize]);
-                x.slice
-                    .metadata
-                    .name
-                    .cmp(&y.slice.metadata.name)
-                    .then(a.cmp(&b))
-            });
-            let mut seen = std::collections::HashSet::new();
-            slices.iter().any(|&s| {
-                table.slices[s as usize]
-                    .slice
-                    .spec
-                    .devices
-                    .iter()
-                    .any(|d| !seen.insert(d.name.as_str()))
-            })
-        };
-        pools.push(Pool {
-            slices,
-            incomplete,
-            invalid,
-        });
-    }
-    Ok(pools)
+/// `GatherPools`: the pools of the slices `node` sees, in schedlab's order (the table's).
+pub(crate) fn gather_pools<'t>(
+    table: &'t DeviceTable,
+    node: &NodeRef,
+) -> Result<std::borrow::Cow<'t, [Pool]>, AllocError> {
+    table
+        .pools_for(node.name, node.labels)
+        .map_err(AllocError::Error)
 }
 
 /// One request or subrequest, validated.
@@ -396,19 +312,22 @@ struct ConstraintState<'a> {
     count: usize,
 }
 
-/// One device taken by the search.
+/// One device taken by the search: claim, request and subrequest indices, the device.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Taken {
-    claim: usize,
-    request: usize,
-    sub: usize,
+    claim: u32,
+    request: u32,
+    sub: u32,
     device: u32,
 }
+
+/// The devices taken, in order (most claims take a few: kept inline).
+type TakenList = SmallVec<[Taken; 4]>;
 
 /// A solution found on a node, kept compact: the devices taken, in order. The claims'
 /// `AllocationResult`s are built from it for the node the pod goes to ([`Solution::results`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Solution(Vec<Taken>);
+pub(crate) struct Solution(TakenList);
 
 /// What one step of the search found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -430,7 +349,7 @@ struct Search<'a> {
     constraints: Vec<ConstraintState<'a>>,
     /// The devices taken, in order: the last ones are the current claim's (a step that fails
     /// undoes what it took), so this is also upstream's `allocating` set.
-    taken: Vec<Taken>,
+    taken: TakenList,
     invocations: u64,
 }
 
@@ -464,7 +383,7 @@ pub(crate) fn allocate_planned(
         plan,
         all_devices: vec![Vec::new(); plan.all_slots],
         constraints: vec![ConstraintState::default(); plan.constraints],
-        taken: Vec::new(),
+        taken: TakenList::new(),
         invocations: 0,
     };
     if let Err(e) = search.validate() {

@@ -147,7 +147,6 @@ impl Fixture {
         f(
             &world,
             &NodeRef {
-                id: if node == "node-1" { 0 } else { 1 },
                 name: node,
                 labels: &labels,
             },

@@ -36,8 +36,8 @@ use crate::v135::status::{Code, Status};
 use allocator::{AllocError, NodeRef, Plan, SelectorError, Solution, World};
 use selectors::Selectors;
 use serde::Deserialize;
-use std::collections::{BTreeMap, BTreeSet};
-use std::sync::{Arc, Mutex};
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// The registry entry.
 pub(crate) static SPEC: PluginSpec = PluginSpec {
@@ -92,7 +92,8 @@ pub(crate) struct DraState {
     /// The node-independent part of allocating the claims to allocate.
     plan: Option<Arc<Plan>>,
     /// `nodeAllocations`: Filter's result per node, compact.
-    node_allocations: Arc<Mutex<BTreeMap<NodeId, Solution>>>,
+    /// (by node id, sized to the cycle's nodes: written once per node, without a lock).
+    node_allocations: Arc<[OnceLock<Solution>]>,
     /// `unavailableClaims`.
     unavailable: Arc<Mutex<BTreeSet<usize>>>,
 }
@@ -103,11 +104,7 @@ impl DraState {
         &self,
         node: NodeId,
     ) -> Vec<(Arc<ResourceClaim>, AllocationResult)> {
-        let map = self
-            .node_allocations
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        let Some(found) = map.get(&node) else {
+        let Some(found) = self.found_on(node) else {
             return Vec::new();
         };
         self.to_allocate
@@ -115,6 +112,11 @@ impl DraState {
             .zip(self.results(found))
             .map(|(&i, a)| (Arc::clone(&self.claims[i]), a))
             .collect()
+    }
+
+    /// The solution Filter found on `node`, if it passed there.
+    fn found_on(&self, node: NodeId) -> Option<&Solution> {
+        self.node_allocations.get(node).and_then(OnceLock::get)
     }
 
     /// The claims' allocations of a solution Filter found.
@@ -254,7 +256,6 @@ impl DynamicResources {
             selector: &selector,
         };
         let node = NodeRef {
-            id: node.id(),
             name: node.name(),
             labels: node.labels(),
         };
@@ -391,6 +392,9 @@ impl Plugin for DynamicResources {
             let to_allocate: Vec<&ResourceClaim> =
                 st.to_allocate.iter().map(|&i| &*claims[i]).collect();
             st.plan = Some(Arc::new(Plan::new(&dra.classes, dra.table(), &to_allocate)));
+            st.node_allocations = (0..cx.cluster.nodes().len())
+                .map(|_| OnceLock::new())
+                .collect();
         }
         st.claims = claims;
         PreFilterOutput::with_state(st)
@@ -443,10 +447,10 @@ impl Plugin for DynamicResources {
             return Code::UnschedulableAndUnresolvable;
         }
         if let Some(a) = found {
-            st.node_allocations
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(node.id(), a);
+            // Filtering a node twice (the nominated node, then the scan) finds the same.
+            if let Some(slot) = st.node_allocations.get(node.id()) {
+                let _ = slot.set(a);
+            }
         }
         Code::Success
     }
@@ -469,12 +473,7 @@ impl Plugin for DynamicResources {
                 answers[i] = Some(ClaimAnswer::Allocated { usable });
             }
         }
-        let found = st
-            .node_allocations
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&node.id())
-            .cloned();
+        let found = st.found_on(node.id()).cloned();
         let list: Vec<ClaimAnswer> = match found {
             Some(found) => st
                 .results(&found)
@@ -517,12 +516,8 @@ impl Plugin for DynamicResources {
         let Some(st) = state::<DraState>(s) else {
             return Ok(0);
         };
-        let map = st
-            .node_allocations
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        Ok(map
-            .get(&node.id())
+        Ok(st
+            .found_on(node.id())
             .map_or(0, |a| compute_score(st, &st.results(a))))
     }
 

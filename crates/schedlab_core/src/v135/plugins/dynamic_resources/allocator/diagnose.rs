@@ -106,7 +106,7 @@ fn why_requests(world: &World, node: &NodeRef, plan: &Plan) -> String {
         plan,
         all_devices: Vec::new(),
         constraints: Vec::new(),
-        taken: Vec::new(),
+        taken: super::TakenList::new(),
         invocations: 0,
     };
     let cp = &plan.claims[0];

@@ -16,7 +16,11 @@ impl<'a> Search<'a> {
 
     /// How many devices claim `c` holds so far (its entries end the taken list).
     fn held(&self, c: usize) -> usize {
-        self.taken.iter().rev().take_while(|t| t.claim == c).count()
+        self.taken
+            .iter()
+            .rev()
+            .take_while(|t| t.claim as usize == c)
+            .count()
     }
 
     /// `allocateOne(claim, request, subrequest, device, inSubrequest)`.
@@ -133,7 +137,7 @@ impl<'a> Search<'a> {
             !self
                 .taken
                 .iter()
-                .any(|t| t.claim == c && keys[t.device as usize] == key)
+                .any(|t| t.claim as usize == c && keys[t.device as usize] == key)
         } else {
             !(self.world.in_use)(key) && !self.taken.iter().any(|t| keys[t.device as usize] == key)
         }
@@ -158,12 +162,7 @@ impl<'a> Search<'a> {
         }
         let specs = cp.constraints.as_deref().unwrap_or(&[]);
         if specs.is_empty() && !table.unusable(dev) {
-            self.taken.push(Taken {
-                claim: c,
-                request: r,
-                sub: s,
-                device: dev,
-            });
+            self.take(c, r, s, dev);
             return Ok(true);
         }
         let (device, driver, pool) = self.device(dev);
@@ -190,13 +189,17 @@ impl<'a> Search<'a> {
                 return Ok(false);
             }
         }
+        self.take(c, r, s, dev);
+        Ok(true)
+    }
+
+    fn take(&mut self, c: usize, r: usize, s: usize, dev: u32) {
         self.taken.push(Taken {
-            claim: c,
-            request: r,
-            sub: s,
+            claim: c as u32,
+            request: r as u32,
+            sub: s as u32,
             device: dev,
         });
-        Ok(true)
     }
 
     /// Undoes the last device taken.
@@ -204,10 +207,10 @@ impl<'a> Search<'a> {
         let Some(t) = self.taken.pop() else {
             return;
         };
-        let cp = &self.plan.claims[t.claim];
+        let cp = &self.plan.claims[t.claim as usize];
         let n = cp.constraints.as_deref().map_or(0, <[_]>::len);
         for i in 0..n {
-            self.constraint_remove(cp, i, t.request, t.sub);
+            self.constraint_remove(cp, i, t.request as usize, t.sub as usize);
         }
     }
 
@@ -283,14 +286,15 @@ impl Solution {
         c: usize,
     ) -> AllocationResult {
         let reqs = &plan.claims[c].reqs;
-        let taken: Vec<&Taken> = self.0.iter().filter(|t| t.claim == c).collect();
+        let taken: Vec<&Taken> = self.0.iter().filter(|t| t.claim as usize == c).collect();
         let mut results = Vec::with_capacity(taken.len());
         let mut selected = vec![None; reqs.len()];
         for t in &taken {
             let (device, slice) = table.device_at(t.device);
             let (driver, pool) = (&slice.spec.driver, &slice.spec.pool.name);
-            let req = &reqs[t.request].subs[t.sub];
-            selected[t.request].get_or_insert(t.sub);
+            let (r, sub) = (t.request as usize, t.sub as usize);
+            let req = &reqs[r].subs[sub];
+            selected[r].get_or_insert(sub);
             results.push(DeviceRequestAllocationResult {
                 request: req.result_name.clone(),
                 driver: driver.to_string(),
