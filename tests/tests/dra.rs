@@ -172,3 +172,114 @@ fn a_summary_run_records_no_claim_answers() {
     let run = s.run(0, false);
     assert!(run.cycles.iter().all(|c| c.modern.is_none()));
 }
+
+// ---- The questions with devices. ----
+
+use schedlab_core::input::{read_sources, Inputs};
+use schedlab_core::questions::capacity::{capacity, templates};
+use schedlab_core::questions::compare::compare;
+use schedlab_core::questions::summary::{DeviceUse, Summary};
+use schedlab_core::Source;
+
+fn sources(files: &[File]) -> Vec<Source<'_>> {
+    files
+        .iter()
+        .map(|f| Source {
+            name: &f.name,
+            text: &f.text,
+        })
+        .collect()
+}
+
+fn inputs(files: &[File]) -> Inputs {
+    read_sources(&sources(files)).unwrap_or_else(|e| panic!("{e:?}"))
+}
+
+fn example_driver() -> Vec<File> {
+    scenario_files(&scenarios_dir().join("v135-dra-example-driver"))
+}
+
+#[test]
+fn capacity_counts_the_copies_the_devices_allow() {
+    // v135-dra-example-driver: the worker publishes 8 GPUs and its three pods hold 3 of them
+    // (gpu-0, gpu-1, gpu-7); a copy of a pod with the single-gpu template needs one more,
+    // and nothing else limits it (110 pod slots, no requests): 5 copies, all on the worker
+    // (the control plane's taint rejects them). The sixth finds no device on the worker.
+    let files = example_driver();
+    let cluster = inputs(&files);
+    let pod = File {
+        name: "probe.yaml".into(),
+        text: "apiVersion: v1\nkind: Pod\nmetadata: {name: probe, namespace: gpu-test1}\nspec:\n  \
+               containers: [{name: c}]\n  resourceClaims: [{name: gpu, resourceClaimTemplateName: single-gpu}]\n"
+            .into(),
+    };
+    let t = templates(&pod.name, inputs(std::slice::from_ref(&pod))).expect("a template");
+    let a = capacity(
+        &cluster,
+        &sources(&files),
+        Some(SchedulerVersion::V1_35),
+        &t,
+        0,
+    )
+    .expect("answers");
+    let p = &a.templates[0];
+    assert_eq!(p.count, 5);
+    assert_eq!(
+        p.per_node,
+        [("dra-example-driver-cluster-worker".to_string(), 5)]
+    );
+    assert_eq!(
+        p.first_failure,
+        Some((
+            "gpu-test1/probe-6".to_string(),
+            "0/2 nodes are available: 1 cannot allocate all claims, 1 node(s) had untolerated \
+             taint(s). still not schedulable, preemption: 0/2 nodes are available: 2 Preemption \
+             is not helpful for scheduling."
+                .to_string()
+        ))
+    );
+}
+
+#[test]
+fn summaries_count_the_devices_each_node_sees_and_the_allocated_ones() {
+    // v135-dra-admin-all at the end: gpu-1 sees d0 and d1, both held by trainer's All claim
+    // (monitor's admin allocation holds none); gpu-2 sees e0, held by other-rack's claim.
+    let s = scenario("v135-dra-admin-all");
+    let summary = Summary::of(&s.run(0, false));
+    let devices: Vec<(String, Option<DeviceUse>)> = summary
+        .nodes
+        .iter()
+        .map(|n| (n.name.clone(), n.devices))
+        .collect();
+    let used = |allocated, total| Some(DeviceUse { allocated, total });
+    assert_eq!(
+        devices,
+        [
+            ("gpu-1".to_string(), used(2, 2)),
+            ("gpu-2".to_string(), used(1, 1))
+        ]
+    );
+    assert_eq!(summary.devices, used(3, 3));
+    let json = summary.to_json();
+    assert_eq!(
+        json["devices"],
+        serde_json::json!({"allocated": 3, "total": 3})
+    );
+    assert_eq!(
+        json["nodes"][0]["devices"],
+        serde_json::json!({"allocated": 2, "total": 2})
+    );
+    // compare's text adds the devices rows (the same scenario on both sides).
+    let text = compare(("A", &s), ("B", &s), 0).to_text();
+    assert!(
+        text.contains("devices allocated                       3/3            3/3\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  devices on gpu-1                      2/2            2/2\n"),
+        "{text}"
+    );
+    // A scenario without devices has no devices key.
+    let plain = Summary::of(&scenario("v135-fit-balanced").run(0, false)).to_json();
+    assert!(plain.get("devices").is_none() && plain["nodes"][0].get("devices").is_none());
+}

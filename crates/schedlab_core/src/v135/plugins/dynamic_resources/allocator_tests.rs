@@ -1231,3 +1231,83 @@ fn explain_constraints_and_prioritized_lists() {
         [failed("request req-0: none of its 2 choices fits (request req-0/subReq-0 asks for 1 device(s) of class class-b: the node has none; request req-0/subReq-1 asks for 2 device(s) of class class-a: the node has 1, 1 free)")]
     );
 }
+
+#[test]
+fn a20_a_constraint_on_the_parent_request_holds_for_the_subrequest_chosen() {
+    // pool-1: device-1 (8Gi, 1.0.0); pool-2: device-2 (2Gi, 2.0.0), device-3 (1Gi, 1.0.0).
+    // req-0 (>= 8Gi) takes device-1 (version 1.0.0). req-1's subReq-0 (>= 2Gi) could only take
+    // device-2, whose version 2.0.0 breaks the constraint on [req-0, req-1]; subReq-1 (>= 1Gi)
+    // skips device-2 for the same reason and takes device-3.
+    let dev = |name: &str, mem: &str, version: &str| {
+        json!({"name": name, "capacity": {"memory": {"value": mem}},
+               "attributes": {"driverVersion": {"version": version}}})
+    };
+    let slices = |with_device_3: bool| {
+        let mut pool2 = vec![dev("device-2", "2Gi", "2.0.0")];
+        if with_device_3 {
+            pool2.push(dev("device-3", "1Gi", "1.0.0"));
+        }
+        Fixture::new(vec![
+            slice(
+                "slice-1",
+                node1(),
+                "pool-1",
+                "driver-a",
+                json!([dev("device-1", "8Gi", "1.0.0")]),
+            ),
+            slice(
+                "slice-2",
+                node1(),
+                "pool-2",
+                "driver-a",
+                Value::Array(pool2),
+            ),
+        ])
+    };
+    let sub = |n: &str, m: &str| {
+        json!({"name": n, "deviceClassName": "class-a", "count": 1,
+        "selectors": [{"cel": {"expression": format!("device.capacity[\"driver-a\"].memory.compareTo(quantity(\"{m}\")) >= 0")}}]})
+    };
+    let claim_with = |names: Value| {
+        let mut c = claim(
+            "claim-0",
+            json!([
+                mem_request("req-0", "8Gi"),
+                first_available(
+                    "req-1",
+                    json!([sub("subReq-0", "2Gi"), sub("subReq-1", "1Gi")])
+                )
+            ]),
+        );
+        c["spec"]["devices"]["constraints"] =
+            json!([{"requests": names, "matchAttribute": "driver-a/driverVersion"}]);
+        c
+    };
+    assert_eq!(
+        short(
+            &slices(true)
+                .run("node-1", vec![claim_with(json!(["req-0", "req-1"]))])
+                .0
+        ),
+        ok(&[&[
+            "req-0 driver-a/pool-1/device-1",
+            "req-1/subReq-1 driver-a/pool-2/device-3"
+        ]])
+    );
+    // Naming req-1/subReq-0 instead: the constraint does not bind subReq-1, and without
+    // device-3 subReq-1 takes device-2 (2.0.0) beside device-1 (1.0.0).
+    assert_eq!(
+        short(
+            &slices(false)
+                .run(
+                    "node-1",
+                    vec![claim_with(json!(["req-0", "req-1/subReq-0"]))]
+                )
+                .0
+        ),
+        ok(&[&[
+            "req-0 driver-a/pool-1/device-1",
+            "req-1/subReq-1 driver-a/pool-2/device-2"
+        ]])
+    );
+}
