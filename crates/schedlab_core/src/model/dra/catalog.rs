@@ -8,8 +8,10 @@
 //! `adminAccess: true` never count (`allocateddevices.go`).
 
 use super::{AllocationResult, DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice};
+use crate::model::names::NameHash;
 use crate::model::Labels;
 use std::collections::{BTreeMap, HashMap};
+use std::hash::BuildHasherDefault;
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -93,7 +95,7 @@ pub struct DeviceTable {
     selector_rows: Mutex<HashMap<Arc<str>, SelectorRow>>,
     /// The pools of each node named by a slice, when no slice is shared (`nodeSelector` or
     /// `allNodes`): then a node's name alone decides what it sees, and this is computed once.
-    local_pools: HashMap<String, Vec<NodePool>>,
+    local_pools: HashMap<String, Vec<NodePool>, BuildHasherDefault<NameHash>>,
 }
 
 /// One selector's answers per device: 0 not known yet, 1 false, 2 true (an evaluation error

@@ -37,7 +37,7 @@ use allocator::{AllocError, NodeRef, Plan, SelectorError, Solution, World};
 use selectors::Selectors;
 use serde::Deserialize;
 use std::collections::BTreeSet;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 /// The registry entry.
 pub(crate) static SPEC: PluginSpec = PluginSpec {
@@ -92,8 +92,8 @@ pub(crate) struct DraState {
     /// The node-independent part of allocating the claims to allocate.
     plan: Option<Arc<Plan>>,
     /// `nodeAllocations`: Filter's result per node, compact.
-    /// (by node id, sized to the cycle's nodes: written once per node, without a lock).
-    node_allocations: Arc<[OnceLock<Solution>]>,
+    /// (by node id, sized to the cycle's nodes).
+    node_allocations: Arc<Mutex<Vec<Option<Solution>>>>,
     /// `unavailableClaims`.
     unavailable: Arc<Mutex<BTreeSet<usize>>>,
 }
@@ -109,14 +109,18 @@ impl DraState {
         };
         self.to_allocate
             .iter()
-            .zip(self.results(found))
+            .zip(self.results(&found))
             .map(|(&i, a)| (Arc::clone(&self.claims[i]), a))
             .collect()
     }
 
     /// The solution Filter found on `node`, if it passed there.
-    fn found_on(&self, node: NodeId) -> Option<&Solution> {
-        self.node_allocations.get(node).and_then(OnceLock::get)
+    fn found_on(&self, node: NodeId) -> Option<Solution> {
+        let found = self
+            .node_allocations
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        found.get(node).cloned().flatten()
     }
 
     /// The claims' allocations of a solution Filter found.
@@ -392,9 +396,7 @@ impl Plugin for DynamicResources {
             let to_allocate: Vec<&ResourceClaim> =
                 st.to_allocate.iter().map(|&i| &*claims[i]).collect();
             st.plan = Some(Arc::new(Plan::new(&dra.classes, dra.table(), &to_allocate)));
-            st.node_allocations = (0..cx.cluster.nodes().len())
-                .map(|_| OnceLock::new())
-                .collect();
+            st.node_allocations = Arc::new(Mutex::new(vec![None; cx.cluster.nodes().len()]));
         }
         st.claims = claims;
         PreFilterOutput::with_state(st)
@@ -447,9 +449,12 @@ impl Plugin for DynamicResources {
             return Code::UnschedulableAndUnresolvable;
         }
         if let Some(a) = found {
-            // Filtering a node twice (the nominated node, then the scan) finds the same.
-            if let Some(slot) = st.node_allocations.get(node.id()) {
-                let _ = slot.set(a);
+            let mut all = st
+                .node_allocations
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            if let Some(slot) = all.get_mut(node.id()) {
+                *slot = Some(a);
             }
         }
         Code::Success
@@ -473,7 +478,7 @@ impl Plugin for DynamicResources {
                 answers[i] = Some(ClaimAnswer::Allocated { usable });
             }
         }
-        let found = st.found_on(node.id()).cloned();
+        let found = st.found_on(node.id());
         let list: Vec<ClaimAnswer> = match found {
             Some(found) => st
                 .results(&found)
@@ -518,7 +523,7 @@ impl Plugin for DynamicResources {
         };
         Ok(st
             .found_on(node.id())
-            .map_or(0, |a| compute_score(st, &st.results(a))))
+            .map_or(0, |a| compute_score(st, &st.results(&a))))
     }
 
     fn normalize(
