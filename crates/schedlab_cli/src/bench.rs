@@ -1,7 +1,9 @@
 //! `schedlab bench`: throughput on kube-scheduler's `scheduler_perf` workload shapes:
 //! SchedulingBasic (5000 nodes, 5000 bound pods, 50 000 pending pods of 100m/500Mi,
 //! DefaultProvider), SchedulingPodAntiAffinity (5000 / 1000 / 2000), SchedulingPodAffinity
-//! (5000 / 5000 / 5000) and TopologySpreading (5000 / 5000 / 5000).
+//! (5000 / 5000 / 5000), TopologySpreading (5000 / 5000 / 5000), PreemptionBasic
+//! (1000 / 4000 / 1000) and, under v1.35 only, the DRA workload (1000 nodes of 8 devices,
+//! 5000 pending pods with a claim from a template).
 
 // A benchmark times its runs: the one place that reads the clock (clippy.toml).
 #![allow(clippy::disallowed_methods)]
@@ -21,7 +23,8 @@ use std::time::Instant;
 /// Benchmark options.
 #[derive(Args)]
 pub struct BenchArgs {
-    /// Workload: scheduling-basic, pod-anti-affinity, pod-affinity or topology-spreading.
+    /// Workload: scheduling-basic, pod-anti-affinity, pod-affinity, topology-spreading,
+    /// preemption or dra (which always runs v1.35).
     #[arg(long, default_value = "scheduling-basic", value_parser = parse_workload)]
     workload: Workload,
     /// Nodes (default: the workload's, 5000).
@@ -43,7 +46,8 @@ pub struct BenchArgs {
     /// Seed.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-    /// The scheduler: v1.17 (DefaultProvider) or v1.35 (the default v1 configuration).
+    /// The scheduler: v1.17 (DefaultProvider) or v1.35 (the default v1 configuration); the
+    /// dra workload runs v1.35 whatever is asked.
     #[arg(long, default_value = "v1.17", value_parser = parse_scheduler)]
     scheduler: SchedulerVersion,
     /// `queue`: the full simulation (scheduling queue, assume/bind steps, history);
@@ -171,7 +175,7 @@ fn independent_runs(a: &BenchArgs, scenario: &Scenario, setup_s: f64) -> ExitCod
     outln!(
         "{{\"workload\":\"{}\",\"scheduler\":\"{}\",\"nodes\":{},\"pending\":{},\"percentageOfNodesToScore\":{},\"runs\":{},\"threads\":{},\"cycles\":{cycles},\"seconds\":{secs:.3},\"podsPerSecond\":{:.0},\"setupSeconds\":{setup_s:.3},\"decisions\":[{}],\"peakRssMiB\":{}}}",
         a.workload.upstream_name(),
-        a.scheduler.as_str(),
+        a.workload.scheduler(a.scheduler).as_str(),
         scenario.cluster.nodes().len(),
         scenario.queue.len(),
         a.percentage,
@@ -268,7 +272,7 @@ pub fn run(a: &BenchArgs) -> ExitCode {
         "{{\"workload\":\"{}\",\"scheduler\":\"{}\",\"loop\":\"{}\",\"nodes\":{},\"bound\":{},\"pending\":{},\"percentageOfNodesToScore\":{},\"threads\":{},\"trace\":{},\
          \"history\":{},\"cycles\":{},\"scheduled\":{},\"seconds\":{:.3},\"podsPerSecond\":{:.0},\"evaluatedNodesPerPod\":{:.1},\"setupSeconds\":{:.3},\"peakRssMiB\":{}{extra}}}",
         a.workload.upstream_name(),
-        a.scheduler.as_str(),
+        a.workload.scheduler(a.scheduler).as_str(),
         match a.mode { LoopMode::Queue => "queue", LoopMode::Single => "single" },
         nodes,
         bound,

@@ -26,7 +26,7 @@ use schedlab_core::model::Millis;
 use schedlab_core::report::terminal_safe;
 use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::simulation::{Limits, Simulation};
-use schedlab_core::trace::explain::{explain, not_queued};
+use schedlab_core::trace::explain::{explain, gated, not_queued};
 use schedlab_core::{Diagnostic, Scenario, Source};
 use std::io::Read;
 use std::process::ExitCode;
@@ -362,7 +362,15 @@ fn command(cli: Cli) -> ExitCode {
             // The per-node tables are kept only for a JSON report that prints them: the text
             // report reads placements and events, and the tables of a 50 000-pod run on 5000
             // nodes would take some 15 GB.
-            let tables = !summary && !matches!(output, Output::Text);
+            // A scenario with DRA objects keeps them for the text report too, which names the
+            // claims that found no devices on each node (unless that would be huge).
+            let text_claims = !scenario.cluster.dra().is_empty()
+                && scenario
+                    .queue
+                    .len()
+                    .saturating_mul(scenario.cluster.nodes().len())
+                    < HUGE_TABLES;
+            let tables = !summary && (!matches!(output, Output::Text) || text_claims);
             if tables {
                 warn_if_the_tables_are_huge(&scenario);
             }
@@ -444,13 +452,20 @@ fn command(cli: Cli) -> ExitCode {
                             run.cluster.nodes()[n].name()
                         ))
                     ),
-                    None => outln!(
-                        "{}",
-                        terminal_safe(&not_queued(
-                            &run.cluster.pods()[id].full_name,
-                            &scenario.scheduler.scheduler_names()
-                        ))
-                    ),
+                    None => {
+                        let info = &run.cluster.pods()[id];
+                        let gate = scenario
+                            .scheduler
+                            .owns(&info.pod)
+                            .then(|| scenario.scheduler.pre_enqueue_gate(info, &run.cluster));
+                        let text = match gate.flatten() {
+                            Some((plugin, msg)) => gated(&info.full_name, plugin, &msg),
+                            None => {
+                                not_queued(&info.full_name, &scenario.scheduler.scheduler_names())
+                            }
+                        };
+                        outln!("{}", terminal_safe(&text))
+                    }
                 },
             }
             ExitCode::SUCCESS

@@ -744,7 +744,8 @@ fn scheduled_text(c: &Cluster, t: &CycleTrace, n: NodeId) -> String {
 }
 
 /// A cycle that placed nothing: its message, then the preemption it chose (node, deciding
-/// criterion, victims) or why the pod may not preempt.
+/// criterion, victims) or why the pod may not preempt; then, one per line, the resource
+/// claims that found no devices, with the nodes and why (detailed runs only).
 fn unscheduled_text(c: &Cluster, t: &CycleTrace) -> String {
     let mut s = t.message.clone().unwrap_or_default();
     if let Some(p) = t.preemption.as_deref() {
@@ -767,6 +768,11 @@ fn unscheduled_text(c: &Cluster, t: &CycleTrace) -> String {
             );
         } else if let Some(why) = &p.not_eligible {
             let _ = write!(s, "  => no preemption: {why}");
+        }
+    }
+    if let Some(m) = t.modern.as_deref() {
+        for line in m.claim_failures(&|n| t.node_name(c, n).to_string()) {
+            let _ = write!(s, "\n      {line}");
         }
     }
     s

@@ -83,6 +83,23 @@ impl Scheduler {
         }
     }
 
+    /// v1.35: the PreEnqueue plugin that holds `pod` back (it gets no cycle), with its
+    /// status message; `None` when every one lets it in (and always under v1.17).
+    pub fn pre_enqueue_gate(
+        &self,
+        pod: &PodInfo,
+        cluster: &crate::cluster::Cluster,
+    ) -> Option<(&'static str, String)> {
+        let Scheduler::V135(c) = self else {
+            return None;
+        };
+        let profile = c.profile(pod.pod.scheduler_name())?;
+        profile.at(Point::PreEnqueue).find_map(|e| {
+            let status = e.plugin.pre_enqueue(pod, cluster);
+            (!status.is_success()).then(|| (e.spec.name, status.message()))
+        })
+    }
+
     /// Whether it schedules `pod` (the pod names one of its scheduler names).
     pub fn owns(&self, pod: &Pod) -> bool {
         match self {

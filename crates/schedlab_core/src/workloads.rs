@@ -33,16 +33,23 @@ pub enum Workload {
     /// `PreemptionBasic`: the bound pods are low-priority (0) pods of 900m, four per node; the
     /// pending pods are high-priority (1000) pods of 3000m, each of which must evict three.
     Preemption,
+    /// Dynamic Resource Allocation (issue 37; no upstream `scheduler_perf` twin is read here):
+    /// every node publishes one ResourceSlice of 8 devices (driver `gpu.example.com`, its own
+    /// pool), one DeviceClass selects the driver's devices with CEL, and every pending pod
+    /// has a claim from the template `one-gpu` (one device of the class), generated before
+    /// its first cycle. v1.35 only: DRA does not exist in v1.17.
+    Dra,
 }
 
 impl Workload {
     /// Every workload with its command-line name.
-    pub const ALL: [(&'static str, Workload); 5] = [
+    pub const ALL: [(&'static str, Workload); 6] = [
         ("scheduling-basic", Workload::Basic),
         ("pod-anti-affinity", Workload::PodAntiAffinity),
         ("pod-affinity", Workload::PodAffinity),
         ("topology-spreading", Workload::TopologySpreading),
         ("preemption", Workload::Preemption),
+        ("dra", Workload::Dra),
     ];
 
     /// The workload with this command-line name.
@@ -58,6 +65,15 @@ impl Workload {
             Workload::PodAffinity => "SchedulingPodAffinity",
             Workload::TopologySpreading => "TopologySpreading",
             Workload::Preemption => "PreemptionBasic",
+            Workload::Dra => "SchedulingWithResourceClaimTemplate",
+        }
+    }
+
+    /// The scheduler the workload runs under whatever is asked: DRA exists only in v1.35.
+    pub fn scheduler(self, asked: SchedulerVersion) -> SchedulerVersion {
+        match self {
+            Workload::Dra => SchedulerVersion::V1_35,
+            _ => asked,
         }
     }
 
@@ -69,6 +85,7 @@ impl Workload {
             Workload::PodAffinity => (5000, 5000, 5000),
             Workload::TopologySpreading => (5000, 5000, 5000),
             Workload::Preemption => (1000, 4000, 1000),
+            Workload::Dra => (1000, 0, 5000),
         }
     }
 }
@@ -116,7 +133,8 @@ pub fn build(
 
 /// [`build`] for a scheduler: under v1.35 the pods get v1.35's accounting and the default
 /// v1.35 configuration runs (with `percentage` as its `percentageOfNodesToScore`; the
-/// TopologySpreading pods' own constraints are read by PodTopologySpread).
+/// TopologySpreading pods' own constraints are read by PodTopologySpread). The DRA workload
+/// always runs v1.35 ([`Workload::scheduler`]).
 pub fn build_for(
     workload: Workload,
     nodes: usize,
@@ -125,10 +143,13 @@ pub fn build_for(
     percentage: i32,
     scheduler: SchedulerVersion,
 ) -> Scenario {
-    let modern = scheduler == SchedulerVersion::V1_35;
+    let modern = workload.scheduler(scheduler) == SchedulerVersion::V1_35;
     let mut cluster = Cluster::default();
     for i in 0..nodes {
         cluster.add_node(benchmark_node(workload, i));
+    }
+    if workload == Workload::Dra {
+        dra::devices(&mut cluster, nodes);
     }
     for i in 0..bound {
         let p = match workload {
@@ -142,7 +163,10 @@ pub fn build_for(
     }
     let mut queue = Vec::with_capacity(pending);
     for i in 0..pending {
-        let p = pending_pod(workload, format!("pending-{i}"));
+        let mut p = pending_pod(workload, format!("pending-{i}"));
+        if workload == Workload::Dra {
+            dra::claim_for(&mut cluster, &mut p);
+        }
         let priority = p.spec.priority.unwrap_or(0);
         queue.push(cluster.add_pod(pod_info(modern, p, priority, bound + i)));
     }
@@ -234,6 +258,14 @@ fn pending_pod(workload: Workload, name: String) -> Pod {
     let mut p = plain_pod(name, 100);
     match workload {
         Workload::Basic => {}
+        Workload::Dra => {
+            p.metadata.uid = format!("uid-{}", p.metadata.name);
+            p.spec.resource_claims = vec![crate::model::dra::PodResourceClaim {
+                name: "gpu".into(),
+                resource_claim_name: None,
+                resource_claim_template_name: Some(dra::TEMPLATE.into()),
+            }];
+        }
         Workload::Preemption => {
             p = plain_pod(p.metadata.name, 3000);
             p.spec.priority = Some(HIGH_PRIORITY);
@@ -262,6 +294,67 @@ fn pending_pod(workload: Workload, name: String) -> Pod {
         }
     }
     p
+}
+
+/// The DRA workload's objects.
+mod dra {
+    use crate::cluster::Cluster;
+    use crate::model::dra::{DeviceClass, ResourceClaimTemplate, ResourceSlice};
+    use crate::model::Pod;
+    use serde_json::json;
+    use std::sync::Arc;
+
+    /// The driver, and the name of the class that selects its devices.
+    pub(super) const DRIVER: &str = "gpu.example.com";
+    /// The claim template every pending pod names.
+    pub(super) const TEMPLATE: &str = "one-gpu";
+    /// Devices per node.
+    pub(super) const DEVICES_PER_NODE: usize = 8;
+
+    /// The class, the template and one slice of 8 devices per node (`node-{i}`).
+    pub(super) fn devices(cluster: &mut Cluster, nodes: usize) {
+        let class: DeviceClass = super::json_into(json!({
+            "metadata": {"name": DRIVER},
+            "spec": {"selectors": [{"cel": {"expression": format!("device.driver == \"{DRIVER}\"")}}]}}));
+        let template: ResourceClaimTemplate = super::json_into(json!({
+            "metadata": {"name": TEMPLATE, "namespace": "default"},
+            "spec": {"spec": {"devices": {"requests": [{"name": "gpu",
+                "exactly": {"deviceClassName": DRIVER, "allocationMode": "ExactCount", "count": 1}}]}}}}));
+        let slices: Vec<Arc<ResourceSlice>> = (0..nodes)
+            .map(|i| {
+                let node = format!("node-{i}");
+                let devices: Vec<serde_json::Value> = (0..DEVICES_PER_NODE)
+                    .map(|d| {
+                        json!({"name": format!("gpu-{d}"),
+                        "attributes": {"model": {"string": "A100"}, "index": {"int": d}}})
+                    })
+                    .collect();
+                Arc::new(super::json_into(json!({
+                    "metadata": {"name": format!("{node}-{DRIVER}")},
+                    "spec": {"driver": DRIVER, "nodeName": node,
+                        "pool": {"name": node, "generation": 1, "resourceSliceCount": 1},
+                        "devices": devices}})))
+            })
+            .collect();
+        let dra = cluster.dra_mut();
+        dra.classes.insert(DRIVER.into(), Arc::new(class));
+        dra.templates
+            .insert(("default".into(), TEMPLATE.into()), Arc::new(template));
+        dra.set_slices(slices);
+    }
+
+    /// Generates the pod's claim from the template, as the scenario's claim controller does.
+    pub(super) fn claim_for(cluster: &mut Cluster, pod: &mut Pod) {
+        let dra = cluster.dra();
+        let mut counter = dra.claims().len() as u64;
+        let generated =
+            crate::model::dra::generate::for_pod(pod, &dra.templates, &mut counter, &|n| {
+                dra.claim("default", n).is_some()
+            });
+        for c in generated.claims {
+            cluster.dra_mut().add_claim(c, true);
+        }
+    }
 }
 
 /// The v1.17 scheduler of a workload: the DefaultProvider, with `percentage` as

@@ -205,3 +205,38 @@ pub(crate) fn label_value_in(s: &str, unit: Unit) -> Vec<String> {
     }
     errs
 }
+
+/// A fast hash for short strings: eight bytes per multiply-rotate step (FxHash's), then
+/// MurmurHash3's 64-bit finalizer so that every input bit reaches the low bits the table uses.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NameHash(u64);
+
+impl NameHash {
+    fn step(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl std::hash::Hasher for NameHash {
+    fn finish(&self) -> u64 {
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut words = bytes.chunks_exact(8);
+        for w in &mut words {
+            self.step(u64::from_le_bytes(w.try_into().expect("eight bytes")));
+        }
+        let rest = words.remainder();
+        if !rest.is_empty() {
+            let mut w = [0u8; 8];
+            w[..rest.len()].copy_from_slice(rest);
+            self.step(u64::from_le_bytes(w));
+        }
+    }
+}

@@ -404,6 +404,30 @@ impl Comparison {
             let (x, y) = (value(&self.a.summary), value(&self.b.summary));
             let _ = writeln!(out, "{name:<28} {x:>14} {y:>14}");
         }
+        // DRA devices, when either side's nodes see any: allocated of all, then per node.
+        if self.a.summary.devices.is_none() && self.b.summary.devices.is_none() {
+            return;
+        }
+        let used = |d: Option<super::summary::DeviceUse>| {
+            d.map_or("-".to_string(), |d| format!("{}/{}", d.allocated, d.total))
+        };
+        let (a, b) = (&self.a.summary, &self.b.summary);
+        let _ = writeln!(
+            out,
+            "{:<28} {:>14} {:>14}",
+            "devices allocated",
+            used(a.devices),
+            used(b.devices)
+        );
+        for (i, n) in a.nodes.iter().enumerate() {
+            let other = b.nodes.get(i).filter(|m| m.name == n.name);
+            if n.devices.is_none() && other.and_then(|m| m.devices).is_none() {
+                continue;
+            }
+            let name = format!("  devices on {}", n.name);
+            let (x, y) = (used(n.devices), used(other.and_then(|m| m.devices)));
+            let _ = writeln!(out, "{name:<28} {x:>14} {y:>14}");
+        }
     }
 }
 

@@ -17,6 +17,47 @@ pub struct NodeUse {
     pub memory_ratio: f64,
     /// Pods on the node.
     pub pods: usize,
+    /// The DRA devices the node sees (`None` when it sees none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub devices: Option<DeviceUse>,
+}
+
+/// How many of the DRA devices a node sees are allocated at the end of a run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeviceUse {
+    /// Devices held by a claim's allocation (admin-access allocations hold none).
+    pub allocated: usize,
+    /// Devices of the pools the node sees (complete and valid ones).
+    pub total: usize,
+}
+
+impl DeviceUse {
+    fn json(self) -> Value {
+        json!({"allocated": self.allocated, "total": self.total})
+    }
+}
+
+/// The devices node `n` sees and how many are allocated (`None` when it sees none).
+fn device_use(
+    cluster: &crate::cluster::Cluster,
+    n: &crate::cluster::NodeInfo,
+) -> Option<DeviceUse> {
+    let dra = cluster.dra();
+    let table = dra.table();
+    let pools = table.pools_for(n.name(), n.labels()).ok()?;
+    let mut out = DeviceUse::default();
+    for pool in pools.iter().filter(|p| !p.incomplete && !p.invalid) {
+        for &s in &pool.slices {
+            let e = &table.slices[s as usize];
+            for d in e.first..e.first + e.len {
+                out.total += 1;
+                if dra.in_use(table.keys[d as usize]) {
+                    out.allocated += 1;
+                }
+            }
+        }
+    }
+    (out.total > 0).then_some(out)
 }
 
 /// Mean and (population) standard deviation of a per-node figure.
@@ -75,6 +116,9 @@ pub struct Summary {
     pub empty_nodes: usize,
     /// Largest free block per resource, over nodes that are not cordoned.
     pub largest_free: FreeBlock,
+    /// DRA devices over all nodes (`None` when no node sees any).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub devices: Option<DeviceUse>,
 }
 
 fn ratio(requested: i64, allocatable: i64) -> f64 {
@@ -135,8 +179,16 @@ impl Summary {
                 cpu_ratio: ratio(n.requested().milli_cpu, n.allocatable().milli_cpu),
                 memory_ratio: ratio(n.requested().memory, n.allocatable().memory),
                 pods: n.pods().len(),
+                devices: device_use(&run.cluster, n),
             })
             .collect();
+        let devices = nodes
+            .iter()
+            .filter_map(|n| n.devices)
+            .reduce(|a, b| DeviceUse {
+                allocated: a.allocated + b.allocated,
+                total: a.total + b.total,
+            });
         let mut largest_free = FreeBlock::default();
         for n in run.cluster.nodes() {
             if n.facts().node.spec.unschedulable {
@@ -157,6 +209,7 @@ impl Summary {
             empty_nodes: nodes.iter().filter(|n| n.pods == 0).count(),
             largest_free,
             nodes,
+            devices,
         }
     }
 
@@ -167,11 +220,15 @@ impl Summary {
             .nodes
             .iter()
             .map(|n| {
-                json!({"node": n.name, "cpuRatio": n.cpu_ratio, "memoryRatio": n.memory_ratio,
-                       "pods": n.pods})
+                let mut v = json!({"node": n.name, "cpuRatio": n.cpu_ratio,
+                                   "memoryRatio": n.memory_ratio, "pods": n.pods});
+                if let Some(d) = n.devices {
+                    v["devices"] = d.json();
+                }
+                v
             })
             .collect();
-        json!({
+        let mut out = json!({
             "placed": self.placed,
             "pending": self.pending,
             "preemptions": self.preemptions,
@@ -184,7 +241,11 @@ impl Summary {
                 "pods": self.largest_free.pods,
             },
             "nodes": nodes,
-        })
+        });
+        if let Some(d) = self.devices {
+            out["devices"] = d.json();
+        }
+        out
     }
 
     /// The metrics a sweep charts, by CSV column name, in column order.

@@ -50,6 +50,12 @@ pub fn not_queued(pod: &str, scheduler_names: &[String]) -> String {
     }
 }
 
+/// Why a pending pod never had a cycle although its scheduler owns it: a PreEnqueue plugin
+/// holds it back (`plugin`, with its status `message`).
+pub fn gated(pod: &str, plugin: &str, message: &str) -> String {
+    format!("{pod} was never tried: the PreEnqueue plugin {plugin} holds it back: {message}.")
+}
+
 fn hint(
     reason: &Reason,
     cluster: &Cluster,
@@ -315,7 +321,19 @@ pub fn explain(cluster: &Cluster, trace: &CycleTrace) -> Explanation {
                     pod.full_name, trace.node_name(cluster, n)
                 ),
             };
-            format!("{base}{volumes}")
+            let devices: String = trace
+                .modern
+                .as_deref()
+                .and_then(|m| m.claims.iter().find(|c| c.node == n))
+                .map(|c| {
+                    c.claims
+                        .iter()
+                        .filter(|c| matches!(c.answer, super::v135::ClaimAnswer::Devices(_)))
+                        .map(|c| format!(" Claim {} gets {}.", c.claim, c.answer_text()))
+                        .collect()
+                })
+                .unwrap_or_default();
+            format!("{base}{volumes}{devices}")
         }
         (Outcome::Unschedulable, _) => format!(
             "{} is Pending: {}",
@@ -347,6 +365,18 @@ pub fn explain(cluster: &Cluster, trace: &CycleTrace) -> Explanation {
             let name = trace.node_name(cluster, r.node);
             let node = cluster.nodes().get(r.node).filter(|n| n.name() == name);
             let mut hints: Vec<String> = Vec::new();
+            // DynamicResources' answer per claim on this node.
+            let claims = trace
+                .modern
+                .as_deref()
+                .and_then(|m| m.claims.iter().find(|c| c.node == r.node));
+            for c in claims
+                .into_iter()
+                .flat_map(|c| c.claims.iter())
+                .filter(|c| c.failed())
+            {
+                hints.push(c.describe());
+            }
             for reason in r.reasons() {
                 if let Some(h) = node.and_then(|node| hint(reason, cluster, pod, node)) {
                     if !hints.contains(&h) {

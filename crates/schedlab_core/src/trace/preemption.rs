@@ -82,8 +82,8 @@ pub(crate) fn explain_preemption(cluster: &Cluster, trace: &CycleTrace) -> Optio
             // v1.35: only nodes whose status is Unschedulable are tried.
             format!(
                 "Preemption cannot help: every node's status is UnschedulableAndUnresolvable \
-                 (node selector or affinity, taints, cordon, volumes, or a request larger than \
-                 the node: {} node(s)).",
+                 (node selector or affinity, taints, cordon, volumes, devices for resource \
+                 claims, or a request larger than the node: {} node(s)).",
                 p.skipped_unresolvable
             )
         } else {

@@ -96,4 +96,107 @@ pub struct ModernTrace {
     /// The Score plugins saw the feasible nodes without their pods: an extender answered its
     /// filter with `Nodes` (kubernetes#141781, an upstream bug reproduced; fix PR #141919).
     pub fresh_nodes: bool,
+    /// DynamicResources' answer per claim on each node its Filter ran on, in evaluation order.
+    pub claims: Vec<NodeClaims>,
+}
+
+/// DynamicResources' Filter on one node, claim by claim: the allocator's answer for each of
+/// the pod's claims (recorded only when the trace is detailed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeClaims {
+    /// The node.
+    pub node: NodeId,
+    /// The pod's claims, in `spec.resourceClaims` order.
+    pub claims: Vec<ClaimOnNode>,
+}
+
+/// One claim's answer on one node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClaimOnNode {
+    /// `namespace/name`.
+    pub claim: String,
+    /// What the allocator says.
+    pub answer: ClaimAnswer,
+}
+
+/// What the allocator says about a claim on a node.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClaimAnswer {
+    /// Allocated before this cycle: whether its allocation's node selector admits the node.
+    Allocated {
+        /// The node is one where the allocation can be used.
+        usable: bool,
+    },
+    /// The devices chosen: (`request`, `driver/pool/device`), in allocation order.
+    Devices(Vec<(String, String)>),
+    /// No devices for it on this node: why, in plain words.
+    Failed(String),
+    /// Not looked at: the allocator stops at an earlier claim that failed, and this one
+    /// would fit on its own.
+    NotReached,
+}
+
+impl ClaimOnNode {
+    /// One line: `claim <name>: <answer>`.
+    pub fn describe(&self) -> String {
+        format!("claim {}: {}", self.claim, self.answer_text())
+    }
+
+    /// The answer in plain words.
+    pub fn answer_text(&self) -> String {
+        match &self.answer {
+            ClaimAnswer::Allocated { usable: true } => "already allocated, usable here".into(),
+            ClaimAnswer::Allocated { usable: false } => {
+                "already allocated with a node selector that excludes this node".into()
+            }
+            ClaimAnswer::Devices(d) => {
+                let list: Vec<String> = d.iter().map(|(r, id)| format!("{r}={id}")).collect();
+                format!("devices {}", list.join(", "))
+            }
+            ClaimAnswer::Failed(why) => why.clone(),
+            ClaimAnswer::NotReached => {
+                "not tried (an earlier claim failed first; it would fit on its own)".into()
+            }
+        }
+    }
+
+    /// Whether this claim is why the node was rejected.
+    pub fn failed(&self) -> bool {
+        matches!(
+            self.answer,
+            ClaimAnswer::Failed(_) | ClaimAnswer::Allocated { usable: false }
+        )
+    }
+}
+
+impl ModernTrace {
+    /// The claims DynamicResources could not place, grouped by claim and reason, each with
+    /// the nodes it names (at most three, then how many more): `claim <c> on <n1>, <n2>:
+    /// <why>`. `name` gives a node's name.
+    pub fn claim_failures(&self, name: &dyn Fn(NodeId) -> String) -> Vec<String> {
+        let mut groups: Vec<(&ClaimOnNode, Vec<NodeId>)> = Vec::new();
+        for n in &self.claims {
+            for c in n.claims.iter().filter(|c| c.failed()) {
+                match groups.iter_mut().find(|(g, _)| *g == c) {
+                    Some((_, nodes)) => nodes.push(n.node),
+                    None => groups.push((c, vec![n.node])),
+                }
+            }
+        }
+        groups
+            .into_iter()
+            .map(|(c, nodes)| {
+                let mut names: Vec<String> = nodes.iter().take(3).map(|&n| name(n)).collect();
+                if nodes.len() > 3 {
+                    names.push(format!("{} more", nodes.len() - 3));
+                }
+                format!(
+                    "claim {} on {}: {}",
+                    c.claim,
+                    names.join(", "),
+                    c.answer_text()
+                )
+            })
+            .collect()
+    }
 }

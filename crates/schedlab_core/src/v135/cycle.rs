@@ -27,6 +27,7 @@ use crate::sched::split_scan::{
 };
 use crate::sched::state::SchedulerState;
 use crate::sched::Reason;
+use crate::trace::v135::NodeClaims;
 pub(crate) use crate::trace::v135::{ModernTrace, PluginStatus};
 use crate::trace::{CycleTrace, NodeFilterRecord, NodeScoreRecord, Outcome, ScoreRecord};
 use std::borrow::Cow;
@@ -294,6 +295,9 @@ pub(crate) fn schedule_pod(
         mut result,
         ..
     } = cycle;
+    if detail {
+        modern.claims = claim_answers(profile, &cx, &result.states, &trace);
+    }
     let outcome = outcome.and_then(|()| match (trace.outcome, trace.node) {
         (Outcome::Scheduled, Some(node)) => {
             let node = &cluster.nodes()[node];
@@ -310,6 +314,31 @@ pub(crate) fn schedule_pod(
     trace.modern = detail.then(|| Box::new(modern));
     result.trace = trace;
     result
+}
+
+/// For a detailed trace: each Filter plugin's answer per resource claim on every node it
+/// ran on (DynamicResources' allocator, claim by claim), in evaluation order.
+fn claim_answers(
+    profile: &Profile,
+    cx: &Cx,
+    states: &CycleStates,
+    trace: &CycleTrace,
+) -> Vec<NodeClaims> {
+    let mut out = Vec::new();
+    for (f, &i) in profile.points[Point::Filter as usize].iter().enumerate() {
+        let plugin = &profile.plugins[i].plugin;
+        for record in trace.filter.iter().filter(|r| r.result(f).is_some()) {
+            let node = &cx.cluster.nodes()[record.node];
+            let claims = plugin.claim_answers(cx, states.get(i), node);
+            if !claims.is_empty() {
+                out.push(NodeClaims {
+                    node: record.node,
+                    claims,
+                });
+            }
+        }
+    }
+    out
 }
 
 /// Reserve and Permit for the chosen node, then the binding cycle's PreBind and Bind, each

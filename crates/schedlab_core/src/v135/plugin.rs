@@ -384,6 +384,18 @@ pub trait Plugin: AsAny + Send + Sync {
         Code::Success
     }
 
+    /// For a detailed trace only, after Filter ran on `node`: the plugin's answer for each of
+    /// the pod's resource claims there (DynamicResources' allocator). Never called on the fast
+    /// path, so it may repeat work.
+    fn claim_answers(
+        &self,
+        _cx: &Cx,
+        _state: Option<&dyn PluginState>,
+        _node: &NodeInfo,
+    ) -> Vec<crate::trace::v135::ClaimOnNode> {
+        Vec::new()
+    }
+
     /// PreScore: once per cycle, with the feasible nodes.
     fn pre_score(&self, _cx: &Cx, _nodes: &[&NodeInfo]) -> PreScoreOutput {
         PreScoreOutput::default()

@@ -8,7 +8,11 @@
 //! `adminAccess: true` never count (`allocateddevices.go`).
 
 use super::{AllocationResult, DeviceClass, ResourceClaim, ResourceClaimTemplate, ResourceSlice};
+use crate::model::names::NameHash;
+use crate::model::Labels;
 use std::collections::{BTreeMap, HashMap};
+use std::hash::BuildHasherDefault;
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// `(driver, pool, device)`, `DeviceID`.
@@ -39,6 +43,8 @@ pub struct SliceEntry {
     pub len: u32,
     /// Skipped by the allocator (partitionable fields with the gate off, or no node selection).
     pub skipped: bool,
+    /// Two of its devices have the same name (a pool holding it is invalid).
+    pub duplicate_names: bool,
 }
 
 /// What the allocator knows about a pool across every node.
@@ -48,6 +54,18 @@ pub struct PoolFacts {
     pub max_generation: i64,
     /// Slices per generation.
     pub slices_at: BTreeMap<i64, i64>,
+}
+
+/// A pool as one node sees it (the allocator's `GatherPools`): its slices (the node's, of the
+/// pool's newest generation, by name), and whether it is incomplete or invalid.
+#[derive(Clone, Debug)]
+pub struct NodePool {
+    /// Indices in [`DeviceTable::slices`].
+    pub slices: Vec<u32>,
+    /// Fewer slices than `resourceSliceCount` at its generation.
+    pub incomplete: bool,
+    /// Two devices with the same name.
+    pub invalid: bool,
 }
 
 /// Every device of every slice, and the indexes the allocator reads. Built whenever the slices
@@ -67,9 +85,38 @@ pub struct DeviceTable {
     shared: Vec<u32>,
     /// Pools by `(driver, name)`.
     pub pools: BTreeMap<(String, String), PoolFacts>,
-    /// The selectors' answers, by expression, per device: 0 not known yet, 1 false, 2 true;
-    /// an evaluation error is never cached.
-    pub selector_results: Mutex<HashMap<Arc<str>, Vec<u8>>>,
+    /// Each device's slice (an index in `slices`).
+    slice_at: Vec<u32>,
+    /// Each device that the allocator never takes with v1.35's default gates: it has
+    /// `bindingConditions` or `consumesCounters` (kept apart so that the search reads no
+    /// device it does not take).
+    unusable: Vec<bool>,
+    /// The selectors' answers, by expression, per device ([`SelectorRow`]).
+    selector_rows: Mutex<HashMap<Arc<str>, SelectorRow>>,
+    /// The pools of each node named by a slice, when no slice is shared (`nodeSelector` or
+    /// `allNodes`): then a node's name alone decides what it sees, and this is computed once.
+    local_pools: HashMap<String, Vec<NodePool>, BuildHasherDefault<NameHash>>,
+}
+
+/// One selector's answers per device: 0 not known yet, 1 false, 2 true (an evaluation error
+/// is never kept). An answer depends only on the expression and the device, so whichever
+/// thread fills a slot first, the same value lands there.
+pub type SelectorRow = Arc<[AtomicU8]>;
+
+/// A selector's known answer for device `d`.
+pub fn known_answer(row: &SelectorRow, d: u32) -> Option<bool> {
+    match row.get(d as usize).map(|v| v.load(Ordering::Relaxed)) {
+        Some(2) => Some(true),
+        Some(1) => Some(false),
+        _ => None,
+    }
+}
+
+/// Keeps a selector's answer for device `d`.
+pub fn keep_answer(row: &SelectorRow, d: u32, answer: bool) {
+    if let Some(v) = row.get(d as usize) {
+        v.store(if answer { 2 } else { 1 }, Ordering::Relaxed);
+    }
 }
 
 impl DeviceTable {
@@ -78,7 +125,11 @@ impl DeviceTable {
         for (i, s) in slices.iter().enumerate() {
             let spec = &s.spec;
             let first = t.keys.len() as u32;
+            t.slice_at
+                .extend(std::iter::repeat_n(i as u32, spec.devices.len()));
             for d in &spec.devices {
+                t.unusable
+                    .push(!d.binding_conditions.is_empty() || !d.consumes_counters.is_empty());
                 let id = (spec.driver.clone(), spec.pool.name.clone(), d.name.clone());
                 let next = t.ids.len() as u32;
                 let key = *t.key_of.entry(id.clone()).or_insert(next);
@@ -104,24 +155,159 @@ impl DeviceTable {
                 facts.max_generation = facts.max_generation.max(spec.pool.generation);
                 *facts.slices_at.entry(spec.pool.generation).or_default() += 1;
             }
+            let mut names: Vec<&str> = spec.devices.iter().map(|d| d.name.as_str()).collect();
+            names.sort_unstable();
+            let duplicate_names = names.windows(2).any(|w| w[0] == w[1]);
             t.slices.push(SliceEntry {
                 slice: Arc::clone(s),
                 first,
                 len: spec.devices.len() as u32,
                 skipped,
+                duplicate_names,
             });
+        }
+        if t.shared.is_empty() {
+            let no_labels = super::super::Labels::default();
+            let names: Vec<String> = t.by_node.keys().cloned().collect();
+            for name in names {
+                // Without shared slices no node selector is read, so this never fails.
+                if let Ok(pools) = t.gather_pools(&name, &no_labels) {
+                    t.local_pools.insert(name, pools);
+                }
+            }
         }
         t
     }
 
+    /// The pools node `name` (with `labels`) sees (`GatherPools`, dra.md §3.2), in
+    /// schedlab's order: pools by (driver, name), the slices of a pool by name. Slices that
+    /// select nodes by label are matched against `labels`; one with other than one term is
+    /// an error.
+    pub fn pools_for<'a>(
+        &'a self,
+        name: &str,
+        labels: &Labels,
+    ) -> Result<std::borrow::Cow<'a, [NodePool]>, String> {
+        if self.shared.is_empty() {
+            let pools = self.local_pools.get(name).map_or(&[][..], Vec::as_slice);
+            return Ok(std::borrow::Cow::Borrowed(pools));
+        }
+        self.gather_pools(name, labels).map(std::borrow::Cow::Owned)
+    }
+
+    fn gather_pools(&self, name: &str, labels: &Labels) -> Result<Vec<NodePool>, String> {
+        let mut groups: BTreeMap<(&str, &str), (i64, Vec<u32>)> = BTreeMap::new();
+        for s in self.slices_for(name) {
+            let e = &self.slices[s as usize];
+            if e.skipped {
+                continue;
+            }
+            let spec = &e.slice.spec;
+            if spec.node_name.is_none() && spec.all_nodes != Some(true) {
+                let Some(sel) = &spec.node_selector else {
+                    continue;
+                };
+                if sel.node_selector_terms.len() != 1 {
+                    return Err(format!(
+                        "gather pool information: failed to perform node selection for slice {}: unsupported ResourceSlice.NodeSelector with {} terms",
+                        e.slice.metadata.name,
+                        sel.node_selector_terms.len()
+                    ));
+                }
+                if !sel.matches(labels, name) {
+                    continue;
+                }
+            }
+            let key = (spec.driver.as_str(), spec.pool.name.as_str());
+            let gen = spec.pool.generation;
+            let g = groups.entry(key).or_insert((gen, Vec::new()));
+            if gen > g.0 {
+                *g = (gen, Vec::new());
+            }
+            if gen == g.0 {
+                g.1.push(s);
+            }
+        }
+        let mut pools = Vec::with_capacity(groups.len());
+        for ((driver, pool), (gen, slices)) in groups {
+            if let Some(p) = self.node_pool(driver, pool, gen, slices) {
+                pools.push(p);
+            }
+        }
+        Ok(pools)
+    }
+
+    /// A pool from the node's slices of its newest generation: `None` if a newer generation
+    /// exists elsewhere (obsolete); incomplete if fewer slices of that generation exist than
+    /// `resourceSliceCount`; invalid if two devices share a name.
+    fn node_pool(
+        &self,
+        driver: &str,
+        pool: &str,
+        gen: i64,
+        mut slices: Vec<u32>,
+    ) -> Option<NodePool> {
+        let first = &self.slices[slices[0] as usize].slice.spec.pool;
+        let mut incomplete = false;
+        if slices.len() as i64 != first.resource_slice_count {
+            let facts = self.pools.get(&(driver.to_string(), pool.to_string()))?;
+            if facts.max_generation > gen {
+                return None;
+            }
+            incomplete =
+                facts.slices_at.get(&gen).copied().unwrap_or(0) != first.resource_slice_count;
+        }
+        let invalid = if let [only] = slices[..] {
+            self.slices[only as usize].duplicate_names
+        } else {
+            slices.sort_by(|&a, &b| {
+                let (x, y) = (&self.slices[a as usize], &self.slices[b as usize]);
+                x.slice
+                    .metadata
+                    .name
+                    .cmp(&y.slice.metadata.name)
+                    .then(a.cmp(&b))
+            });
+            let mut names: Vec<&str> = slices
+                .iter()
+                .flat_map(|&s| self.slices[s as usize].slice.spec.devices.iter())
+                .map(|d| d.name.as_str())
+                .collect();
+            names.sort_unstable();
+            names.windows(2).any(|w| w[0] == w[1])
+        };
+        Some(NodePool {
+            slices,
+            incomplete,
+            invalid,
+        })
+    }
+
     /// The device at index `d` and its slice.
     pub fn device_at(&self, d: u32) -> (&super::Device, &ResourceSlice) {
-        let i = self
-            .slices
-            .partition_point(|e| e.first + e.len <= d)
-            .min(self.slices.len().saturating_sub(1));
-        let e = &self.slices[i];
+        let e = &self.slices[self.slice_of(d)];
         (&e.slice.spec.devices[(d - e.first) as usize], &e.slice)
+    }
+
+    /// Whether device `d` has `bindingConditions` or `consumesCounters`.
+    pub fn unusable(&self, d: u32) -> bool {
+        self.unusable.get(d as usize).copied().unwrap_or(true)
+    }
+
+    /// The index of the slice that holds device `d`.
+    pub fn slice_of(&self, d: u32) -> usize {
+        self.slice_at.get(d as usize).map_or(0, |&s| s as usize)
+    }
+
+    /// The answers of one selector expression, per device.
+    pub fn selector_row(&self, expr: &str) -> SelectorRow {
+        let mut rows = self.selector_rows.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(r) = rows.get(expr) {
+            return Arc::clone(r);
+        }
+        let row: SelectorRow = (0..self.keys.len()).map(|_| AtomicU8::new(0)).collect();
+        rows.insert(Arc::from(expr), Arc::clone(&row));
+        row
     }
 
     /// The key of a device id, if a slice has it.

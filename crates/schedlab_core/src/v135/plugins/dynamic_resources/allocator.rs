@@ -7,14 +7,15 @@
 //! `(driver, pool name)`, the slices of a pool by name (then input order), devices in slice
 //! order.
 
-use crate::model::dra::catalog::DeviceTable;
+use crate::model::dra::catalog::{keep_answer, known_answer, DeviceTable, NodePool, SelectorRow};
 use crate::model::dra::{
     split_qualified_name, AllocationResult, DeviceAllocationConfiguration, DeviceAllocationResult,
     DeviceAttribute, DeviceClass, DeviceRequestAllocationResult, DeviceSelector, ResourceClaim,
     ALL, ALLOCATION_RESULTS_MAX_SIZE, EXACT_COUNT,
 };
 use crate::model::{Labels, NodeSelector, NodeSelectorTerm, Requirement};
-use std::collections::{BTreeMap, HashMap};
+use smallvec::SmallVec;
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// Why a selector could not be evaluated.
@@ -55,124 +56,278 @@ pub(crate) enum AllocError {
     Error(String),
 }
 
-/// A pool as the node sees it.
-#[derive(Clone, Debug)]
-pub(crate) struct Pool {
-    driver: String,
-    name: String,
-    slices: Vec<u32>,
-    incomplete: bool,
-    invalid: bool,
+/// A pool as the node sees it; driver and name are its first slice's.
+type Pool = NodePool;
+
+/// `driver/pool`.
+fn pool_id(pool: &Pool, table: &DeviceTable) -> String {
+    let spec = &table.slices[pool.slices[0] as usize].slice.spec;
+    format!("{}/{}", spec.driver, spec.pool.name)
 }
 
-/// `GatherPools`: the pools of the slices `node` sees, in schedlab's order.
-pub(crate) fn gather_pools(table: &DeviceTable, node: &NodeRef) -> Result<Vec<Pool>, AllocError> {
-    let mut groups: BTreeMap<(String, String), (i64, Vec<u32>)> = BTreeMap::new();
-    for s in table.slices_for(node.name) {
-        let e = &table.slices[s as usize];
-        if e.skipped {
-            continue;
-        }
-        let spec = &e.slice.spec;
-        if spec.node_name.is_none() && spec.all_nodes != Some(true) {
-            let Some(sel) = &spec.node_selector else {
-                continue;
-            };
-            if sel.node_selector_terms.len() != 1 {
-                return Err(AllocError::Error(format!(
-                    "gather pool information: failed to perform node selection for slice {}: unsupported ResourceSlice.NodeSelector with {} terms",
-                    e.slice.metadata.name,
-                    sel.node_selector_terms.len()
-                )));
-            }
-            if !sel.matches(node.labels, node.name) {
-                continue;
-            }
-        }
-        let key = (spec.driver.clone(), spec.pool.name.clone());
-        let gen = spec.pool.generation;
-        let g = groups.entry(key).or_insert((gen, Vec::new()));
-        if gen > g.0 {
-            *g = (gen, Vec::new());
-        }
-        if gen == g.0 {
-            g.1.push(s);
-        }
-    }
-    let mut pools = Vec::with_capacity(groups.len());
-    for ((driver, name), (gen, mut slices)) in groups {
-        let first = &table.slices[slices[0] as usize].slice.spec.pool;
-        let mut incomplete = false;
-        if slices.len() as i64 != first.resource_slice_count {
-            let facts = &table.pools[&(driver.clone(), name.clone())];
-            if facts.max_generation > gen {
-                continue;
-            }
-            incomplete =
-                facts.slices_at.get(&gen).copied().unwrap_or(0) != first.resource_slice_count;
-        }
-        slices.sort_by(|&a, &b| {
-            let (x, y) = (&table.slices[a as usize], &table.slices[b as usize]);
-            x.slice
-                .metadata
-                .name
-                .cmp(&y.slice.metadata.name)
-                .then(a.cmp(&b))
-        });
-        let mut seen = std::collections::HashSet::new();
-        let invalid = slices.iter().any(|&s| {
-            table.slices[s as usize]
-                .slice
-                .spec
-                .devices
-                .iter()
-                .any(|d| !seen.insert(d.name.as_str()))
-        });
-        pools.push(Pool {
-            driver,
-            name,
-            slices,
-            incomplete,
-            invalid,
-        });
-    }
-    Ok(pools)
+/// `GatherPools`: the pools of the slices `node` sees, in schedlab's order (the table's).
+pub(crate) fn gather_pools<'t>(
+    table: &'t DeviceTable,
+    node: &NodeRef,
+) -> Result<std::borrow::Cow<'t, [Pool]>, AllocError> {
+    table
+        .pools_for(node.name, node.labels)
+        .map_err(AllocError::Error)
 }
 
 /// One request or subrequest, validated.
+#[derive(Debug)]
 struct Req {
     /// The result's `request`: `req` or `req/sub`.
     result_name: String,
     class: Arc<DeviceClass>,
     selectors: Vec<String>,
+    /// The answers of the class's selectors, then of `selectors`, per device.
+    rows: Vec<SelectorRow>,
+    /// `All`: its devices are found per node, in the search's slot `all_slot`.
     all: bool,
-    num_devices: usize,
+    all_slot: usize,
+    /// `count` (ExactCount).
+    count: usize,
     admin: bool,
-    all_devices: Vec<u32>,
 }
 
 /// A request: itself (`exactly`), or its subrequests.
+#[derive(Debug)]
 struct ReqData {
     name: String,
     subs: Vec<Req>,
     has_subs: bool,
 }
 
-/// A `matchAttribute` constraint's state.
-struct Constraint {
+/// A `matchAttribute` constraint.
+#[derive(Debug)]
+struct ConstraintSpec {
     requests: Vec<String>,
     attribute: String,
-    value: Option<DeviceAttribute>,
+}
+
+/// One claim's node-independent validation.
+#[derive(Debug)]
+struct ClaimPlan {
+    /// `klog.KObj(claim)`.
+    key: String,
+    /// The requests (and subrequests) validated before `error`, in order.
+    reqs: Vec<ReqData>,
+    /// The first node-independent error, right after the last (sub)request of `reqs`.
+    error: Option<String>,
+    /// The constraints, or the first empty one's error.
+    constraints: Result<Vec<ConstraintSpec>, String>,
+    /// Where its constraints' states start in the search's list.
+    constraint_offset: usize,
+}
+
+/// What `Allocate` validates without looking at a node, computed once per cycle: the requests
+/// with their classes, and the errors in the order validation meets them (an `All` request's
+/// devices, and so its errors, are the node's and are found per node, in the same order).
+#[derive(Debug)]
+pub(crate) struct Plan {
+    claims: Vec<ClaimPlan>,
+    /// How many `All` (sub)requests.
+    all_slots: usize,
+    /// How many constraints in all.
+    constraints: usize,
+}
+
+fn expressions(selectors: &[DeviceSelector]) -> Result<Vec<String>, usize> {
+    selectors
+        .iter()
+        .enumerate()
+        .map(|(i, s)| s.cel.as_ref().map(|c| c.expression.clone()).ok_or(i))
+        .collect()
+}
+
+impl Plan {
+    /// The plan for `claims` (in order) against the classes, for the devices of `table`.
+    pub(crate) fn new(
+        classes: &BTreeMap<String, Arc<DeviceClass>>,
+        table: &DeviceTable,
+        claims: &[&ResourceClaim],
+    ) -> Plan {
+        let mut plan = Plan {
+            claims: Vec::with_capacity(claims.len()),
+            all_slots: 0,
+            constraints: 0,
+        };
+        for claim in claims {
+            let mut cp = ClaimPlan {
+                key: claim.key(),
+                reqs: Vec::new(),
+                error: None,
+                constraints: Ok(Vec::new()),
+                constraint_offset: plan.constraints,
+            };
+            cp.error = plan.requests((classes, table), claim, &mut cp).err();
+            let mut list = Vec::new();
+            for (i, c) in claim.spec.devices.constraints.iter().enumerate() {
+                let Some(attribute) = &c.match_attribute else {
+                    cp.constraints = Err(format!(
+                        "claim {}, constraint #{i}: empty constraint (unsupported constraint type?)",
+                        cp.key
+                    ));
+                    break;
+                };
+                list.push(ConstraintSpec {
+                    requests: c.requests.clone(),
+                    attribute: attribute.clone(),
+                });
+            }
+            if cp.constraints.is_ok() {
+                plan.constraints += list.len();
+                cp.constraints = Ok(list);
+            }
+            plan.claims.push(cp);
+        }
+        plan
+    }
+
+    /// The claim's requests into `cp.reqs`, up to the first node-independent error.
+    fn requests(
+        &mut self,
+        classes: (&BTreeMap<String, Arc<DeviceClass>>, &DeviceTable),
+        claim: &ResourceClaim,
+        cp: &mut ClaimPlan,
+    ) -> Result<(), String> {
+        let ck = cp.key.clone();
+        for r in &claim.spec.devices.requests {
+            if let Some(e) = &r.exactly {
+                let sel = expressions(&e.selectors).map_err(|i| {
+                    format!("claim {ck}, request {}, selector #{i}: CEL expression empty (unsupported selector type?)", r.name)
+                })?;
+                let req = self.request(
+                    classes,
+                    (&ck, &r.name),
+                    r.name.clone(),
+                    &e.device_class_name,
+                    sel,
+                    (&e.allocation_mode, e.count),
+                    e.admin_access == Some(true),
+                )?;
+                cp.reqs.push(ReqData {
+                    name: r.name.clone(),
+                    subs: vec![req],
+                    has_subs: false,
+                });
+            } else if let Some(subs) = &r.first_available {
+                cp.reqs.push(ReqData {
+                    name: r.name.clone(),
+                    subs: Vec::with_capacity(subs.len()),
+                    has_subs: true,
+                });
+                for s in subs {
+                    let sel = expressions(&s.selectors).map_err(|i| {
+                        format!("claim {ck}, request {}, selector #{i}: CEL expression empty (unsupported selector type?)", s.name)
+                    })?;
+                    let req = self.request(
+                        classes,
+                        (&ck, &s.name),
+                        format!("{}/{}", r.name, s.name),
+                        &s.device_class_name,
+                        sel,
+                        (&s.allocation_mode, s.count),
+                        false,
+                    )?;
+                    if let Some(last) = cp.reqs.last_mut() {
+                        last.subs.push(req);
+                    }
+                }
+            } else {
+                cp.reqs.push(ReqData {
+                    name: r.name.clone(),
+                    subs: Vec::new(),
+                    has_subs: false,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// One request's (or subrequest's) data; `names` = (claim, the request's own name).
+    #[allow(clippy::too_many_arguments)]
+    fn request(
+        &mut self,
+        (classes, table): (&BTreeMap<String, Arc<DeviceClass>>, &DeviceTable),
+        (ck, own_name): (&str, &str),
+        result_name: String,
+        class_name: &str,
+        selectors: Vec<String>,
+        (mode, count): (&str, i64),
+        admin: bool,
+    ) -> Result<Req, String> {
+        if class_name.is_empty() {
+            return Err(format!(
+                "claim {ck}, request {own_name}: missing device class name (unsupported request type?)"
+            ));
+        }
+        let Some(class) = classes.get(class_name) else {
+            return Err(format!(
+                "claim {ck}, request {own_name}: could not retrieve device class {class_name}: deviceclass.resource.k8s.io \"{class_name}\" not found"
+            ));
+        };
+        let rows = class
+            .spec
+            .selectors
+            .iter()
+            .map(|s| s.cel.as_ref().map_or("", |c| c.expression.as_str()))
+            .chain(selectors.iter().map(String::as_str))
+            .map(|e| table.selector_row(e))
+            .collect();
+        let mut req = Req {
+            result_name,
+            class: Arc::clone(class),
+            selectors,
+            rows,
+            all: false,
+            all_slot: 0,
+            count: 0,
+            admin,
+        };
+        match mode {
+            EXACT_COUNT => req.count = count.max(0) as usize,
+            ALL => {
+                req.all = true;
+                req.all_slot = self.all_slots;
+                self.all_slots += 1;
+            }
+            other => {
+                return Err(format!(
+                    "claim {ck}, request {own_name}: unsupported count mode {other}"
+                ))
+            }
+        }
+        Ok(req)
+    }
+}
+
+/// The `matchAttribute` state of one constraint on one node: the first value, and how many
+/// devices hold it.
+#[derive(Clone, Copy, Default)]
+struct ConstraintState<'a> {
+    value: Option<&'a DeviceAttribute>,
     count: usize,
 }
 
-/// One device taken by the search.
-#[derive(Clone, Copy)]
+/// One device taken by the search: claim, request and subrequest indices, the device.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Taken {
-    request: usize,
-    sub: usize,
+    claim: u32,
+    request: u32,
+    sub: u32,
     device: u32,
 }
+
+/// The devices taken, in order (most claims take a few: kept inline).
+type TakenList = SmallVec<[Taken; 4]>;
+
+/// A solution found on a node, kept compact: the devices taken, in order. The claims'
+/// `AllocationResult`s are built from it for the node the pod goes to ([`Solution::results`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Solution(TakenList);
 
 /// What one step of the search found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -187,21 +342,37 @@ enum Found {
 struct Search<'a> {
     world: &'a World<'a>,
     pools: &'a [Pool],
-    claims: &'a [&'a ResourceClaim],
-    reqs: Vec<Vec<ReqData>>,
-    constraints: Vec<Vec<Constraint>>,
-    taken: Vec<Vec<Taken>>,
-    allocating: HashMap<u32, Vec<usize>>,
+    plan: &'a Plan,
+    /// Each `All` (sub)request's devices on this node, by slot.
+    all_devices: Vec<Vec<u32>>,
+    /// Every constraint's state (claims' constraints one after another).
+    constraints: Vec<ConstraintState<'a>>,
+    /// The devices taken, in order: the last ones are the current claim's (a step that fails
+    /// undoes what it took), so this is also upstream's `allocating` set.
+    taken: TakenList,
     invocations: u64,
 }
 
 /// `Allocate(node, claims)`: one allocation per claim, `None` when there is no solution, or
 /// the error. The second value counts `allocateOne` invocations (upstream's tests pin it).
+#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) fn allocate(
     world: &World,
     node: &NodeRef,
     claims: &[&ResourceClaim],
 ) -> (Result<Option<Vec<AllocationResult>>, AllocError>, u64) {
+    let plan = Plan::new(world.classes, world.table, claims);
+    let (found, invocations) = allocate_planned(world, node, &plan);
+    let out = found.map(|o| o.map(|s| s.results(world.table, &plan, claims)));
+    (out, invocations)
+}
+
+/// [`allocate`] with the claims' plan made beforehand: the solution, compact.
+pub(crate) fn allocate_planned(
+    world: &World,
+    node: &NodeRef,
+    plan: &Plan,
+) -> (Result<Option<Solution>, AllocError>, u64) {
     let pools = match gather_pools(world.table, node) {
         Ok(p) => p,
         Err(e) => return (Err(e), 0),
@@ -209,11 +380,10 @@ pub(crate) fn allocate(
     let mut search = Search {
         world,
         pools: &pools,
-        claims,
-        reqs: Vec::new(),
-        constraints: Vec::new(),
-        taken: vec![Vec::new(); claims.len()],
-        allocating: HashMap::new(),
+        plan,
+        all_devices: vec![Vec::new(); plan.all_slots],
+        constraints: vec![ConstraintState::default(); plan.constraints],
+        taken: TakenList::new(),
         invocations: 0,
     };
     if let Err(e) = search.validate() {
@@ -223,7 +393,7 @@ pub(crate) fn allocate(
     let invocations = search.invocations;
     let out = match found {
         Err(e) => Err(AllocError::Error(e)),
-        Ok(Found::Yes) => Ok(Some(search.results(node))),
+        Ok(Found::Yes) => Ok(Some(Solution(search.taken))),
         Ok(_) if pools.iter().any(|p| p.invalid) => Err(AllocError::OnNode(
             "invalid resource pools were encountered".into(),
         )),
@@ -232,153 +402,77 @@ pub(crate) fn allocate(
     (out, invocations)
 }
 
-fn expressions(selectors: &[DeviceSelector]) -> Result<Vec<String>, usize> {
-    selectors
-        .iter()
-        .enumerate()
-        .map(|(i, s)| s.cel.as_ref().map(|c| c.expression.clone()).ok_or(i))
-        .collect()
-}
-
 impl<'a> Search<'a> {
-    /// The validation phase: every request's data, the claim limits, the constraints.
+    /// The validation phase on this node: the plan's errors where validation meets them, the
+    /// devices of `All` requests, the claim limits.
     fn validate(&mut self) -> Result<(), String> {
-        for claim in self.claims {
-            let ck = claim.key();
-            let mut reqs = Vec::new();
+        let plan = self.plan;
+        for cp in &plan.claims {
             let mut min_devices = 0usize;
-            for r in &claim.spec.devices.requests {
-                let mut data = ReqData {
-                    name: r.name.clone(),
-                    subs: Vec::new(),
-                    has_subs: false,
-                };
-                if let Some(e) = &r.exactly {
-                    let sel = expressions(&e.selectors).map_err(|i| {
-                        format!("claim {ck}, request {}, selector #{i}: CEL expression empty (unsupported selector type?)", r.name)
-                    })?;
-                    let req = self.request(
-                        &ck,
-                        &r.name,
-                        r.name.clone(),
-                        &e.device_class_name,
-                        sel,
-                        &e.allocation_mode,
-                        e.count,
-                        e.admin_access == Some(true),
-                    )?;
-                    min_devices += req.num_devices;
-                    data.subs.push(req);
-                } else if let Some(subs) = &r.first_available {
-                    data.has_subs = true;
-                    for s in subs {
-                        let sel = expressions(&s.selectors).map_err(|i| {
-                            format!("claim {ck}, request {}, selector #{i}: CEL expression empty (unsupported selector type?)", s.name)
-                        })?;
-                        let name = format!("{}/{}", r.name, s.name);
-                        let req = self.request(
-                            &ck,
-                            &s.name,
-                            name,
-                            &s.device_class_name,
-                            sel,
-                            &s.allocation_mode,
-                            s.count,
-                            false,
-                        )?;
-                        data.subs.push(req);
+            for data in &cp.reqs {
+                let mut least = usize::MAX;
+                for req in &data.subs {
+                    if req.all {
+                        self.all_devices[req.all_slot] = self.all_of(&cp.key, req)?;
                     }
-                    min_devices += data.subs.iter().map(|s| s.num_devices).min().unwrap_or(0);
+                    least = least.min(self.num_devices(req));
                 }
-                reqs.push(data);
+                if !data.subs.is_empty() {
+                    min_devices += least;
+                }
+            }
+            if let Some(e) = &cp.error {
+                return Err(e.clone());
             }
             if min_devices > ALLOCATION_RESULTS_MAX_SIZE {
                 return Err(format!(
-                    "claim {ck}: number of requested devices {min_devices} exceeds the claim limit of {ALLOCATION_RESULTS_MAX_SIZE}"
+                    "claim {}: number of requested devices {min_devices} exceeds the claim limit of {ALLOCATION_RESULTS_MAX_SIZE}",
+                    cp.key
                 ));
             }
-            let mut constraints = Vec::new();
-            for (i, c) in claim.spec.devices.constraints.iter().enumerate() {
-                let Some(attribute) = &c.match_attribute else {
-                    return Err(format!(
-                        "claim {ck}, constraint #{i}: empty constraint (unsupported constraint type?)"
-                    ));
-                };
-                constraints.push(Constraint {
-                    requests: c.requests.clone(),
-                    attribute: attribute.clone(),
-                    value: None,
-                    count: 0,
-                });
+            if let Err(e) = &cp.constraints {
+                return Err(e.clone());
             }
-            self.reqs.push(reqs);
-            self.constraints.push(constraints);
         }
         Ok(())
     }
 
-    /// One request's (or subrequest's) data.
-    #[allow(clippy::too_many_arguments)]
-    fn request(
-        &self,
-        ck: &str,
-        own_name: &str,
-        result_name: String,
-        class_name: &str,
-        selectors: Vec<String>,
-        mode: &str,
-        count: i64,
-        admin: bool,
-    ) -> Result<Req, String> {
-        if class_name.is_empty() {
-            return Err(format!(
-                "claim {ck}, request {own_name}: missing device class name (unsupported request type?)"
-            ));
-        }
-        let Some(class) = self.world.classes.get(class_name) else {
-            return Err(format!(
-                "claim {ck}, request {own_name}: could not retrieve device class {class_name}: deviceclass.resource.k8s.io \"{class_name}\" not found"
-            ));
-        };
-        let mut req = Req {
-            result_name,
-            class: Arc::clone(class),
-            selectors,
-            all: false,
-            num_devices: 0,
-            admin,
-            all_devices: Vec::new(),
-        };
-        match mode {
-            EXACT_COUNT => req.num_devices = count.max(0) as usize,
-            ALL => {
-                req.all = true;
-                for pool in self.pools {
-                    let id = format!("{}/{}", pool.driver, pool.name);
-                    if pool.incomplete {
-                        return Err(format!("claim {ck}, request {own_name}: asks for all devices, but resource pool {id} is currently being updated"));
-                    }
-                    if pool.invalid {
-                        return Err(format!("claim {ck}, request {own_name}: asks for all devices, but resource pool {id} is currently invalid"));
-                    }
-                    for &s in &pool.slices {
-                        let e = &self.world.table.slices[s as usize];
-                        for d in e.first..e.first + e.len {
-                            if self.selectable(ck, &req, d)? {
-                                req.all_devices.push(d);
-                            }
-                        }
+    /// An `All` request's devices: every selectable device of the node's pools (errors for
+    /// incomplete and invalid pools).
+    fn all_of(&self, ck: &str, req: &Req) -> Result<Vec<u32>, String> {
+        let own = req
+            .result_name
+            .rsplit('/')
+            .next()
+            .unwrap_or(&req.result_name);
+        let table = self.world.table;
+        let mut out = Vec::new();
+        for pool in self.pools {
+            if pool.incomplete {
+                return Err(format!("claim {ck}, request {own}: asks for all devices, but resource pool {} is currently being updated", pool_id(pool, table)));
+            }
+            if pool.invalid {
+                return Err(format!("claim {ck}, request {own}: asks for all devices, but resource pool {} is currently invalid", pool_id(pool, table)));
+            }
+            for &s in &pool.slices {
+                let e = &table.slices[s as usize];
+                for d in e.first..e.first + e.len {
+                    if self.selectable(&|| ck.to_string(), req, d)? {
+                        out.push(d);
                     }
                 }
-                req.num_devices = req.all_devices.len();
-            }
-            other => {
-                return Err(format!(
-                    "claim {ck}, request {own_name}: unsupported count mode {other}"
-                ))
             }
         }
-        Ok(req)
+        Ok(out)
+    }
+
+    /// A (sub)request's device count on this node.
+    fn num_devices(&self, req: &Req) -> usize {
+        if req.all {
+            self.all_devices[req.all_slot].len()
+        } else {
+            req.count
+        }
     }
 
     /// The device at table index `d`, its driver and pool.
@@ -392,33 +486,56 @@ impl<'a> Search<'a> {
     }
 
     /// `isSelectable`: no binding conditions, the class's selectors, then the request's.
-    fn selectable(&self, ck: &str, req: &Req, d: u32) -> Result<bool, String> {
-        let (device, _, _) = self.device(d);
-        if !device.binding_conditions.is_empty() {
+    /// `ck` names the claim in error messages.
+    fn selectable(&self, ck: &dyn Fn() -> String, req: &Req, d: u32) -> Result<bool, String> {
+        let (table, n) = (self.world.table, req.class.spec.selectors.len());
+        if table.unusable(d) && !self.device(d).0.binding_conditions.is_empty() {
             return Ok(false);
         }
         let class = &req.class;
         for (i, s) in class.spec.selectors.iter().enumerate() {
             let expr = s.cel.as_ref().map(|c| c.expression.as_str()).unwrap_or("");
-            let who = format!("class {}", class.metadata.name);
-            if !self.eval(&who, i, expr, d)? {
+            let who = || format!("class {}", class.metadata.name);
+            if !self.eval(&who, (i, expr), req.rows.get(i), d)? {
                 return Ok(false);
             }
         }
         for (i, expr) in req.selectors.iter().enumerate() {
-            if !self.eval(&format!("claim {ck}"), i, expr, d)? {
+            let who = || format!("claim {}", ck());
+            if !self.eval(&who, (i, expr), req.rows.get(n + i), d)? {
                 return Ok(false);
             }
         }
         Ok(true)
     }
 
-    fn eval(&self, who: &str, i: usize, expr: &str, d: u32) -> Result<bool, String> {
-        (self.world.selector)(expr, d).map_err(|e| match e {
-            SelectorError::Compile(m) => format!("{who}: selector #{i}: CEL compile error: {m}"),
-            SelectorError::Runtime(m) => format!("{who}: selector #{i}: CEL runtime error: {m}"),
-        })
+    /// Selector `i` (`expr`) on device `d`, its answer kept in `row`.
+    fn eval(
+        &self,
+        who: &dyn Fn() -> String,
+        (i, expr): (usize, &str),
+        row: Option<&SelectorRow>,
+        d: u32,
+    ) -> Result<bool, String> {
+        if let Some(v) = row.and_then(|r| known_answer(r, d)) {
+            return Ok(v);
+        }
+        let answer = (self.world.selector)(expr, d).map_err(|e| match e {
+            SelectorError::Compile(m) => {
+                format!("{}: selector #{i}: CEL compile error: {m}", who())
+            }
+            SelectorError::Runtime(m) => {
+                format!("{}: selector #{i}: CEL runtime error: {m}", who())
+            }
+        })?;
+        if let Some(r) = row {
+            keep_answer(r, d, answer);
+        }
+        Ok(answer)
     }
 }
 
+mod diagnose;
 mod search;
+
+pub(crate) use diagnose::diagnose;

@@ -1,13 +1,14 @@
 //! The allocator vectors of reference `dra.md` §5.2 (upstream's `allocator_testing.go`),
 //! fixture F-A: expected results worked out from the search's order by hand.
 
-use super::allocator::{allocate, AllocError, NodeRef, SelectorError, World};
+use super::allocator::{allocate, diagnose, AllocError, NodeRef, SelectorError, World};
 use super::selectors::Selectors;
 use crate::model::dra::catalog::DraCatalog;
 use crate::model::dra::{
     apply_request_defaults, AllocationResult, DeviceClass, ResourceClaim, ResourceSlice,
 };
 use crate::model::Labels;
+use crate::trace::v135::ClaimAnswer;
 use serde_json::{json, Value};
 use std::sync::Arc;
 
@@ -82,6 +83,22 @@ impl Fixture {
         node: &str,
         claims: Vec<Value>,
     ) -> (Result<Option<Vec<AllocationResult>>, AllocError>, u64) {
+        self.with_world(node, claims, |world, node, claims| {
+            allocate(world, node, claims)
+        })
+    }
+
+    /// The allocator's answer claim by claim (`explain`'s).
+    fn diagnose(&self, node: &str, claims: Vec<Value>) -> Vec<ClaimAnswer> {
+        self.with_world(node, claims, diagnose)
+    }
+
+    fn with_world<T>(
+        &self,
+        node: &str,
+        claims: Vec<Value>,
+        f: impl FnOnce(&World, &NodeRef, &[&ResourceClaim]) -> T,
+    ) -> T {
         let mut cat = DraCatalog::default();
         for c in &self.classes {
             let c: DeviceClass = serde_json::from_value(c.clone()).expect("class");
@@ -127,7 +144,7 @@ impl Fixture {
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect();
-        allocate(
+        f(
             &world,
             &NodeRef {
                 name: node,
@@ -1086,4 +1103,211 @@ fn a29_two_prioritized_lists_share_the_limit_in_75_invocations() {
         .collect();
     assert_eq!(got, want);
     assert_eq!(n, 75);
+}
+
+// `explain`'s answers (not upstream's: schedlab's own words), worked out from the fixture:
+// what each request asks for against the devices the node sees.
+
+fn failed(why: &str) -> ClaimAnswer {
+    ClaimAnswer::Failed(why.to_string())
+}
+
+fn devices(list: &[(&str, &str)]) -> ClaimAnswer {
+    ClaimAnswer::Devices(
+        list.iter()
+            .map(|(r, d)| (r.to_string(), d.to_string()))
+            .collect(),
+    )
+}
+
+#[test]
+fn explain_too_few_devices_counts_what_the_node_has() {
+    let f = Fixture::new(vec![slice(
+        "slice-1",
+        node1(),
+        "pool-1",
+        "driver-a",
+        devs(&["device-1"]),
+    )]);
+    let c = claim("claim-0", json!([request("req-0", "class-a", 2)]));
+    assert_eq!(
+        f.diagnose("node-1", vec![c.clone()]),
+        [failed(
+            "request req-0 asks for 2 device(s) of class class-a: the node has 1, 1 free"
+        )]
+    );
+    // node-2 sees no slice at all.
+    assert_eq!(
+        f.diagnose("node-2", vec![c]),
+        [failed("no ResourceSlice offers devices to this node")]
+    );
+    // The one device held by another claim: none free.
+    let held = Fixture::new(vec![slice(
+        "slice-1",
+        node1(),
+        "pool-1",
+        "driver-a",
+        devs(&["device-1"]),
+    )])
+    .allocated(&[("driver-a", "pool-1", "device-1")]);
+    let c = claim("claim-0", json!([request("req-0", "class-a", 1)]));
+    assert_eq!(
+        held.diagnose("node-1", vec![c]),
+        [failed(
+            "request req-0 asks for 1 device(s) of class class-a: the node has 1, 0 free"
+        )]
+    );
+}
+
+#[test]
+fn explain_names_the_claim_the_allocator_stopped_at() {
+    // A6: two claims of one device each, one device: claim-0 takes it, claim-1 fits alone.
+    let f = Fixture::new(vec![slice(
+        "slice-1",
+        node1(),
+        "pool-1",
+        "driver-a",
+        devs(&["device-1"]),
+    )]);
+    let c0 = claim("claim-0", json!([request("req-0", "class-a", 1)]));
+    let c1 = claim("claim-1", json!([request("req-0", "class-a", 1)]));
+    let c2 = claim("claim-2", json!([request("req-0", "class-b", 1)]));
+    assert_eq!(
+        f.diagnose("node-1", vec![c0.clone(), c1.clone()]),
+        [
+            devices(&[("req-0", "driver-a/pool-1/device-1")]),
+            failed("it would fit on its own, but not once default/claim-0 before it in spec.resourceClaims is allocated on this node"),
+        ]
+    );
+    // claim-2 (class-b, no driver-b device) fails first; claim-1 after it would fit alone.
+    assert_eq!(
+        f.diagnose("node-1", vec![c2, c1]),
+        [
+            failed("request req-0 asks for 1 device(s) of class class-b: the node has none"),
+            ClaimAnswer::NotReached,
+        ]
+    );
+}
+
+#[test]
+fn explain_constraints_and_prioritized_lists() {
+    // A13's second case: two devices, versions 1.0.0 and 2.0.0, one request of two with
+    // matchAttribute driverVersion.
+    let f = Fixture::new(vec![slice(
+        "slice-1",
+        node1(),
+        "pool-1",
+        "driver-a",
+        json!([
+            attr_dev("device-1", "1.0.0", "a"),
+            attr_dev("device-2", "2.0.0", "a")
+        ]),
+    )]);
+    let mut c = claim("claim-0", json!([request("req-0", "class-a", 2)]));
+    c["spec"]["devices"]["constraints"] = json!([{"matchAttribute": "driver-a/driverVersion"}]);
+    assert_eq!(
+        f.diagnose("node-1", vec![c]),
+        [failed("each request has enough free devices, but no choice of them has the same driver-a/driverVersion (matchAttribute)")]
+    );
+    // A prioritized list where neither choice fits: class-b has no device, class-a one of two.
+    let f = Fixture::new(vec![slice(
+        "slice-1",
+        node1(),
+        "pool-1",
+        "driver-a",
+        devs(&["device-1"]),
+    )]);
+    let c = claim(
+        "claim-0",
+        json!([first_available(
+            "req-0",
+            json!([
+            {"name": "subReq-0", "deviceClassName": "class-b", "allocationMode": "ExactCount", "count": 1},
+            {"name": "subReq-1", "deviceClassName": "class-a", "allocationMode": "ExactCount", "count": 2}])
+        )]),
+    );
+    assert_eq!(
+        f.diagnose("node-1", vec![c]),
+        [failed("request req-0: none of its 2 choices fits (request req-0/subReq-0 asks for 1 device(s) of class class-b: the node has none; request req-0/subReq-1 asks for 2 device(s) of class class-a: the node has 1, 1 free)")]
+    );
+}
+
+#[test]
+fn a20_a_constraint_on_the_parent_request_holds_for_the_subrequest_chosen() {
+    // pool-1: device-1 (8Gi, 1.0.0); pool-2: device-2 (2Gi, 2.0.0), device-3 (1Gi, 1.0.0).
+    // req-0 (>= 8Gi) takes device-1 (version 1.0.0). req-1's subReq-0 (>= 2Gi) could only take
+    // device-2, whose version 2.0.0 breaks the constraint on [req-0, req-1]; subReq-1 (>= 1Gi)
+    // skips device-2 for the same reason and takes device-3.
+    let dev = |name: &str, mem: &str, version: &str| {
+        json!({"name": name, "capacity": {"memory": {"value": mem}},
+               "attributes": {"driverVersion": {"version": version}}})
+    };
+    let slices = |with_device_3: bool| {
+        let mut pool2 = vec![dev("device-2", "2Gi", "2.0.0")];
+        if with_device_3 {
+            pool2.push(dev("device-3", "1Gi", "1.0.0"));
+        }
+        Fixture::new(vec![
+            slice(
+                "slice-1",
+                node1(),
+                "pool-1",
+                "driver-a",
+                json!([dev("device-1", "8Gi", "1.0.0")]),
+            ),
+            slice(
+                "slice-2",
+                node1(),
+                "pool-2",
+                "driver-a",
+                Value::Array(pool2),
+            ),
+        ])
+    };
+    let sub = |n: &str, m: &str| {
+        json!({"name": n, "deviceClassName": "class-a", "count": 1,
+        "selectors": [{"cel": {"expression": format!("device.capacity[\"driver-a\"].memory.compareTo(quantity(\"{m}\")) >= 0")}}]})
+    };
+    let claim_with = |names: Value| {
+        let mut c = claim(
+            "claim-0",
+            json!([
+                mem_request("req-0", "8Gi"),
+                first_available(
+                    "req-1",
+                    json!([sub("subReq-0", "2Gi"), sub("subReq-1", "1Gi")])
+                )
+            ]),
+        );
+        c["spec"]["devices"]["constraints"] =
+            json!([{"requests": names, "matchAttribute": "driver-a/driverVersion"}]);
+        c
+    };
+    assert_eq!(
+        short(
+            &slices(true)
+                .run("node-1", vec![claim_with(json!(["req-0", "req-1"]))])
+                .0
+        ),
+        ok(&[&[
+            "req-0 driver-a/pool-1/device-1",
+            "req-1/subReq-1 driver-a/pool-2/device-3"
+        ]])
+    );
+    // Naming req-1/subReq-0 instead: the constraint does not bind subReq-1, and without
+    // device-3 subReq-1 takes device-2 (2.0.0) beside device-1 (1.0.0).
+    assert_eq!(
+        short(
+            &slices(false)
+                .run(
+                    "node-1",
+                    vec![claim_with(json!(["req-0", "req-1/subReq-0"]))]
+                )
+                .0
+        ),
+        ok(&[&[
+            "req-0 driver-a/pool-1/device-1",
+            "req-1/subReq-1 driver-a/pool-2/device-2"
+        ]])
+    );
 }

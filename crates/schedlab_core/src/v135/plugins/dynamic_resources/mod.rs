@@ -29,13 +29,14 @@ use crate::model::field::FieldError;
 use crate::model::NodeSelector;
 use crate::queue::ClusterChange;
 use crate::sched::Reason;
+use crate::trace::v135::{ClaimAnswer, ClaimOnNode};
 use crate::v135::plugin::{state, Cx, Plugin, PluginState, PreFilterOutput, QueueingHint};
 use crate::v135::plugin::{PluginSpec, Point, Points};
 use crate::v135::status::{Code, Status};
-use allocator::{AllocError, NodeRef, SelectorError, World};
+use allocator::{AllocError, NodeRef, Plan, SelectorError, Solution, World};
 use selectors::Selectors;
 use serde::Deserialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
 /// The registry entry.
@@ -88,8 +89,11 @@ pub(crate) struct DraState {
     available_on: Vec<Option<NodeSelector>>,
     /// The device table the allocations were computed against.
     table: Option<Arc<DeviceTable>>,
-    /// `nodeAllocations`: Filter's result per node.
-    node_allocations: Arc<Mutex<BTreeMap<NodeId, Vec<AllocationResult>>>>,
+    /// The node-independent part of allocating the claims to allocate.
+    plan: Option<Arc<Plan>>,
+    /// `nodeAllocations`: Filter's result per node, compact.
+    /// (by node id, sized to the cycle's nodes).
+    node_allocations: Arc<Mutex<Vec<Option<Solution>>>>,
     /// `unavailableClaims`.
     unavailable: Arc<Mutex<BTreeSet<usize>>>,
 }
@@ -100,18 +104,33 @@ impl DraState {
         &self,
         node: NodeId,
     ) -> Vec<(Arc<ResourceClaim>, AllocationResult)> {
-        let map = self
-            .node_allocations
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        let Some(found) = map.get(&node) else {
+        let Some(found) = self.found_on(node) else {
             return Vec::new();
         };
         self.to_allocate
             .iter()
-            .zip(found)
-            .map(|(&i, a)| (Arc::clone(&self.claims[i]), a.clone()))
+            .zip(self.results(&found))
+            .map(|(&i, a)| (Arc::clone(&self.claims[i]), a))
             .collect()
+    }
+
+    /// The solution Filter found on `node`, if it passed there.
+    fn found_on(&self, node: NodeId) -> Option<Solution> {
+        let found = self
+            .node_allocations
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        found.get(node).cloned().flatten()
+    }
+
+    /// The claims' allocations of a solution Filter found.
+    fn results(&self, found: &Solution) -> Vec<AllocationResult> {
+        let (Some(table), Some(plan)) = (&self.table, &self.plan) else {
+            return Vec::new();
+        };
+        let claims: Vec<&ResourceClaim> =
+            self.to_allocate.iter().map(|&i| &*self.claims[i]).collect();
+        found.results(table, plan, &claims)
     }
 }
 
@@ -217,15 +236,17 @@ impl DynamicResources {
         None
     }
 
-    /// Allocates the state's claims on `node`.
-    fn allocate_on(
+    /// Calls `f` with what the allocator reads for the state's claims on `node` (`None`
+    /// when no claim needs allocating).
+    fn with_world<T>(
         &self,
         cx: &Cx,
         st: &DraState,
         node: &NodeInfo,
-    ) -> Result<Option<Vec<AllocationResult>>, AllocError> {
-        let Some(table) = &st.table else {
-            return Ok(Some(Vec::new()));
+        f: impl FnOnce(&World, &NodeRef, &Plan) -> T,
+    ) -> Option<T> {
+        let (Some(table), Some(plan)) = (&st.table, &st.plan) else {
+            return None;
         };
         let dra = cx.cluster.dra();
         let in_use = |k: u32| dra.in_use(k);
@@ -238,12 +259,24 @@ impl DynamicResources {
             in_use: &in_use,
             selector: &selector,
         };
-        let claims: Vec<&ResourceClaim> = st.to_allocate.iter().map(|&i| &*st.claims[i]).collect();
         let node = NodeRef {
             name: node.name(),
             labels: node.labels(),
         };
-        allocator::allocate(&world, &node, &claims).0
+        Some(f(&world, &node, plan))
+    }
+
+    /// Allocates the state's claims on `node`.
+    fn allocate_on(
+        &self,
+        cx: &Cx,
+        st: &DraState,
+        node: &NodeInfo,
+    ) -> Result<Option<Solution>, AllocError> {
+        self.with_world(cx, st, node, |world, node, plan| {
+            allocator::allocate_planned(world, node, plan).0
+        })
+        .unwrap_or(Ok(None))
     }
 }
 
@@ -358,7 +391,12 @@ impl Plugin for DynamicResources {
             st.to_allocate.push(i);
         }
         if !st.to_allocate.is_empty() {
-            st.table = Some(Arc::clone(cx.cluster.dra().table()));
+            let dra = cx.cluster.dra();
+            st.table = Some(Arc::clone(dra.table()));
+            let to_allocate: Vec<&ResourceClaim> =
+                st.to_allocate.iter().map(|&i| &*claims[i]).collect();
+            st.plan = Some(Arc::new(Plan::new(&dra.classes, dra.table(), &to_allocate)));
+            st.node_allocations = Arc::new(Mutex::new(vec![None; cx.cluster.nodes().len()]));
         }
         st.claims = claims;
         PreFilterOutput::with_state(st)
@@ -395,7 +433,7 @@ impl Plugin for DynamicResources {
                     reasons.push(m.into());
                     return Code::Error;
                 }
-                Ok(Some(a)) if a.len() == st.to_allocate.len() => found = Some(a),
+                Ok(Some(a)) => found = Some(a),
                 Ok(_) => {
                     reasons.push("cannot allocate all claims".into());
                     return Code::UnschedulableAndUnresolvable;
@@ -411,23 +449,81 @@ impl Plugin for DynamicResources {
             return Code::UnschedulableAndUnresolvable;
         }
         if let Some(a) = found {
-            st.node_allocations
+            let mut all = st
+                .node_allocations
                 .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(node.id(), a);
+                .unwrap_or_else(|e| e.into_inner());
+            if let Some(slot) = all.get_mut(node.id()) {
+                *slot = Some(a);
+            }
         }
         Code::Success
+    }
+
+    fn claim_answers(
+        &self,
+        cx: &Cx,
+        s: Option<&dyn PluginState>,
+        node: &NodeInfo,
+    ) -> Vec<ClaimOnNode> {
+        let Some(st) = state::<DraState>(s) else {
+            return Vec::new();
+        };
+        let mut answers: Vec<Option<ClaimAnswer>> = vec![None; st.claims.len()];
+        for (i, c) in st.claims.iter().enumerate() {
+            if c.status.allocation.is_some() {
+                let usable = st.available_on[i]
+                    .as_ref()
+                    .is_none_or(|sel| sel.matches(node.labels(), node.name()));
+                answers[i] = Some(ClaimAnswer::Allocated { usable });
+            }
+        }
+        let found = st.found_on(node.id());
+        let list: Vec<ClaimAnswer> = match found {
+            Some(found) => st
+                .results(&found)
+                .into_iter()
+                .map(|a| {
+                    ClaimAnswer::Devices(
+                        a.devices
+                            .results
+                            .into_iter()
+                            .map(|r| (r.request, format!("{}/{}/{}", r.driver, r.pool, r.device)))
+                            .collect(),
+                    )
+                })
+                .collect(),
+            None => {
+                let claims: Vec<&ResourceClaim> =
+                    st.to_allocate.iter().map(|&i| &*st.claims[i]).collect();
+                self.with_world(cx, st, node, |world, node, _| {
+                    allocator::diagnose(world, node, &claims)
+                })
+                .unwrap_or_default()
+            }
+        };
+        for (&i, a) in st.to_allocate.iter().zip(list) {
+            answers[i] = Some(a);
+        }
+        st.claims
+            .iter()
+            .zip(answers)
+            .filter_map(|(c, a)| {
+                a.map(|answer| ClaimOnNode {
+                    claim: c.key(),
+                    answer,
+                })
+            })
+            .collect()
     }
 
     fn score(&self, _cx: &Cx, s: Option<&dyn PluginState>, node: &NodeInfo) -> Result<i64, String> {
         let Some(st) = state::<DraState>(s) else {
             return Ok(0);
         };
-        let map = st
-            .node_allocations
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        Ok(map.get(&node.id()).map_or(0, |a| compute_score(st, a)))
+        Ok(st
+            .found_on(node.id())
+            .map_or(0, |a| compute_score(st, &st.results(&a))))
     }
 
     fn normalize(

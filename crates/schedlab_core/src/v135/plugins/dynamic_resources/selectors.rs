@@ -1,7 +1,6 @@
-//! Selector answers, cached: each expression is compiled once (per plugin instance), and its
-//! answer for each device once per device table (the table's `selector_results`). An answer
-//! depends only on the expression and the device, so the order in which the cache fills never
-//! shows.
+//! Selector answers: each expression is compiled once (per plugin instance). The allocator
+//! keeps each answer per device in the device table's selector rows; an answer depends only on
+//! the expression and the device, so the order in which they fill never shows.
 
 use super::allocator::SelectorError;
 use super::cel::{compile, Compiled};
@@ -24,39 +23,18 @@ impl Selectors {
             .clone()
     }
 
-    /// `expr`'s answer for device `d` of `table`.
+    /// `expr`'s answer for device `d` of `table` (not kept: the allocator keeps answers in
+    /// the table's selector rows).
     pub(crate) fn evaluate(
         &self,
         table: &DeviceTable,
         expr: &str,
         d: u32,
     ) -> Result<bool, SelectorError> {
-        {
-            let cache = table
-                .selector_results
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
-            if let Some(v) = cache.get(expr).and_then(|v| v.get(d as usize)) {
-                if *v != 0 {
-                    return Ok(*v == 2);
-                }
-            }
-        }
         let compiled = self.compiled(expr).map_err(SelectorError::Compile)?;
         let (device, slice) = table.device_at(d);
-        let answer = compiled
+        compiled
             .matches(&slice.spec.driver, device)
-            .map_err(SelectorError::Runtime)?;
-        let mut cache = table
-            .selector_results
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        let row = cache
-            .entry(Arc::from(expr))
-            .or_insert_with(|| vec![0; table.keys.len()]);
-        if let Some(slot) = row.get_mut(d as usize) {
-            *slot = if answer { 2 } else { 1 };
-        }
-        Ok(answer)
+            .map_err(SelectorError::Runtime)
     }
 }

@@ -2,12 +2,27 @@
 //! and the `AllocationResult` it builds (reference `dra.md` §3.4–§3.8).
 
 use super::{
-    split_qualified_name, AllocationResult, DeviceAllocationConfiguration, DeviceAllocationResult,
-    DeviceAttribute, DeviceRequestAllocationResult, Found, NodeRef, NodeSelector, NodeSelectorTerm,
-    Requirement, Search, Taken, ALLOCATION_RESULTS_MAX_SIZE,
+    split_qualified_name, AllocationResult, ClaimPlan, DeviceAllocationConfiguration,
+    DeviceAllocationResult, DeviceAttribute, DeviceRequestAllocationResult, DeviceTable, Found,
+    NodeSelector, NodeSelectorTerm, Plan, Req, Requirement, ResourceClaim, Search, Solution, Taken,
+    ALLOCATION_RESULTS_MAX_SIZE,
 };
 
-impl Search<'_> {
+impl<'a> Search<'a> {
+    /// The (sub)request `s` of request `r` of claim `c`.
+    fn req(&self, c: usize, r: usize, s: usize) -> Option<&Req> {
+        self.plan.claims[c].reqs[r].subs.get(s)
+    }
+
+    /// How many devices claim `c` holds so far (its entries end the taken list).
+    fn held(&self, c: usize) -> usize {
+        self.taken
+            .iter()
+            .rev()
+            .take_while(|t| t.claim as usize == c)
+            .count()
+    }
+
     /// `allocateOne(claim, request, subrequest, device, inSubrequest)`.
     pub(super) fn allocate_one(
         &mut self,
@@ -18,10 +33,12 @@ impl Search<'_> {
         in_sub: bool,
     ) -> Result<Found, String> {
         self.invocations += 1;
-        if c == self.claims.len() {
+        let plan = self.plan;
+        if c == plan.claims.len() {
             return Ok(Found::Yes);
         }
-        if r == self.reqs[c].len() {
+        let cp = &plan.claims[c];
+        if r == cp.reqs.len() {
             let next = self.allocate_one(c + 1, 0, 0, 0, false)?;
             return Ok(if next == Found::MaxSize {
                 Found::No
@@ -29,9 +46,9 @@ impl Search<'_> {
                 next
             });
         }
-        if self.reqs[c][r].has_subs && !in_sub {
+        if cp.reqs[r].has_subs && !in_sub {
             let mut all_max = true;
-            for sub in 0..self.reqs[c][r].subs.len() {
+            for sub in 0..cp.reqs[r].subs.len() {
                 match self.allocate_one(c, r, sub, d, true)? {
                     Found::MaxSize => {}
                     Found::Yes => return Ok(Found::Yes),
@@ -40,25 +57,29 @@ impl Search<'_> {
             }
             return Ok(if all_max { Found::MaxSize } else { Found::No });
         }
-        let req = &self.reqs[c][r].subs[s];
-        if req.all && req.all_devices.is_empty() {
+        // A request of no known type never gets here (PreFilter rejects its pod).
+        let Some(req) = self.req(c, r, s) else {
+            return Ok(Found::No);
+        };
+        let num_devices = self.num_devices(req);
+        if req.all && num_devices == 0 {
             return Ok(Found::No);
         }
-        if d >= req.num_devices {
+        if d >= num_devices {
             return self.allocate_one(c, r + 1, 0, 0, false);
         }
-        if self.taken[c].len() + req.num_devices - d > ALLOCATION_RESULTS_MAX_SIZE {
+        if self.held(c) + num_devices - d > ALLOCATION_RESULTS_MAX_SIZE {
             return Ok(Found::MaxSize);
         }
         if req.all {
-            let dev = req.all_devices[d];
+            let dev = self.all_devices[req.all_slot][d];
             if !self.allocate_device(c, r, s, dev, true)? {
                 return Ok(Found::No);
             }
             // T35 quirk: the subrequest index is not passed on here.
             let found = self.allocate_one(c, r, 0, d + 1, in_sub);
             if found != Ok(Found::Yes) {
-                self.undo(c);
+                self.undo();
             }
             return found;
         }
@@ -76,21 +97,18 @@ impl Search<'_> {
     ) -> Result<Found, String> {
         let pools = self.pools;
         let table = self.world.table;
-        let ck = self.claims[c].key();
+        let plan = self.plan;
+        let cp = &plan.claims[c];
+        let req = &cp.reqs[r].subs[s];
+        let ck = || cp.key.clone();
         for pool in pools.iter().filter(|p| !p.incomplete && !p.invalid) {
             for &slice in &pool.slices {
                 let e = &table.slices[slice as usize];
                 for dev in e.first..e.first + e.len {
-                    let key = table.keys[dev as usize];
-                    let taken_by = self.allocating.get(&key);
-                    if self.reqs[c][r].subs[s].admin {
-                        if taken_by.is_some_and(|v| v.contains(&c)) {
-                            continue;
-                        }
-                    } else if (self.world.in_use)(key) || taken_by.is_some_and(|v| !v.is_empty()) {
+                    if !self.may_take(c, req.admin, table.keys[dev as usize]) {
                         continue;
                     }
-                    if !self.selectable(&ck, &self.reqs[c][r].subs[s], dev)? {
+                    if !self.selectable(&ck, req, dev)? {
                         continue;
                     }
                     if !self.allocate_device(c, r, s, dev, false)? {
@@ -98,9 +116,9 @@ impl Search<'_> {
                     }
                     match self.allocate_one(c, r, s, d + 1, in_sub) {
                         Ok(Found::Yes) => return Ok(Found::Yes),
-                        Ok(Found::No) => self.undo(c),
+                        Ok(Found::No) => self.undo(),
                         other => {
-                            self.undo(c);
+                            self.undo();
                             return other;
                         }
                     }
@@ -108,6 +126,21 @@ impl Search<'_> {
             }
         }
         Ok(Found::No)
+    }
+
+    /// Whether claim `c` may take the device with `key`: an admin request only if this claim
+    /// does not hold it yet; any other only if no claim holds it (in the cluster or in this
+    /// call).
+    fn may_take(&self, c: usize, admin: bool, key: u32) -> bool {
+        let keys = &self.world.table.keys;
+        if admin {
+            !self
+                .taken
+                .iter()
+                .any(|t| t.claim as usize == c && keys[t.device as usize] == key)
+        } else {
+            !(self.world.in_use)(key) && !self.taken.iter().any(|t| keys[t.device as usize] == key)
+        }
     }
 
     /// `allocateDevice`: whether `dev` can go to claim `c`'s request; `must` turns a refusing
@@ -121,117 +154,147 @@ impl Search<'_> {
         must: bool,
     ) -> Result<bool, String> {
         let table = self.world.table;
-        let key = table.keys[dev as usize];
-        let admin = self.reqs[c][r].subs[s].admin;
-        let taken_by = self.allocating.get(&key);
-        if admin {
-            if taken_by.is_some_and(|v| v.contains(&c)) {
-                return Ok(false);
-            }
-        } else if (self.world.in_use)(key) || taken_by.is_some_and(|v| !v.is_empty()) {
+        let plan = self.plan;
+        let cp = &plan.claims[c];
+        let req = &cp.reqs[r].subs[s];
+        if !self.may_take(c, req.admin, table.keys[dev as usize]) {
             return Ok(false);
+        }
+        let specs = cp.constraints.as_deref().unwrap_or(&[]);
+        if specs.is_empty() && !table.unusable(dev) {
+            self.take(c, r, s, dev);
+            return Ok(true);
         }
         let (device, driver, pool) = self.device(dev);
         if !device.consumes_counters.is_empty() {
             return Ok(false);
         }
-        let req_name = self.reqs[c][r].name.clone();
-        let sub_name = self.reqs[c][r].subs[s].result_name.clone();
-        for i in 0..self.constraints[c].len() {
-            if !self.constraint_add(c, i, &req_name, &sub_name, device, driver) {
+        for i in 0..specs.len() {
+            if !self.constraint_add(cp, i, r, s, device, driver) {
                 for j in 0..i {
-                    self.constraint_remove(c, j, &req_name, &sub_name);
+                    self.constraint_remove(cp, j, r, s);
                 }
                 if must {
-                    let own = sub_name.rsplit('/').next().unwrap_or(&sub_name);
+                    let own = req
+                        .result_name
+                        .rsplit('/')
+                        .next()
+                        .unwrap_or(&req.result_name);
                     return Err(format!(
                         "claim {}, request {own}: cannot add device {driver}/{pool}/{} because a claim constraint would not be satisfied",
-                        self.claims[c].key(),
+                        cp.key,
                         device.name
                     ));
                 }
                 return Ok(false);
             }
         }
-        self.allocating.entry(key).or_default().push(c);
-        self.taken[c].push(Taken {
-            request: r,
-            sub: s,
-            device: dev,
-        });
+        self.take(c, r, s, dev);
         Ok(true)
     }
 
-    /// Undoes the last device taken by claim `c`.
-    fn undo(&mut self, c: usize) {
-        let Some(t) = self.taken[c].pop() else {
-            return;
-        };
-        let key = self.world.table.keys[t.device as usize];
-        if let Some(v) = self.allocating.get_mut(&key) {
-            if let Some(i) = v.iter().rposition(|&x| x == c) {
-                v.remove(i);
-            }
-        }
-        let req_name = self.reqs[c][t.request].name.clone();
-        let sub_name = self.reqs[c][t.request].subs[t.sub].result_name.clone();
-        for i in 0..self.constraints[c].len() {
-            self.constraint_remove(c, i, &req_name, &sub_name);
-        }
+    fn take(&mut self, c: usize, r: usize, s: usize, dev: u32) {
+        self.taken.push(Taken {
+            claim: c as u32,
+            request: r as u32,
+            sub: s as u32,
+            device: dev,
+        });
     }
 
-    /// Whether constraint `i` of claim `c` applies to the request (`req` or `req/sub`).
-    fn applies(&self, c: usize, i: usize, req: &str, sub: &str) -> bool {
-        let names = &self.constraints[c][i].requests;
-        names.is_empty() || names.iter().any(|n| n == req || n == sub)
+    /// Undoes the last device taken.
+    fn undo(&mut self) {
+        let Some(t) = self.taken.pop() else {
+            return;
+        };
+        let cp = &self.plan.claims[t.claim as usize];
+        let n = cp.constraints.as_deref().map_or(0, <[_]>::len);
+        for i in 0..n {
+            self.constraint_remove(cp, i, t.request as usize, t.sub as usize);
+        }
     }
 
     fn constraint_add(
         &mut self,
-        c: usize,
+        cp: &ClaimPlan,
         i: usize,
-        req: &str,
-        sub: &str,
-        device: &crate::model::dra::Device,
+        r: usize,
+        s: usize,
+        device: &'a crate::model::dra::Device,
         driver: &str,
     ) -> bool {
-        if !self.applies(c, i, req, sub) {
+        if !applies(cp, i, r, s) {
             return true;
         }
-        let k = &mut self.constraints[c][i];
-        let Some(value) = lookup_attribute(device, driver, &k.attribute) else {
+        let Ok(specs) = &cp.constraints else {
+            return true;
+        };
+        let Some(value) = lookup_attribute(device, driver, &specs[i].attribute) else {
             return false;
         };
+        let k = &mut self.constraints[cp.constraint_offset + i];
         if k.count == 0 {
-            k.value = Some(value.clone());
-        } else if !same_value(k.value.as_ref(), value) {
+            k.value = Some(value);
+        } else if !same_value(k.value, value) {
             return false;
         }
         k.count += 1;
         true
     }
 
-    fn constraint_remove(&mut self, c: usize, i: usize, req: &str, sub: &str) {
-        if self.applies(c, i, req, sub) {
-            let k = &mut self.constraints[c][i];
+    fn constraint_remove(&mut self, cp: &ClaimPlan, i: usize, r: usize, s: usize) {
+        if applies(cp, i, r, s) {
+            let k = &mut self.constraints[cp.constraint_offset + i];
             k.count = k.count.saturating_sub(1);
         }
     }
+}
 
-    /// One `AllocationResult` per claim.
-    pub(super) fn results(&self, node: &NodeRef) -> Vec<AllocationResult> {
-        let _ = node;
-        (0..self.claims.len()).map(|c| self.result(c)).collect()
+/// Whether constraint `i` of the claim applies to request `r`, subrequest `s` (named `req` or
+/// `req/sub`).
+fn applies(cp: &ClaimPlan, i: usize, r: usize, s: usize) -> bool {
+    let Ok(specs) = &cp.constraints else {
+        return false;
+    };
+    let names = &specs[i].requests;
+    if names.is_empty() {
+        return true;
+    }
+    let data = &cp.reqs[r];
+    let sub = &data.subs[s].result_name;
+    names.iter().any(|n| *n == data.name || n == sub)
+}
+
+impl Solution {
+    /// One `AllocationResult` per claim of the plan (`claims` are the plan's).
+    pub(crate) fn results(
+        &self,
+        table: &DeviceTable,
+        plan: &Plan,
+        claims: &[&ResourceClaim],
+    ) -> Vec<AllocationResult> {
+        (0..plan.claims.len())
+            .map(|c| self.result(table, plan, claims[c], c))
+            .collect()
     }
 
-    fn result(&self, c: usize) -> AllocationResult {
-        let claim = self.claims[c];
-        let mut results = Vec::with_capacity(self.taken[c].len());
-        let mut selected = vec![None; self.reqs[c].len()];
-        for t in &self.taken[c] {
-            let (device, driver, pool) = self.device(t.device);
-            let req = &self.reqs[c][t.request].subs[t.sub];
-            selected[t.request].get_or_insert(t.sub);
+    fn result(
+        &self,
+        table: &DeviceTable,
+        plan: &Plan,
+        claim: &ResourceClaim,
+        c: usize,
+    ) -> AllocationResult {
+        let reqs = &plan.claims[c].reqs;
+        let taken: Vec<&Taken> = self.0.iter().filter(|t| t.claim as usize == c).collect();
+        let mut results = Vec::with_capacity(taken.len());
+        let mut selected = vec![None; reqs.len()];
+        for t in &taken {
+            let (device, slice) = table.device_at(t.device);
+            let (driver, pool) = (&slice.spec.driver, &slice.spec.pool.name);
+            let (r, sub) = (t.request as usize, t.sub as usize);
+            let req = &reqs[r].subs[sub];
+            selected[r].get_or_insert(sub);
             results.push(DeviceRequestAllocationResult {
                 request: req.result_name.clone(),
                 driver: driver.to_string(),
@@ -242,8 +305,10 @@ impl Search<'_> {
         }
         let mut config: Vec<DeviceAllocationConfiguration> = Vec::new();
         let mut class_entries: Vec<(String, Vec<usize>)> = Vec::new();
-        for (r, data) in self.reqs[c].iter().enumerate() {
-            let req = &data.subs[selected[r].unwrap_or(0)];
+        for (r, data) in reqs.iter().enumerate() {
+            let Some(req) = data.subs.get(selected[r].unwrap_or(0)) else {
+                continue;
+            };
             let class = &req.class;
             match class_entries
                 .iter()
@@ -277,8 +342,11 @@ impl Search<'_> {
                 });
                 continue;
             }
-            for (r, data) in self.reqs[c].iter().enumerate() {
-                let sub = &data.subs[selected[r].unwrap_or(0)].result_name;
+            for (r, data) in reqs.iter().enumerate() {
+                let Some(sub) = data.subs.get(selected[r].unwrap_or(0)) else {
+                    continue;
+                };
+                let sub = &sub.result_name;
                 if cfg.requests.iter().any(|n| *n == data.name || n == sub) {
                     config.push(DeviceAllocationConfiguration {
                         source: "FromClaim".into(),
@@ -290,20 +358,18 @@ impl Search<'_> {
         }
         AllocationResult {
             devices: DeviceAllocationResult { results, config },
-            node_selector: self.node_selector(c),
+            node_selector: node_selector(table, &taken),
         }
     }
+}
 
-    /// `createNodeSelector`: the first device of a `nodeName` slice pins the node; otherwise
-    /// the slices' selectors are merged into one term; `allNodes` alone gives none.
-    fn node_selector(&self, c: usize) -> Option<NodeSelector> {
-        let table = self.world.table;
+/// `createNodeSelector`: the first device of a `nodeName` slice pins the node; otherwise the
+/// slices' selectors are merged into one term; `allNodes` alone gives none.
+fn node_selector(table: &DeviceTable, taken: &[&Taken]) -> Option<NodeSelector> {
+    {
         let mut term = NodeSelectorTerm::default();
-        for t in &self.taken[c] {
-            let slice = table
-                .slices
-                .iter()
-                .find(|e| e.first <= t.device && t.device < e.first + e.len)?;
+        for t in taken {
+            let slice = &table.slices[table.slice_of(t.device)];
             let spec = &slice.slice.spec;
             if let Some(node) = &spec.node_name {
                 return Some(NodeSelector {
