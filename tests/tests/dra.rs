@@ -283,3 +283,35 @@ fn summaries_count_the_devices_each_node_sees_and_the_allocated_ones() {
     let plain = Summary::of(&scenario("v135-fit-balanced").run(0, false)).to_json();
     assert!(plain.get("devices").is_none() && plain["nodes"][0].get("devices").is_none());
 }
+
+#[test]
+fn the_json_report_gives_each_nodes_claim_answers_with_details() {
+    // v135-dra-admin-all, late's cycle: only gpu-1 (its rack) ran DynamicResources' Filter.
+    let s = scenario("v135-dra-admin-all");
+    let r = schedlab_tests::report(&s, 0);
+    let late = r["cycles"]
+        .as_array()
+        .expect("cycles")
+        .iter()
+        .find(|c| c["pod"] == "default/late")
+        .expect("late's cycle");
+    assert_eq!(
+        late["claims"],
+        serde_json::json!({"gpu-1": [{"claim": "default/late-gpu-bbbbf",
+            "failed": "request gpu asks for 1 device(s) of class gpu.example.com: the node has 2, 0 free"}]})
+    );
+    let monitor = r["cycles"]
+        .as_array()
+        .expect("cycles")
+        .iter()
+        .find(|c| c["pod"] == "default/monitor")
+        .expect("monitor's cycle");
+    assert_eq!(
+        monitor["claims"],
+        serde_json::json!({"gpu-1": [{"claim": "default/monitor-gpu-bbbbc",
+            "devices": [{"request": "watch", "device": "gpu.example.com/gpu-1/d0"}]}]})
+    );
+    // A summary report has no tables, so no claims either.
+    let summary = schedlab_tests::summary(&s, 0);
+    assert!(summary["cycles"][0].get("claims").is_none());
+}
