@@ -30,19 +30,32 @@ pub(super) fn assume(
     pod: PodId,
     node: NodeId,
 ) {
+    write_allocations(&mut state.cluster, profile, result, pod, node);
+}
+
+/// The allocations a v1.35 cycle's DynamicResources found on `node` written to their claims
+/// (with the finalizer), in flight for `pod`: what Reserve hands to PreBind. Also used by the
+/// benchmarks' single-pass loop, which binds at once.
+pub(crate) fn write_allocations(
+    cluster: &mut crate::cluster::Cluster,
+    profile: &Profile,
+    result: &CycleResult,
+    pod: PodId,
+    node: NodeId,
+) {
     let Some(i) = profile.plugins.iter().position(|e| e.spec.name == PLUGIN) else {
         return;
     };
     let Some(st) = crate::v135::plugin::state::<DraState>(result.states.get(i)) else {
         return;
     };
-    let uid = state.cluster.pods()[pod].pod.metadata.uid.clone();
+    let uid = cluster.pods()[pod].pod.metadata.uid.clone();
     for (claim, allocation) in st.allocations_on(node) {
         let (ns, name) = (
             claim.metadata.namespace_or_default().to_string(),
             claim.metadata.name.clone(),
         );
-        state.cluster.dra_mut().update_claim(&ns, &name, |e| {
+        cluster.dra_mut().update_claim(&ns, &name, |e| {
             let c = Arc::make_mut(&mut e.claim);
             if !c.metadata.finalizers.iter().any(|f| f == FINALIZER) {
                 c.metadata.finalizers.push(FINALIZER.to_string());
