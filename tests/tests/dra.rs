@@ -315,3 +315,20 @@ fn the_json_report_gives_each_nodes_claim_answers_with_details() {
     let summary = schedlab_tests::summary(&s, 0);
     assert!(summary["cycles"][0].get("claims").is_none());
 }
+
+#[test]
+fn nvidias_slice_explains_a_pair_that_no_longer_fits() {
+    // v135-dra-nvidia-gpus: train holds gpu-0 and gpu-1, infer gpu-2; train-2 wants two GPUs
+    // of gpu.nvidia.com (type gpu) and only gpu-3 of the node's four is free.
+    let s = scenario("v135-dra-nvidia-gpus");
+    let run = s.run(0, true);
+    let id = run.find_pod("default/train-2").expect("pod");
+    let text = explain(&run.cluster, run.last_cycle_of(id).expect("cycle")).to_string();
+    assert!(
+        text.contains(
+            "  gpu-node-1: cannot allocate all claims\n    hint: claim default/train-2-gpus-bbbbd: \
+             request gpus asks for 2 device(s) of class gpu.nvidia.com: the node has 4, 1 free\n"
+        ),
+        "{text}"
+    );
+}
