@@ -342,3 +342,62 @@ fn v135_preempts_as_v117_and_says_why_backfill_cannot() {
     assert_eq!(pod_state(&r, "default/postgres-0").0, "Bound");
     assert_eq!(pod_state(&r, "default/backfill").0, "Pending");
 }
+
+/// `gpu-cluster` (issue 37): GPUs through Dynamic Resource Allocation under v1.35. infer-1's
+/// prioritized list scores 8 where its first choice (an H100) is free and 7 where only its
+/// second (an A100) is (dra.md §2.5: normalised 100 and 87, weight 2); train's matchAttribute
+/// rejects mixed-node (an A100 and an H100); train-2 finds no two free GPUs of one model.
+#[test]
+fn gpu_cluster_allocates_by_model_and_prioritized_list() {
+    let r = run("gpu-cluster");
+    check(
+        &r,
+        &[
+            ("default/infer-1", Some("h100-node"), None),
+            ("default/train", Some("a100-node"), None),
+            ("default/infer-2", Some("mixed-node"), None),
+            (
+                "default/train-2",
+                None,
+                Some(
+                    "0/4 nodes are available: 4 cannot allocate all claims. still not \
+                     schedulable, preemption: 0/4 nodes are available: 4 Preemption is not \
+                     helpful for scheduling.",
+                ),
+            ),
+        ],
+    );
+    let dra = |node: &str| &r["cycles"][0]["scores"][node]["DynamicResources"];
+    assert_eq!(dra("a100-node")["raw"], 7);
+    assert_eq!(dra("a100-node")["score"], 87);
+    assert_eq!(dra("mixed-node")["raw"], 8);
+    assert_eq!(dra("h100-node")["score"], 100);
+    assert_eq!(
+        r["cycles"][0]["totals"],
+        serde_json::json!({"a100-node": 660, "mixed-node": 686, "h100-node": 693})
+    );
+    assert_eq!(
+        r["cycles"][1]["filter"]["mixed-node"]["DynamicResources"],
+        serde_json::json!(["cannot allocate all claims"])
+    );
+    let claims = r["resourceClaims"].as_array().expect("resourceClaims");
+    let devices = |i: usize| {
+        claims[i]["devices"]
+            .as_array()
+            .expect("devices")
+            .iter()
+            .map(|d| {
+                format!(
+                    "{}/{}",
+                    d["pool"].as_str().unwrap_or(""),
+                    d["device"].as_str().unwrap_or("")
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(devices(0), ["h100-node/gpu-0"]);
+    assert_eq!(claims[0]["devices"][0]["request"], "gpu/h100");
+    assert_eq!(devices(1), ["a100-node/gpu-0", "a100-node/gpu-1"]);
+    assert_eq!(devices(2), ["mixed-node/gpu-1"]);
+    assert_eq!(claims[3]["allocated"], false);
+}

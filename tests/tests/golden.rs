@@ -17,6 +17,7 @@ macro_rules! golden {
 }
 
 golden! {
+    extender_mock => "extender-mock",
     resources_init_extended => "resources-init-extended",
     node_selector_affinity => "node-selector-affinity",
     taints_tolerations_cordon => "taints-tolerations-cordon",
@@ -53,6 +54,7 @@ golden! {
     preemption_basic => "preemption-basic",
     v135_fit_balanced => "v135-fit-balanced",
     v135_dra_gpus => "v135-dra-gpus",
+    v135_extender_mock => "v135-extender-mock",
     v135_dra_admin_all => "v135-dra-admin-all",
     v135_dra_missing => "v135-dra-missing",
     v135_dra_example_driver => "v135-dra-example-driver",

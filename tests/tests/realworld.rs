@@ -189,7 +189,8 @@ fn nodes_without_kind_are_a_missing_kind_error_naming_the_file() {
 #[test]
 fn aks_nodes_with_managed_fields() {
     let s = load_ok(&[input("mobiledgex__nodelist_aks_3nodes_managedfields.json")]);
-    assert!(warnings(&s).is_empty(), "{:?}", warnings(&s));
+    let w = warnings(&s);
+    assert!(!w.iter().any(|w| w.contains("xtender")), "{w:?}");
     let names: Vec<&str> = s.cluster.nodes().iter().map(|n| n.name()).collect();
     assert_eq!(
         names,
@@ -221,7 +222,8 @@ fn eks_node() {
 #[test]
 fn open_simulator_nodes_use_allocatable_even_above_capacity() {
     let s = load_ok(&[input("opensim__multidoc_nodes_demo1_4nodes.yaml")]);
-    assert!(warnings(&s).is_empty(), "{:?}", warnings(&s));
+    let w = warnings(&s);
+    assert!(!w.iter().any(|w| w.contains("xtender")), "{w:?}");
     let names: Vec<&str> = s.cluster.nodes().iter().map(|n| n.name()).collect();
     assert_eq!(names, ["master-1", "master-2", "master-3", "worker-1"]);
     for n in s.cluster.nodes() {
@@ -559,12 +561,52 @@ fn extender_only_policy_keeps_the_default_provider() {
     let s = load_ok(&[input("k8s__policy_extender_only.json")]);
     assert_eq!(filter_names(&s), DEFAULT_FILTERS);
     assert_eq!(v117(&s).algorithm.scores.len(), 8);
-    let w = warnings(&s);
-    assert!(
-        w.iter()
-            .any(|w| w.contains("extender") && w.contains("http://127.0.0.1:12346/scheduler")),
-        "{w:?}"
+    // Not called silently: with no server, no mock and no recording the filter call fails,
+    // and a non-ignorable extender's failure is the cycle's error (no preemption).
+    let pod = extra(
+        "pod.yaml",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c}]\n",
     );
+    let s = load_ok(&[
+        input("k8s__policy_extender_only.json"),
+        input("k9s__node_minikube.json"),
+        pod,
+    ]);
+    let r = report(&s, 0);
+    let c = cycle_of(&r, "default/p");
+    assert_eq!(c["outcome"], "Error", "{c}");
+    let message = c["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("http://127.0.0.1:12346/scheduler")
+            && message.contains("no recorded reply"),
+        "{message}"
+    );
+}
+
+#[test]
+fn extender_only_policy_runs_with_a_mock() {
+    // The same policy answered by an ExtenderMock: the pod is placed, and the report shows the
+    // extender's filter entry (one feasible node, so nothing is scored: no prioritize call).
+    let pod = extra(
+        "pod.yaml",
+        "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c}]\n",
+    );
+    let mock = extra(
+        "mock.yaml",
+        "apiVersion: schedlab.dev/v1alpha1\nkind: ExtenderMock\nmetadata: {name: m}\nurlPrefix: http://127.0.0.1:12346/scheduler\nrules: [{score: 3}]\n",
+    );
+    let s = load_ok(&[
+        input("k8s__policy_extender_only.json"),
+        input("k9s__node_minikube.json"),
+        pod,
+        mock,
+    ]);
+    let r = report(&s, 0);
+    let c = cycle_of(&r, "default/p");
+    assert_eq!(c["outcome"], "Scheduled", "{c}");
+    assert_eq!(c["node"], "minikube");
+    let key = "Extender(http://127.0.0.1:12346/scheduler)";
+    assert_eq!(c["filter"]["minikube"][key], serde_json::json!([]), "{c}");
 }
 
 #[test]
@@ -579,7 +621,7 @@ fn gpushare_extender_resource_is_still_checked() {
         pod,
     ]);
     assert_eq!(filter_names(&s), DEFAULT_FILTERS);
-    assert!(warnings(&s).iter().any(|w| w.contains("extender")));
+    // The predicates leave no node, so the extender is never asked (no answer needed).
     let r = report(&s, 0);
     assert_eq!(
         cycle_of(&r, "default/gpu")["message"],
@@ -596,12 +638,18 @@ fn topolvm_ignored_by_scheduler_resource_is_not_checked() {
         "pod.yaml",
         "apiVersion: v1\nkind: Pod\nmetadata: {name: lvm}\nspec:\n  containers:\n  - name: c\n    resources: {requests: {topolvm.cybozu.com/capacity: 10Gi}}\n",
     );
-    let s = load_ok(&[policy_file, input("k9s__node_minikube.json"), pod]);
+    // topolvm's extender answers from a mock that keeps every node (its score: 0).
+    let mock = extra(
+        "mock.yaml",
+        "apiVersion: schedlab.dev/v1alpha1\nkind: ExtenderMock\nmetadata: {name: topolvm}\nurlPrefix: http://127.0.0.1:9251\n",
+    );
+    let s = load_ok(&[policy_file, input("k9s__node_minikube.json"), pod, mock]);
     assert_eq!(
         v117(&s).algorithm.settings.ignored_resources,
         ["topolvm.cybozu.com/capacity"]
     );
-    assert!(warnings(&s).iter().any(|w| w.contains("extender")));
+    let w = warnings(&s);
+    assert!(!w.iter().any(|w| w.contains("xtender")), "{w:?}");
     let r = report(&s, 0);
     let c = cycle_of(&r, "default/lvm");
     assert_eq!(c["outcome"], "Scheduled", "{c}");

@@ -204,7 +204,8 @@ fn ignored_by_scheduler_applies_to_extended_resources_only() {
     // resources, so they are still checked (the Policy's managed name must be an extended
     // resource name, so only example.com/foo can be ignored).
     let yaml = format!(
-        "apiVersion: v1\nkind: Policy\nextenders:\n- urlPrefix: http://x\n  filterVerb: filter\n  managedResources: [{{name: example.com/foo, ignoredByScheduler: true}}]\n---\n{}\
+        "apiVersion: v1\nkind: Policy\nextenders:\n- urlPrefix: http://x\n  filterVerb: filter\n  managedResources: [{{name: example.com/foo, ignoredByScheduler: true}}]\n---\n\
+apiVersion: schedlab.dev/v1alpha1\nkind: ExtenderMock\nmetadata: {{name: x}}\nurlPrefix: http://x\n---\n{}\
 apiVersion: v1\nkind: Pod\nmetadata: {{name: foo}}\nspec:\n  containers: [{{name: c, resources: {{requests: {{example.com/foo: '5'}}}}}}]\n---\n\
 apiVersion: v1\nkind: Pod\nmetadata: {{name: huge}}\nspec:\n  containers: [{{name: c, resources: {{requests: {{hugepages-2Mi: 2Mi}}}}}}]\n",
         node("n", ""),

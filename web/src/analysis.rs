@@ -4,6 +4,7 @@
 //! Plain data built by pure functions: no signals, no DOM. The components render these structs
 //! and compute nothing themselves, so every number on the page comes from the core's trace.
 
+use crate::devices::ClaimDevices;
 use crate::session::{requests_summary, SessionInfo};
 use schedlab_core::model::Millis;
 use schedlab_core::simulation::Cluster;
@@ -123,6 +124,9 @@ pub struct CycleView {
     pub preemption: Option<PreemptionView>,
     /// Volumes bound at `assume` (claim, volume).
     pub volume_bindings: Vec<(String, Option<String>)>,
+    /// The pod's ResourceClaims just after the cycle, with the devices their allocations hold
+    /// (allocated at `assume` when the cycle scheduled the pod).
+    pub claims: Vec<ClaimDevices>,
     /// What a v1.35 cycle adds: the profile and each extension point's plugin statuses
     /// (`None` for a v1.17 cycle).
     pub modern: Option<ModernView>,
@@ -297,6 +301,7 @@ pub fn pdb_hits(
 pub fn inspect_cycle(
     t: &CycleTrace,
     cluster: &Cluster,
+    claims: &[ClaimDevices],
     info: &SessionInfo,
     cycle: usize,
 ) -> Inspection {
@@ -323,6 +328,7 @@ pub fn inspect_cycle(
             explanation,
             preemption,
             volume_bindings: t.volume_bindings.clone(),
+            claims: claims.to_vec(),
             modern: modern_view(t, cluster),
         }),
     }
@@ -637,8 +643,8 @@ mod tests {
 
     fn cycle(s: &Session, c: usize) -> CycleView {
         let detail = s.cycle_detail(c).expect("detail");
-        let (trace, cluster) = &*detail;
-        inspect_cycle(trace, cluster, &s.info, c)
+        let (trace, cluster, claims) = &*detail;
+        inspect_cycle(trace, cluster, claims, &s.info, c)
             .cycle
             .expect("a cycle")
     }

@@ -30,7 +30,7 @@ use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// A question, with everything it needs: the four editors' texts (in
+/// A question, with everything it needs: the five editors' texts (in
 /// [`crate::base::EditorFile::ALL`] order) and the seed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "question", rename_all = "camelCase")]
@@ -462,7 +462,13 @@ mod tests {
     fn texts() -> Vec<String> {
         let nodes = "apiVersion: v1\nkind: List\nitems:\n- kind: Node\n  metadata: {name: a}\n  status: {allocatable: {cpu: '2', memory: 4Gi, pods: '10'}}\n- kind: Node\n  metadata: {name: b}\n  status: {allocatable: {cpu: '4', memory: 8Gi, pods: '10'}}\n";
         let pods = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n  - name: c\n    resources: {requests: {cpu: 500m, memory: 1Gi}}\n";
-        vec![nodes.into(), pods.into(), String::new(), String::new()]
+        vec![
+            nodes.into(),
+            pods.into(),
+            String::new(),
+            String::new(),
+            String::new(),
+        ]
     }
 
     /// What crosses to the worker and back is what the page computes in place: the same

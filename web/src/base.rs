@@ -1,4 +1,4 @@
-//! The bottom of the page's crate: the four input files ([`EditorFile`]) and the constants
+//! The bottom of the page's crate: the five input files ([`EditorFile`]) and the constants
 //! every part of the page shares. It imports nothing of the page, so anything may import it.
 
 use schedlab_core::input::looks_like_json;
@@ -11,13 +11,19 @@ pub const SEED: u64 = 0;
 /// would hold the tab for seconds). `schedlab run` reads files of up to 64 MiB.
 pub const PAGE_MAX_TEXT: usize = 16 << 20;
 
-/// One of the four input files.
+/// How many input files (editors) there are.
+pub const EDITORS: usize = 5;
+
+/// One of the five input files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EditorFile {
     /// `nodes.yaml`.
     Nodes,
     /// `pods.yaml`.
     Pods,
+    /// `devices.yaml`: Dynamic Resource Allocation's objects (`resource.k8s.io/v1`
+    /// DeviceClasses, ResourceSlices, ResourceClaims and ResourceClaimTemplates).
+    Devices,
     /// `policy.json`.
     Policy,
     /// `config.yaml`: the `KubeSchedulerConfiguration`.
@@ -26,9 +32,10 @@ pub enum EditorFile {
 
 impl EditorFile {
     /// The editors, top to bottom.
-    pub const ALL: [EditorFile; 4] = [
+    pub const ALL: [EditorFile; EDITORS] = [
         EditorFile::Nodes,
         EditorFile::Pods,
+        EditorFile::Devices,
         EditorFile::Policy,
         EditorFile::Config,
     ];
@@ -38,8 +45,9 @@ impl EditorFile {
         match self {
             EditorFile::Nodes => 0,
             EditorFile::Pods => 1,
-            EditorFile::Policy => 2,
-            EditorFile::Config => 3,
+            EditorFile::Devices => 2,
+            EditorFile::Policy => 3,
+            EditorFile::Config => 4,
         }
     }
 
@@ -48,6 +56,7 @@ impl EditorFile {
         match self {
             EditorFile::Nodes => "nodes",
             EditorFile::Pods => "pods",
+            EditorFile::Devices => "devices",
             EditorFile::Policy => "policy",
             EditorFile::Config => "config",
         }
@@ -66,6 +75,7 @@ impl EditorFile {
         match self {
             EditorFile::Nodes => "Nodes",
             EditorFile::Pods => "Pods",
+            EditorFile::Devices => "Devices",
             EditorFile::Policy => "Policy",
             EditorFile::Config => "Scheduler configuration",
         }

@@ -30,6 +30,10 @@ pub fn export(texts: &[(EditorFile, String)]) -> String {
         if modern && *file == EditorFile::Policy {
             continue;
         }
+        // A scenario without devices exports as it did before the Devices editor existed.
+        if *file == EditorFile::Devices && text.trim().is_empty() {
+            continue;
+        }
         if !std::mem::take(&mut first) {
             out.push_str("---\n");
         }
@@ -42,7 +46,7 @@ pub fn export(texts: &[(EditorFile, String)]) -> String {
 }
 
 /// Kinds schedlab reads (and the list kinds that hold them).
-const KNOWN_KINDS: [&str; 18] = [
+const KNOWN_KINDS: [&str; 22] = [
     "Node",
     "Pod",
     "PriorityClass",
@@ -56,6 +60,10 @@ const KNOWN_KINDS: [&str; 18] = [
     "StorageClass",
     "CSINode",
     "Timeline",
+    "DeviceClass",
+    "ResourceSlice",
+    "ResourceClaim",
+    "ResourceClaimTemplate",
     "Policy",
     "KubeSchedulerConfiguration",
     "NodeList",
@@ -79,15 +87,19 @@ pub struct Imported {
 /// Sorts imported files into editors. An exported bundle goes back section by section; any
 /// other file is split into documents, and each document goes to the editor of its kind:
 /// `Policy`, `KubeSchedulerConfiguration`, nodes (documents holding only `Node`s, a
-/// `NodeList` included), and the other kinds schedlab reads to the pods editor. Documents of
+/// `NodeList` included), devices (documents holding only DeviceClasses, ResourceSlices,
+/// ResourceClaims and ResourceClaimTemplates), and the other kinds schedlab reads to the pods
+/// editor. Documents of
 /// no such kind are left out. Documents for one editor make one text as [`merge`] joins them
 /// (YAML documents with `---`).
 pub fn import(files: &[String]) -> Imported {
     let mut skipped = 0;
+    let mut bundle = false;
     let mut parts: Vec<(EditorFile, Vec<String>)> =
         EditorFile::ALL.iter().map(|&f| (f, Vec::new())).collect();
     for text in files {
         if let Some(sections) = sections(text) {
+            bundle = true;
             for (file, body) in sections {
                 parts[file.index()].1.push(body);
             }
@@ -104,11 +116,17 @@ pub fn import(files: &[String]) -> Imported {
             }
         }
     }
+    // A bundle without a devices section has no devices (it leaves an empty one out).
+    let no_devices = bundle && parts[EditorFile::Devices.index()].1.is_empty();
     parts.retain(|(_, docs)| !docs.is_empty());
-    let texts = parts
+    let mut texts: Vec<(EditorFile, String)> = parts
         .iter()
         .map(|(file, docs)| (*file, merge("", docs)))
         .collect();
+    if no_devices {
+        texts.push((EditorFile::Devices, String::new()));
+        texts.sort_by_key(|(f, _)| f.index());
+    }
     Imported {
         texts,
         parts,
@@ -338,6 +356,22 @@ fn describe(texts: &[String]) -> String {
         ),
         (inputs.csi_nodes.len(), "CSINode", "CSINodes"),
         (inputs.timelines.len(), "Timeline", "Timelines"),
+        (inputs.device_classes.len(), "DeviceClass", "DeviceClasses"),
+        (
+            inputs.resource_slices.len(),
+            "ResourceSlice",
+            "ResourceSlices",
+        ),
+        (
+            inputs.resource_claims.len(),
+            "ResourceClaim",
+            "ResourceClaims",
+        ),
+        (
+            inputs.resource_claim_templates.len(),
+            "ResourceClaimTemplate",
+            "ResourceClaimTemplates",
+        ),
         (inputs.policies.len(), "Policy", "Policies"),
         (
             inputs.configs.len() + inputs.modern_configs.len(),
@@ -458,10 +492,24 @@ fn classify(doc: &str) -> EditorFile {
             .all(|k| k == "Node" || k == "NodeList" || k == "List")
     {
         EditorFile::Nodes
+    } else if kinds.iter().any(|k| DRA_KINDS.contains(&k.as_str()))
+        && kinds
+            .iter()
+            .all(|k| DRA_KINDS.contains(&k.as_str()) || k.ends_with("List"))
+    {
+        EditorFile::Devices
     } else {
         EditorFile::Pods
     }
 }
+
+/// Dynamic Resource Allocation's kinds: the Devices editor's.
+const DRA_KINDS: [&str; 4] = [
+    "DeviceClass",
+    "ResourceSlice",
+    "ResourceClaim",
+    "ResourceClaimTemplate",
+];
 
 #[cfg(test)]
 mod tests {
@@ -479,6 +527,8 @@ mod tests {
                 EditorFile::Pods,
                 "kind: Pod\nmetadata:\n  name: p\n".to_string(),
             ),
+            // Left out of the bundle when empty, and empty again on the way back.
+            (EditorFile::Devices, String::new()),
             (
                 EditorFile::Policy,
                 "{\n  \"kind\": \"Policy\",\n  \"apiVersion\": \"v1\"\n}\n".to_string(),

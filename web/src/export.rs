@@ -320,6 +320,7 @@ status: {allocatable: {cpu: \"1\", memory: 4Gi, pods: \"110\"}}
             .map(|f| match f {
                 EditorFile::Nodes => nodes.to_string(),
                 EditorFile::Pods => pods.clone(),
+                EditorFile::Devices => String::new(),
                 EditorFile::Policy => String::new(),
                 EditorFile::Config => String::new(),
             })

@@ -10,7 +10,7 @@
 //! Reset, a link that names it, a lesson) is synchronous. Native builds (tests, tools, the
 //! fuzzers) compile every file in, so [`Example::texts`] never misses there.
 
-use crate::base::EditorFile;
+use crate::base::{EditorFile, EDITORS};
 use schedlab_core::scenario::SchedulerVersion;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -63,10 +63,11 @@ pub struct Example {
     /// What it shows.
     pub summary: &'static str,
     /// The files of each editor, in [`EditorFile::ALL`] order: nodes; pods (and any other
-    /// objects: several files are joined as YAML documents); policy (none: [`DEFAULT_POLICY`]);
+    /// objects: several files are joined as YAML documents); devices (DRA's objects; none:
+    /// empty); policy (none: [`DEFAULT_POLICY`]);
     /// the scheduler configuration (none: [`DEFAULT_CONFIG`], v1.17's defaults; a
     /// `kubescheduler.config.k8s.io/v1` configuration runs the example under v1.35).
-    files: [&'static [File]; 4],
+    files: [&'static [File]; EDITORS],
 }
 
 /// A Policy that keeps the DefaultProvider (for examples that need no policy).
@@ -100,13 +101,14 @@ pub fn scheduler_label(scheduler: SchedulerVersion) -> &'static str {
 
 /// The gallery; the first is what every new visitor starts with (compiled in, so it opens
 /// at once; the others are fetched when first opened).
-pub static GALLERY: [Example; 15] = [
+pub static GALLERY: [Example; 16] = [
     Example {
         name: "classic",
         summary: "the classic policy on five nodes: resources, a selector, a taint, a cordon, host ports",
         files: [
             &[compiled!("classic/nodes.yaml")],
             &[compiled!("classic/pods.yaml")],
+            &[],
             &[compiled!("classic/policy.json")],
             &[],
         ],
@@ -117,6 +119,7 @@ pub static GALLERY: [Example; 15] = [
         files: [
             &[fetched!("anti-affinity/nodes.yaml")],
             &[fetched!("anti-affinity/pods.yaml")],
+            &[],
             &[fetched!("anti-affinity/policy.json")],
             &[],
         ],
@@ -127,6 +130,7 @@ pub static GALLERY: [Example; 15] = [
         files: [
             &[fetched!("follow-the-cache/nodes.yaml")],
             &[fetched!("follow-the-cache/pods.yaml")],
+            &[],
             &[fetched!("follow-the-cache/policy.json")],
             &[],
         ],
@@ -137,6 +141,7 @@ pub static GALLERY: [Example; 15] = [
         files: [
             &[fetched!("zone-spread/nodes.yaml")],
             &[fetched!("zone-spread/pods.yaml")],
+            &[],
             &[fetched!("zone-spread/policy.json")],
             &[],
         ],
@@ -149,6 +154,7 @@ pub static GALLERY: [Example; 15] = [
             &[fetched!("volume-zone/pods.yaml"), fetched!("volume-zone/storage.yaml")],
             &[],
             &[],
+            &[],
         ],
     },
     Example {
@@ -157,6 +163,7 @@ pub static GALLERY: [Example; 15] = [
         files: [
             &[fetched!("batch-displaced/nodes.yaml")],
             &[fetched!("batch-displaced/pods.yaml")],
+            &[],
             &[fetched!("batch-displaced/policy.json")],
             &[],
         ],
@@ -167,6 +174,7 @@ pub static GALLERY: [Example; 15] = [
         files: [
             &[fetched!("pdb-steers/nodes.yaml")],
             &[fetched!("pdb-steers/pods.yaml")],
+            &[],
             &[fetched!("pdb-steers/policy.json")],
             &[],
         ],
@@ -177,6 +185,7 @@ pub static GALLERY: [Example; 15] = [
         files: [
             &[fetched!("most-requested/nodes.yaml")],
             &[fetched!("most-requested/pods.yaml")],
+            &[],
             &[fetched!("most-requested/policy.json")],
             &[],
         ],
@@ -187,6 +196,7 @@ pub static GALLERY: [Example; 15] = [
         files: [
             &[fetched!("node-affinity/nodes.yaml")],
             &[fetched!("node-affinity/pods.yaml")],
+            &[],
             &[fetched!("node-affinity/policy.json")],
             &[],
         ],
@@ -197,6 +207,7 @@ pub static GALLERY: [Example; 15] = [
         files: [
             &[fetched!("port-clash/nodes.yaml")],
             &[fetched!("port-clash/pods.yaml")],
+            &[],
             &[fetched!("port-clash/policy.json")],
             &[],
         ],
@@ -209,6 +220,7 @@ pub static GALLERY: [Example; 15] = [
             &[fetched!("backoff-node-added/pods.yaml"), fetched!("backoff-node-added/timeline.yaml")],
             &[],
             &[],
+            &[],
         ],
     },
     Example {
@@ -217,6 +229,7 @@ pub static GALLERY: [Example; 15] = [
         files: [
             &[fetched!("taints-first-v135/nodes.yaml")],
             &[fetched!("taints-first-v135/pods.yaml")],
+            &[],
             &[],
             &[fetched!("taints-first-v135/config.yaml")],
         ],
@@ -228,6 +241,7 @@ pub static GALLERY: [Example; 15] = [
             &[fetched!("zone-spread-v135/nodes.yaml")],
             &[fetched!("zone-spread-v135/pods.yaml")],
             &[],
+            &[],
             &[fetched!("zone-spread-v135/config.yaml")],
         ],
     },
@@ -238,7 +252,19 @@ pub static GALLERY: [Example; 15] = [
             &[fetched!("preemption-v135/nodes.yaml")],
             &[fetched!("preemption-v135/pods.yaml")],
             &[],
+            &[],
             &[fetched!("preemption-v135/config.yaml")],
+        ],
+    },
+    Example {
+        name: "gpu-cluster",
+        summary: "v1.35's Dynamic Resource Allocation: GPUs of two models, a training job's matchAttribute, an inference pod's firstAvailable",
+        files: [
+            &[fetched!("gpu-cluster/nodes.yaml")],
+            &[fetched!("gpu-cluster/pods.yaml")],
+            &[fetched!("gpu-cluster/devices.yaml")],
+            &[],
+            &[fetched!("gpu-cluster/config.yaml")],
         ],
     },
     Example {
@@ -247,6 +273,7 @@ pub static GALLERY: [Example; 15] = [
         files: [
             &[fetched!("big-cluster/nodes.json")],
             &[fetched!("big-cluster/pods.json")],
+            &[],
             &[],
             &[],
         ],
@@ -267,7 +294,7 @@ pub fn example_named(name: &str) -> &'static Example {
 pub struct Loaded {
     /// The example.
     pub example: &'static Example,
-    texts: &'static [&'static str; 4],
+    texts: &'static [&'static str; EDITORS],
 }
 
 impl Loaded {
@@ -303,8 +330,8 @@ impl Loaded {
         self.texts[file.index()]
     }
 
-    /// The four editor texts, in [`EditorFile::ALL`] order.
-    pub fn texts(self) -> [&'static str; 4] {
+    /// The five editor texts, in [`EditorFile::ALL`] order.
+    pub fn texts(self) -> [&'static str; EDITORS] {
         *self.texts
     }
 }
@@ -325,7 +352,7 @@ impl std::fmt::Debug for Loaded {
 
 /// The texts at hand, by example name (each put together once, kept for the life of the page),
 /// and why the last fetch of an example failed.
-static LOADED: Mutex<BTreeMap<&'static str, &'static [&'static str; 4]>> =
+static LOADED: Mutex<BTreeMap<&'static str, &'static [&'static str; EDITORS]>> =
     Mutex::new(BTreeMap::new());
 static FAILED: Mutex<BTreeMap<&'static str, String>> = Mutex::new(BTreeMap::new());
 
@@ -356,9 +383,9 @@ impl Example {
         self.files.iter().flat_map(|files| files.iter())
     }
 
-    /// The four editor texts from each file's text (`None` when a file has none).
-    fn put_together(&self, text: impl Fn(&File) -> Option<String>) -> Option<[String; 4]> {
-        let mut out: [String; 4] = Default::default();
+    /// The five editor texts from each file's text (`None` when a file has none).
+    fn put_together(&self, text: impl Fn(&File) -> Option<String>) -> Option<[String; EDITORS]> {
+        let mut out: [String; EDITORS] = Default::default();
         for (i, files) in self.files.iter().enumerate() {
             out[i] = match (files.is_empty(), EditorFile::ALL[i]) {
                 (true, EditorFile::Policy) => DEFAULT_POLICY.to_string(),
@@ -376,10 +403,10 @@ impl Example {
 /// Keeps an example's texts for the life of the page (the texts already kept win: two
 /// fetches of one example leave one copy).
 fn keep(
-    loaded: &mut BTreeMap<&'static str, &'static [&'static str; 4]>,
+    loaded: &mut BTreeMap<&'static str, &'static [&'static str; EDITORS]>,
     name: &'static str,
-    texts: [String; 4],
-) -> &'static [&'static str; 4] {
+    texts: [String; EDITORS],
+) -> &'static [&'static str; EDITORS] {
     loaded.entry(name).or_insert_with(|| {
         // Each example is kept at most once, so this is bounded by the gallery's size.
         Box::leak(Box::new(texts.map(|t| &*Box::leak(t.into_boxed_str()))))

@@ -599,7 +599,37 @@ pub static ENTRIES: &[Entry] = &[
     ),
     entry(
         &["DynamicResources"],
-        "Dynamic resource allocation for pods with ResourceClaims. Without claims it skips; its PostFilter then answers \"no new claims to deallocate\".",
+        "Allocates devices to a pod's ResourceClaims: Filter runs the allocator on each node, Score prefers earlier firstAvailable choices. A pod without claims skips it.",
+        DRA,
+    ),
+    entry(
+        &["DeviceClass", "DeviceClasses"],
+        "A kind of device (resource.k8s.io/v1): CEL selectors that every device a claim asks of the class must pass.",
+        DRA,
+    ),
+    entry(
+        &["ResourceSlice", "ResourceSlices", "devices"],
+        "A driver's list of devices in a pool, published for one node (nodeName) or for several; each device has attributes and capacity that CEL selectors read.",
+        DRA,
+    ),
+    entry(
+        &["ResourceClaim", "ResourceClaims"],
+        "A request for devices: how many of which class, with selectors and constraints. The scheduler allocates devices on the chosen node and reserves the claim for the pod.",
+        DRA,
+    ),
+    entry(
+        &["ResourceClaimTemplate", "ResourceClaimTemplates"],
+        "A claim spec from which a claim is made for each pod that names it, owned by that pod.",
+        DRA,
+    ),
+    entry(
+        &["matchAttribute"],
+        "A claim constraint: every device allocated to the listed requests must have the same value of this attribute (one GPU model, one PCIe root).",
+        DRA,
+    ),
+    entry(
+        &["firstAvailable"],
+        "A prioritized list: the request takes the first subrequest that can be allocated. DynamicResources' Score favours nodes that satisfy an earlier one.",
         DRA,
     ),
     entry(
@@ -742,6 +772,12 @@ mod tests {
             "PriorityClass",
             "victims",
             "profile",
+            "DeviceClass",
+            "ResourceSlice",
+            "ResourceClaim",
+            "ResourceClaimTemplate",
+            "matchAttribute",
+            "firstAvailable",
         ];
         assert_eq!(missing(shown), Vec::<&str>::new());
         for phase in [

@@ -15,6 +15,7 @@
 //! policy, configuration). Pure data and pure functions: no signals.
 
 use crate::analysis::{CycleView, Phase, Scoring};
+use crate::base::EDITORS;
 use crate::gallery::{example_named, Example};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
@@ -41,9 +42,9 @@ impl LessonSource {
         example_named(self.scenario)
     }
 
-    /// The four editor texts (nodes, pods, policy, configuration), in the editors' order;
+    /// The five editor texts (nodes, pods, devices, policy, configuration), in the editors' order;
     /// `None` while the example's texts are not at hand ([`Example::texts`]).
-    pub fn editor_texts(&self) -> Option<[&'static str; 4]> {
+    pub fn editor_texts(&self) -> Option<[&'static str; EDITORS]> {
         self.example().texts().map(|t| t.texts())
     }
 
@@ -75,7 +76,7 @@ macro_rules! lesson {
 }
 
 /// Every lesson, in the order a learner takes them.
-pub const LESSONS: [LessonSource; 11] = [
+pub const LESSONS: [LessonSource; 12] = [
     lesson!("schedule-one", "classic"),
     lesson!("least-vs-most-requested", "most-requested"),
     lesson!("node-affinity", "node-affinity"),
@@ -87,6 +88,7 @@ pub const LESSONS: [LessonSource; 11] = [
     lesson!("volume-zones", "volume-zone"),
     lesson!("preemption-pdb", "pdb-steers"),
     lesson!("backoff-node-added", "backoff-node-added"),
+    lesson!("gpu-cluster", "gpu-cluster"),
 ];
 
 /// The compiled-in lesson with this name.
@@ -521,7 +523,7 @@ mod tests {
         Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
     }
 
-    /// The lesson's scenario as the page loads it (its four editor texts).
+    /// The lesson's scenario as the page loads it (its five editor texts).
     fn page_scenario(src: &LessonSource) -> Scenario {
         let texts: Vec<String> = src
             .editor_texts()
@@ -655,8 +657,8 @@ mod tests {
                 let detail = session
                     .cycle_detail(stop.index())
                     .expect("a detailed cycle");
-                let (trace, cluster) = &*detail;
-                let view = inspect_cycle(trace, cluster, &session.info, stop.index())
+                let (trace, cluster, claims) = &*detail;
+                let view = inspect_cycle(trace, cluster, claims, &session.info, stop.index())
                     .cycle
                     .expect("a cycle");
                 if let Err(e) = reaches(&view, stop.phase) {

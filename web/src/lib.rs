@@ -37,6 +37,7 @@ pub mod base;
 pub mod bundle;
 mod components;
 pub mod crash;
+pub mod devices;
 pub mod embed;
 pub mod engine;
 pub mod export;

@@ -26,7 +26,7 @@
 //! Pure Rust: no DOM, unit-tested natively.
 
 use crate::analysis::Phase;
-use crate::base::{EditorFile, SEED};
+use crate::base::{EditorFile, EDITORS, SEED};
 use crate::gallery::{Example, Loaded, GALLERY};
 use crate::lesson::{LessonAt, Stop, LESSONS};
 use base64::alphabet;
@@ -66,7 +66,7 @@ pub struct Shared {
     /// The gallery example the texts started from (the page's label and its Reset).
     pub example: String,
     /// Every editor's text, in [`EditorFile::ALL`] order.
-    pub texts: [String; 4],
+    pub texts: [String; EDITORS],
     /// The seed of the tie-break between equally scored nodes.
     pub seed: u64,
 }
@@ -664,7 +664,7 @@ fn unpack(packed: &str, warnings: &mut Vec<Warning>) -> Result<Shared, LinkError
     // they are edited, Reset), so its texts must be at hand even when the link holds every
     // editor's text.
     let example = gallery(&payload.example).map(at_hand).transpose()?;
-    let mut texts: [String; 4] = Default::default();
+    let mut texts: [String; EDITORS] = Default::default();
     for f in EditorFile::ALL {
         let text = if let Some(t) = payload.texts.get(f.stem()) {
             t.clone()
@@ -679,6 +679,9 @@ fn unpack(packed: &str, warnings: &mut Vec<Warning>) -> Result<Shared, LinkError
                 });
             }
             text.to_string()
+        } else if f == EditorFile::Devices {
+            // A link written before the page had a Devices editor: it had no devices.
+            String::new()
         } else {
             return Err(LinkError::MissingEditor(f.stem()));
         };
@@ -736,6 +739,7 @@ mod tests {
             texts: [
                 CLASSIC_NODES.into(),
                 CLASSIC_PODS.into(),
+                String::new(),
                 CLASSIC_POLICY.into(),
                 V117_CONFIG.into(),
             ],
@@ -809,9 +813,10 @@ mod tests {
         let texts = json["texts"].as_object().unwrap();
         assert_eq!(texts.keys().collect::<Vec<_>>(), ["pods"]);
         let same = json["same"].as_object().unwrap();
+        // (The example's empty devices travel by fingerprint too.)
         assert_eq!(
             same.keys().collect::<Vec<_>>(),
-            ["config", "nodes", "policy"]
+            ["config", "devices", "nodes", "policy"]
         );
         assert_eq!(same["nodes"], fingerprint(CLASSIC_NODES));
         // One edited editor keeps an ordinary edit under the chat limit.
@@ -821,7 +826,8 @@ mod tests {
     #[test]
     fn a_v135_scenario_names_its_scheduler() {
         let mut shared = edited();
-        shared.texts[3] = include_str!("../../assets/scenarios/config-v1.yaml").into();
+        shared.texts[EditorFile::Config.index()] =
+            include_str!("../../assets/scenarios/config-v1.yaml").into();
         let json = unpack_json(&encode_scenario(&shared));
         assert_eq!(json["scheduler"], "v1.35");
         assert_eq!(opened(&encode_scenario(&shared)).shared, shared);
@@ -1203,6 +1209,15 @@ mod tests {
             )),
             Err(LinkError::MissingEditor("config"))
         );
+        // A link written before the Devices editor existed names four editors: its devices
+        // editor opens empty, as the page then had none.
+        let old = decode(&pack(
+            "{\"v\": 1, \"scheduler\": \"v1.17\", \"seed\": 0, \"example\": \"classic\", \"texts\": {\"nodes\": \"n\", \"pods\": \"p\", \"policy\": \"x\", \"config\": \"c\"}}",
+        ))
+        .expect("an old link opens")
+        .expect("a scenario");
+        assert_eq!(old.shared.texts[EditorFile::Devices.index()], "");
+        assert_eq!(old.shared.texts[EditorFile::Config.index()], "c");
         assert_eq!(
             decode(&pack(
                 "{\"v\": 1, \"scheduler\": \"v1.17\", \"seed\": 0, \"example\": \"classic\", \"texts\": {\"timeline\": \"\"}}"
@@ -1246,7 +1261,11 @@ mod tests {
         let json = "{\"v\": 1, \"scheduler\": \"v1.17\", \"seed\": 0, \"example\": \"gone\", \"texts\": {\"nodes\": \"a\", \"pods\": \"b\", \"policy\": \"c\", \"config\": \"d\"}}";
         let back = opened(&pack(json));
         assert_eq!(back.shared.example, "classic");
-        assert_eq!(back.shared.texts, ["a", "b", "c", "d"].map(String::from));
+        // (A link written before the Devices editor has no devices: they are empty.)
+        assert_eq!(
+            back.shared.texts,
+            ["a", "b", "", "c", "d"].map(String::from)
+        );
     }
 
     #[test]

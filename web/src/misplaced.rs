@@ -10,7 +10,7 @@ use schedlab_core::Diagnostic;
 /// configurations outside the Config editor, and warns about pods in the Nodes editor.
 /// `names` are the editors' file names, in [`EditorFile::ALL`] order.
 pub fn check(inputs: &mut Inputs, names: &[String], errors: &mut Vec<Diagnostic>) {
-    let name = |f: EditorFile| names[f.index()].as_str();
+    let name = |f: EditorFile| names.get(f.index()).map_or("", String::as_str);
     let at = |o: &Origin, message: String| Diagnostic::new(&o.file, o.path.clone(), message);
     let policy = name(EditorFile::Policy);
     let config = name(EditorFile::Config);

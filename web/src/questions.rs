@@ -29,7 +29,7 @@ pub struct Editors {
 }
 
 impl Editors {
-    /// Reads the four editors' texts (in [`EditorFile::ALL`] order) as the run reads them:
+    /// Reads the five editors' texts (in [`EditorFile::ALL`] order) as the run reads them:
     /// misplaced objects are errors, and a v1 configuration leaves the Policy out.
     pub fn read(texts: Vec<String>) -> Result<Editors, Vec<Diagnostic>> {
         let names: Vec<String> = EditorFile::ALL
@@ -456,6 +456,7 @@ mod tests {
         Editors::read(vec![
             nodes.into(),
             pods.into(),
+            String::new(),
             String::new(),
             config.into(),
         ])

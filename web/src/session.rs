@@ -7,6 +7,7 @@
 //! does not change with the position (pod names, the event log, the timeline's marks) is built
 //! once, in [`SessionInfo`].
 
+use crate::devices::{pod_claim_devices, ClaimDevices};
 use schedlab_core::model::resources::format_amount;
 use schedlab_core::model::selector::LabelSelector;
 use schedlab_core::scenario::SchedulerVersion;
@@ -252,6 +253,8 @@ pub struct NodeCard {
     pub cordoned: bool,
     /// The pods on it or headed for it.
     pub chips: Vec<Chip>,
+    /// The devices its ResourceSlices publish (Dynamic Resource Allocation), free or held.
+    pub devices: Vec<crate::devices::DeviceChip>,
 }
 
 /// A pod on a node card.
@@ -336,8 +339,15 @@ const DETAIL_CACHE: usize = 32;
 /// States kept from the positions the user stepped from (stepping back restores one).
 const TRAIL: usize = 16;
 
-/// A cycle's detailed trace and the cluster it saw.
-pub type CycleDetail = Arc<(CycleTrace, Cluster)>;
+/// A cycle's detailed trace, the cluster it saw, and the pod's claims with their devices just
+/// after it (allocated at `assume` when it scheduled the pod).
+pub type CycleDetail = Arc<(CycleTrace, Cluster, Vec<ClaimDevices>)>;
+
+/// A cycle's detail from the clusters before and after it.
+fn detail((trace, before, after): (CycleTrace, Cluster, Cluster)) -> CycleDetail {
+    let claims = pod_claim_devices(&after, trace.pod);
+    Arc::new((trace, before, claims))
+}
 
 /// A scenario's simulation and its fixed facts.
 pub struct Session {
@@ -551,8 +561,8 @@ impl Session {
                 let at = self.info.cycle_steps[last];
                 if at >= self.sim.position() && !self.is_cached(last) {
                     self.sim.go_to_step(at);
-                    if let Some(d) = self.sim.next_cycle_detail() {
-                        self.remember(last, Arc::new(d));
+                    if let Some(d) = self.sim.next_cycle_detail_and_after() {
+                        self.remember(last, detail(d));
                     }
                 }
             }
@@ -564,8 +574,8 @@ impl Session {
     pub fn prefetch_next_cycle(&self) {
         if let Some(c) = self.info.cycle_at(self.position()) {
             if !self.is_cached(c) {
-                if let Some(d) = self.sim.next_cycle_detail() {
-                    self.remember(c, Arc::new(d));
+                if let Some(d) = self.sim.next_cycle_detail_and_after() {
+                    self.remember(c, detail(d));
                 }
             }
         }
@@ -596,7 +606,7 @@ impl Session {
         if let Some(d) = cached {
             return Some(d);
         }
-        let d = Arc::new(self.sim.cycle_detail_and_cluster(cycle)?);
+        let d = detail(self.sim.cycle_detail_and_after(cycle)?);
         self.remember(cycle, Arc::clone(&d));
         Some(d)
     }
@@ -617,10 +627,12 @@ impl Session {
         }
         let budgeted = |p: PodId| budgeted.get(p).copied().unwrap_or(false);
 
+        let devices = crate::devices::node_devices(cluster);
         let mut nodes: Vec<NodeCard> = cluster
             .nodes()
             .iter()
-            .map(|n| {
+            .zip(devices)
+            .map(|(n, devices)| {
                 let mut labels: Vec<(String, String)> = n
                     .labels()
                     .iter()
@@ -670,6 +682,7 @@ impl Session {
                             budgeted: budgeted(p),
                         })
                         .collect(),
+                    devices,
                 }
             })
             .collect();

@@ -66,6 +66,10 @@ pub struct BenchArgs {
     /// wall time and a fingerprint of each run's decisions (the same whatever `--threads`).
     #[arg(long, default_value_t = 1)]
     runs: usize,
+    /// Add an extender (filter and prioritize, weight 1) answered by an ExtenderMock: the
+    /// simulation's own cost of calling an extender, with no network.
+    #[arg(long)]
+    mock_extender: bool,
 }
 
 /// Which loop the benchmark times.
@@ -204,7 +208,13 @@ pub fn run(a: &BenchArgs) -> ExitCode {
         a.pending.unwrap_or(dp),
     );
     let setup = Instant::now();
-    let scenario = build_for(a.workload, nodes, bound, pending, a.percentage, a.scheduler);
+    let mut scenario = build_for(a.workload, nodes, bound, pending, a.percentage, a.scheduler);
+    if a.mock_extender {
+        if let Err(e) = schedlab_core::add_mock_extender(&mut scenario) {
+            eprintln!("error: --mock-extender: {e}");
+            return ExitCode::from(1);
+        }
+    }
     let setup_s = setup.elapsed().as_secs_f64();
     if a.runs > 1 {
         return independent_runs(a, &scenario, setup_s);

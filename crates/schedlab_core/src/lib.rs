@@ -45,4 +45,6 @@ pub use parallel::with_threads;
 pub use parallel::{map, threads};
 pub use scenario::Scenario;
 pub use simulation::Run;
-pub use workloads::{build, build_for, scheduling_basic, single_pass, SinglePass, Workload};
+pub use workloads::{
+    add_mock_extender, build, build_for, scheduling_basic, single_pass, SinglePass, Workload,
+};

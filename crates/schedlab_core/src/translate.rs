@@ -955,17 +955,10 @@ const TLS_FIELDS: [&str; 8] = [
 /// The v1 `ExtenderManagedResource` field names.
 const MANAGED_RESOURCE_FIELDS: [&str; 2] = ["name", "ignoredByScheduler"];
 
-/// An extender of the Policy as a v1 `Extender`, with a warning that it is not called.
+/// An extender of the Policy as a v1 `Extender` (`httpTimeout` in nanoseconds becomes a
+/// duration string, the field names take v1's spelling).
 fn extender(e: &Value, i: usize, warnings: &mut Vec<String>) -> Value {
     let path = format!("extenders[{i}]");
-    let url = field(e, "urlPrefix")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    warnings.push(format!(
-        "{path} ({url:?}): carried over to extenders, but schedlab does not call extenders (their \
-         filter, prioritize, preempt and bind verbs are skipped); v1.35 gives their \
-         ignoredByScheduler resources to NodeResourcesFit's ignoredResources itself"
-    ));
     let mut out = rename_fields(e, &EXTENDER_FIELDS, &path, warnings);
     if let Some(Value::Number(n)) = out.get("httpTimeout") {
         if let Some(ns) = n.as_i64() {
@@ -1013,13 +1006,6 @@ fn rename_fields(
         }
     }
     out
-}
-
-fn field<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {
-    v.as_object()?
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case(name))
-        .map(|(_, v)| v)
 }
 
 /// A Policy's `httpTimeout` (a Go `time.Duration`, nanoseconds) as a duration string that
@@ -1535,12 +1521,11 @@ mod tests {
             "priorities[0] Pref: left out: labelPreference (label ssd present, weight 2)",
             "priorities[1] ResourceLimitsPriority: left out",
             "alwaysCheckAllPredicates: left out",
-            "extenders[0] (\"http://127.0.0.1:9251\"): carried over",
             "extenders[0].apiVersion: left out",
         ] {
             assert!(warned(&t, start), "{start}\n{:#?}", t.warnings);
         }
-        assert_eq!(t.warnings.len(), 7, "{:#?}", t.warnings);
+        assert_eq!(t.warnings.len(), 6, "{:#?}", t.warnings);
         assert_eq!(
             t.configuration["extenders"],
             json!([{

@@ -476,6 +476,46 @@ pub fn single_pass(s: &Scenario, seed: u64, detail: bool) -> SinglePass {
     out
 }
 
+/// The URL prefix of the benchmarks' mock extender.
+pub const BENCH_EXTENDER: &str = "http://bench-extender.invalid/scheduler";
+
+/// Adds to a built workload an extender with filter and prioritize verbs (weight 1,
+/// `nodeCacheCapable`), answered by an ExtenderMock: the first two nodes fail with a message,
+/// every other node passes and scores 5. For `schedlab bench --mock-extender`: what an
+/// extender costs the simulation itself. Err: why it could not be added.
+pub fn add_mock_extender(scenario: &mut Scenario) -> Result<(), String> {
+    use crate::sched::extender::mock::Mock;
+    use crate::sched::extender::recording::Recording;
+    use crate::sched::extender::{answers::Answers, Extender};
+    let ext = Extender {
+        url_prefix: BENCH_EXTENDER.into(),
+        filter_verb: "filter".into(),
+        prioritize_verb: "prioritize".into(),
+        weight: 1,
+        node_cache_capable: true,
+        http_timeout: Some(crate::sched::extender::DEFAULT_TIMEOUT),
+        ..Extender::default()
+    };
+    match std::sync::Arc::get_mut(&mut scenario.scheduler) {
+        Some(crate::scheduler::Scheduler::V117(s)) => s.algorithm.settings.extenders.push(ext),
+        Some(crate::scheduler::Scheduler::V135(c)) => c.extenders.push(ext),
+        None => return Err("the scenario's scheduler is shared".into()),
+    }
+    let mock = Mock::read(&serde_json::json!({
+        "apiVersion": crate::model::SCHEDLAB_API_VERSION,
+        "kind": "ExtenderMock",
+        "metadata": {"name": "bench"},
+        "urlPrefix": BENCH_EXTENDER,
+        "rules": [
+            {"nodes": ["node-0", "node-1"], "filter": "Fail", "message": "reserved by the extender"},
+            {"score": 5}
+        ]
+    }))
+    .map_err(|(path, message)| format!("the mock: {path}: {message}"))?;
+    scenario.extender_answers = std::sync::Arc::new(Answers::new(vec![mock], Recording::default()));
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

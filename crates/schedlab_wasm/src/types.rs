@@ -120,12 +120,51 @@ pub struct Report {
     pub end: RunEnd,
     /// The scheduler that ran.
     pub scheduler: SchedulerName,
+    /// Every ResourceClaim (`resource.k8s.io/v1`) at the end: the input's in input order,
+    /// then those generated from templates (present only when the scenario has claims).
+    #[tsify(optional)]
+    #[serde(
+        rename = "resourceClaims",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub resource_claims: Option<Vec<ReportClaim>>,
     /// Blocks of `cycles` (and `events`) that ran again and again right after themselves,
     /// identically but for the clock: the copies after the first 4 are counted here, not
     /// listed (present only when some were).
     #[tsify(optional)]
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub repeats: Vec<Repeat>,
+}
+
+/// A ResourceClaim in the report.
+#[derive(Tsify, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ReportClaim {
+    /// `namespace/name`.
+    pub name: String,
+    /// Whether the claim has an allocation.
+    pub allocated: bool,
+    /// The node the allocation binds to (`null` when it is not bound to one node).
+    pub node: Option<String>,
+    /// The devices allocated, one per request result.
+    pub devices: Vec<ReportClaimDevice>,
+    /// The pods the claim is reserved for, `namespace/name`.
+    pub reserved_for: Vec<String>,
+}
+
+/// One device of a claim's allocation.
+#[derive(Tsify, Serialize, Deserialize, Clone, Debug, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct ReportClaimDevice {
+    /// The request (`name`, or `name/subrequest`).
+    pub request: String,
+    /// The driver.
+    pub driver: String,
+    /// The pool.
+    pub pool: String,
+    /// The device.
+    pub device: String,
 }
 
 /// A repeated block of the report: `cycles[firstCycle ..][.. cycles]` and

@@ -28,6 +28,39 @@ pub fn AssumeBind(
             .join(", ");
         view! { <p class="note">"Volumes bound at assume: "{list}</p> }
     });
+    let devices = (!cycle.claims.is_empty()).then(|| {
+        let rows = cycle
+            .claims
+            .iter()
+            .map(|c| {
+                let devices = if c.devices.is_empty() {
+                    "no devices".to_string()
+                } else {
+                    c.devices.join("; ")
+                };
+                view! {
+                    <li data-testid="claim-devices" data-claim=c.claim.clone()>
+                        <span class="mono">{c.entry.clone()}</span>" (claim "<span class="mono">{c.claim.clone()}</span>"): "
+                        <span class="mono">{devices}</span>
+                    </li>
+                }
+            })
+            .collect_view();
+        view! {
+            <div class="note" data-testid="allocated-devices">
+                <Term name="DynamicResources">"Devices"</Term>" allocated at assume (Reserve), in flight until the binding ends:"
+                <ul class="claim-devices">{rows}</ul>
+            </div>
+        }
+    });
+    let reserved = (!cycle.claims.is_empty()).then(|| {
+        let names: Vec<String> = cycle.claims.iter().map(|c| c.claim.clone()).collect();
+        view! {
+            <p class="note" data-testid="reserved-for">
+                "PreBind writes the allocation to the claim ("<span class="mono">{names.join(", ")}</span>") and adds "<span class="mono">{pod.clone()}</span>" to its reservedFor."
+            </p>
+        }
+    });
     let modern = cycle.modern.clone();
     let at_assume = modern.clone().map(|m| {
         view! {
@@ -53,6 +86,7 @@ pub fn AssumeBind(
                 ": the next cycles already see its requests there."
             </p>
             {volumes}
+            {devices}
             {at_assume}
         </section>
         {bound.then(|| view! {
@@ -66,6 +100,7 @@ pub fn AssumeBind(
                 "Normal · Scheduled · "
                 <span class="mono">{format!("Successfully assigned {pod} to {node}")}</span>
             </p>
+            {reserved}
             {at_bind}
         </section>
         })}

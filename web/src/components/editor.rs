@@ -9,6 +9,7 @@
 //! ([`Editors::replaced`] counts only the replacements from elsewhere).
 
 use super::config_form::ConfigForm;
+use super::devices_form::DevicesForm;
 use super::node_form::NodeForm;
 use super::pod_form::PodForm;
 use super::policy_form::PolicyForm;
@@ -18,6 +19,9 @@ use crate::state::{Editors, Loads};
 use leptos::html;
 use leptos::prelude::*;
 use schedlab_core::Diagnostic;
+
+/// What the empty Devices editor says goes there.
+const DEVICES_PLACEHOLDER: &str = "# DeviceClasses, ResourceSlices, ResourceClaims and ResourceClaimTemplates\n# (resource.k8s.io/v1): the devices kube-scheduler v1.35 allocates to pods\n# through Dynamic Resource Allocation. The Form view adds them one by one;\n# the gpu-cluster example has a whole cluster of GPUs.";
 
 /// Height of one editor line in CSS pixels; equal to `--editor-line` in `style.css`.
 const LINE_HEIGHT_PX: i32 = 18;
@@ -137,6 +141,7 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
                     autocomplete="off"
                     autocapitalize="off"
                     wrap="off"
+                    placeholder=(file == EditorFile::Devices).then_some(DEVICES_PLACEHOLDER)
                     // Never megabytes on their way out: a big text from elsewhere unmounts this.
                     prop:value=move || if whole.get() { text.get() } else { String::new() }
                     on:input=move |ev| {
@@ -324,12 +329,13 @@ mod tests {
 }
 
 split_point! {
-    /// The form of `file`. A split point: the four forms' code (and the YAML reader they edit
+    /// The form of `file`. A split point: the forms' code (and the YAML reader they edit
     /// with) is fetched when a form is first opened.
     fn form_of(file: EditorFile, text: Signal<String>, on_edit: Callback<String>) -> AnyView {
         match file {
             EditorFile::Nodes => view! { <NodeForm text=text on_edit=on_edit/> }.into_any(),
             EditorFile::Pods => view! { <PodForm text=text on_edit=on_edit/> }.into_any(),
+            EditorFile::Devices => view! { <DevicesForm text=text on_edit=on_edit/> }.into_any(),
             EditorFile::Policy => view! { <PolicyForm text=text on_edit=on_edit/> }.into_any(),
             EditorFile::Config => view! { <ConfigForm text=text on_edit=on_edit/> }.into_any(),
         }

@@ -1,4 +1,4 @@
-//! The four editors behind tabs: nodes, pods, policy and scheduler configuration. Every editor
+//! The five editors behind tabs: nodes, pods, devices, policy and scheduler configuration. Every editor
 //! stays mounted (its scroll and cursor survive a tab switch); a tab shows its error count.
 
 use super::editor::Editor;
@@ -30,14 +30,13 @@ pub fn Editors() -> impl IntoView {
                         if errors.get() > 0 {
                             c.push_str(" has-errors");
                         }
-                        // v1.35 reads no Policy: its tab is dimmed.
-                        if f == EditorFile::Policy && editors.scheduler.get() == SchedulerVersion::V1_35 {
+                        // v1.35 reads no Policy, v1.17 no devices: their tabs are dimmed.
+                        if not_read(f, editors.scheduler.get()).is_some() {
                             c.push_str(" not-read");
                         }
                         c
                     }
-                    title=move || (f == EditorFile::Policy && editors.scheduler.get() == SchedulerVersion::V1_35)
-                        .then_some("kube-scheduler v1.35 does not read a Policy")
+                    title=move || not_read(f, editors.scheduler.get())
                     aria-selected=move || (editors.tab.get() == f).to_string()
                     data-testid=format!("tab-{}", f.stem())
                     on:click=move |_| editors.tab.set(f)
@@ -61,5 +60,18 @@ pub fn Editors() -> impl IntoView {
     view! {
         <div class="tabs" role="tablist" aria-label="Input files">{tabs}</div>
         {panels}
+    }
+}
+
+/// Why the scheduler does not read an editor, when it does not.
+fn not_read(file: EditorFile, scheduler: SchedulerVersion) -> Option<&'static str> {
+    match (file, scheduler) {
+        (EditorFile::Policy, SchedulerVersion::V1_35) => {
+            Some("kube-scheduler v1.35 does not read a Policy")
+        }
+        (EditorFile::Devices, SchedulerVersion::V1_17) => {
+            Some("kube-scheduler v1.17 has no Dynamic Resource Allocation: it reads no devices")
+        }
+        _ => None,
     }
 }

@@ -10,6 +10,7 @@ use super::camel_breaks;
 use super::plugin_statuses::{code_class, ExtPoints, PluginStatuses};
 use super::term::Term;
 use crate::analysis::{FilterCell, FilterRow, FilterTable, ModernView};
+use crate::devices::ClaimDevices;
 use leptos::prelude::*;
 
 /// The filter table.
@@ -19,6 +20,9 @@ pub fn FindNodesThatFit(
     /// v1.35: the cycle's extension points (`None` for v1.17).
     #[prop(default = None)]
     modern: Option<ModernView>,
+    /// The pod's ResourceClaims (what DynamicResources' Filter allocates on each node).
+    #[prop(default = Vec::new())]
+    claims: Vec<ClaimDevices>,
 ) -> impl IntoView {
     let is_modern = modern.is_some();
     let FilterTable {
@@ -89,6 +93,7 @@ pub fn FindNodesThatFit(
                 <span class="step-sub">{sub}</span>
             </h3>
             {pre}
+            {(!claims.is_empty()).then(|| view! { <PodClaims claims=claims/> })}
             {nominated}
             {is_modern.then(|| view! { <h4 class="ext-title"><Term name="Filter" code=true/><span class="step-sub">"the profile's Filter plugins, in order"</span></h4> })}
             <p class="meta">
@@ -126,6 +131,36 @@ pub fn FindNodesThatFit(
                 </p>
             })}
         </section>
+    }
+}
+
+/// The pod's claims, each with what it asks for: what DynamicResources' Filter runs the
+/// allocator for on each node.
+#[component]
+fn PodClaims(claims: Vec<ClaimDevices>) -> impl IntoView {
+    let rows = claims
+        .into_iter()
+        .map(|c| {
+            let asks = if c.asks.is_empty() {
+                "not created yet".to_string()
+            } else {
+                c.asks
+            };
+            let claim = c.claim.clone();
+            view! {
+                <li data-testid="pod-claim" data-claim=claim>
+                    <span class="mono">{c.entry}</span>" (claim "<span class="mono">{c.claim}</span>"): "
+                    <span class="mono">{asks}</span>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="note" data-testid="pod-claims">
+            <Term name="DynamicResources">"DynamicResources"</Term>
+            " runs the allocator on each node for the pod's "<Term name="ResourceClaim">"claims"</Term>":"
+            <ul class="claim-devices">{rows}</ul>
+        </div>
     }
 }
 

@@ -8,6 +8,7 @@
 //!   also offers the **report** (what `schedlab run --output json` prints for that file) and
 //!   the **placements** as CSV ([`crate::export`]).
 
+use crate::base::EditorFile;
 use crate::engine::{self, Export};
 use crate::export::{cli_command, BIG_REPORT, BYTES_PER_ROW};
 use crate::state::{Editors, Loads, Notice, RunPosition};
@@ -400,7 +401,12 @@ fn apply_import(editors: Editors, notice: Notice, mode: Mode, texts: &[String]) 
     }
     match mode {
         Mode::Replace => {
-            let names: Vec<&str> = imported.texts.iter().map(|(f, _)| f.tab_title()).collect();
+            let names: Vec<&str> = imported
+                .texts
+                .iter()
+                .filter(|(f, t)| *f != EditorFile::Devices || !t.is_empty())
+                .map(|(f, _)| f.tab_title())
+                .collect();
             editors.import(imported.texts);
             notice.notify(format!("Imported into {}{left_out}.", names.join(", ")));
         }

@@ -94,7 +94,7 @@ pub fn Inspector() -> impl IntoView {
             <ol class="phase-strip" data-testid="phase-strip">{strip}</ol>
             {waiting.map(|w| view! { <p class="phase-hint" data-testid="phase-hint">{w}</p> })}
             <div class=class(Phase::QueuePop)><ScheduleOne inspection=i.clone() phase=current/></div>
-            {shown(Phase::Filter).then(|| view! { <div class=class(Phase::Filter)><FindNodesThatFit table=c.filter.clone() modern=c.modern.clone()/></div> })}
+            {shown(Phase::Filter).then(|| view! { <div class=class(Phase::Filter)><FindNodesThatFit table=c.filter.clone() modern=c.modern.clone() claims=c.claims.clone()/></div> })}
             {(scheduled && shown(Phase::Score)).then(|| view! { <div class=class(Phase::Score)><PrioritizeNodes table=c.scores.clone() modern=c.modern.clone()/></div> })}
             {(scheduled && shown(Phase::SelectHost)).then(|| view! { <div class=class(Phase::SelectHost)><SelectHost cycle=c.clone()/></div> })}
             {(scheduled && shown(Phase::Assume)).then(|| view! {

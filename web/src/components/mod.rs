@@ -7,6 +7,8 @@ pub mod cluster_view;
 pub mod config_form;
 pub mod config_form_v1;
 pub mod controls;
+pub mod devices_form;
+pub mod dra_row;
 pub mod editor;
 pub mod editors;
 pub mod embed_view;

@@ -5,6 +5,7 @@
 use super::pdb_view::PdbHover;
 use super::priority_class;
 use super::term::Term;
+use crate::devices::DeviceChip;
 use crate::session::{ChipKind, Usage};
 use crate::state::{RunPosition, Selected, Selection};
 use leptos::prelude::*;
@@ -115,8 +116,74 @@ pub fn NodeCard(index: usize) -> impl IntoView {
                     </ul>
                 })}
                 <div class="chips">{chips}</div>
+                {(!n.devices.is_empty()).then(|| view! { <Devices devices=n.devices.clone()/> })}
             </article>
         })
+    }
+}
+
+/// A node's devices, a line per driver and pool: each device free or held (by which claim, for
+/// which pods).
+#[component]
+fn Devices(devices: Vec<DeviceChip>) -> impl IntoView {
+    let mut pools: Vec<(String, String, Vec<DeviceChip>)> = Vec::new();
+    for d in devices {
+        match pools
+            .iter_mut()
+            .find(|(driver, pool, _)| *driver == d.driver && *pool == d.pool)
+        {
+            Some((_, _, list)) => list.push(d),
+            None => pools.push((d.driver.clone(), d.pool.clone(), vec![d])),
+        }
+    }
+    let free = pools
+        .iter()
+        .flat_map(|(_, _, l)| l)
+        .filter(|d| d.claim.is_none())
+        .count();
+    let total: usize = pools.iter().map(|(_, _, l)| l.len()).sum();
+    let pools = pools
+        .into_iter()
+        .map(|(driver, pool, list)| {
+            let chips = list
+                .into_iter()
+                .map(|d| {
+                    let text = match (&d.label, d.pods.first()) {
+                        (Some(l), Some(p)) => format!("{} {l} → {p}", d.name),
+                        (None, Some(p)) => format!("{} → {p}", d.name),
+                        (Some(l), None) => format!("{} {l}", d.name),
+                        (None, None) => d.name.clone(),
+                    };
+                    view! {
+                        <li
+                            class=format!("device {}", d.state())
+                            title=d.title()
+                            data-testid="device"
+                            data-device=d.name.clone()
+                            data-state=d.state()
+                            data-claim=d.claim.clone()
+                        >
+                            {text}
+                        </li>
+                    }
+                })
+                .collect_view();
+            view! {
+                <div class="device-pool" data-driver=driver.clone() data-pool=pool.clone()>
+                    <span class="device-pool-name" title=format!("driver {driver}, pool {pool}")>{format!("{driver} · {pool}")}</span>
+                    <ul class="device-list">{chips}</ul>
+                </div>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="devices" data-testid="node-devices">
+            <div class="devices-head">
+                <Term name="ResourceSlice">"devices"</Term>
+                <span class="devices-free">{format!("{free}/{total} free")}</span>
+            </div>
+            {pools}
+        </div>
     }
 }
 

@@ -41,6 +41,8 @@ pub trait ListedKind: 'static {
     const ONE: &'static str;
     /// `nodes`: the plural, also the editor's file stem.
     const MANY: &'static str;
+    /// What the add button and the count call one (`node`).
+    const NOUN: &'static str = Self::ONE;
     /// The summary of one object.
     fn summary(v: &Value) -> Self::Summary;
     /// Its name.
@@ -56,7 +58,7 @@ pub trait ListedKind: 'static {
     ) -> AnyView;
 }
 
-/// A filterable list of the objects of one kind.
+/// A filterable list of the objects of one kind: the file's form.
 #[component]
 pub fn ObjectList<K: ListedKind>(
     text: Signal<String>,
@@ -64,6 +66,26 @@ pub fn ObjectList<K: ListedKind>(
     #[prop(optional)] _kind: std::marker::PhantomData<K>,
 ) -> impl IntoView {
     let doc = FormDoc::new(text, on_edit);
+    view! {
+        <div class="form" data-testid=format!("{}-form", K::ONE)>
+            <FormNotice text=text stem=K::MANY error=Signal::derive(move || doc.error())/>
+            <Show when=move || doc.error().is_none()>
+                <KindList<K> doc=doc/>
+            </Show>
+        </div>
+    }
+}
+
+/// The objects of one kind in a parsed file (one of several lists of a form): a name filter,
+/// a count, an add button and the rows.
+#[component]
+pub fn KindList<K: ListedKind>(
+    doc: FormDoc,
+    /// Whether to say how rows open and fields apply (once per form).
+    #[prop(default = true)]
+    hint: bool,
+    #[prop(optional)] _kind: std::marker::PhantomData<K>,
+) -> impl IntoView {
     let filter = RwSignal::new(String::new());
     let expanded = RwSignal::new(None::<String>);
     let listing = Memo::new(move |_| {
@@ -98,7 +120,7 @@ pub fn ObjectList<K: ListedKind>(
     let count = move || {
         listing.with(|l| {
             let Some(l) = l else { return String::new() };
-            let noun = if l.total == 1 { K::ONE } else { K::MANY };
+            let noun = if l.total == 1 { K::NOUN } else { K::MANY };
             if l.matched < l.total {
                 format!("{} of {} {noun}", l.matched, l.total)
             } else {
@@ -109,9 +131,6 @@ pub fn ObjectList<K: ListedKind>(
     let stat =
         move |f: fn(&Listing<K::Summary>) -> bool| listing.with(|l| l.as_ref().is_some_and(f));
     view! {
-        <div class="form" data-testid=format!("{}-form", K::ONE)>
-            <FormNotice text=text stem=K::MANY error=Signal::derive(move || doc.error())/>
-            <Show when=move || doc.error().is_none()>
                 <div class="form-toolbar">
                     <SearchBox
                         value=filter
@@ -122,10 +141,10 @@ pub fn ObjectList<K: ListedKind>(
                     />
                     <span class="form-count">{count}</span>
                     <button class="form-button" data-testid=format!("{}-add", K::ONE) on:click=add>
-                        {format!("+ Add {}", K::ONE)}
+                        {format!("+ Add {}", K::NOUN)}
                     </button>
                 </div>
-                <p class="form-hint">"Open a row to edit it; a field applies on Enter or when you leave it."</p>
+                {hint.then(|| view! { <p class="form-hint">"Open a row to edit it; a field applies on Enter or when you leave it."</p> })}
                 <div class="form-rows">
                     <For
                         each=move || listing.with(|l| l.as_ref().map(|l| l.rows.iter().map(|r| r.key.clone()).collect::<Vec<_>>()).unwrap_or_default())
@@ -154,8 +173,6 @@ pub fn ObjectList<K: ListedKind>(
                 <Show when=move || stat(|l| l.total == 0)>
                     <p class="form-more">{format!("No {} yet.", K::MANY)}</p>
                 </Show>
-            </Show>
-        </div>
     }
 }
 

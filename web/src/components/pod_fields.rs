@@ -8,7 +8,7 @@ use crate::forms::pod::{self, PodField};
 use leptos::prelude::*;
 
 /// Every field of the form: field, label, test id, placeholder, multiline.
-const FIELDS: [(PodField, &str, &str, &str, bool); 14] = [
+const FIELDS: [(PodField, &str, &str, &str, bool); 15] = [
     (PodField::Name, "Name", "pod-name", "", false),
     (PodField::Cpu, "CPU request", "pod-cpu", "100m", false),
     (
@@ -87,6 +87,13 @@ const FIELDS: [(PodField, &str, &str, &str, bool); 14] = [
         "Topology spread constraints",
         "pod-spread",
         "topologyKey maxSkew DoNotSchedule|ScheduleAnyway app=web",
+        true,
+    ),
+    (
+        PodField::Claims,
+        "Resource claims (NAME: claim CLAIM, or NAME: template TEMPLATE)",
+        "pod-claims",
+        "gpus: template two-gpus",
         true,
     ),
 ];

@@ -62,12 +62,12 @@ fn ask<T: DeserializeOwned + Send + Sync + 'static>(
     });
 }
 
-/// The four editors' texts, as a question carries them.
+/// The five editors' texts, as a question carries them.
 fn texts(work: Work) -> Vec<String> {
     work.texts_untracked()
 }
 
-/// The four editors, read as the run reads them.
+/// The five editors, read as the run reads them.
 fn read_editors(work: Work) -> Result<Editors, Vec<Diagnostic>> {
     Editors::read(texts(work))
 }

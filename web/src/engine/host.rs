@@ -159,9 +159,9 @@ impl Host {
             Request::Inspect { id, cycle } => {
                 let inspection = self.session.as_ref().and_then(|s| {
                     let detail = s.cycle_detail(cycle)?;
-                    let (trace, cluster) = &*detail;
+                    let (trace, cluster, claims) = &*detail;
                     Some(Box::new(analysis::inspect_cycle(
-                        trace, cluster, &s.info, cycle,
+                        trace, cluster, claims, &s.info, cycle,
                     )))
                 });
                 post(Reply::Inspection { id, inspection });

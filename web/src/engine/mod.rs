@@ -195,9 +195,9 @@ mod tests {
             }
             for cycle in 0..session.info.cycle_steps.len() {
                 let detail = session.cycle_detail(cycle).expect("a cycle");
-                let (trace, cluster) = &*detail;
+                let (trace, cluster, claims) = &*detail;
                 let inspection =
-                    crate::analysis::inspect_cycle(trace, cluster, &session.info, cycle);
+                    crate::analysis::inspect_cycle(trace, cluster, claims, &session.info, cycle);
                 replies.push(Reply::Inspection {
                     id: cycle as u64,
                     inspection: Some(Box::new(inspection)),

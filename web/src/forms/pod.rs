@@ -73,6 +73,7 @@ pub fn field_text(v: &Value, field: PodField) -> String {
         PodField::PodAntiAffinity => format_pod_terms(required("podAntiAffinity")),
         PodField::Spread => format_spread(at(v, &["spec", "topologySpreadConstraints"])),
         PodField::HostPorts => format_ports(&host_ports(v)),
+        PodField::Claims => format_claims(at(v, &["spec", "resourceClaims"])),
     }
 }
 
@@ -107,6 +108,8 @@ pub enum PodField {
     Spread,
     /// Host ports of the containers.
     HostPorts,
+    /// `spec.resourceClaims`: claims and claim templates (Dynamic Resource Allocation).
+    Claims,
 }
 
 /// Every `hostPort` of every container, with its protocol.
@@ -217,8 +220,76 @@ pub fn apply(doc: &mut Document, r: ObjRef, field: PodField, text: &str) -> Resu
             set_at(v, &["spec", "topologySpreadConstraints"], list_or_none(new));
         }
         PodField::HostPorts => set_host_ports(v, parse_ports(t)?),
+        PodField::Claims => {
+            let new = parse_claims(t, at(v, &["spec", "resourceClaims"]))?;
+            set_at(v, &["spec", "resourceClaims"], list_or_none(new));
+        }
     }
     Ok(())
+}
+
+/// One `spec.resourceClaims` entry as its line: `NAME: claim CLAIM` or
+/// `NAME: template TEMPLATE`.
+fn claim_line(c: &Value) -> String {
+    let name = str_at(c, &["name"]);
+    match (
+        c.get("resourceClaimName").and_then(Value::as_str),
+        c.get("resourceClaimTemplateName").and_then(Value::as_str),
+    ) {
+        (Some(claim), _) => format!("{name}: claim {claim}"),
+        (None, Some(template)) => format!("{name}: template {template}"),
+        (None, None) => format!("{name}:"),
+    }
+}
+
+/// A pod's claims as lines.
+pub fn format_claims(list: Option<&Value>) -> String {
+    list.and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(claim_line)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A pod's claims from lines (`NAME: claim CLAIM`, `NAME: template TEMPLATE`); an unchanged
+/// line keeps its entry as it was.
+pub fn parse_claims(text: &str, old: Option<&Value>) -> Result<Vec<Value>, String> {
+    let old_list: Vec<&Value> = old
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .collect();
+    let mut out: Vec<Value> = Vec::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if let Some(o) = old_list.iter().find(|o| claim_line(o) == line) {
+            out.push((*o).clone());
+            continue;
+        }
+        let hint = || {
+            format!("{line:?}: write NAME: claim CLAIM, or NAME: template TEMPLATE (for instance gpu: template two-gpus)")
+        };
+        let (name, rest) = line.split_once(':').ok_or_else(hint)?;
+        let name = name.trim();
+        let (how, target) = rest.trim().split_once(' ').ok_or_else(hint)?;
+        let target = target.trim();
+        if name.is_empty() || name.contains(char::is_whitespace) {
+            return Err(hint());
+        }
+        if target.is_empty() || target.contains(char::is_whitespace) {
+            return Err(hint());
+        }
+        let key = match how {
+            "claim" => "resourceClaimName",
+            "template" => "resourceClaimTemplateName",
+            _ => return Err(hint()),
+        };
+        if out.iter().any(|c| str_at(c, &["name"]) == name) {
+            return Err(format!("claim {name} is listed twice"));
+        }
+        out.push(json!({"name": name, key: target}));
+    }
+    Ok(out)
 }
 
 /// Sets a request of the first container (made if the pod has none).

@@ -512,3 +512,42 @@ fn v1_fields_profiles_and_unknown_plugins() {
         0
     ));
 }
+
+#[test]
+fn pod_claims_attach_a_claim_or_a_template() {
+    let mut doc = Document::parse(CLASSIC_PODS).unwrap();
+    let r = pod_ref(&doc, "web-1");
+    pod::apply(
+        &mut doc,
+        r,
+        PodField::Claims,
+        "gpus: template two-gpus\nshared: claim team-gpu",
+    )
+    .unwrap();
+    let doc = reparse(&doc);
+    let v = doc.get(pod_ref(&doc, "web-1")).unwrap();
+    assert_eq!(
+        v["spec"]["resourceClaims"],
+        json!([
+            {"name": "gpus", "resourceClaimTemplateName": "two-gpus"},
+            {"name": "shared", "resourceClaimName": "team-gpu"}
+        ])
+    );
+    assert_eq!(
+        pod::field_text(v, PodField::Claims),
+        "gpus: template two-gpus\nshared: claim team-gpu"
+    );
+    let mut doc = doc;
+    let r = pod_ref(&doc, "web-1");
+    let before = doc.clone();
+    let err = pod::apply(&mut doc, r, PodField::Claims, "gpus: two-gpus").unwrap_err();
+    assert!(err.contains("NAME: claim CLAIM"), "{err}");
+    assert_eq!(
+        pod::apply(&mut doc, r, PodField::Claims, "a: claim x\na: claim y").unwrap_err(),
+        "claim a is listed twice"
+    );
+    assert_eq!(doc, before, "a refused edit writes nothing");
+    // Empty text takes the claims away.
+    pod::apply(&mut doc, r, PodField::Claims, "").unwrap();
+    assert!(doc.get(r).unwrap()["spec"].get("resourceClaims").is_none());
+}

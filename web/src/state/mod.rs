@@ -1,7 +1,7 @@
 //! The page's state, in small contexts, each provided on its own with its own actions, so that
 //! a component takes only what it reads ([`provide`] makes them once, for [`crate::App`]):
 //!
-//! - [`Editors`] ([`editors`]): the work ([`Work`]: the four texts, their example, the seed),
+//! - [`Editors`] ([`editors`]): the work ([`Work`]: the five texts, their example, the seed),
 //!   the tab on screen, and every change to the work with Undo and Redo;
 //! - [`Loads`] ([`loads`]): the run of the work in the engine, its errors and progress;
 //! - [`RunPosition`] ([`position`]): the loaded run's facts, the frame on screen, stepping,

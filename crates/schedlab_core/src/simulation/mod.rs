@@ -632,6 +632,13 @@ impl Simulation {
     /// sees, when the next step is a cycle (on a copy: the position does not move). Cheaper
     /// than [`Simulation::cycle_detail`] for the cycle about to run: nothing is replayed.
     pub fn next_cycle_detail(&self) -> Option<(CycleTrace, Cluster)> {
+        self.next_cycle_detail_and_after()
+            .map(|(trace, before, _)| (trace, before))
+    }
+
+    /// [`Simulation::next_cycle_detail`], with the cluster cache just after the cycle (its
+    /// `assume` done: the pod on its node, its claims allocated).
+    pub fn next_cycle_detail_and_after(&self) -> Option<(CycleTrace, Cluster, Cluster)> {
         let next = engine::next(&self.state, &self.setup)?;
         if !matches!(next.1, engine::What::Cycle) {
             return None;
@@ -639,7 +646,7 @@ impl Simulation {
         let mut state = self.state.clone();
         let before = state.cluster.clone();
         let out = engine::apply(&mut state, &self.setup, next, true);
-        Some((out.cycle?, before))
+        Some((out.cycle?, before, state.cluster))
     }
 
     /// Whether to take checkpoints (default on). Without them going back replays from the
@@ -791,11 +798,18 @@ impl Simulation {
     /// [`Simulation::cycle_detail`] together with the cluster cache the cycle saw, from one
     /// replay (what an explanation of a past cycle needs).
     pub fn cycle_detail_and_cluster(&self, cycle: usize) -> Option<(CycleTrace, Cluster)> {
+        self.cycle_detail_and_after(cycle)
+            .map(|(trace, before, _)| (trace, before))
+    }
+
+    /// [`Simulation::cycle_detail_and_cluster`], with the cluster cache just after the cycle
+    /// (its `assume` done: the pod on its node, its claims allocated).
+    pub fn cycle_detail_and_after(&self, cycle: usize) -> Option<(CycleTrace, Cluster, Cluster)> {
         let mut state = self.state_before_cycle(cycle)?;
         let before = state.cluster.clone();
         let next = engine::next(&state, &self.setup)?;
         let out = engine::apply(&mut state, &self.setup, next, true);
-        Some((out.cycle?, before))
+        Some((out.cycle?, before, state.cluster))
     }
 
     /// A [`crate::simulation::Run`] of the history up to the current position, for the reports:

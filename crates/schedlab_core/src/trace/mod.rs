@@ -5,6 +5,7 @@
 //! decision is the same either way.
 
 pub mod explain;
+mod explain_extenders;
 pub(crate) mod preemption;
 pub mod v135;
 
@@ -174,6 +175,15 @@ impl PreemptionTrace {
 }
 
 impl CycleTrace {
+    /// Records each scored node's total (`totals[i]` is `nodes[i]`'s).
+    pub(crate) fn record_totals(&mut self, nodes: &[&crate::cluster::NodeInfo], totals: &[i64]) {
+        self.totals = nodes
+            .iter()
+            .zip(totals)
+            .map(|(n, t)| (n.id(), *t))
+            .collect();
+    }
+
     /// A cycle not decided yet: outcome `Error` with no message, nothing recorded.
     pub fn new(pod: PodId, num_all_nodes: usize, start_index: usize) -> CycleTrace {
         CycleTrace {

@@ -289,11 +289,7 @@ fn prioritize_with_extenders(
         &mut trace.extenders,
     );
     if detail {
-        trace.totals = feasible
-            .iter()
-            .zip(&totals)
-            .map(|(n, t)| (n.id(), *t))
-            .collect();
+        trace.record_totals(feasible, &totals);
     }
     Ok(totals)
 }
@@ -651,11 +647,7 @@ fn prioritize(
             .for_each(|t| *t = t.wrapping_add(everyone));
     }
     if detail {
-        trace.totals = nodes
-            .iter()
-            .zip(&totals)
-            .map(|(n, t)| (n.id(), *t))
-            .collect();
+        trace.record_totals(nodes, &totals);
     }
     Ok(totals)
 }

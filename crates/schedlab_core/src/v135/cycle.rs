@@ -826,6 +826,7 @@ impl<'a> Cycle<'a> {
             _ => prioritize(
                 self.profile,
                 &self.cx,
+                &self.result.states,
                 &nodes,
                 self.input.detail,
                 (&mut self.trace, &mut self.modern),
@@ -841,11 +842,7 @@ impl<'a> Cycle<'a> {
                 &mut self.trace.extenders,
             );
             if self.input.detail {
-                self.trace.totals = nodes
-                    .iter()
-                    .zip(&totals)
-                    .map(|(n, t)| (n.id(), *t))
-                    .collect();
+                self.trace.record_totals(&nodes, &totals);
             }
         }
         // selectHost: the seeded uniform choice among the best totals.
@@ -1121,6 +1118,7 @@ type PreScored = (Vec<(usize, Option<Box<dyn PluginState>>)>, Vec<usize>);
 fn prioritize(
     profile: &Profile,
     cx: &Cx,
+    states: &CycleStates,
     nodes: &[&NodeInfo],
     detail: bool,
     (trace, modern): (&mut CycleTrace, &mut ModernTrace),
@@ -1145,16 +1143,23 @@ fn prioritize(
             })
             .collect();
     }
-    // The Score plugins that run, with their PreScore state.
+    // The Score plugins that run, with their PreScore state; a plugin without PreScore reads
+    // the state its PreFilter wrote (upstream's one CycleState: DynamicResources' Score reads
+    // the allocations its Filter found).
+    let pre_scoring = &profile.points[Point::PreScore as usize];
     let running: Vec<RunningScore> = score_points
         .iter()
         .enumerate()
         .filter(|(_, i)| !skip.contains(i))
         .map(|(s, &i)| {
-            let state = pre_states
-                .iter()
-                .find(|(p, _)| *p == i)
-                .and_then(|(_, s)| s.as_deref());
+            let state = if pre_scoring.contains(&i) {
+                pre_states
+                    .iter()
+                    .find(|(p, _)| *p == i)
+                    .and_then(|(_, s)| s.as_deref())
+            } else {
+                states.get(i)
+            };
             (s, i, state)
         })
         .collect();
@@ -1191,11 +1196,7 @@ fn prioritize(
         }
     }
     if detail {
-        trace.totals = nodes
-            .iter()
-            .zip(&totals)
-            .map(|(n, t)| (n.id(), *t))
-            .collect();
+        trace.record_totals(nodes, &totals);
     }
     Ok(totals)
 }
@@ -1384,6 +1385,7 @@ mod tests {
             prioritize(
                 &profile,
                 &cx,
+                &CycleStates::new(1),
                 &feasible,
                 detail,
                 (&mut trace, &mut modern),

@@ -293,17 +293,20 @@ impl Caller<'_> {
     ) -> Result<(Vec<NodeId>, bool), String> {
         if let (true, Some(names)) = (ext.node_cache_capable, &reply.node_names) {
             let mut kept = Vec::with_capacity(names.len());
-            let sent_by_name: HashMap<&str, NodeId> = match self.flavor {
-                Flavor::V135 => sent
-                    .iter()
-                    .map(|&id| (cluster.nodes()[id].name(), id))
-                    .collect(),
-                Flavor::V117 => HashMap::new(),
-            };
+            // v1.35 looks names up among the nodes sent; built at the first name (a mock
+            // answers with node ids).
+            let mut sent_by_name: Option<HashMap<&str, NodeId>> = None;
             for r in names {
                 let found = match (r, self.flavor) {
                     (NodeRef::Id(id), _) => Some(*id),
-                    (NodeRef::Name(n), Flavor::V135) => sent_by_name.get(n.as_str()).copied(),
+                    (NodeRef::Name(n), Flavor::V135) => sent_by_name
+                        .get_or_insert_with(|| {
+                            sent.iter()
+                                .map(|&id| (cluster.nodes()[id].name(), id))
+                                .collect()
+                        })
+                        .get(n.as_str())
+                        .copied(),
                     (NodeRef::Name(n), Flavor::V117) => {
                         cluster.node_index().get(n.as_str()).copied()
                     }

@@ -508,7 +508,7 @@ fn service_anti_affinity_and_label_preference_share_one_weight() {
 }
 
 #[test]
-fn extenders_warn_and_ignored_resources_are_recorded() {
+fn extenders_are_built_and_ignored_resources_are_recorded() {
     // topolvm's scheduler-policy.cfg: one extender managing an ignoredByScheduler resource.
     let b = build_ok(json!({
         "kind": "Policy", "apiVersion": "v1",
@@ -528,14 +528,18 @@ fn extenders_warn_and_ignored_resources_are_recorded() {
     // The extender's presence does not change the provider sets.
     assert_eq!(filter_names(&b.algorithm), DEFAULT_FILTERS);
     assert_eq!(score_set(&b.algorithm), default_scores());
-    assert_eq!(b.warnings.len(), 2, "{:?}", b.warnings);
-    assert_eq!(b.warnings[0].0, "extenders[0]");
-    assert!(
-        b.warnings[0].1.contains("http://127.0.0.1:9251"),
-        "{:?}",
-        b.warnings
+    assert!(b.warnings.is_empty(), "{:?}", b.warnings);
+    // Both extenders are called, in the policy's order (neither is ignorable).
+    let e = &b.algorithm.settings.extenders;
+    assert_eq!(e.len(), 2);
+    assert_eq!(e[0].url_prefix, "http://127.0.0.1:9251");
+    assert_eq!(
+        (e[0].filter_verb.as_str(), e[0].prioritize_verb.as_str()),
+        ("predicate", "prioritize")
     );
-    assert_eq!(b.warnings[1].0, "extenders[1]");
+    assert_eq!(e[0].weight, 1);
+    assert_eq!(e[1].url_prefix, "http://127.0.0.1:12345/gpushare-scheduler");
+    assert_eq!(e[1].bind_verb, "bind");
 }
 
 #[test]

@@ -137,7 +137,7 @@ fn prepare(value: Value) -> Result<(Defaulted, Vec<FieldError>), Vec<FieldError>
 }
 
 /// Reads a v1 document (already known to be apiVersion v1, kind KubeSchedulerConfiguration).
-/// Ok: the configuration and warnings (e.g. `extenders` are not called: path `extenders[0]`).
+/// Ok: the configuration and warnings (each at its path, e.g. `profiles[0].plugins...`).
 /// Err: every error, each a FieldError whose path is inside the document.
 pub(crate) fn read(value: Value) -> Result<(Configuration, Vec<FieldError>), Vec<FieldError>> {
     let (config, warnings) = prepare(value)?;

@@ -8,6 +8,7 @@ use super::types::RawPluginConfig;
 use super::validate::validate;
 use super::*;
 use crate::model::field::FieldError;
+use crate::model::Millis;
 use crate::sched::MAX_NODE_SCORE;
 use crate::v135::plugin::Point;
 use crate::v135::registry;
@@ -921,16 +922,19 @@ fn process_fields_are_accepted_and_ignored() {
 }
 
 #[test]
-fn extenders_are_reported_not_called() {
-    let (_, warnings) = read(doc(json!({"extenders": [
-        {"urlPrefix": "http://a/", "filterVerb": "filter",
+fn extenders_are_built_ignorable_last() {
+    let (c, warnings) = read(doc(json!({"extenders": [
+        {"urlPrefix": "http://a/", "filterVerb": "filter", "ignorable": true,
          "managedResources": [{"name": "example.com/gpu", "ignoredByScheduler": true}]},
-        {"urlPrefix": "http://b/", "prioritizeVerb": "prioritize", "weight": 1, "httpTimeout": "5s"}
+        {"urlPrefix": "http://b/", "prioritizeVerb": "prioritize", "weight": 1, "httpTimeout": "1m30s"}
     ]})))
     .expect("valid");
-    let paths: Vec<&str> = warnings.iter().map(|w| w.path.as_str()).collect();
-    assert_eq!(paths, ["extenders[0]", "extenders[1]"]);
-    assert!(warnings[0].message.contains("\"http://a/\" is not called"));
+    assert!(warnings.is_empty(), "{warnings:?}");
+    // buildExtenders moves the ignorable extender to the end.
+    let urls: Vec<&str> = c.extenders.iter().map(|e| e.url_prefix.as_str()).collect();
+    assert_eq!(urls, ["http://b/", "http://a/"]);
+    assert_eq!(c.extenders[0].http_timeout, Some(Millis::secs(90)));
+    assert_eq!(c.extenders[1].http_timeout, Some(Millis::secs(5)));
 }
 
 // ---------------------------------------------------------------------------------------------
