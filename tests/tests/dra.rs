@@ -283,3 +283,52 @@ fn summaries_count_the_devices_each_node_sees_and_the_allocated_ones() {
     let plain = Summary::of(&scenario("v135-fit-balanced").run(0, false)).to_json();
     assert!(plain.get("devices").is_none() && plain["nodes"][0].get("devices").is_none());
 }
+
+#[test]
+fn the_json_report_gives_each_nodes_claim_answers_with_details() {
+    // v135-dra-admin-all, late's cycle: only gpu-1 (its rack) ran DynamicResources' Filter.
+    let s = scenario("v135-dra-admin-all");
+    let r = schedlab_tests::report(&s, 0);
+    let late = r["cycles"]
+        .as_array()
+        .expect("cycles")
+        .iter()
+        .find(|c| c["pod"] == "default/late")
+        .expect("late's cycle");
+    assert_eq!(
+        late["claims"],
+        serde_json::json!({"gpu-1": [{"claim": "default/late-gpu-bbbbf",
+            "failed": "request gpu asks for 1 device(s) of class gpu.example.com: the node has 2, 0 free"}]})
+    );
+    let monitor = r["cycles"]
+        .as_array()
+        .expect("cycles")
+        .iter()
+        .find(|c| c["pod"] == "default/monitor")
+        .expect("monitor's cycle");
+    assert_eq!(
+        monitor["claims"],
+        serde_json::json!({"gpu-1": [{"claim": "default/monitor-gpu-bbbbc",
+            "devices": [{"request": "watch", "device": "gpu.example.com/gpu-1/d0"}]}]})
+    );
+    // A summary report has no tables, so no claims either.
+    let summary = schedlab_tests::summary(&s, 0);
+    assert!(summary["cycles"][0].get("claims").is_none());
+}
+
+#[test]
+fn nvidias_slice_explains_a_pair_that_no_longer_fits() {
+    // v135-dra-nvidia-gpus: train holds gpu-0 and gpu-1, infer gpu-2; train-2 wants two GPUs
+    // of gpu.nvidia.com (type gpu) and only gpu-3 of the node's four is free.
+    let s = scenario("v135-dra-nvidia-gpus");
+    let run = s.run(0, true);
+    let id = run.find_pod("default/train-2").expect("pod");
+    let text = explain(&run.cluster, run.last_cycle_of(id).expect("cycle")).to_string();
+    assert!(
+        text.contains(
+            "  gpu-node-1: cannot allocate all claims\n    hint: claim default/train-2-gpus-bbbbd: \
+             request gpus asks for 2 device(s) of class gpu.nvidia.com: the node has 4, 1 free\n"
+        ),
+        "{text}"
+    );
+}

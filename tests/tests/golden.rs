@@ -58,6 +58,7 @@ golden! {
     v135_dra_admin_all => "v135-dra-admin-all",
     v135_dra_missing => "v135-dra-missing",
     v135_dra_example_driver => "v135-dra-example-driver",
+    v135_dra_nvidia_gpus => "v135-dra-nvidia-gpus",
     v135_inter_pod_affinity_scores => "v135-inter-pod-affinity-scores",
     v135_system_spreading => "v135-system-spreading",
     preemption_pdb_steers => "preemption-pdb-steers",

@@ -989,3 +989,124 @@ fn thousands_of_errors_are_each_located_on_their_line() {
         assert_eq!(e.line, Some(9 + 6 * i), "{e}");
     }
 }
+
+// ---- Dynamic Resource Allocation inputs (v1.35) ----
+
+/// [`survive`] under v1.35 (where DRA objects are read), with `explain` on every cycle.
+fn survive_v135(files: &[File]) -> Result<(), String> {
+    catch_unwind(AssertUnwindSafe(|| {
+        let v135 = Some(schedlab_core::scenario::SchedulerVersion::V1_35);
+        if let Ok(s) = schedlab_tests::load_with(files, v135) {
+            let run = s.run(1, true);
+            let _ = json_report(&run, true);
+            let _ = text_report(&run);
+            for c in &run.cycles {
+                let _ = schedlab_core::trace::explain::explain(&run.cluster, c).to_string();
+            }
+            let _ = json_report(&s.run(2, false), false);
+        }
+    }))
+    .map_err(|e| {
+        e.downcast_ref::<String>()
+            .cloned()
+            .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "panic".into())
+    })
+}
+
+#[test]
+fn byte_mutated_dra_scenarios_never_panic() {
+    // Every DRA golden's files, each mutated 24 times (inserted noise, cut bytes, changed
+    // bytes), loaded with the scenario's other files as they are.
+    let mut rng = Rng(0xd7a0_5eed_0000_0037);
+    let noise: &[&str] = &[
+        "{", "}", "[", "]", ":", ",", "\"", "-", "\n", " ", "null", "-1", "0", "99", "All", "9Ei",
+        "'", "device.", "==", "/", "\u{0}",
+    ];
+    let mut failures = Vec::new();
+    let dir = schedlab_tests::scenarios_dir();
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("scenarios")
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("v135-dra-"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 4, "{names:?}");
+    for name in names {
+        let files = schedlab_tests::scenario_files(&dir.join(&name));
+        for (i, f) in files.iter().enumerate() {
+            for round in 0..24 {
+                let mut text = f.text.clone().into_bytes();
+                for _ in 0..1 + rng.below(3) {
+                    let at = rng.below(text.len() + 1);
+                    match rng.below(3) {
+                        0 => {
+                            let n = noise[rng.below(noise.len())].as_bytes();
+                            text.splice(at..at, n.iter().copied());
+                        }
+                        1 => {
+                            let end = (at + 1 + rng.below(12)).min(text.len());
+                            text.drain(at..end);
+                        }
+                        _ => {
+                            if at < text.len() {
+                                text[at] = (rng.next() & 0x7f) as u8;
+                            }
+                        }
+                    }
+                }
+                let mut mutated = files.clone();
+                mutated[i] = file(&f.name, String::from_utf8_lossy(&text).into_owned());
+                if let Err(m) = survive_v135(&mutated) {
+                    failures.push(format!("{name}/{} round {round}: {m}", f.name));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
+fn dra_scenarios_with_odd_values_never_panic() {
+    // Values the API server may refuse or the allocator must treat as errors or skip.
+    let edits: &[(&str, &str)] = &[
+        ("allocationMode: All", "allocationMode: Some"),
+        ("count: 2", "count: 33"),
+        ("count: 2", "count: -1"),
+        ("count: 2", "count: 9223372036854775807"),
+        ("resourceSliceCount: 1", "resourceSliceCount: 0"),
+        ("resourceSliceCount: 1", "resourceSliceCount: 2"),
+        ("generation: 1", "generation: -5"),
+        ("nodeName: gpu-a", "allNodes: true"),
+        (
+            "nodeName: gpu-a",
+            "nodeSelector: {nodeSelectorTerms: [{matchFields: [{key: metadata.name, operator: In, values: [gpu-a]}]}, {matchExpressions: [{key: x, operator: Exists}]}]}",
+        ),
+        ("nodeName: gpu-a", "perDeviceNodeSelection: true"),
+        ("{name: a1, attributes: {model: {string: A100}}}", "{name: a0, attributes: {model: {string: A100}}}"),
+        ("{string: A100}", "{int: 100}"),
+        ("{string: A100}", "{version: not-a-version}"),
+        (
+            "device.driver == \"gpu.example.com\"",
+            "[1,2,3,4,5,6,7,8,9,10].all(a, [1,2,3,4,5,6,7,8,9,10].all(b, [1,2,3,4,5,6,7,8,9,10].all(c, [1,2,3,4,5,6,7,8,9,10].all(d, a + b + c + d > 0))))",
+        ),
+        ("device.driver == \"gpu.example.com\"", "device.attributes[\"x\"].y"),
+        ("matchAttribute: gpu.example.com/model", "matchAttribute: nope"),
+        ("resourceClaimTemplateName: two-of-a-model", "resourceClaimName: two-of-a-model"),
+        ("firstAvailable:", "exactly: {deviceClassName: gpu.example.com}\n          firstAvailable:"),
+    ];
+    let dir = schedlab_tests::scenarios_dir().join("v135-dra-gpus");
+    let base = schedlab_tests::scenario_files(&dir);
+    let mut failures = Vec::new();
+    for (from, to) in edits {
+        let files: Vec<File> = base
+            .iter()
+            .map(|f| file(&f.name, f.text.replace(from, to)))
+            .collect();
+        if let Err(m) = survive_v135(&files) {
+            failures.push(format!("{from} -> {to}: {m}"));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}

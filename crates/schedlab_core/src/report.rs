@@ -269,9 +269,40 @@ pub fn cycle_json(
             totals.insert(node_name(*n), json!(total));
         }
         m.insert("totals".into(), Value::Object(totals));
+        if let Some(claims) = claims_json(t, &node_name) {
+            m.insert("claims".into(), claims);
+        }
     }
     m.insert("preemption".into(), preemption_json(c, t));
     Value::Object(m)
+}
+
+/// v1.35, DRA: per node DynamicResources' Filter ran on, each of the pod's claims with the
+/// devices chosen (`{"claim", "devices": [{"request", "device": "driver/pool/device"}]}`), or
+/// `{"claim", "failed": why}`, `{"claim", "allocated": usable}` for a claim allocated before
+/// the cycle, `{"claim", "notTried": true}` after an earlier claim failed. `None` for a pod
+/// without claims (the key is then left out).
+fn claims_json(t: &crate::trace::CycleTrace, node_name: &dyn Fn(usize) -> String) -> Option<Value> {
+    use crate::trace::v135::ClaimAnswer;
+    let m = t.modern.as_deref().filter(|m| !m.claims.is_empty())?;
+    let mut out = Map::new();
+    for n in &m.claims {
+        let list: Vec<Value> = n
+            .claims
+            .iter()
+            .map(|c| match &c.answer {
+                ClaimAnswer::Allocated { usable } => json!({"claim": c.claim, "allocated": usable}),
+                ClaimAnswer::Devices(d) => json!({"claim": c.claim, "devices": d
+                    .iter()
+                    .map(|(r, id)| json!({"request": r, "device": id}))
+                    .collect::<Vec<_>>()}),
+                ClaimAnswer::Failed(why) => json!({"claim": c.claim, "failed": why}),
+                ClaimAnswer::NotReached => json!({"claim": c.claim, "notTried": true}),
+            })
+            .collect();
+        out.insert(node_name(n.node), Value::Array(list));
+    }
+    Some(Value::Object(out))
 }
 
 /// The extenders' columns (`Extender(<urlPrefix>)`): in `filter`, each node a filter call was

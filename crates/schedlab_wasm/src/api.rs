@@ -13,7 +13,7 @@ use schedlab_core::model::resources::{format_usage, CPU, MEMORY};
 use schedlab_core::model::Millis;
 use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::simulation::{Limits, PodPhase, Simulation, StopReason};
-use schedlab_core::trace::explain::{explain, not_queued};
+use schedlab_core::trace::explain::{explain, gated, not_queued};
 use schedlab_core::trace::Outcome as CoreOutcome;
 use schedlab_core::{report, Diagnostic, Scenario, Source};
 use serde_json::{Map, Value};
@@ -34,6 +34,8 @@ pub struct Embedded {
     /// that was never queued).
     scheduler_names: Vec<String>,
     scheduler: SchedulerVersion,
+    /// The scenario's scheduler (which PreEnqueue plugin holds a never-tried pod back).
+    gates: std::sync::Arc<schedlab_core::scheduler::Scheduler>,
 }
 
 impl Embedded {
@@ -63,6 +65,7 @@ impl Embedded {
             warning: None,
             scheduler_names: scenario.scheduler.scheduler_names(),
             scheduler: scenario.version(),
+            gates: std::sync::Arc::clone(&scenario.scheduler),
         })
     }
 
@@ -213,7 +216,19 @@ impl Embedded {
                 "{name} has had no scheduling cycle yet: it waits in {}.",
                 q.queue.name()
             ),
-            (None, None) => not_queued(&name, &self.scheduler_names),
+            // As the CLI says it: a PreEnqueue plugin holds the pod back, or no profile has it.
+            (None, None) => {
+                let info = &cluster.pods()[id];
+                let gate = self
+                    .gates
+                    .owns(&info.pod)
+                    .then(|| self.gates.pre_enqueue_gate(info, cluster))
+                    .flatten();
+                match gate {
+                    Some((plugin, msg)) => gated(&name, plugin, &msg),
+                    None => not_queued(&name, &self.scheduler_names),
+                }
+            }
         };
         Ok(Explanation {
             pod: name,

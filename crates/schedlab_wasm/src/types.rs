@@ -287,8 +287,49 @@ pub struct Cycle {
     #[tsify(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub totals: Option<BTreeMap<String, i64>>,
+    /// v1.35, DRA: per node DynamicResources' Filter ran on, each of the pod's claims with the
+    /// allocator's answer there. Absent for a pod without claims, and with `summary`.
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub claims: Option<BTreeMap<String, Vec<ClaimOnNode>>>,
     /// The preemption this cycle nominated a node by, else null.
     pub preemption: Option<Preemption>,
+}
+
+/// One claim on one node: exactly one of `devices` (what the allocator chose), `failed`
+/// (why it found none), `allocated` (allocated before the cycle: usable on this node or not)
+/// or `notTried` (an earlier claim failed first).
+#[derive(Tsify, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct ClaimOnNode {
+    /// The claim, `namespace/name`.
+    pub claim: String,
+    /// The devices chosen.
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub devices: Option<Vec<ClaimDevice>>,
+    /// Why no devices could be.
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failed: Option<String>,
+    /// Allocated before the cycle: whether its allocation's node selector admits the node.
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allocated: Option<bool>,
+    /// Not tried: an earlier claim failed first (it would fit on its own).
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_tried: Option<bool>,
+}
+
+/// A device the allocator chose for a claim's request.
+#[derive(Tsify, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimDevice {
+    /// `request` or `request/subrequest`.
+    pub request: String,
+    /// `driver/pool/device`.
+    pub device: String,
 }
 
 /// A cycle's outcome.

@@ -30,19 +30,32 @@ pub(super) fn assume(
     pod: PodId,
     node: NodeId,
 ) {
+    write_allocations(&mut state.cluster, profile, result, pod, node);
+}
+
+/// The allocations a v1.35 cycle's DynamicResources found on `node` written to their claims
+/// (with the finalizer), in flight for `pod`: what Reserve hands to PreBind. Also used by the
+/// benchmarks' single-pass loop, which binds at once.
+pub(crate) fn write_allocations(
+    cluster: &mut crate::cluster::Cluster,
+    profile: &Profile,
+    result: &CycleResult,
+    pod: PodId,
+    node: NodeId,
+) {
     let Some(i) = profile.plugins.iter().position(|e| e.spec.name == PLUGIN) else {
         return;
     };
     let Some(st) = crate::v135::plugin::state::<DraState>(result.states.get(i)) else {
         return;
     };
-    let uid = state.cluster.pods()[pod].pod.metadata.uid.clone();
+    let uid = cluster.pods()[pod].pod.metadata.uid.clone();
     for (claim, allocation) in st.allocations_on(node) {
         let (ns, name) = (
             claim.metadata.namespace_or_default().to_string(),
             claim.metadata.name.clone(),
         );
-        state.cluster.dra_mut().update_claim(&ns, &name, |e| {
+        cluster.dra_mut().update_claim(&ns, &name, |e| {
             let c = Arc::make_mut(&mut e.claim);
             if !c.metadata.finalizers.iter().any(|f| f == FINALIZER) {
                 c.metadata.finalizers.push(FINALIZER.to_string());
@@ -154,10 +167,21 @@ pub(super) fn released(
     changed
 }
 
-/// `isSchedulableAfterClaimChange` (`dra.md` §2.9).
+/// `isSchedulableAfterClaimChange` (`dra.md` §2.9) for a pod DynamicResources rejected.
 fn may_help(state: &State, waiting: PodId, old: &ResourceClaim, new: &ResourceClaim) -> bool {
-    let info = &state.cluster.pods()[waiting];
-    let Ok(claims) = pod_claims(info, &state.cluster) else {
+    claim_change_helps(&state.cluster, &state.cluster.pods()[waiting], old, new)
+}
+
+/// `isSchedulableAfterClaimChange` for `pod` when a claim changes from `old` to `new`: its own
+/// claim lookup must succeed; any deallocation helps; otherwise only a status change of one of
+/// its claims does.
+fn claim_change_helps(
+    cluster: &crate::cluster::Cluster,
+    info: &crate::cluster::PodInfo,
+    old: &ResourceClaim,
+    new: &ResourceClaim,
+) -> bool {
+    let Ok(claims) = pod_claims(info, cluster) else {
         return false;
     };
     if old.status.allocation.is_some() && new.status.allocation.is_none() {
@@ -212,4 +236,95 @@ pub(super) fn claim_events(
         }
     }
     report
+}
+
+#[cfg(test)]
+mod tests {
+    //! The claim-change rows of vector P18 (dra.md §5.1, upstream's
+    //! `TestIsSchedulableAfterClaimChange`), fixture F-P.
+
+    use super::claim_change_helps;
+    use crate::cluster::{Cluster, PodInfo};
+    use crate::model::dra::ResourceClaim;
+    use crate::model::Pod;
+    use serde_json::{json, Value};
+
+    fn claim(name: &str, owner_uid: &str, status: Value) -> ResourceClaim {
+        serde_json::from_value(json!({
+            "metadata": {"name": name, "namespace": "default",
+                "ownerReferences": [{"apiVersion": "v1", "kind": "Pod", "name": "my-pod", "uid": owner_uid, "controller": true}]},
+            "spec": {"devices": {"requests": [{"name": "req-1", "exactly": {"deviceClassName": "my-resource-class"}}]}},
+            "status": status}))
+        .expect("claim")
+    }
+
+    fn pod(claims: Value, status: Value) -> PodInfo {
+        let p: Pod = serde_json::from_value(
+            json!({"metadata": {"name": "my-pod", "namespace": "default", "uid": "1234"},
+            "spec": {"containers": [{"name": "c"}], "resourceClaims": claims}, "status": status}),
+        )
+        .expect("pod");
+        PodInfo::new_v135(p, 0, usize::MAX)
+    }
+
+    fn allocated() -> Value {
+        json!({"allocation": {"devices": {"results": [{"request": "req-1", "driver": "some-driver", "pool": "worker", "device": "instance-1"}]}}})
+    }
+
+    fn cluster(claims: Vec<ResourceClaim>) -> Cluster {
+        let mut c = Cluster::default();
+        for k in claims {
+            c.dra_mut().add_claim(k, false);
+        }
+        c
+    }
+
+    #[test]
+    fn p18_claim_changes_requeue_only_what_may_help() {
+        let by_name = pod(
+            json!([{"name": "my-resource", "resourceClaimName": "my-pod-my-resource"}]),
+            json!({}),
+        );
+        let template_pod = pod(
+            json!([{"name": "my-resource", "resourceClaimTemplateName": "my-pod-my-resource"}]),
+            json!({}),
+        );
+        let pending = claim("my-pod-my-resource", "1234", json!({}));
+        // skip-deletes / skip-unrelated (template pod without its status entry): the pod's
+        // own lookup fails first, even for a deallocation.
+        let other = claim("not-my-claim", "1234", allocated());
+        let c = cluster(vec![pending.clone(), other.clone()]);
+        let other_freed = claim("not-my-claim", "1234", json!({}));
+        assert!(!claim_change_helps(&c, &template_pod, &other, &other_freed));
+        // claim-deallocate: any claim's allocation going away requeues the pod.
+        assert!(claim_change_helps(&c, &by_name, &other, &other_freed));
+        // queue-on-status-change: the pod's own claim gets an allocation.
+        let now_allocated = claim("my-pod-my-resource", "1234", allocated());
+        assert!(claim_change_helps(&c, &by_name, &pending, &now_allocated));
+        // skip-adding-finalizer: the status did not change.
+        let mut finalized = pending.clone();
+        finalized.metadata.finalizers.push("foo".into());
+        assert!(!claim_change_helps(&c, &by_name, &pending, &finalized));
+        // skip-unrelated-claim: another claim's status changed, nothing deallocated.
+        let other_pending = claim("not-my-claim", "1234", json!({}));
+        assert!(!claim_change_helps(
+            &c,
+            &by_name,
+            &other_pending,
+            &claim("not-my-claim", "1234", allocated())
+        ));
+        // skip-wrong-claim: the template pod's claim is controlled by another pod.
+        let created = pod(
+            json!([{"name": "my-resource", "resourceClaimTemplateName": "my-pod-my-resource"}]),
+            json!({"resourceClaimStatuses": [{"name": "my-resource", "resourceClaimName": "my-pod-my-resource"}]}),
+        );
+        let wrong = claim("my-pod-my-resource", "5678", json!({}));
+        let c = cluster(vec![wrong.clone()]);
+        assert!(!claim_change_helps(
+            &c,
+            &created,
+            &wrong,
+            &claim("my-pod-my-resource", "5678", allocated())
+        ));
+    }
 }

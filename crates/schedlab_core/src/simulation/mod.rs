@@ -49,7 +49,7 @@
 //! (steps, cycles, events) are kept whole: stepping forward again after going back recomputes
 //! the state and finds the log entries already there.
 
-mod dra;
+pub(crate) mod dra;
 mod engine;
 mod log;
 mod preempt;

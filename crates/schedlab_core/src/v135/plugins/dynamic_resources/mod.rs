@@ -280,17 +280,17 @@ impl DynamicResources {
     }
 }
 
-/// `computeScore`: `8 − i` for each `firstAvailable` request whose subrequest `i` was chosen.
-fn compute_score(st: &DraState, allocations: &[AllocationResult]) -> i64 {
-    let mut next = allocations.iter();
-    let mut score = 0;
+/// `computeScore`: `8 − i` for each `firstAvailable` request whose subrequest `i` was chosen,
+/// over the claims allocated before the cycle (their `status.allocation`) and those Filter
+/// allocated on the node (its solution).
+fn compute_score(st: &DraState, found: &Solution) -> i64 {
+    let mut score = st
+        .plan
+        .as_deref()
+        .map_or(0, |plan| found.prioritized_score(plan));
     for claim in &st.claims {
-        let alloc = match &claim.status.allocation {
-            Some(a) => a,
-            None => match next.next() {
-                Some(a) => a,
-                None => continue,
-            },
+        let Some(alloc) = &claim.status.allocation else {
+            continue;
         };
         for r in &claim.spec.devices.requests {
             let Some(subs) = &r.first_available else {
@@ -521,9 +521,7 @@ impl Plugin for DynamicResources {
         let Some(st) = state::<DraState>(s) else {
             return Ok(0);
         };
-        Ok(st
-            .found_on(node.id())
-            .map_or(0, |a| compute_score(st, &st.results(&a))))
+        Ok(st.found_on(node.id()).map_or(0, |a| compute_score(st, &a)))
     }
 
     fn normalize(

@@ -266,6 +266,24 @@ fn applies(cp: &ClaimPlan, i: usize, r: usize, s: usize) -> bool {
 }
 
 impl Solution {
+    /// `computeScore`'s part for the claims of the plan: `8 − i` for each `firstAvailable`
+    /// request and each of its subrequests `i` that got a device (each pair once, as the
+    /// results' `request` names are matched upstream).
+    pub(crate) fn prioritized_score(&self, plan: &Plan) -> i64 {
+        let mut seen: smallvec::SmallVec<[(u32, u32, u32); 4]> = smallvec::SmallVec::new();
+        let mut score = 0;
+        for t in &self.0 {
+            let data = &plan.claims[t.claim as usize].reqs[t.request as usize];
+            let key = (t.claim, t.request, t.sub);
+            if data.has_subs && !seen.contains(&key) {
+                seen.push(key);
+                score += (crate::model::dra::FIRST_AVAILABLE_MAX_SIZE as i64)
+                    .saturating_sub(i64::from(t.sub));
+            }
+        }
+        score
+    }
+
     /// One `AllocationResult` per claim of the plan (`claims` are the plan's).
     pub(crate) fn results(
         &self,
