@@ -577,7 +577,8 @@ fn extender_only_policy_keeps_the_default_provider() {
     assert_eq!(c["outcome"], "Error", "{c}");
     let message = c["message"].as_str().unwrap_or_default();
     assert!(
-        message.contains("http://127.0.0.1:12346/scheduler") && message.contains("no recorded reply"),
+        message.contains("http://127.0.0.1:12346/scheduler")
+            && message.contains("no recorded reply"),
         "{message}"
     );
 }

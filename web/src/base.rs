@@ -1,4 +1,4 @@
-//! The bottom of the page's crate: the four input files ([`EditorFile`]) and the constants
+//! The bottom of the page's crate: the five input files ([`EditorFile`]) and the constants
 //! every part of the page shares. It imports nothing of the page, so anything may import it.
 
 use schedlab_core::input::looks_like_json;
@@ -11,7 +11,10 @@ pub const SEED: u64 = 0;
 /// would hold the tab for seconds). `schedlab run` reads files of up to 64 MiB.
 pub const PAGE_MAX_TEXT: usize = 16 << 20;
 
-/// One of the four input files.
+/// How many input files (editors) there are.
+pub const EDITORS: usize = 5;
+
+/// One of the five input files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EditorFile {
     /// `nodes.yaml`.
@@ -22,15 +25,19 @@ pub enum EditorFile {
     Policy,
     /// `config.yaml`: the `KubeSchedulerConfiguration`.
     Config,
+    /// `extenders.yaml`: schedlab's answers for the scheduler's extenders (`ExtenderMock`
+    /// tables and `ExtenderRecording`s); empty when the extenders are called live.
+    Extenders,
 }
 
 impl EditorFile {
     /// The editors, top to bottom.
-    pub const ALL: [EditorFile; 4] = [
+    pub const ALL: [EditorFile; EDITORS] = [
         EditorFile::Nodes,
         EditorFile::Pods,
         EditorFile::Policy,
         EditorFile::Config,
+        EditorFile::Extenders,
     ];
 
     /// Position in [`EditorFile::ALL`].
@@ -40,6 +47,7 @@ impl EditorFile {
             EditorFile::Pods => 1,
             EditorFile::Policy => 2,
             EditorFile::Config => 3,
+            EditorFile::Extenders => 4,
         }
     }
 
@@ -50,6 +58,7 @@ impl EditorFile {
             EditorFile::Pods => "pods",
             EditorFile::Policy => "policy",
             EditorFile::Config => "config",
+            EditorFile::Extenders => "extenders",
         }
     }
 
@@ -68,6 +77,7 @@ impl EditorFile {
             EditorFile::Pods => "Pods",
             EditorFile::Policy => "Policy",
             EditorFile::Config => "Scheduler configuration",
+            EditorFile::Extenders => "Extenders",
         }
     }
 

@@ -15,7 +15,7 @@
 //!
 //! For the browser test, `?schedlab-panic-test` in the address makes the first run panic.
 
-use crate::base::EditorFile;
+use crate::base::{EditorFile, EDITORS};
 use std::cell::RefCell;
 use std::sync::Arc;
 use wasm_bindgen::JsCast;
@@ -24,11 +24,11 @@ use wasm_bindgen::JsCast;
 pub const PANIC_TEST: &str = "schedlab-panic-test";
 
 thread_local! {
-    static INPUTS: RefCell<Option<[Arc<str>; 4]>> = const { RefCell::new(None) };
+    static INPUTS: RefCell<Option<[Arc<str>; EDITORS]>> = const { RefCell::new(None) };
 }
 
 /// Keeps the editors' texts of the run about to start (in [`EditorFile::ALL`] order).
-pub fn remember_inputs(texts: [Arc<str>; 4]) {
+pub fn remember_inputs(texts: [Arc<str>; EDITORS]) {
     INPUTS.with(|i| {
         if let Ok(mut i) = i.try_borrow_mut() {
             *i = Some(texts);

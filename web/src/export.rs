@@ -322,6 +322,7 @@ status: {allocatable: {cpu: \"1\", memory: 4Gi, pods: \"110\"}}
                 EditorFile::Pods => pods.clone(),
                 EditorFile::Policy => String::new(),
                 EditorFile::Config => String::new(),
+                EditorFile::Extenders => String::new(),
             })
             .collect();
         let scenario = load(&texts).unwrap_or_else(|e| panic!("{e:?}"));

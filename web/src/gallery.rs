@@ -10,7 +10,7 @@
 //! Reset, a link that names it, a lesson) is synchronous. Native builds (tests, tools, the
 //! fuzzers) compile every file in, so [`Example::texts`] never misses there.
 
-use crate::base::EditorFile;
+use crate::base::{EditorFile, EDITORS};
 use schedlab_core::scenario::SchedulerVersion;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
@@ -65,7 +65,8 @@ pub struct Example {
     /// The files of each editor, in [`EditorFile::ALL`] order: nodes; pods (and any other
     /// objects: several files are joined as YAML documents); policy (none: [`DEFAULT_POLICY`]);
     /// the scheduler configuration (none: [`DEFAULT_CONFIG`], v1.17's defaults; a
-    /// `kubescheduler.config.k8s.io/v1` configuration runs the example under v1.35).
+    /// `kubescheduler.config.k8s.io/v1` configuration runs the example under v1.35). The
+    /// editors after these (the extenders) start empty.
     files: [&'static [File]; 4],
 }
 
@@ -267,7 +268,7 @@ pub fn example_named(name: &str) -> &'static Example {
 pub struct Loaded {
     /// The example.
     pub example: &'static Example,
-    texts: &'static [&'static str; 4],
+    texts: &'static [&'static str; EDITORS],
 }
 
 impl Loaded {
@@ -279,11 +280,14 @@ impl Loaded {
             // read as best they can be, keep this from ever panicking.
             None => Loaded {
                 example: &GALLERY[0],
-                texts: Box::leak(Box::new(
+                texts: Box::leak(Box::new(std::array::from_fn(|i| {
                     GALLERY[0]
                         .files
-                        .map(|files| files.first().and_then(|f| f.text).unwrap_or_default()),
-                )),
+                        .get(i)
+                        .and_then(|files| files.first())
+                        .and_then(|f| f.text)
+                        .unwrap_or_default()
+                }))),
             },
         }
     }
@@ -304,7 +308,7 @@ impl Loaded {
     }
 
     /// The four editor texts, in [`EditorFile::ALL`] order.
-    pub fn texts(self) -> [&'static str; 4] {
+    pub fn texts(self) -> [&'static str; EDITORS] {
         *self.texts
     }
 }
@@ -325,7 +329,7 @@ impl std::fmt::Debug for Loaded {
 
 /// The texts at hand, by example name (each put together once, kept for the life of the page),
 /// and why the last fetch of an example failed.
-static LOADED: Mutex<BTreeMap<&'static str, &'static [&'static str; 4]>> =
+static LOADED: Mutex<BTreeMap<&'static str, &'static [&'static str; EDITORS]>> =
     Mutex::new(BTreeMap::new());
 static FAILED: Mutex<BTreeMap<&'static str, String>> = Mutex::new(BTreeMap::new());
 
@@ -356,10 +360,10 @@ impl Example {
         self.files.iter().flat_map(|files| files.iter())
     }
 
-    /// The four editor texts from each file's text (`None` when a file has none).
-    fn put_together(&self, text: impl Fn(&File) -> Option<String>) -> Option<[String; 4]> {
-        let mut out: [String; 4] = Default::default();
-        for (i, files) in self.files.iter().enumerate() {
+    /// The editor texts from each file's text (`None` when a file has none).
+    fn put_together(&self, text: impl Fn(&File) -> Option<String>) -> Option<[String; EDITORS]> {
+        let mut out: [String; EDITORS] = Default::default();
+        for (i, files) in self.files.iter().enumerate().take(EDITORS) {
             out[i] = match (files.is_empty(), EditorFile::ALL[i]) {
                 (true, EditorFile::Policy) => DEFAULT_POLICY.to_string(),
                 (true, EditorFile::Config) => DEFAULT_CONFIG.to_string(),
@@ -376,10 +380,10 @@ impl Example {
 /// Keeps an example's texts for the life of the page (the texts already kept win: two
 /// fetches of one example leave one copy).
 fn keep(
-    loaded: &mut BTreeMap<&'static str, &'static [&'static str; 4]>,
+    loaded: &mut BTreeMap<&'static str, &'static [&'static str; EDITORS]>,
     name: &'static str,
-    texts: [String; 4],
-) -> &'static [&'static str; 4] {
+    texts: [String; EDITORS],
+) -> &'static [&'static str; EDITORS] {
     loaded.entry(name).or_insert_with(|| {
         // Each example is kept at most once, so this is bounded by the gallery's size.
         Box::leak(Box::new(texts.map(|t| &*Box::leak(t.into_boxed_str()))))
@@ -500,7 +504,7 @@ mod tests {
                 .expect("natively every example is compiled in");
             assert_eq!(loaded.name(), example.name);
             for (i, f) in EditorFile::ALL.into_iter().enumerate() {
-                let files = example.files[i];
+                let files = example.files.get(i).copied().unwrap_or_default();
                 let want = match (files.is_empty(), f) {
                     (true, EditorFile::Policy) => DEFAULT_POLICY.to_string(),
                     (true, EditorFile::Config) => DEFAULT_CONFIG.to_string(),

@@ -7,6 +7,7 @@
 //! text (the oldest states go first); texts are shared (`Arc<str>`), so a state that changed
 //! one editor costs that editor's text only. Pure: the page's clock is passed in.
 
+use crate::base::EDITORS;
 use std::sync::Arc;
 
 /// Typing in one editor within this long of the last keystroke extends the same change.
@@ -30,8 +31,8 @@ pub enum Change {
 pub struct WorkState {
     /// The gallery example the texts started from.
     pub example: &'static str,
-    /// The four editors' texts.
-    pub texts: [Arc<str>; 4],
+    /// The five editors' texts.
+    pub texts: [Arc<str>; EDITORS],
     /// The seed.
     pub seed: u64,
 }
@@ -122,7 +123,7 @@ mod tests {
     fn state(nodes: &str) -> WorkState {
         WorkState {
             example: "classic",
-            texts: [nodes.into(), "".into(), "".into(), "".into()],
+            texts: [nodes.into(), "".into(), "".into(), "".into(), "".into()],
             seed: 0,
         }
     }

@@ -15,6 +15,7 @@
 //! policy, configuration). Pure data and pure functions: no signals.
 
 use crate::analysis::{CycleView, Phase, Scoring};
+use crate::base::EDITORS;
 use crate::gallery::{example_named, Example};
 use serde::de::Error as _;
 use serde::{Deserialize, Deserializer};
@@ -43,7 +44,7 @@ impl LessonSource {
 
     /// The four editor texts (nodes, pods, policy, configuration), in the editors' order;
     /// `None` while the example's texts are not at hand ([`Example::texts`]).
-    pub fn editor_texts(&self) -> Option<[&'static str; 4]> {
+    pub fn editor_texts(&self) -> Option<[&'static str; EDITORS]> {
         self.example().texts().map(|t| t.texts())
     }
 

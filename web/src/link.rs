@@ -26,7 +26,7 @@
 //! Pure Rust: no DOM, unit-tested natively.
 
 use crate::analysis::Phase;
-use crate::base::{EditorFile, SEED};
+use crate::base::{EditorFile, EDITORS, SEED};
 use crate::gallery::{Example, Loaded, GALLERY};
 use crate::lesson::{LessonAt, Stop, LESSONS};
 use base64::alphabet;
@@ -66,7 +66,7 @@ pub struct Shared {
     /// The gallery example the texts started from (the page's label and its Reset).
     pub example: String,
     /// Every editor's text, in [`EditorFile::ALL`] order.
-    pub texts: [String; 4],
+    pub texts: [String; EDITORS],
     /// The seed of the tie-break between equally scored nodes.
     pub seed: u64,
 }
@@ -361,6 +361,11 @@ pub fn encode_scenario(shared: &Shared) -> String {
     let mut same = BTreeMap::new();
     for f in EditorFile::ALL {
         let text = &shared.texts[f.index()];
+        if f == EditorFile::Extenders && text.is_empty() {
+            // No extenders' answers: the link is the one the page wrote before it had an
+            // Extenders editor (and pages of then read it).
+            continue;
+        }
         match example {
             Some(e) if text == e.text(f) => {
                 same.insert(f.stem().to_string(), fingerprint(text));
@@ -664,7 +669,7 @@ fn unpack(packed: &str, warnings: &mut Vec<Warning>) -> Result<Shared, LinkError
     // they are edited, Reset), so its texts must be at hand even when the link holds every
     // editor's text.
     let example = gallery(&payload.example).map(at_hand).transpose()?;
-    let mut texts: [String; 4] = Default::default();
+    let mut texts: [String; EDITORS] = Default::default();
     for f in EditorFile::ALL {
         let text = if let Some(t) = payload.texts.get(f.stem()) {
             t.clone()
@@ -679,6 +684,9 @@ fn unpack(packed: &str, warnings: &mut Vec<Warning>) -> Result<Shared, LinkError
                 });
             }
             text.to_string()
+        } else if f == EditorFile::Extenders {
+            // A link written before the page had an Extenders editor: it had none.
+            String::new()
         } else {
             return Err(LinkError::MissingEditor(f.stem()));
         };
@@ -738,6 +746,7 @@ mod tests {
                 CLASSIC_PODS.into(),
                 CLASSIC_POLICY.into(),
                 V117_CONFIG.into(),
+                String::new(),
             ],
             seed: 0,
         }
@@ -1246,7 +1255,11 @@ mod tests {
         let json = "{\"v\": 1, \"scheduler\": \"v1.17\", \"seed\": 0, \"example\": \"gone\", \"texts\": {\"nodes\": \"a\", \"pods\": \"b\", \"policy\": \"c\", \"config\": \"d\"}}";
         let back = opened(&pack(json));
         assert_eq!(back.shared.example, "classic");
-        assert_eq!(back.shared.texts, ["a", "b", "c", "d"].map(String::from));
+        // (A link written before the Extenders editor has no extenders: they are empty.)
+        assert_eq!(
+            back.shared.texts,
+            ["a", "b", "c", "d", ""].map(String::from)
+        );
     }
 
     #[test]

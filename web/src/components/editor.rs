@@ -9,6 +9,8 @@
 //! ([`Editors::replaced`] counts only the replacements from elsewhere).
 
 use super::config_form::ConfigForm;
+use super::extenders_form::ExtendersForm;
+use super::extenders_panel::ExtendersPanel;
 use super::node_form::NodeForm;
 use super::pod_form::PodForm;
 use super::policy_form::PolicyForm;
@@ -110,6 +112,7 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
             {match file {
                 EditorFile::Config => Some(view! { <SchedulerSwitch/> }.into_any()),
                 EditorFile::Policy => Some(view! { <PolicyIgnored/> }.into_any()),
+                EditorFile::Extenders => Some(view! { <ExtendersPanel/> }.into_any()),
                 _ => None,
             }}
             // The text view stays mounted behind the form view (its scroll and selection survive).
@@ -332,6 +335,7 @@ split_point! {
             EditorFile::Pods => view! { <PodForm text=text on_edit=on_edit/> }.into_any(),
             EditorFile::Policy => view! { <PolicyForm text=text on_edit=on_edit/> }.into_any(),
             EditorFile::Config => view! { <ConfigForm text=text on_edit=on_edit/> }.into_any(),
+            EditorFile::Extenders => view! { <ExtendersForm text=text on_edit=on_edit/> }.into_any(),
         }
     }
 }

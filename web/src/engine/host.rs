@@ -75,11 +75,11 @@ split_point! {
     }
 }
 
-fn post(reply: Reply) {
+pub(super) fn post(reply: Reply) {
     OUTBOX.with_borrow_mut(|o| o.push(reply));
 }
 
-fn deliver_replies() {
+pub(super) fn deliver_replies() {
     loop {
         let replies = OUTBOX.take();
         if replies.is_empty() {
@@ -109,16 +109,27 @@ fn later(generation: u64, f: impl FnOnce(&mut Host) + 'static) {
 
 /// Milliseconds on a clock that only goes forward (the worker's or the window's
 /// `performance.now()`).
-fn now_ms() -> f64 {
+pub(super) fn now_ms() -> f64 {
     js_sys::Reflect::get(&js_sys::global(), &"performance".into())
         .ok()
         .and_then(|p| p.dyn_into::<web_sys::Performance>().ok())
         .map_or_else(js_sys::Date::now, |p| p.now())
 }
 
+/// Runs `f` on the host, unless a newer load started meanwhile, and delivers the replies it
+/// made (after an extender's `fetch`).
+pub(super) fn resume(generation: u64, f: impl FnOnce(&mut Host)) {
+    HOST.with_borrow_mut(|host| {
+        if host.generation == generation {
+            f(host)
+        }
+    });
+    deliver_replies();
+}
+
 /// The session and what it was made from.
 #[derive(Default)]
-struct Host {
+pub(super) struct Host {
     /// The last loaded session.
     session: Option<Session>,
     /// Each editor's last text and what it read to: an edit rereads only its own file.
@@ -160,9 +171,12 @@ impl Host {
                 let inspection = self.session.as_ref().and_then(|s| {
                     let detail = s.cycle_detail(cycle)?;
                     let (trace, cluster) = &*detail;
-                    Some(Box::new(analysis::inspect_cycle(
-                        trace, cluster, &s.info, cycle,
-                    )))
+                    let mut inspection = analysis::inspect_cycle(trace, cluster, &s.info, cycle);
+                    if let Some(view) = inspection.cycle.as_mut() {
+                        let bind = s.bind_call(cycle);
+                        crate::extender_view::add_to_cycle(view, trace, cluster, bind.as_ref());
+                    }
+                    Some(Box::new(inspection))
                 });
                 post(Reply::Inspection { id, inspection });
             }
@@ -292,7 +306,8 @@ impl Host {
     }
 
     /// Runs a new session to its end in slices, then shows it at `load.position` (clamped).
-    fn start(&mut self, scenario: Scenario, load: Load) {
+    fn start(&mut self, mut scenario: Scenario, load: Load) {
+        scenario.extender_nodeinfo_fix = load.extender_nodeinfo_fix;
         if scenario.cluster.pods().len() <= DEFERRED_START_PODS {
             let session = Session::new(scenario, load.seed);
             self.continue_loading(session, load, false);
@@ -314,7 +329,7 @@ impl Host {
     /// Runs `session` for a slice of [`LOAD_SLICE_MS`], then again in a later task, until its
     /// end. A `sliced` load (a big one, or one that has already yielded) is shown in a task of
     /// its own too.
-    fn continue_loading(&mut self, mut session: Session, load: Load, sliced: bool) {
+    pub(super) fn continue_loading(&mut self, mut session: Session, load: Load, sliced: bool) {
         let started = now_ms();
         loop {
             if session.run_some(LOAD_CHUNK) {
@@ -330,6 +345,11 @@ impl Host {
                     return;
                 }
                 break;
+            }
+            let awaited = session.take_awaited_calls();
+            if !awaited.is_empty() {
+                super::live::call_extenders(session, load, awaited);
+                return;
             }
             if now_ms() - started > LOAD_SLICE_MS {
                 post(Reply::Running {

@@ -17,6 +17,7 @@
 //! tasks). `<html data-engine>` says which (`worker` or `page`).
 
 pub mod host;
+pub mod live;
 pub mod protocol;
 pub mod wire;
 pub mod worker;

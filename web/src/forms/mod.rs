@@ -8,6 +8,7 @@
 
 pub mod config;
 pub mod config_v1;
+pub mod extenders;
 pub mod node;
 pub mod pod;
 pub mod policy;

@@ -2,7 +2,7 @@
 //! Plain signals with what can be read off them (edited or not, the work as a link shares
 //! it); the actions that change the work, with Undo and Redo, are [`super::editors`]'.
 
-use crate::base::{EditorFile, SEED};
+use crate::base::{EditorFile, EDITORS, SEED};
 use crate::gallery::{Example, Loaded};
 use crate::history::WorkState;
 use crate::link::Shared;
@@ -13,7 +13,7 @@ use std::sync::Arc;
 /// and the address bar).
 #[derive(Clone, Copy)]
 pub struct Work {
-    texts: [RwSignal<String>; 4],
+    texts: [RwSignal<String>; EDITORS],
     /// The example the editors started from: always one whose texts are at hand, so
     /// everything that compares the editors with it stays synchronous.
     example: RwSignal<Loaded>,
@@ -42,7 +42,7 @@ impl Work {
     }
 
     /// The texts as shared strings (for Undo, and for a bug report).
-    pub fn shared_texts(&self) -> [Arc<str>; 4] {
+    pub fn shared_texts(&self) -> [Arc<str>; EDITORS] {
         self.texts
             .map(|t| t.with_untracked(|t| Arc::from(t.as_str())))
     }
@@ -61,7 +61,7 @@ impl Work {
     }
 
     /// Replaces the texts that differ from `texts`.
-    pub fn set_changed_texts(&self, texts: [String; 4]) {
+    pub fn set_changed_texts(&self, texts: [String; EDITORS]) {
         for (signal, text) in self.texts.iter().zip(texts) {
             if signal.with_untracked(|t| *t != text) {
                 signal.set(text);
@@ -107,7 +107,7 @@ impl Work {
 
     /// Whether the open lesson's texts (`want`) and its seed are not what the work holds
     /// (tracked).
-    pub fn differs_from(&self, want: [&str; 4]) -> bool {
+    pub fn differs_from(&self, want: [&str; EDITORS]) -> bool {
         self.seed.get() != SEED
             || self
                 .texts
