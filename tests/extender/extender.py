@@ -177,13 +177,22 @@ class Handler(BaseHTTPRequestHandler):
         self.send(200, json.dumps(reply))
 
 
+class Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address):
+        # A client that gave up (its httpTimeout passed) closes the connection: not an error.
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--port", type=int, default=0)
     ap.add_argument("--port-file")
     a = ap.parse_args()
-    server = ThreadingHTTPServer(("127.0.0.1", a.port), Handler)
-    server.daemon_threads = True
+    server = Server(("127.0.0.1", a.port), Handler)
     port = server.server_address[1]
     print(port, flush=True)
     if a.port_file:

@@ -1008,13 +1008,6 @@ fn rename_fields(
     out
 }
 
-fn field<'a>(v: &'a Value, name: &str) -> Option<&'a Value> {
-    v.as_object()?
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case(name))
-        .map(|(_, v)| v)
-}
-
 /// A Policy's `httpTimeout` (a Go `time.Duration`, nanoseconds) as a duration string that
 /// `time.ParseDuration` reads back exactly.
 fn go_duration(ns: i64) -> String {

@@ -30,6 +30,9 @@ pub struct Explanation {
     pub nodes: Vec<NodeExplanation>,
     /// What preemption did after the failure, if it ran.
     pub preemption: Option<String>,
+    /// The extenders' calls, one line each (with the request and reply, cut).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extenders: Vec<String>,
 }
 
 /// Why a pending pod never had a cycle: its `schedulerName` is none of the scheduler's.
@@ -335,7 +338,7 @@ pub fn explain(cluster: &Cluster, trace: &CycleTrace) -> Explanation {
             out
         }
     };
-    let nodes = trace
+    let mut nodes: Vec<NodeExplanation> = trace
         .filter
         .iter()
         .filter(|r| !r.fits())
@@ -358,10 +361,21 @@ pub fn explain(cluster: &Cluster, trace: &CycleTrace) -> Explanation {
             }
         })
         .collect();
+    for (node, reason) in super::explain_extenders::failed_nodes(cluster, trace) {
+        match nodes.iter_mut().find(|n| n.node == node) {
+            Some(n) => n.reasons.push(reason),
+            None => nodes.push(NodeExplanation {
+                node,
+                reasons: vec![reason],
+                hints: Vec::new(),
+            }),
+        }
+    }
     Explanation {
         summary,
         nodes,
         preemption: super::preemption::explain_preemption(cluster, trace),
+        extenders: super::explain_extenders::lines(cluster, trace),
     }
 }
 
@@ -370,6 +384,9 @@ impl std::fmt::Display for Explanation {
         writeln!(f, "{}", self.summary)?;
         if let Some(p) = &self.preemption {
             writeln!(f, "{p}")?;
+        }
+        for e in &self.extenders {
+            writeln!(f, "  {e}")?;
         }
         for n in &self.nodes {
             writeln!(f, "  {}: {}", n.node, n.reasons.join("; "))?;

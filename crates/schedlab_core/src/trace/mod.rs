@@ -5,6 +5,7 @@
 //! decision is the same either way.
 
 pub mod explain;
+mod explain_extenders;
 pub(crate) mod preemption;
 pub mod v135;
 

@@ -29,6 +29,8 @@ pub(crate) mod calls;
 pub(crate) mod config;
 pub(crate) mod mock;
 pub(crate) mod recording;
+#[cfg(test)]
+mod tests;
 pub(crate) mod wire;
 
 use crate::model::{Millis, Pod};

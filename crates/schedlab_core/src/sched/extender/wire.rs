@@ -206,6 +206,9 @@ fn first_value(body: &str) -> Result<Value, String> {
             go_rune(c)
         ));
     }
+    if let Some(error) = literal_error(trimmed) {
+        return Err(error);
+    }
     match serde_json::Deserializer::from_str(trimmed)
         .into_iter::<Value>()
         .next()
@@ -215,6 +218,32 @@ fn first_value(body: &str) -> Result<Value, String> {
         Some(Err(e)) => Err(format!("invalid JSON: {e}")),
         None => Err("EOF".into()),
     }
+}
+
+/// Go's scanner error for a bare word that is not the literal its first letter starts
+/// (`not json`: ``invalid character 'o' in literal null (expecting 'u')``).
+fn literal_error(text: &str) -> Option<String> {
+    let literal = match text.chars().next()? {
+        't' => "true",
+        'f' => "false",
+        'n' => "null",
+        _ => return None,
+    };
+    let mut chars = text.chars();
+    for expected in literal.chars() {
+        match chars.next() {
+            None => return Some("unexpected EOF".into()),
+            Some(c) if c != expected => {
+                return Some(format!(
+                    "invalid character {} in literal {literal} (expecting {})",
+                    go_rune(c),
+                    go_rune(expected)
+                ))
+            }
+            Some(_) => {}
+        }
+    }
+    None
 }
 
 /// Go's `%q` of a rune: `'h'`, `'\n'`.
