@@ -128,7 +128,7 @@ pub struct CycleView {
     pub modern: Option<ModernView>,
     /// The scheduler extenders' calls, in order ([`crate::extender_view`]).
     #[serde(default)]
-    pub extenders: Vec<crate::extender_view::CallView>,
+    pub extenders: Vec<crate::extender_data::CallView>,
     /// v1.35's kubernetes#141781: the Score plugins saw the nodes an extender returned without
     /// their pods.
     #[serde(default)]

@@ -6,70 +6,15 @@
 //! Pure: built from the core's trace ([`ExtenderCall`]), no signals, no DOM.
 
 use crate::analysis::{CycleView, FilterCell, Phase};
+pub use crate::extender_data::{CallView, FailedNode};
 use schedlab_core::simulation::Cluster;
 use schedlab_core::trace::{
     CycleTrace, ExtenderCall, ExtenderSource, ExtenderVerb, NamedNode, ScoreRecord,
 };
-use serde::{Deserialize, Serialize};
 
 /// `MaxNodeScore / MaxExtenderPriority`: an extender's 0-10 answer counts ×10 (then × its
 /// weight), never clamped.
 pub const EXTENDER_SCALE: i64 = 10;
-
-/// One call to an extender, ready to render.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct CallView {
-    /// The extender's `urlPrefix` (its name upstream).
-    pub extender: String,
-    /// `filter`, `prioritize`, `preempt` or `bind`.
-    pub verb: String,
-    /// The inspector section it belongs to.
-    pub phase: String,
-    /// Who answered: `mock`, `recording` or `live`.
-    pub source: String,
-    /// The call's error (`failed filter with extender at URL ..., code 500`, a timeout, ...).
-    pub error: Option<String>,
-    /// Whether the error was skipped: the extender is `ignorable` (filter, preempt, v1.35's
-    /// bind), or it was a prioritize call (whose errors are always ignored).
-    pub ignored: bool,
-    /// filter: the nodes sent.
-    pub sent: Vec<String>,
-    /// filter: the nodes it kept.
-    pub kept: Vec<String>,
-    /// filter: the nodes it failed, each with its message.
-    pub failed: Vec<FailedNode>,
-    /// filter: the nodes it left out without a message (v1.17 does not read
-    /// `FailedAndUnresolvableNodes`: such nodes are simply missing).
-    pub dropped: Vec<String>,
-    /// filter (v1.35): the kept nodes came back as `Nodes`, fresh NodeInfos without their
-    /// pods, which the Score plugins then read (kubernetes#141781).
-    pub fresh_nodes: bool,
-    /// prioritize: each node's answer: (node, raw 0-10, raw × weight × 10).
-    pub scores: Vec<(String, i64, i64)>,
-    /// prioritize: the weight.
-    pub weight: i64,
-    /// preempt: the nodes it left, each with its victim count.
-    pub victims: Vec<(String, usize)>,
-    /// bind: the node.
-    pub node: Option<String>,
-    /// The request body (`None` when too large to keep).
-    pub request: Option<String>,
-    /// The reply body, or what happened instead (`HTTP 500`, a timeout).
-    pub reply: Option<String>,
-}
-
-/// A node an extender's filter failed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct FailedNode {
-    /// The node's name (as the extender wrote it).
-    pub node: String,
-    /// The extender's message.
-    pub message: String,
-    /// `FailedAndUnresolvableNodes` (v1.35: preemption will not try the node).
-    pub unresolvable: bool,
-    /// The name is no node of the cluster.
-    pub unknown: bool,
-}
 
 fn source_name(s: ExtenderSource) -> &'static str {
     match s {
@@ -198,12 +143,11 @@ fn add_filter_columns(view: &mut CycleView, t: &CycleTrace, name: &dyn Fn(usize)
     for row in &mut table.rows {
         let mut cells: Vec<FilterCell> = Vec::with_capacity(count);
         for ext in &columns {
-            let verdict = t
-                .extenders
-                .iter()
-                .filter(|c| c.verb == ExtenderVerb::Filter && c.extender == *ext)
-                .filter(|c| c.sent.iter().any(|&n| name(n) == row.node) || c.error.is_some())
-                .next_back();
+            let verdict = t.extenders.iter().rfind(|c| {
+                c.verb == ExtenderVerb::Filter
+                    && c.extender == *ext
+                    && (c.sent.iter().any(|&n| name(n) == row.node) || c.error.is_some())
+            });
             cells.push(match verdict {
                 None => FilterCell::NotRun,
                 Some(c) if c.error.is_some() => FilterCell::NotRun,
@@ -322,88 +266,265 @@ pub fn is_extender_column(name: &str) -> bool {
     name.starts_with("Extender(") && name.ends_with(')')
 }
 
-/// The scheduler's extenders as the page shows them beside the editors: what each one is,
-/// who answers it, and the live calls this run made.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ExtenderFacts {
-    /// The configured extenders, ignorable ones last (the order they are called in).
-    pub configured: Vec<ConfiguredExtender>,
-    /// Exchanges made with live servers during this run (a recording to save).
-    pub live_calls: usize,
-    /// Exchanges held by the scenario's recording.
-    pub recorded_calls: usize,
-    /// Live calls that got no reply: (URL, what happened).
-    pub failures: Vec<(String, String)>,
-    /// kubernetes#141781 is fixed for this run (the page's switch).
-    pub nodeinfo_fix: bool,
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::{inspect_cycle, FilterCell};
+    use crate::base::EditorFile;
+    use crate::engine::host::load;
+    use crate::session::Session;
+    use schedlab_core::scheduler::extenders::{Exchange, PendingCall};
+    use serde_json::{json, Value};
 
-/// One configured extender.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ConfiguredExtender {
-    /// `urlPrefix`.
-    pub url_prefix: String,
-    /// The verbs it implements: (verb, its path).
-    pub verbs: Vec<(String, String)>,
-    /// `weight`.
-    pub weight: i64,
-    /// `ignorable`.
-    pub ignorable: bool,
-    /// `nodeCacheCapable`.
-    pub node_cache_capable: bool,
-    /// `httpTimeout` in milliseconds (`None`: no limit).
-    pub timeout_ms: Option<u64>,
-    /// Its `managedResources` (it is asked only about pods that use one of them).
-    pub managed: Vec<String>,
-    /// Who answers it: `mock` (an ExtenderMock), `recording` (an ExtenderRecording holds
-    /// calls to it) or `live` (the page calls its URL).
-    pub answered_by: String,
-}
+    const URL: &str = "http://127.0.0.1:8888/basic";
 
-/// The facts of `scenario`'s extenders after a run; `failures` are the live calls that got
-/// no reply.
-pub fn facts(scenario: &schedlab_core::Scenario, failures: &[(String, String)]) -> ExtenderFacts {
-    use schedlab_core::scheduler::extenders::Verb;
-    let answers = &scenario.extender_answers;
-    let recording = answers.recording();
-    let calls = recording.calls();
-    let configured = scenario
-        .scheduler
-        .extenders()
-        .iter()
-        .map(|e| {
-            let prefix = e.url_prefix.trim_end_matches('/');
-            let recorded = calls
+    /// Three nodes (`n1`, `n2-bad`, `n3`), one pod, and a v1.35 configuration whose one
+    /// extender filters, prioritizes (weight 2) and binds; the Extenders editor holds `mocks`.
+    fn texts(mocks: &str) -> Vec<String> {
+        let nodes: Vec<Value> = ["n1", "n2-bad", "n3"]
+            .iter()
+            .map(|n| {
+                json!({"apiVersion": "v1", "kind": "Node", "metadata": {"name": n},
+                "status": {"allocatable": {"cpu": "4", "memory": "8Gi", "pods": "110"}}})
+            })
+            .collect();
+        let mut t = vec![String::new(); EditorFile::ALL.len()];
+        t[EditorFile::Nodes.index()] =
+            json!({"apiVersion": "v1", "kind": "List", "items": nodes}).to_string();
+        t[EditorFile::Pods.index()] = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, resources: {requests: {cpu: 100m}}}]\n".into();
+        t[EditorFile::Policy.index()] = "{\"kind\": \"Policy\", \"apiVersion\": \"v1\"}".into();
+        t[EditorFile::Config.index()] = format!("apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nextenders:\n- urlPrefix: {URL}\n  filterVerb: filter\n  prioritizeVerb: prioritize\n  bindVerb: bind\n  weight: 2\n");
+        t[EditorFile::Extenders.index()] = mocks.into();
+        t
+    }
+
+    fn cycle(s: &Session) -> CycleView {
+        let detail = s.cycle_detail(0).expect("a cycle");
+        let (trace, cluster) = &*detail;
+        let mut view = inspect_cycle(trace, cluster, &s.info, 0)
+            .cycle
+            .expect("a cycle");
+        add_to_cycle(&mut view, trace, cluster, s.bind_call(0).as_ref());
+        view
+    }
+
+    /// What `tests/extender/extender.py` answers in its `basic` mode.
+    fn basic(call: &PendingCall) -> Exchange {
+        let args: Value = serde_json::from_str(&call.body).expect("a JSON request");
+        let names: Vec<String> = match &args["NodeNames"] {
+            Value::Array(a) => a
                 .iter()
-                .any(|c| c.recorded && c.url.starts_with(prefix));
-            ConfiguredExtender {
-                url_prefix: e.url_prefix.clone(),
-                verbs: [Verb::Filter, Verb::Prioritize, Verb::Preempt, Verb::Bind]
-                    .into_iter()
-                    .filter(|v| e.has(*v))
-                    .map(|v| (v.as_str().to_string(), e.verb(v).to_string()))
-                    .collect(),
-                weight: e.weight,
-                ignorable: e.ignorable,
-                node_cache_capable: e.node_cache_capable,
-                timeout_ms: e.http_timeout.map(|t| t.0),
-                managed: e.managed_resources.iter().map(|r| r.name.clone()).collect(),
-                answered_by: if answers.has_mock(&e.url_prefix) {
-                    "mock"
-                } else if recorded {
-                    "recording"
-                } else {
-                    "live"
-                }
-                .to_string(),
+                .map(|n| n.as_str().unwrap_or_default().to_string())
+                .collect(),
+            _ => args["Nodes"]["items"]
+                .as_array()
+                .map(|items| {
+                    items
+                        .iter()
+                        .map(|i| {
+                            i["metadata"]["name"]
+                                .as_str()
+                                .unwrap_or_default()
+                                .to_string()
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
+        };
+        let body = if call.url.ends_with("/filter") {
+            let items: Vec<Value> = args["Nodes"]["items"]
+                .as_array()
+                .map(|items| {
+                    items
+                        .iter()
+                        .filter(|i| {
+                            !i["metadata"]["name"]
+                                .as_str()
+                                .unwrap_or_default()
+                                .contains("bad")
+                        })
+                        .cloned()
+                        .collect()
+                })
+                .unwrap_or_default();
+            let failed: serde_json::Map<String, Value> = names
+                .iter()
+                .filter(|n| n.contains("bad"))
+                .map(|n| (n.clone(), Value::String(format!("{n} is bad"))))
+                .collect();
+            json!({"Nodes": {"metadata": {}, "items": items}, "NodeNames": null, "FailedNodes": failed, "Error": ""})
+        } else if call.url.ends_with("/prioritize") {
+            let scores: Vec<Value> = names
+                .iter()
+                .map(|n| {
+                    let digits: String = n.chars().rev().take_while(char::is_ascii_digit).collect();
+                    let score: i64 = digits
+                        .chars()
+                        .rev()
+                        .collect::<String>()
+                        .parse()
+                        .unwrap_or(0);
+                    json!({"Host": n, "Score": score})
+                })
+                .collect();
+            Value::Array(scores)
+        } else {
+            json!({"Error": ""})
+        };
+        Exchange::Reply {
+            status: 200,
+            body: body.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_mock_shows_in_every_phase_and_in_the_tables() {
+        let mocks = format!("apiVersion: schedlab.dev/v1alpha1\nkind: ExtenderMock\nmetadata: {{name: basic}}\nurlPrefix: {URL}\nrules:\n- nodes: [n2-bad]\n  filter: Fail\n  message: n2-bad is bad\n- nodes: [n3]\n  score: 3\n- nodes: [n1]\n  score: 1\n");
+        let scenario = load(&texts(&mocks)).expect("loads");
+        let mut s = Session::new(scenario, 0);
+        while !s.run_some(64) {}
+        assert_eq!(s.info.extenders.configured[0].answered_by, "mock");
+        let c = cycle(&s);
+        assert_eq!(c.chosen.as_deref(), Some("n3"));
+        let phases: Vec<(&str, &str)> = c
+            .extenders
+            .iter()
+            .map(|e| (e.verb.as_str(), e.phase.as_str()))
+            .collect();
+        assert_eq!(
+            phases,
+            [
+                ("filter", "findNodesThatFit"),
+                ("prioritize", "prioritizeNodes"),
+                ("bind", "bind")
+            ]
+        );
+        let filter = &c.extenders[0];
+        assert_eq!(filter.source, "mock");
+        assert_eq!(filter.kept, ["n1", "n3"]);
+        assert_eq!(filter.failed[0].message, "n2-bad is bad");
+        assert!(filter
+            .request
+            .as_deref()
+            .is_some_and(|r| r.contains("\"Nodes\"")));
+        assert_eq!(
+            c.extenders[1].scores,
+            [("n1".to_string(), 1, 20), ("n3".to_string(), 3, 60)]
+        );
+        assert_eq!(c.extenders[2].node.as_deref(), Some("n3"));
+        // The filter table: the extender's column after the plugins', n2-bad failed there.
+        let col = column_name(URL);
+        assert_eq!(c.filter.columns.last(), Some(&col));
+        let bad = c
+            .filter
+            .rows
+            .iter()
+            .find(|r| r.node == "n2-bad")
+            .expect("n2-bad");
+        assert!(!bad.fits);
+        assert_eq!(bad.code, Some("Unschedulable"));
+        assert!(
+            matches!(bad.cells.last(), Some(FilterCell::Fail { reason, .. }) if reason == "n2-bad is bad")
+        );
+        let n1 = c.filter.rows.iter().find(|r| r.node == "n1").expect("n1");
+        assert_eq!(n1.cells.last(), Some(&FilterCell::Pass));
+        assert_eq!(n1.cells.len(), c.filter.columns.len());
+        // The score table: raw → raw × 10, weight 2, in the totals.
+        let k = c
+            .scores
+            .columns
+            .iter()
+            .position(|n| *n == col)
+            .expect("the column");
+        assert_eq!(c.scores.weights[k], 2);
+        let n3 = c.scores.rows.iter().find(|r| r.node == "n3").expect("n3");
+        assert_eq!(
+            (n3.cells[k].raw, n3.cells[k].score, n3.cells[k].weight),
+            (3, 30, 2)
+        );
+        let plugins: i64 = n3.cells[..k].iter().map(|e| e.score * e.weight).sum();
+        assert_eq!(n3.total, plugins + 60);
+        // The inspection crosses to the page as JSON.
+        let back: CycleView =
+            serde_json::from_str(&serde_json::to_string(&c).expect("JSON")).expect("reads");
+        assert_eq!(back.extenders, c.extenders);
+    }
+
+    #[test]
+    fn live_calls_pause_the_run_until_the_host_adds_the_replies() {
+        let scenario = load(&texts("")).expect("loads");
+        let mut s = Session::new(scenario, 0);
+        let mut made = Vec::new();
+        loop {
+            if s.run_some(64) {
+                break;
             }
-        })
-        .collect();
-    ExtenderFacts {
-        configured,
-        live_calls: calls.iter().filter(|c| !c.recorded).count(),
-        recorded_calls: calls.iter().filter(|c| c.recorded).count(),
-        failures: failures.to_vec(),
-        nodeinfo_fix: scenario.extender_nodeinfo_fix,
+            let calls = s.take_awaited_calls();
+            assert!(!calls.is_empty(), "the run paused for nothing");
+            for call in calls {
+                assert_eq!(call.timeout, Some(schedlab_core::model::Millis(5_000)));
+                let reply = basic(&call);
+                s.add_exchange(&call, reply, 3);
+                made.push(call.url);
+            }
+        }
+        assert_eq!(
+            made,
+            [
+                format!("{URL}/filter"),
+                format!("{URL}/prioritize"),
+                format!("{URL}/bind")
+            ]
+        );
+        assert_eq!(s.live_calls(), 3);
+        let facts = &s.info.extenders;
+        assert_eq!(
+            (facts.live_calls, facts.configured[0].answered_by.as_str()),
+            (3, "live")
+        );
+        let c = cycle(&s);
+        assert_eq!(c.chosen.as_deref(), Some("n3"));
+        assert!(c
+            .extenders
+            .iter()
+            .all(|e| e.source == "live" && e.error.is_none()));
+        // kubernetes#141781: the filter answered with Nodes, so the Score plugins saw fresh
+        // nodes.
+        assert!(c.fresh_nodes && c.extenders[0].fresh_nodes);
+        // Saved as a recording, the same texts replay with no server.
+        let yaml = s.recording_yaml().expect("a recording");
+        let mocks = crate::forms::extenders::with_recording("", &yaml).expect("added");
+        let scenario = load(&texts(&mocks)).expect("loads with the recording");
+        let mut replay = Session::new(scenario, 0);
+        assert!(replay.run_some(64), "a replay asks nothing");
+        assert_eq!(replay.info.extenders.configured[0].answered_by, "recording");
+        assert_eq!(replay.info.extenders.recorded_calls, 3);
+        let again = cycle(&replay);
+        assert_eq!(again.chosen, c.chosen);
+        assert_eq!(again.scores, c.scores);
+        assert!(again.extenders.iter().all(|e| e.source == "recording"));
+        // A failed call is remembered for the page's notice.
+        let scenario = load(&texts("")).expect("loads");
+        let mut s = Session::new(scenario, 0);
+        assert!(!s.run_some(64));
+        let call = s.take_awaited_calls().remove(0);
+        s.add_exchange(&call, Exchange::Failed("nothing answers".into()), 1);
+        while !s.run_some(64) {
+            for call in s.take_awaited_calls() {
+                let reply = basic(&call);
+                s.add_exchange(&call, reply, 1);
+            }
+        }
+        assert_eq!(
+            s.info.extenders.failures,
+            [(format!("{URL}/filter"), "nothing answers".to_string())]
+        );
+        let c = cycle(&s);
+        assert_eq!(c.outcome, "Error");
+        assert!(c.extenders[0]
+            .error
+            .as_deref()
+            .is_some_and(|e| e.ends_with(": nothing answers")));
+        assert!(!c.extenders[0].ignored);
     }
 }

@@ -40,6 +40,7 @@ pub mod crash;
 pub mod embed;
 pub mod engine;
 pub mod export;
+pub mod extender_data;
 pub mod extender_view;
 pub mod forms;
 pub mod gallery;

@@ -72,7 +72,7 @@ pub struct SessionInfo {
     pub evaluated_nodes: usize,
     /// The scheduler's extenders, who answered them, the live calls made.
     #[serde(default)]
-    pub extenders: crate::extender_view::ExtenderFacts,
+    pub extenders: crate::extender_data::ExtenderFacts,
 }
 
 impl SessionInfo {
@@ -584,7 +584,7 @@ impl Session {
             scheduler: self.info.scheduler,
             seed: self.seed,
             evaluated_nodes: sim.cycles().iter().map(|t| t.evaluated).sum(),
-            extenders: crate::extender_view::facts(&self.scenario, &self.live_failures),
+            extenders: crate::extender_data::facts(&self.scenario, &self.live_failures),
         });
     }
 

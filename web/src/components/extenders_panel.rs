@@ -7,7 +7,7 @@
 
 use crate::base::EditorFile;
 use crate::engine::{self, Export};
-use crate::extender_view::ExtenderFacts;
+use crate::extender_data::ExtenderFacts;
 use crate::forms::extenders::{add_mock, with_recording};
 use crate::forms::Document;
 use crate::state::{Editors, Loads, RunPosition};

@@ -14,6 +14,7 @@ use crate::analysis;
 use crate::base::{EditorFile, PAGE_MAX_TEXT};
 use crate::session::Session;
 use schedlab_core::input::{read_source, Inputs, ListReader};
+use schedlab_core::scheduler::extenders::PendingCall;
 use schedlab_core::{Diagnostic, Scenario, Source};
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -75,11 +76,11 @@ split_point! {
     }
 }
 
-pub(super) fn post(reply: Reply) {
+fn post(reply: Reply) {
     OUTBOX.with_borrow_mut(|o| o.push(reply));
 }
 
-pub(super) fn deliver_replies() {
+fn deliver_replies() {
     loop {
         let replies = OUTBOX.take();
         if replies.is_empty() {
@@ -109,27 +110,40 @@ fn later(generation: u64, f: impl FnOnce(&mut Host) + 'static) {
 
 /// Milliseconds on a clock that only goes forward (the worker's or the window's
 /// `performance.now()`).
-pub(super) fn now_ms() -> f64 {
+fn now_ms() -> f64 {
     js_sys::Reflect::get(&js_sys::global(), &"performance".into())
         .ok()
         .and_then(|p| p.dyn_into::<web_sys::Performance>().ok())
         .map_or_else(js_sys::Date::now, |p| p.now())
 }
 
-/// Runs `f` on the host, unless a newer load started meanwhile, and delivers the replies it
-/// made (after an extender's `fetch`).
-pub(super) fn resume(generation: u64, f: impl FnOnce(&mut Host)) {
-    HOST.with_borrow_mut(|host| {
-        if host.generation == generation {
-            f(host)
-        }
+/// Makes the extender calls the run of `session` paused at (the page's `fetch`: nothing else
+/// answers them), then, unless a newer load started meanwhile, adds what came back and runs
+/// on from where it paused.
+fn call_extenders(session: Session, load: Load, calls: Vec<PendingCall>) {
+    let generation = load.generation;
+    post(Reply::Calling {
+        generation,
+        urls: calls.iter().map(|c| c.url.clone()).collect(),
+        made: session.live_calls(),
     });
-    deliver_replies();
+    super::live::call_all(calls, move |made| {
+        HOST.with_borrow_mut(|host| {
+            if host.generation == generation {
+                let mut session = session;
+                for (call, exchange, ms) in made {
+                    session.add_exchange(&call, exchange, ms);
+                }
+                host.continue_loading(session, load, true);
+            }
+        });
+        deliver_replies();
+    });
 }
 
 /// The session and what it was made from.
 #[derive(Default)]
-pub(super) struct Host {
+struct Host {
     /// The last loaded session.
     session: Option<Session>,
     /// Each editor's last text and what it read to: an edit rereads only its own file.
@@ -329,7 +343,7 @@ impl Host {
     /// Runs `session` for a slice of [`LOAD_SLICE_MS`], then again in a later task, until its
     /// end. A `sliced` load (a big one, or one that has already yielded) is shown in a task of
     /// its own too.
-    pub(super) fn continue_loading(&mut self, mut session: Session, load: Load, sliced: bool) {
+    fn continue_loading(&mut self, mut session: Session, load: Load, sliced: bool) {
         let started = now_ms();
         loop {
             if session.run_some(LOAD_CHUNK) {
@@ -348,7 +362,7 @@ impl Host {
             }
             let awaited = session.take_awaited_calls();
             if !awaited.is_empty() {
-                super::live::call_extenders(session, load, awaited);
+                call_extenders(session, load, awaited);
                 return;
             }
             if now_ms() - started > LOAD_SLICE_MS {

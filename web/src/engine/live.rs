@@ -10,37 +10,36 @@
 //! cross-origin isolated, a second, opaque request (`no-cors`) tells the two apart; the words
 //! then name `schedlab extender-proxy`, which adds the headers.
 
-use super::host::{now_ms, post, resume, Host};
-use super::protocol::{Load, Reply};
-use crate::session::Session;
 use schedlab_core::scheduler::extenders::{Exchange, PendingCall, MAX_REPLY_BYTES};
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 
 /// How long the `no-cors` request that tells a refused connection from a missing CORS
 /// header may take.
 const PROBE_MS: f64 = 2_000.0;
 
-/// Makes `calls` (the run paused at them), then runs `session` on from where it paused.
-pub fn call_extenders(session: Session, load: Load, calls: Vec<PendingCall>) {
-    let generation = load.generation;
-    post(Reply::Calling {
-        generation,
-        urls: calls.iter().map(|c| c.url.clone()).collect(),
-        made: session.live_calls(),
-    });
+/// Makes `calls` one after the other in a task of their own, then hands `then` each call with
+/// what came back and how long it took (milliseconds).
+pub fn call_all(
+    calls: Vec<PendingCall>,
+    then: impl FnOnce(Vec<(PendingCall, Exchange, u64)>) + 'static,
+) {
     wasm_bindgen_futures::spawn_local(async move {
-        let mut answers = Vec::with_capacity(calls.len());
-        for call in &calls {
-            answers.push(fetch(call).await);
+        let mut made = Vec::with_capacity(calls.len());
+        for call in calls {
+            let (exchange, ms) = fetch(&call).await;
+            made.push((call, exchange, ms));
         }
-        resume(generation, move |host: &mut Host| {
-            let mut session = session;
-            for (call, (exchange, ms)) in calls.iter().zip(answers) {
-                session.add_exchange(call, exchange, ms);
-            }
-            host.continue_loading(session, load, true);
-        });
+        then(made);
     });
+}
+
+/// Milliseconds on a clock that only goes forward (the worker's or the window's
+/// `performance.now()`).
+fn now_ms() -> f64 {
+    js_sys::Reflect::get(&js_sys::global(), &"performance".into())
+        .ok()
+        .and_then(|p| p.dyn_into::<web_sys::Performance>().ok())
+        .map_or_else(js_sys::Date::now, |p| p.now())
 }
 
 /// POSTs one call's body to its URL, as `HTTPExtender.send` does (`Content-Type:
