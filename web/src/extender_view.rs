@@ -116,6 +116,12 @@ pub fn add_to_cycle(
         || t.extenders.iter().any(|c| c.fresh_nodes);
     add_filter_columns(view, t, &name);
     add_score_columns(view, t, &name);
+    // A binder extender that bound the pod (or failed and is not ignorable) took the Bind
+    // plugins' turn: none of them ran (`extendersBinding` before `RunBindPlugins`).
+    let extender_bound = bind.is_some_and(|c| c.error.is_none() || !c.ignored);
+    if let (true, Some(m)) = (extender_bound, view.modern.as_mut()) {
+        m.bind.clear();
+    }
 }
 
 /// One column per extender that filtered, after the Filter plugins (predicates): a node it
@@ -412,6 +418,8 @@ mod tests {
             [("n1".to_string(), 1, 20), ("n3".to_string(), 3, 60)]
         );
         assert_eq!(c.extenders[2].node.as_deref(), Some("n3"));
+        // The binder extender bound the pod: no Bind plugin ran.
+        assert!(c.modern.as_ref().expect("a v1.35 cycle").bind.is_empty());
         // The filter table: the extender's column after the plugins', n2-bad failed there.
         let col = column_name(URL);
         assert_eq!(c.filter.columns.last(), Some(&col));

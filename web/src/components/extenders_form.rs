@@ -167,38 +167,20 @@ fn MockCard(doc: FormDoc, at: ObjRef, name: String, url: String) -> impl IntoVie
     let mock_attr = name.clone();
     view! {
         <section class="form-section ext-mock" data-testid="extender-mock" data-mock=mock_attr>
-            <header class="form-section-head">
+            <header class="ext-mock-head">
                 <h3>"ExtenderMock"</h3>
-                <label class="form-field">
+                <label class="ext-rule-field">
                     <span class="form-label">"name"</span>
-                    <input type="text" data-testid="extender-mock-name" prop:value=name on:change=rename/>
+                    <input type="text" class="ext-input" data-testid="extender-mock-name" prop:value=name on:change=rename/>
                 </label>
-                <label class="form-field wide">
-                    <span class="form-label">"urlPrefix"</span>
-                    <input type="text" class="mono" data-testid="extender-mock-url" prop:value=url on:change=re_url/>
+                <label class="ext-rule-field ext-wide">
+                    <span class="form-label">"urlPrefix (the extender it answers for)"</span>
+                    <input type="text" class="ext-input" data-testid="extender-mock-url" prop:value=url on:change=re_url/>
                 </label>
-                <button class="form-link" data-testid="extender-mock-remove" on:click=move |_| doc.remove(at)>"Remove"</button>
+                <button class="form-link" data-testid="extender-mock-remove" on:click=move |_| doc.remove(at)>"Remove this mock"</button>
             </header>
             {move || error.get().map(|e| view! { <p class="form-error" role="alert" data-testid="extender-mock-error">{e}</p> })}
-            <div class="table-scroll">
-                <table class="ext-rules" data-testid="extender-rules">
-                    <thead>
-                        <tr>
-                            <th scope="col">"#"</th>
-                            <th scope="col">"nodes"</th>
-                            <th scope="col">"node labels"</th>
-                            <th scope="col">"pods"</th>
-                            <th scope="col">"pod labels"</th>
-                            <th scope="col">"filter"</th>
-                            <th scope="col">"message"</th>
-                            <th scope="col">"score"</th>
-                            <th scope="col">"preempt"</th>
-                            <th scope="col"></th>
-                        </tr>
-                    </thead>
-                    <tbody>{rules}</tbody>
-                </table>
-            </div>
+            <div class="ext-rule-list" data-testid="extender-rules">{rules}</div>
             <div class="form-add-row">
                 <button class="form-button" data-testid="extender-rule-add" on:click=move |_| { let _ = edit(MockEdit::AddRule); }>"+ Add a rule"</button>
             </div>
@@ -214,15 +196,17 @@ fn MockCard(doc: FormDoc, at: ObjRef, name: String, url: String) -> impl IntoVie
     }
 }
 
-/// One rule of a mock.
+/// One rule of a mock: which nodes and pods it applies to, then what it answers.
 #[component]
 fn RuleLine(i: usize, row: RuleRow, edit: Callback<MockEdit, Result<(), String>>) -> impl IntoView {
-    let text = move |field: RuleField,
+    let text = move |label: &'static str,
+                     field: RuleField,
                      value: String,
                      placeholder: &'static str,
                      test: &'static str| {
         view! {
-            <td>
+            <label class="ext-rule-field">
+                <span class="form-label">{label}</span>
                 <input
                     type="text"
                     class="ext-input"
@@ -231,15 +215,17 @@ fn RuleLine(i: usize, row: RuleRow, edit: Callback<MockEdit, Result<(), String>>
                     prop:value=value
                     on:change=move |ev| { let _ = edit.run(MockEdit::Rule(i, field, event_target_value(&ev))); }
                 />
-            </td>
+            </label>
         }
     };
-    let choice = move |field: RuleField,
+    let choice = move |label: &'static str,
+                       field: RuleField,
                        value: String,
                        choices: &'static [&'static str],
                        test: &'static str| {
         view! {
-            <td>
+            <label class="ext-rule-field">
+                <span class="form-label">{label}</span>
                 <select
                     data-testid=test
                     prop:value=value
@@ -247,24 +233,26 @@ fn RuleLine(i: usize, row: RuleRow, edit: Callback<MockEdit, Result<(), String>>
                 >
                     {choices.iter().map(|c| view! { <option value=*c>{*c}</option> }).collect_view()}
                 </select>
-            </td>
+            </label>
         }
     };
     view! {
-        <tr data-testid="extender-rule" data-rule=i>
-            <th scope="row">{i + 1}</th>
-            {text(RuleField::Nodes, row.nodes, "any", "extender-rule-nodes")}
-            {text(RuleField::NodeSelector, row.node_selector, "any", "extender-rule-node-labels")}
-            {text(RuleField::Pods, row.pods, "any", "extender-rule-pods")}
-            {text(RuleField::PodSelector, row.pod_selector, "any", "extender-rule-pod-labels")}
-            {choice(RuleField::Filter, row.filter, &VERDICTS, "extender-rule-filter")}
-            {text(RuleField::Message, row.message, "rejected by the extender", "extender-rule-message")}
-            {text(RuleField::Score, row.score, "0", "extender-rule-score")}
-            {choice(RuleField::Preempt, row.preempt, &PREEMPT_RULES, "extender-rule-preempt")}
-            <td class="ext-rule-actions">
-                {(i > 0).then(|| view! { <button class="form-link" title="match this rule before the one above" on:click=move |_| { let _ = edit.run(MockEdit::RaiseRule(i)); }>"↑"</button> })}
-                <button class="form-link" data-testid="extender-rule-remove" title="remove this rule" on:click=move |_| { let _ = edit.run(MockEdit::RemoveRule(i)); }>"✕"</button>
-            </td>
-        </tr>
+        <div class="ext-rule" data-testid="extender-rule" data-rule=i>
+            <div class="ext-rule-head">
+                <b>{format!("rule {}", i + 1)}</b>
+                {(i > 0).then(|| view! { <button class="form-link" title="match this rule before the one above" on:click=move |_| { let _ = edit.run(MockEdit::RaiseRule(i)); }>"↑ earlier"</button> })}
+                <button class="form-link" data-testid="extender-rule-remove" title="remove this rule" on:click=move |_| { let _ = edit.run(MockEdit::RemoveRule(i)); }>"remove"</button>
+            </div>
+            <div class="ext-rule-grid">
+                {text("nodes", RuleField::Nodes, row.nodes, "any node", "extender-rule-nodes")}
+                {text("node labels", RuleField::NodeSelector, row.node_selector, "key=value, ...", "extender-rule-node-labels")}
+                {text("pods", RuleField::Pods, row.pods, "any pod", "extender-rule-pods")}
+                {text("pod labels", RuleField::PodSelector, row.pod_selector, "key=value, ...", "extender-rule-pod-labels")}
+                {choice("filter", RuleField::Filter, row.filter, &VERDICTS, "extender-rule-filter")}
+                {text("message", RuleField::Message, row.message, "rejected by the extender", "extender-rule-message")}
+                {text("score", RuleField::Score, row.score, "0", "extender-rule-score")}
+                {choice("preempt", RuleField::Preempt, row.preempt, &PREEMPT_RULES, "extender-rule-preempt")}
+            </div>
+        </div>
     }
 }

@@ -91,7 +91,7 @@ pub fn ExtendersPanel() -> impl IntoView {
                         <button class="form-button" data-testid="extender-save-recording" on:click=save>
                             "Save them as a recording"
                         </button>
-                        <span class="form-note">" (a shared link then replays them with no server)"</span>
+                        <span class="ext-hint">" (a shared link then replays them with no server)"</span>
                     </p>
                 })
             }}
@@ -99,7 +99,7 @@ pub fn ExtendersPanel() -> impl IntoView {
             <Failures facts=facts/>
             <label class="form-check" title="kubernetes#141781: with nodeCacheCapable: false, v1.33-v1.35 score the nodes an extender returned as if they had no pods; PR #141919 fixes it">
                 <input type="checkbox" data-testid="extender-nodeinfo-fix" prop:checked=move || loads.nodeinfo_fix.get() on:change=fix/>
-                "Fix kubernetes#141781 (v1.35: Score plugins see the pods of nodes an extender returned; "
+                "Fix kubernetes#141781: v1.35's Score plugins see the pods of the nodes an extender returned ("
                 <code>"--fidelity extender-nodeinfo-fix"</code>")"
             </label>
         </div>
