@@ -48,7 +48,7 @@ function start(command, args, pattern) {
 
 const stop = (child) =>
   new Promise((resolve) => {
-    if (!child || child.exitCode !== null) return resolve();
+    if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
     child.once('exit', resolve);
     child.kill();
   });
