@@ -30,6 +30,11 @@ pub fn export(texts: &[(EditorFile, String)]) -> String {
         if modern && *file == EditorFile::Policy {
             continue;
         }
+        // A scenario whose extenders are called live (or that has none) exports as it did
+        // before the Extenders editor existed.
+        if *file == EditorFile::Extenders && text.trim().is_empty() {
+            continue;
+        }
         if !std::mem::take(&mut first) {
             out.push_str("---\n");
         }
@@ -42,7 +47,7 @@ pub fn export(texts: &[(EditorFile, String)]) -> String {
 }
 
 /// Kinds schedlab reads (and the list kinds that hold them).
-const KNOWN_KINDS: [&str; 18] = [
+const KNOWN_KINDS: [&str; 20] = [
     "Node",
     "Pod",
     "PriorityClass",
@@ -56,6 +61,8 @@ const KNOWN_KINDS: [&str; 18] = [
     "StorageClass",
     "CSINode",
     "Timeline",
+    "ExtenderMock",
+    "ExtenderRecording",
     "Policy",
     "KubeSchedulerConfiguration",
     "NodeList",
@@ -79,15 +86,18 @@ pub struct Imported {
 /// Sorts imported files into editors. An exported bundle goes back section by section; any
 /// other file is split into documents, and each document goes to the editor of its kind:
 /// `Policy`, `KubeSchedulerConfiguration`, nodes (documents holding only `Node`s, a
-/// `NodeList` included), and the other kinds schedlab reads to the pods editor. Documents of
+/// `NodeList` included), extenders (documents holding only ExtenderMocks and
+/// ExtenderRecordings), and the other kinds schedlab reads to the pods editor. Documents of
 /// no such kind are left out. Documents for one editor make one text as [`merge`] joins them
 /// (YAML documents with `---`).
 pub fn import(files: &[String]) -> Imported {
     let mut skipped = 0;
+    let mut bundle = false;
     let mut parts: Vec<(EditorFile, Vec<String>)> =
         EditorFile::ALL.iter().map(|&f| (f, Vec::new())).collect();
     for text in files {
         if let Some(sections) = sections(text) {
+            bundle = true;
             for (file, body) in sections {
                 parts[file.index()].1.push(body);
             }
@@ -104,11 +114,18 @@ pub fn import(files: &[String]) -> Imported {
             }
         }
     }
+    // A bundle without an extenders section has no extenders' answers (an export leaves an
+    // empty one out).
+    let no_extenders = bundle && parts[EditorFile::Extenders.index()].1.is_empty();
     parts.retain(|(_, docs)| !docs.is_empty());
-    let texts = parts
+    let mut texts: Vec<(EditorFile, String)> = parts
         .iter()
         .map(|(file, docs)| (*file, merge("", docs)))
         .collect();
+    if no_extenders {
+        texts.push((EditorFile::Extenders, String::new()));
+        texts.sort_by_key(|(f, _)| f.index());
+    }
     Imported {
         texts,
         parts,
@@ -338,6 +355,12 @@ fn describe(texts: &[String]) -> String {
         ),
         (inputs.csi_nodes.len(), "CSINode", "CSINodes"),
         (inputs.timelines.len(), "Timeline", "Timelines"),
+        (inputs.extender_mocks.len(), "ExtenderMock", "ExtenderMocks"),
+        (
+            inputs.extender_recordings.len(),
+            "ExtenderRecording",
+            "ExtenderRecordings",
+        ),
         (inputs.policies.len(), "Policy", "Policies"),
         (
             inputs.configs.len() + inputs.modern_configs.len(),
@@ -458,10 +481,19 @@ fn classify(doc: &str) -> EditorFile {
             .all(|k| k == "Node" || k == "NodeList" || k == "List")
     {
         EditorFile::Nodes
+    } else if kinds.iter().any(|k| EXTENDER_KINDS.contains(&k.as_str()))
+        && kinds
+            .iter()
+            .all(|k| EXTENDER_KINDS.contains(&k.as_str()) || k == "List")
+    {
+        EditorFile::Extenders
     } else {
         EditorFile::Pods
     }
 }
+
+/// schedlab's answers for the scheduler's extenders: the Extenders editor's kinds.
+const EXTENDER_KINDS: [&str; 2] = ["ExtenderMock", "ExtenderRecording"];
 
 #[cfg(test)]
 mod tests {
@@ -486,6 +518,10 @@ mod tests {
             (
                 EditorFile::Config,
                 "kind: KubeSchedulerConfiguration\n".to_string(),
+            ),
+            (
+                EditorFile::Extenders,
+                "apiVersion: schedlab.dev/v1alpha1\nkind: ExtenderMock\nmetadata:\n  name: m\nurlPrefix: http://x\n".to_string(),
             ),
         ];
         let bundle = export(&texts);
@@ -526,6 +562,39 @@ mod tests {
                 EditorFile::Pods,
                 "kind: Pod\nmetadata: {name: p}\n".to_string()
             )]
+        );
+    }
+
+    #[test]
+    fn extender_mocks_and_recordings_go_to_the_extenders_editor() {
+        let mock = "apiVersion: schedlab.dev/v1alpha1\nkind: ExtenderMock\nmetadata: {name: m}\nurlPrefix: http://x\n";
+        assert_eq!(classify(mock), EditorFile::Extenders);
+        let recording = "apiVersion: schedlab.dev/v1alpha1\nkind: ExtenderRecording\nmetadata: {name: r}\ncalls: []\n";
+        assert_eq!(classify(recording), EditorFile::Extenders);
+        let imported = import(&[format!("{mock}---\n{recording}")]);
+        assert_eq!(imported.texts.len(), 1);
+        assert_eq!(imported.texts[0].0, EditorFile::Extenders);
+        // An empty Extenders editor is left out of an export, and a bundle without it imports
+        // with no extenders' answers.
+        let exported = export(&[
+            (
+                EditorFile::Nodes,
+                "kind: Node\nmetadata: {name: a}\n".to_string(),
+            ),
+            (EditorFile::Extenders, String::new()),
+        ]);
+        assert!(!exported.contains("schedlab: extenders"));
+        let back = import(&[exported]);
+        assert_eq!(
+            back.texts.iter().map(|(f, _)| *f).collect::<Vec<_>>(),
+            [EditorFile::Nodes, EditorFile::Extenders]
+        );
+        assert_eq!(back.texts[1].1, "");
+        let with = export(&[(EditorFile::Extenders, mock.to_string())]);
+        assert!(with.contains("# ==== schedlab: extenders ===="));
+        assert_eq!(
+            import(&[with]).texts[0],
+            (EditorFile::Extenders, mock.trim_end().to_string() + "\n")
         );
     }
 

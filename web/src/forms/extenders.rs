@@ -97,7 +97,7 @@ pub enum MockEdit {
     Name(String),
     /// `urlPrefix`.
     Url(String),
-    /// A new rule at the end (every node and pod, passing, score 0).
+    /// A new rule at the end (every node and pod, passing, score 0: an empty rule).
     AddRule,
     /// Removes rule `i`.
     RemoveRule(usize),
@@ -301,7 +301,7 @@ pub fn apply(doc: &mut Document, r: ObjRef, edit: MockEdit) -> Result<(), String
             }
             object_at(v, &[]).insert("urlPrefix".into(), u.into());
         }
-        MockEdit::AddRule => rules_mut(v).push(serde_json::json!({"filter": "Pass", "score": 0})),
+        MockEdit::AddRule => rules_mut(v).push(Value::Object(Map::new())),
         MockEdit::RemoveRule(i) => {
             let rules = rules_mut(v);
             if i < rules.len() {
