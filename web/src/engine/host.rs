@@ -127,7 +127,7 @@ fn call_extenders(session: Session, load: Load, calls: Vec<PendingCall>) {
         urls: calls.iter().map(|c| c.url.clone()).collect(),
         made: session.live_calls(),
     });
-    super::live::call_all(calls, move |made| {
+    schedlab_fetch::call_all(calls, move |made| {
         HOST.with_borrow_mut(|host| {
             if host.generation == generation {
                 let mut session = session;

@@ -17,7 +17,6 @@
 //! tasks). `<html data-engine>` says which (`worker` or `page`).
 
 pub mod host;
-pub mod live;
 pub mod protocol;
 pub mod wire;
 pub mod worker;

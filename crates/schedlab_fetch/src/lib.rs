@@ -1,9 +1,9 @@
-//! Live extender calls: when a run reaches an extender call that no ExtenderMock and no
-//! ExtenderRecording answers, the session pauses there ([`Session::take_awaited_calls`]); the
-//! host makes the calls with `fetch` (gloo-net, in the worker or on the page), each within the
-//! extender's `httpTimeout`, adds what came back to the scenario's exchanges, and runs on. The
-//! exchanges stay with the session: the inspector's replays, the exports and a saved
-//! recording ask nothing twice.
+//! Live scheduler-extender calls from a browser. When a run reaches an extender call that no
+//! ExtenderMock and no ExtenderRecording answers, it pauses there
+//! (`StopReason::AwaitingExtender`, `Simulation::take_awaited_calls`); the host (the
+//! playground's engine, in its worker or on the page, or the JavaScript API's `runLive`) makes
+//! the calls with `fetch` (gloo-net), each within the extender's `httpTimeout`, adds what came
+//! back to the scenario's exchanges, and runs on.
 //!
 //! A browser hides why a `fetch` failed: an extender that is not running and one that does not
 //! send the CORS headers a page needs both give a bare `TypeError`. Where the page is not
