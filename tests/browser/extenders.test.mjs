@@ -25,7 +25,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
-import { open, paste, ROOT, SHOTS } from './support.mjs';
+import { DIST, open, paste, ROOT, SHOTS } from './support.mjs';
 
 /** Starts `command args` and resolves with the child and the first line matching `pattern`
  * on its stdout or stderr (its match). */
@@ -338,6 +338,69 @@ describe('scheduler extenders on the page', () => {
     await refused.waitFor({ timeout: 20_000 });
     assert.match(await refused.textContent(), /nothing answers at http:\/\/127\.0\.0\.1:9: the browser could not connect/);
     await closed.close();
+    assert.deepEqual(env.problems, []);
+  });
+
+  it('calls the extender from the JavaScript API (runLive), and replays the recording it gives', async () => {
+    if (!fs.existsSync(path.join(DIST, 'api/schedlab.js'))) {
+      assert.fail('dist/api/schedlab.js is missing: run scripts/build-api.sh before trunk build');
+    }
+    const url = `${proxy.url}/basic`;
+    const page = await env.newPage({ width: 1000, height: 700 });
+    await page.goto(`${env.base}api-example.html`);
+    const files = {
+      'nodes.json': NODES,
+      'pods.yaml': PODS,
+      'config.yaml': configFor('v1.35', url).text,
+    };
+    const r = await page.evaluate(async (files) => {
+      const { default: init, Simulator, callExtender } = await import(new URL('api/schedlab.js', location.href).href);
+      await init();
+      // By hand: run() stops at each call; the embedder makes it and adds the reply.
+      const manual = Simulator.fromFiles(files);
+      const stops = [];
+      let stop = manual.run();
+      while (stop === 'AwaitingExtender') {
+        stops.push(stop);
+        for (const call of manual.awaitedCalls()) manual.addExchange(call, await callExtender(call));
+        stop = manual.run();
+      }
+      // runLive() does the same.
+      const live = Simulator.fromFiles(files);
+      const liveStop = await live.runLive();
+      const recording = live.extenderRecording();
+      const replay = Simulator.fromFiles({ ...files, 'recording.json': JSON.stringify(recording) });
+      const replayStop = replay.run();
+      // Offline, an unanswered call is the cycle's error.
+      const offline = Simulator.fromFiles(files, { offline: true });
+      offline.run();
+      return {
+        stops,
+        stop,
+        liveStop,
+        manual: JSON.stringify(manual.report()),
+        live: live.report(),
+        calls: recording.calls.map((c) => c.url.split('/').pop()),
+        replayStop,
+        replay: JSON.stringify(replay.report()),
+        offline: offline.report().cycles[0],
+      };
+    }, files);
+    assert.deepEqual(r.stops, ['AwaitingExtender', 'AwaitingExtender', 'AwaitingExtender']);
+    assert.equal(r.stop, 'Quiescent');
+    assert.equal(r.liveStop, 'Quiescent');
+    const cycle = r.live.cycles[0];
+    assert.equal(cycle.node, 'n3');
+    const key = `Extender(${url})`;
+    assert.deepEqual(cycle.filter['n2-bad'][key], ['n2-bad is bad']);
+    assert.deepEqual(cycle.scores.n3[key], { raw: 3, score: 30, weight: 2 });
+    assert.deepEqual(r.calls, ['filter', 'prioritize', 'bind']);
+    assert.equal(r.manual, JSON.stringify(r.live));
+    assert.equal(r.replayStop, 'Quiescent');
+    assert.equal(r.replay, JSON.stringify(r.live), 'the recording replays the same report');
+    assert.equal(r.offline.outcome, 'Error');
+    assert.match(r.offline.message, /no recorded reply to this filter request/);
+    await page.close();
     assert.deepEqual(env.problems, []);
   });
 
