@@ -536,3 +536,81 @@ mod tests {
         assert!(!c.extenders[0].ignored);
     }
 }
+
+#[cfg(test)]
+mod preempt_tests {
+    use super::*;
+    use crate::analysis::inspect_cycle;
+    use crate::base::EditorFile;
+    use crate::engine::host::load;
+    use crate::session::Session;
+
+    /// One 1-CPU node `n1` holding a low-priority pod; a high-priority pod that needs the
+    /// CPU; two extenders: `gpu` preempts (a mock keeping the victims), `flaky` filters and
+    /// answers 500 but is ignorable.
+    fn texts() -> Vec<String> {
+        let mut t = vec![String::new(); EditorFile::ALL.len()];
+        t[EditorFile::Nodes.index()] = "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '1', memory: 1Gi, pods: '10'}}\n".into();
+        t[EditorFile::Pods.index()] = "apiVersion: v1\nkind: Pod\nmetadata: {name: low}\nspec:\n  nodeName: n1\n  priority: 1\n  containers: [{name: c, resources: {requests: {cpu: '1'}}}]\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: high}\nspec:\n  priority: 100\n  containers: [{name: c, resources: {requests: {cpu: '1'}}}]\n".into();
+        t[EditorFile::Policy.index()] = "{\"kind\": \"Policy\", \"apiVersion\": \"v1\"}".into();
+        t[EditorFile::Config.index()] = "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nextenders:\n- urlPrefix: http://gpu\n  preemptVerb: preempt\n- urlPrefix: http://flaky\n  filterVerb: filter\n  ignorable: true\n".into();
+        t[EditorFile::Extenders.index()] = "apiVersion: schedlab.dev/v1alpha1\nkind: ExtenderMock\nmetadata: {name: gpu}\nurlPrefix: http://gpu\n---\napiVersion: schedlab.dev/v1alpha1\nkind: ExtenderMock\nmetadata: {name: flaky}\nurlPrefix: http://flaky\nverbs:\n  filter: {status: 500}\n".into();
+        t
+    }
+
+    #[test]
+    fn preempt_calls_and_an_ignorable_error_show_in_their_phases() {
+        let scenario = load(&texts()).expect("loads");
+        let mut s = Session::new(scenario, 0);
+        while !s.run_some(64) {}
+        let detail = s.cycle_detail(0).expect("a cycle");
+        let (trace, cluster) = &*detail;
+        let mut view = inspect_cycle(trace, cluster, &s.info, 0)
+            .cycle
+            .expect("a cycle");
+        add_to_cycle(&mut view, trace, cluster, s.bind_call(0).as_ref());
+        assert_eq!(view.outcome, "Unschedulable");
+        let preempt: Vec<&CallView> = view
+            .extenders
+            .iter()
+            .filter(|c| c.verb == "preempt")
+            .collect();
+        assert_eq!(preempt.len(), 1);
+        assert_eq!(preempt[0].phase, "preempt");
+        assert_eq!(preempt[0].victims, [("n1".to_string(), 1)]);
+        // The flaky extender is never asked: no node passed the filters (it runs only while
+        // nodes are feasible). In the next cycle (the victim gone) it answers 500, ignored.
+        let later = (1..s.info.cycle_steps.len())
+            .find_map(|c| {
+                let detail = s.cycle_detail(c)?;
+                let (trace, cluster) = &*detail;
+                let mut v = inspect_cycle(trace, cluster, &s.info, c).cycle?;
+                add_to_cycle(&mut v, trace, cluster, None);
+                v.extenders
+                    .iter()
+                    .any(|e| e.extender == "http://flaky")
+                    .then_some(v)
+            })
+            .expect("a cycle that asks the flaky extender");
+        let flaky = later
+            .extenders
+            .iter()
+            .find(|e| e.extender == "http://flaky")
+            .expect("called");
+        assert!(
+            flaky
+                .error
+                .as_deref()
+                .is_some_and(|e| e.contains("code 500")),
+            "{flaky:?}"
+        );
+        assert!(flaky.ignored);
+        assert_eq!(later.chosen.as_deref(), Some("n1"));
+        // Its column is "not run" for every node: the error, not a verdict.
+        assert!(later
+            .filter
+            .rows
+            .iter()
+            .all(|r| r.cells.last() == Some(&FilterCell::NotRun)));
+    }
+}
