@@ -13,9 +13,27 @@ use crate::forms::Document;
 use crate::state::{Editors, Loads, RunPosition};
 use leptos::prelude::*;
 
-/// The panel.
+/// The panel, drawn once the Extenders tab is first shown (its code, with the YAML reader
+/// its buttons edit with, is fetched then: it stays out of the page's first load).
 #[component]
 pub fn ExtendersPanel() -> impl IntoView {
+    let tab = expect_context::<Editors>().tab;
+    super::on_demand_once(
+        move || tab.get() == EditorFile::Extenders,
+        extenders_panel_view,
+    )
+}
+
+split_point! {
+    /// A split point (`#[lazy]`): the panel's code, fetched when first drawn.
+    fn extenders_panel_view() -> AnyView {
+        view! { <ExtendersPanelNow/> }.into_any()
+    }
+}
+
+/// The panel itself.
+#[component]
+fn ExtendersPanelNow() -> impl IntoView {
     let editors = expect_context::<Editors>();
     let loads = expect_context::<Loads>();
     let position = expect_context::<RunPosition>();
