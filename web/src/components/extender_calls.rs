@@ -109,6 +109,9 @@ fn Call(call: CallView) -> impl IntoView {
         "filter" => format!("sent {} node(s)", sent.len()),
         "prioritize" => format!("{} node(s) scored · weight {weight}", scores.len()),
         "preempt" => format!("{} candidate node(s) left", victims.len()),
+        _ if error.is_some() => node
+            .map(|n| format!("asked to bind the pod to {n}"))
+            .unwrap_or_default(),
         _ => node
             .map(|n| format!("binds the pod to {n}"))
             .unwrap_or_default(),
