@@ -614,3 +614,53 @@ mod preempt_tests {
             .all(|r| r.cells.last() == Some(&FilterCell::NotRun)));
     }
 }
+
+#[cfg(test)]
+mod v117_replay {
+    use crate::base::EditorFile;
+    use crate::engine::host::load;
+    use crate::session::Session;
+    use schedlab_core::scheduler::extenders::Exchange;
+
+    #[test]
+    /// v1.17 (a Policy's extender, a v1alpha1 configuration): a live run saved as a
+    /// recording replays with no call left to make.
+    fn a_v117_live_run_replays_from_its_recording() {
+        let classic = crate::gallery::example_named("classic")
+            .texts()
+            .expect("compiled");
+        let mut t: Vec<String> = EditorFile::ALL
+            .iter()
+            .map(|f| classic.text(*f).to_string())
+            .collect();
+        t[EditorFile::Nodes.index()] = "apiVersion: v1\nkind: Node\nmetadata: {name: n1}\nstatus: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: n3}\nstatus: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}}\n".into();
+        t[EditorFile::Pods.index()] = "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, resources: {requests: {cpu: 100m}}}]\n".into();
+        t[EditorFile::Policy.index()] = r#"{"kind":"Policy","apiVersion":"v1","predicates":[{"name":"PodFitsResources"}],"priorities":[{"name":"LeastRequestedPriority","weight":1}],"extenders":[{"urlPrefix":"http://x/basic","filterVerb":"filter","prioritizeVerb":"prioritize","bindVerb":"bind","weight":2,"httpTimeout":5000000000}]}"#.into();
+        let mut s = Session::new(load(&t).expect("loads"), 0);
+        let mut bodies = Vec::new();
+        while !s.run_some(64) {
+            for call in s.take_awaited_calls() {
+                let body = if call.url.ends_with("filter") {
+                    let args: serde_json::Value = serde_json::from_str(&call.body).unwrap();
+                    serde_json::json!({"Nodes": args["Nodes"], "NodeNames": null, "FailedNodes": {}, "Error": ""}).to_string()
+                } else if call.url.ends_with("prioritize") {
+                    "[]".to_string()
+                } else {
+                    "{\"Error\":\"\"}".to_string()
+                };
+                bodies.push(call.body.clone());
+                s.add_exchange(&call, Exchange::Reply { status: 200, body }, 1);
+            }
+        }
+        let yaml = s.recording_yaml().unwrap();
+        t[EditorFile::Extenders.index()] =
+            crate::forms::extenders::with_recording("", &yaml).unwrap();
+        let mut r = Session::new(load(&t).expect("loads"), 0);
+        assert!(
+            r.run_some(64),
+            "the replay paused at {:?}",
+            r.take_awaited_calls()
+        );
+        assert_eq!(bodies.len(), 3);
+    }
+}
