@@ -115,11 +115,13 @@ fn ExtendersPanelNow() -> impl IntoView {
             }}
             {move || problem.get().map(|p| view! { <p class="form-error" role="alert">{p}</p> })}
             <Failures facts=facts/>
-            <label class="form-check" title="kubernetes#141781: with nodeCacheCapable: false, v1.33-v1.35 score the nodes an extender returned as if they had no pods; PR #141919 fixes it">
-                <input type="checkbox" data-testid="extender-nodeinfo-fix" prop:checked=move || loads.nodeinfo_fix.get() on:change=fix/>
-                "Fix kubernetes#141781: v1.35's Score plugins see the pods of the nodes an extender returned ("
-                <code>"--fidelity extender-nodeinfo-fix"</code>")"
-            </label>
+            <Show when=move || loads.nodeinfo_fix.get() || facts.with(|f| !f.configured.is_empty())>
+                <label class="form-check" title="kubernetes#141781: with nodeCacheCapable: false, v1.33-v1.35 score the nodes an extender returned as if they had no pods; PR #141919 fixes it">
+                    <input type="checkbox" data-testid="extender-nodeinfo-fix" prop:checked=move || loads.nodeinfo_fix.get() on:change=fix/>
+                    "Fix kubernetes#141781: v1.35's Score plugins see the pods of the nodes an extender returned ("
+                    <code>"--fidelity extender-nodeinfo-fix"</code>")"
+                </label>
+            </Show>
         </div>
     }
 }
