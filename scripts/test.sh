@@ -55,6 +55,23 @@ say "the JavaScript API (dist/api/), then trunk build --release"
 bash scripts/build-api.sh
 trunk build --release
 
+say "the test extender (tests/extender/extender.py), for the browser tests"
+# Started once and reused while it runs (a second run of this script finds it by its pid
+# file); the extenders' browser test reaches it through `schedlab extender-proxy`.
+start_test_extender() {
+  local pidfile="$ROOT/target/test-extender.pid" portfile="$ROOT/target/test-extender.port"
+  if ! { [ -f "$pidfile" ] && [ -f "$portfile" ] && kill -0 "$(cat "$pidfile")" 2>/dev/null; }; then
+    rm -f "$portfile"
+    python3 tests/extender/extender.py --port 0 --port-file "$portfile" >/dev/null 2>&1 &
+    echo $! >"$pidfile"
+    for _ in $(seq 50); do [ -s "$portfile" ] && break; sleep 0.1; done
+    [ -s "$portfile" ] || { echo "the test extender did not start" >&2; return 1; }
+  fi
+  export SCHEDLAB_EXTENDER_URL="http://127.0.0.1:$(cat "$portfile")"
+  export SCHEDLAB_BIN="$ROOT/target/release/schedlab"
+}
+start_test_extender
+
 say "browser test (headless Chromium)"
 node --test tests/browser/
 

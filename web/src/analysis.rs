@@ -130,6 +130,13 @@ pub struct CycleView {
     /// What a v1.35 cycle adds: the profile and each extension point's plugin statuses
     /// (`None` for a v1.17 cycle).
     pub modern: Option<ModernView>,
+    /// The scheduler extenders' calls, in order ([`crate::extender_view`]).
+    #[serde(default)]
+    pub extenders: Vec<crate::extender_data::CallView>,
+    /// v1.35's kubernetes#141781: the Score plugins saw the nodes an extender returned without
+    /// their pods.
+    #[serde(default)]
+    pub fresh_nodes: bool,
 }
 
 /// The extension points of a v1.35 cycle, plugin by plugin.
@@ -330,6 +337,8 @@ pub fn inspect_cycle(
             volume_bindings: t.volume_bindings.clone(),
             claims: claims.to_vec(),
             modern: modern_view(t, cluster),
+            extenders: Vec::new(),
+            fresh_nodes: false,
         }),
     }
 }

@@ -1,4 +1,4 @@
-//! The bottom of the page's crate: the five input files ([`EditorFile`]) and the constants
+//! The bottom of the page's crate: the six input files ([`EditorFile`]) and the constants
 //! every part of the page shares. It imports nothing of the page, so anything may import it.
 
 use schedlab_core::input::looks_like_json;
@@ -12,9 +12,9 @@ pub const SEED: u64 = 0;
 pub const PAGE_MAX_TEXT: usize = 16 << 20;
 
 /// How many input files (editors) there are.
-pub const EDITORS: usize = 5;
+pub const EDITORS: usize = 6;
 
-/// One of the five input files.
+/// One of the six input files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EditorFile {
     /// `nodes.yaml`.
@@ -28,6 +28,9 @@ pub enum EditorFile {
     Policy,
     /// `config.yaml`: the `KubeSchedulerConfiguration`.
     Config,
+    /// `extenders.yaml`: schedlab's answers for the scheduler's extenders (`ExtenderMock`
+    /// tables and `ExtenderRecording`s); empty when the extenders are called live.
+    Extenders,
 }
 
 impl EditorFile {
@@ -38,6 +41,7 @@ impl EditorFile {
         EditorFile::Devices,
         EditorFile::Policy,
         EditorFile::Config,
+        EditorFile::Extenders,
     ];
 
     /// Position in [`EditorFile::ALL`].
@@ -48,6 +52,7 @@ impl EditorFile {
             EditorFile::Devices => 2,
             EditorFile::Policy => 3,
             EditorFile::Config => 4,
+            EditorFile::Extenders => 5,
         }
     }
 
@@ -59,6 +64,7 @@ impl EditorFile {
             EditorFile::Devices => "devices",
             EditorFile::Policy => "policy",
             EditorFile::Config => "config",
+            EditorFile::Extenders => "extenders",
         }
     }
 
@@ -78,6 +84,7 @@ impl EditorFile {
             EditorFile::Devices => "Devices",
             EditorFile::Policy => "Policy",
             EditorFile::Config => "Scheduler configuration",
+            EditorFile::Extenders => "Extenders",
         }
     }
 

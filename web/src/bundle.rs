@@ -30,8 +30,10 @@ pub fn export(texts: &[(EditorFile, String)]) -> String {
         if modern && *file == EditorFile::Policy {
             continue;
         }
-        // A scenario without devices exports as it did before the Devices editor existed.
-        if *file == EditorFile::Devices && text.trim().is_empty() {
+        // A scenario without devices exports as it did before the Devices editor existed, and
+        // one whose extenders are called live (or that has none) as it did before the
+        // Extenders editor existed.
+        if matches!(file, EditorFile::Devices | EditorFile::Extenders) && text.trim().is_empty() {
             continue;
         }
         if !std::mem::take(&mut first) {
@@ -46,7 +48,7 @@ pub fn export(texts: &[(EditorFile, String)]) -> String {
 }
 
 /// Kinds schedlab reads (and the list kinds that hold them).
-const KNOWN_KINDS: [&str; 22] = [
+const KNOWN_KINDS: [&str; 24] = [
     "Node",
     "Pod",
     "PriorityClass",
@@ -64,6 +66,8 @@ const KNOWN_KINDS: [&str; 22] = [
     "ResourceSlice",
     "ResourceClaim",
     "ResourceClaimTemplate",
+    "ExtenderMock",
+    "ExtenderRecording",
     "Policy",
     "KubeSchedulerConfiguration",
     "NodeList",
@@ -88,8 +92,8 @@ pub struct Imported {
 /// other file is split into documents, and each document goes to the editor of its kind:
 /// `Policy`, `KubeSchedulerConfiguration`, nodes (documents holding only `Node`s, a
 /// `NodeList` included), devices (documents holding only DeviceClasses, ResourceSlices,
-/// ResourceClaims and ResourceClaimTemplates), and the other kinds schedlab reads to the pods
-/// editor. Documents of
+/// ResourceClaims and ResourceClaimTemplates), extenders (documents holding only ExtenderMocks
+/// and ExtenderRecordings), and the other kinds schedlab reads to the pods editor. Documents of
 /// no such kind are left out. Documents for one editor make one text as [`merge`] joins them
 /// (YAML documents with `---`).
 pub fn import(files: &[String]) -> Imported {
@@ -116,8 +120,10 @@ pub fn import(files: &[String]) -> Imported {
             }
         }
     }
-    // A bundle without a devices section has no devices (it leaves an empty one out).
+    // A bundle without a devices or an extenders section has none (an export leaves an empty
+    // one out).
     let no_devices = bundle && parts[EditorFile::Devices.index()].1.is_empty();
+    let no_extenders = bundle && parts[EditorFile::Extenders.index()].1.is_empty();
     parts.retain(|(_, docs)| !docs.is_empty());
     let mut texts: Vec<(EditorFile, String)> = parts
         .iter()
@@ -125,6 +131,11 @@ pub fn import(files: &[String]) -> Imported {
         .collect();
     if no_devices {
         texts.push((EditorFile::Devices, String::new()));
+    }
+    if no_extenders {
+        texts.push((EditorFile::Extenders, String::new()));
+    }
+    if no_devices || no_extenders {
         texts.sort_by_key(|(f, _)| f.index());
     }
     Imported {
@@ -372,6 +383,12 @@ fn describe(texts: &[String]) -> String {
             "ResourceClaimTemplate",
             "ResourceClaimTemplates",
         ),
+        (inputs.extender_mocks.len(), "ExtenderMock", "ExtenderMocks"),
+        (
+            inputs.extender_recordings.len(),
+            "ExtenderRecording",
+            "ExtenderRecordings",
+        ),
         (inputs.policies.len(), "Policy", "Policies"),
         (
             inputs.configs.len() + inputs.modern_configs.len(),
@@ -498,6 +515,12 @@ fn classify(doc: &str) -> EditorFile {
             .all(|k| DRA_KINDS.contains(&k.as_str()) || k.ends_with("List"))
     {
         EditorFile::Devices
+    } else if kinds.iter().any(|k| EXTENDER_KINDS.contains(&k.as_str()))
+        && kinds
+            .iter()
+            .all(|k| EXTENDER_KINDS.contains(&k.as_str()) || k == "List")
+    {
+        EditorFile::Extenders
     } else {
         EditorFile::Pods
     }
@@ -510,6 +533,9 @@ const DRA_KINDS: [&str; 4] = [
     "ResourceClaim",
     "ResourceClaimTemplate",
 ];
+
+/// schedlab's answers for the scheduler's extenders: the Extenders editor's kinds.
+const EXTENDER_KINDS: [&str; 2] = ["ExtenderMock", "ExtenderRecording"];
 
 #[cfg(test)]
 mod tests {
@@ -536,6 +562,10 @@ mod tests {
             (
                 EditorFile::Config,
                 "kind: KubeSchedulerConfiguration\n".to_string(),
+            ),
+            (
+                EditorFile::Extenders,
+                "apiVersion: schedlab.dev/v1alpha1\nkind: ExtenderMock\nmetadata:\n  name: m\nurlPrefix: http://x\n".to_string(),
             ),
         ];
         let bundle = export(&texts);
@@ -576,6 +606,47 @@ mod tests {
                 EditorFile::Pods,
                 "kind: Pod\nmetadata: {name: p}\n".to_string()
             )]
+        );
+    }
+
+    #[test]
+    fn extender_mocks_and_recordings_go_to_the_extenders_editor() {
+        let mock = "apiVersion: schedlab.dev/v1alpha1\nkind: ExtenderMock\nmetadata: {name: m}\nurlPrefix: http://x\n";
+        assert_eq!(classify(mock), EditorFile::Extenders);
+        let recording = "apiVersion: schedlab.dev/v1alpha1\nkind: ExtenderRecording\nmetadata: {name: r}\ncalls: []\n";
+        assert_eq!(classify(recording), EditorFile::Extenders);
+        let imported = import(&[format!("{mock}---\n{recording}")]);
+        assert_eq!(imported.texts.len(), 1);
+        assert_eq!(imported.texts[0].0, EditorFile::Extenders);
+        // An empty Extenders editor is left out of an export, and a bundle without it imports
+        // with no extenders' answers (nor devices: the bundle had no devices section either).
+        let exported = export(&[
+            (
+                EditorFile::Nodes,
+                "kind: Node\nmetadata: {name: a}\n".to_string(),
+            ),
+            (EditorFile::Extenders, String::new()),
+        ]);
+        assert!(!exported.contains("schedlab: extenders"));
+        let back = import(&[exported]);
+        assert_eq!(
+            back.texts.iter().map(|(f, _)| *f).collect::<Vec<_>>(),
+            [
+                EditorFile::Nodes,
+                EditorFile::Devices,
+                EditorFile::Extenders
+            ]
+        );
+        assert_eq!(back.texts[1].1, "");
+        assert_eq!(back.texts[2].1, "");
+        let with = export(&[(EditorFile::Extenders, mock.to_string())]);
+        assert!(with.contains("# ==== schedlab: extenders ===="));
+        assert_eq!(
+            import(&[with]).texts,
+            [
+                (EditorFile::Devices, String::new()),
+                (EditorFile::Extenders, mock.trim_end().to_string() + "\n")
+            ]
         );
     }
 

@@ -66,8 +66,9 @@ pub struct Example {
     /// objects: several files are joined as YAML documents); devices (DRA's objects; none:
     /// empty); policy (none: [`DEFAULT_POLICY`]);
     /// the scheduler configuration (none: [`DEFAULT_CONFIG`], v1.17's defaults; a
-    /// `kubescheduler.config.k8s.io/v1` configuration runs the example under v1.35).
-    files: [&'static [File]; EDITORS],
+    /// `kubescheduler.config.k8s.io/v1` configuration runs the example under v1.35). The
+    /// extenders' editor, after these, starts empty.
+    files: [&'static [File]; 5],
 }
 
 /// A Policy that keeps the DefaultProvider (for examples that need no policy).
@@ -306,11 +307,14 @@ impl Loaded {
             // read as best they can be, keep this from ever panicking.
             None => Loaded {
                 example: &GALLERY[0],
-                texts: Box::leak(Box::new(
+                texts: Box::leak(Box::new(std::array::from_fn(|i| {
                     GALLERY[0]
                         .files
-                        .map(|files| files.first().and_then(|f| f.text).unwrap_or_default()),
-                )),
+                        .get(i)
+                        .and_then(|files| files.first())
+                        .and_then(|f| f.text)
+                        .unwrap_or_default()
+                }))),
             },
         }
     }
@@ -330,7 +334,7 @@ impl Loaded {
         self.texts[file.index()]
     }
 
-    /// The five editor texts, in [`EditorFile::ALL`] order.
+    /// The six editor texts, in [`EditorFile::ALL`] order.
     pub fn texts(self) -> [&'static str; EDITORS] {
         *self.texts
     }
@@ -383,7 +387,8 @@ impl Example {
         self.files.iter().flat_map(|files| files.iter())
     }
 
-    /// The five editor texts from each file's text (`None` when a file has none).
+    /// The editor texts from each file's text (`None` when a file has none); the extenders'
+    /// editor starts empty.
     fn put_together(&self, text: impl Fn(&File) -> Option<String>) -> Option<[String; EDITORS]> {
         let mut out: [String; EDITORS] = Default::default();
         for (i, files) in self.files.iter().enumerate() {
@@ -527,7 +532,7 @@ mod tests {
                 .expect("natively every example is compiled in");
             assert_eq!(loaded.name(), example.name);
             for (i, f) in EditorFile::ALL.into_iter().enumerate() {
-                let files = example.files[i];
+                let files = example.files.get(i).copied().unwrap_or_default();
                 let want = match (files.is_empty(), f) {
                     (true, EditorFile::Policy) => DEFAULT_POLICY.to_string(),
                     (true, EditorFile::Config) => DEFAULT_CONFIG.to_string(),

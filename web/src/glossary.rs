@@ -135,6 +135,11 @@ pub static ENTRIES: &[Entry] = &[
         PREEMPTION,
     ),
     entry(
+        &["extender", "extenders", "scheduler extender"],
+        "An HTTP webhook kube-scheduler calls after its own filters and scores: it may drop nodes, add its 0-10 score × weight × 10, trim preemption's candidates and bind pods.",
+        POLICIES,
+    ),
+    entry(
         &["profile", "schedulerName"],
         "A scheduler profile: a name (a pod picks it with spec.schedulerName) and its own set of plugins at each extension point.",
         CONFIG,
@@ -778,6 +783,7 @@ mod tests {
             "ResourceClaimTemplate",
             "matchAttribute",
             "firstAvailable",
+            "extender",
         ];
         assert_eq!(missing(shown), Vec::<&str>::new());
         for phase in [

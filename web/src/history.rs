@@ -123,7 +123,14 @@ mod tests {
     fn state(nodes: &str) -> WorkState {
         WorkState {
             example: "classic",
-            texts: [nodes.into(), "".into(), "".into(), "".into(), "".into()],
+            texts: [
+                nodes.into(),
+                "".into(),
+                "".into(),
+                "".into(),
+                "".into(),
+                "".into(),
+            ],
             seed: 0,
         }
     }

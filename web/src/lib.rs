@@ -41,6 +41,8 @@ pub mod devices;
 pub mod embed;
 pub mod engine;
 pub mod export;
+pub mod extender_data;
+pub mod extender_view;
 pub mod forms;
 pub mod gallery;
 pub mod glossary;

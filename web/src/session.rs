@@ -11,12 +11,13 @@ use crate::devices::{pod_claim_devices, ClaimDevices};
 use schedlab_core::model::resources::format_amount;
 use schedlab_core::model::selector::LabelSelector;
 use schedlab_core::scenario::SchedulerVersion;
+use schedlab_core::scheduler::extenders::{Exchange, PendingCall, Verb};
 use schedlab_core::simulation::Run;
 use schedlab_core::simulation::{Cluster, NodeId, PodId};
 use schedlab_core::simulation::{
     Limits, PodPhase, PodState, Simulation, Snapshot, StepKind, StopReason,
 };
-use schedlab_core::trace::CycleTrace;
+use schedlab_core::trace::{CycleTrace, ExtenderCall};
 use schedlab_core::{model::Millis, simulation::SubQueue};
 use schedlab_core::{Diagnostic, Scenario};
 use std::cell::RefCell;
@@ -70,6 +71,9 @@ pub struct SessionInfo {
     /// Nodes evaluated over every cycle: the rows of a full report's filter tables (what
     /// makes it big).
     pub evaluated_nodes: usize,
+    /// The scheduler's extenders, who answered them, the live calls made.
+    #[serde(default)]
+    pub extenders: crate::extender_data::ExtenderFacts,
 }
 
 impl SessionInfo {
@@ -362,12 +366,17 @@ pub struct Session {
     details: RefCell<Vec<(usize, CycleDetail)>>,
     /// Snapshots of the positions the user moved forward from, oldest first.
     trail: Vec<Snapshot>,
+    /// Live extender calls that got no reply: (URL, what happened).
+    live_failures: Vec<(String, String)>,
 }
 
 impl Session {
     /// Starts a session at t = 0. [`Session::run_some`] takes it to its end. The session
     /// keeps `scenario` (for replays and exports), taken rather than copied.
     pub fn new(scenario: Scenario, seed: u64) -> Session {
+        // An extender call that no mock and no recording answers pauses the run: the host
+        // makes it with `fetch` ([`Session::take_awaited_calls`]).
+        scenario.extender_answers.set_wait_for_host(true);
         let mut sim = Simulation::new(&scenario, seed, false);
         // Checkpoints close enough that going back or explaining a past cycle replays a few
         // milliseconds of work: a step costs about one pass over the nodes.
@@ -390,6 +399,7 @@ impl Session {
             scheduler: scenario.version(),
             seed,
             evaluated_nodes: 0,
+            extenders: Default::default(),
         });
         Session {
             sim,
@@ -398,6 +408,7 @@ impl Session {
             info,
             details: RefCell::new(Vec::new()),
             trail: Vec::new(),
+            live_failures: Vec::new(),
         }
     }
 
@@ -433,12 +444,73 @@ impl Session {
             until: LIMITS.until,
             max_cycles: Some(cap),
         });
+        if stop == StopReason::AwaitingExtender {
+            // Not over: the host makes the calls, then runs on.
+            return false;
+        }
         // Over unless only this slice's cap stopped it.
         let over = stop != StopReason::MaxCycles || cap >= MAX_CYCLES;
         if over {
             self.finish(stop);
         }
         over
+    }
+
+    /// The extender calls the run paused at (taken: empty when it did not pause). The host
+    /// makes them, adds the replies ([`Session::add_exchange`]) and runs on.
+    pub fn take_awaited_calls(&self) -> Vec<PendingCall> {
+        self.sim.take_awaited_calls()
+    }
+
+    /// Adds the exchange of a call the host made; a call that got no reply is remembered
+    /// for the page's notice.
+    pub fn add_exchange(&mut self, call: &PendingCall, exchange: Exchange, elapsed_ms: u64) {
+        match &exchange {
+            Exchange::TimedOut => self
+                .live_failures
+                .push((call.url.clone(), "no reply within httpTimeout".to_string())),
+            Exchange::Failed(e) => self.live_failures.push((call.url.clone(), e.clone())),
+            Exchange::Reply { .. } => {}
+        }
+        self.scenario
+            .extender_answers
+            .add_exchange(&call.url, &call.body, exchange, elapsed_ms);
+    }
+
+    /// The exchanges made with live servers so far.
+    pub fn live_calls(&self) -> usize {
+        let recording = self.scenario.extender_answers.recording();
+        recording.calls().iter().filter(|c| !c.recorded).count()
+    }
+
+    /// Every extender exchange of the run (the scenario's recording, then the live calls) as
+    /// a `kind: ExtenderRecording` document in YAML; `None` when there is none.
+    pub fn recording_yaml(&self) -> Option<String> {
+        let recording = self.scenario.extender_answers.recording();
+        if recording.is_empty() {
+            return None;
+        }
+        serde_yaml_ng::to_string(&recording.to_object("recorded-in-the-playground")).ok()
+    }
+
+    /// The call a binder extender got when the pod of cycle `cycle` was bound (replayed with
+    /// its request and reply); `None` when the scheduler has no binder extender.
+    pub fn bind_call(&self, cycle: usize) -> Option<ExtenderCall> {
+        let binds = self
+            .scenario
+            .scheduler
+            .extenders()
+            .iter()
+            .any(|e| e.has(Verb::Bind));
+        if !binds {
+            return None;
+        }
+        let at = *self.info.cycle_steps.get(cycle)?;
+        let pod = self.info.cycles.get(cycle)?.pod;
+        let step = self.sim.steps().iter().enumerate().skip(at + 1).find(|(_, s)| {
+            matches!(s.kind, StepKind::Bound { pod: p, .. } | StepKind::BindFailed { pod: p } if p == pod)
+        })?;
+        self.sim.step_detail(step.0)?.extender.map(|c| *c)
     }
 
     /// Cycles run so far while taking the run to its end.
@@ -522,6 +594,7 @@ impl Session {
             scheduler: self.info.scheduler,
             seed: self.seed,
             evaluated_nodes: sim.cycles().iter().map(|t| t.evaluated).sum(),
+            extenders: crate::extender_data::facts(&self.scenario, &self.live_failures),
         });
     }
 

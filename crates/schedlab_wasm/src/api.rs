@@ -23,11 +23,11 @@ use wasm_bindgen::JsCast;
 
 /// A scenario's simulation with its history, as the JavaScript API sees it.
 pub struct Embedded {
-    sim: Simulation,
+    pub(crate) sim: Simulation,
     /// `--summary`: cycles without their tables.
     summary: bool,
     /// Why the history so far stopped where it is (the report's `end.reason`).
-    stop: StopReason,
+    pub(crate) stop: StopReason,
     /// Set when the last `run` stopped at a default bound (the report's `end.warning`).
     warning: Option<String>,
     /// The v1.17 configuration's `schedulerName` (what `schedlab explain` names for a pod
@@ -36,6 +36,10 @@ pub struct Embedded {
     scheduler: SchedulerVersion,
     /// The scenario's scheduler (which PreEnqueue plugin holds a never-tried pod back).
     gates: std::sync::Arc<schedlab_core::scheduler::Scheduler>,
+    /// Who answers the scenario's extenders: its mocks and recording, and the exchanges added.
+    pub(crate) answers: std::sync::Arc<schedlab_core::scheduler::extenders::Answers>,
+    /// The extender calls the run paused at, not answered yet (`awaitedCalls()`).
+    pub(crate) awaited: Vec<schedlab_core::scheduler::extenders::PendingCall>,
 }
 
 impl Embedded {
@@ -55,8 +59,13 @@ impl Embedded {
             SchedulerName::V1_17 => SchedulerVersion::V1_17,
             SchedulerName::V1_35 => SchedulerVersion::V1_35,
         });
-        let scenario = Scenario::load_with(&sources, requested)?;
+        let mut scenario = Scenario::load_with(&sources, requested)?;
         let summary = options.summary.unwrap_or(false);
+        scenario.extender_nodeinfo_fix = options.extender_nodeinfo_fix.unwrap_or(false);
+        if !options.offline.unwrap_or(false) {
+            // A call no mock and no recording answers pauses the run (`AwaitingExtender`).
+            scenario.extender_answers.set_wait_for_host(true);
+        }
         Ok(Embedded {
             sim: Simulation::new(&scenario, options.seed.unwrap_or(0), !summary),
             summary,
@@ -66,6 +75,8 @@ impl Embedded {
             scheduler_names: scenario.scheduler.scheduler_names(),
             scheduler: scenario.version(),
             gates: std::sync::Arc::clone(&scenario.scheduler),
+            answers: std::sync::Arc::clone(&scenario.extender_answers),
+            awaited: Vec::new(),
         })
     }
 
@@ -80,7 +91,11 @@ impl Embedded {
                 Some(self.cycle_json(i))
             }
             None => {
-                self.stop = StopReason::Quiescent;
+                self.stop = if self.collect_awaited() {
+                    StopReason::AwaitingExtender
+                } else {
+                    StopReason::Quiescent
+                };
                 self.warning = None;
                 None
             }
@@ -91,6 +106,9 @@ impl Embedded {
     /// sets none, as `schedlab run`); why it stopped.
     pub fn run(&mut self, limits: Limits) -> StopReason {
         self.stop = self.sim.run(limits.or_defaults());
+        if self.stop == StopReason::AwaitingExtender {
+            self.collect_awaited();
+        }
         self.warning = limits.default_bound_warning(self.stop);
         self.stop
     }
@@ -283,7 +301,7 @@ pub fn limits(options: &RunOptions) -> Limits {
     }
 }
 
-fn stop_name(stop: StopReason) -> StopName {
+pub(crate) fn stop_name(stop: StopReason) -> StopName {
     match stop {
         StopReason::Quiescent => StopName::Quiescent,
         StopReason::Until => StopName::Until,
@@ -300,13 +318,13 @@ pub(crate) fn parse(json: &str) -> JsValue {
     js_sys::JSON::parse(json).unwrap_or(JsValue::NULL)
 }
 
-fn to_js<T: serde::Serialize>(value: &T) -> JsValue {
+pub(crate) fn to_js<T: serde::Serialize>(value: &T) -> JsValue {
     parse(&serde_json::to_string(value).unwrap_or_else(|_| "null".into()))
 }
 
 /// The `Error` the API throws: `message` lists the problems, one per line; `errors` holds
 /// them as [`InputError`]s.
-fn throw(message: &str, errors: Vec<InputError>) -> JsValue {
+pub(crate) fn throw(message: &str, errors: Vec<InputError>) -> JsValue {
     let error = js_sys::Error::new(message);
     error.set_name("SchedlabError");
     let details = to_js(&ErrorDetails { errors });
@@ -399,7 +417,7 @@ fn read_options(options: &JsValue) -> Result<SimulatorOptions, Vec<InputError>> 
         return Err(vec![problem(
             "options",
             "",
-            "expected {seed?, scheduler?, summary?}",
+            "expected {seed?, scheduler?, summary?, offline?, extenderNodeinfoFix?}",
         )]);
     }
     let mut errors = Vec::new();
@@ -444,11 +462,17 @@ fn read_options(options: &JsValue) -> Result<SimulatorOptions, Vec<InputError>> 
             "expected \"v1.17\" or \"v1.35\"",
         ));
     }
-    let summary = get(options, "summary");
-    if let Some(b) = summary.as_bool() {
-        out.summary = Some(b);
-    } else if !summary.is_undefined() && !summary.is_null() {
-        errors.push(problem("options", "summary", "expected a boolean"));
+    for (key, slot) in [
+        ("summary", &mut out.summary),
+        ("offline", &mut out.offline),
+        ("extenderNodeinfoFix", &mut out.extender_nodeinfo_fix),
+    ] {
+        let value = get(options, key);
+        if let Some(b) = value.as_bool() {
+            *slot = Some(b);
+        } else if !value.is_undefined() && !value.is_null() {
+            errors.push(problem("options", key, "expected a boolean"));
+        }
     }
     if errors.is_empty() {
         Ok(out)
@@ -457,7 +481,7 @@ fn read_options(options: &JsValue) -> Result<SimulatorOptions, Vec<InputError>> 
     }
 }
 
-fn read_run_options(options: &JsValue) -> Result<RunOptions, Vec<InputError>> {
+pub(crate) fn read_run_options(options: &JsValue) -> Result<RunOptions, Vec<InputError>> {
     let mut out = RunOptions::default();
     if options.is_undefined() || options.is_null() {
         return Ok(out);
@@ -495,7 +519,9 @@ fn read_run_options(options: &JsValue) -> Result<RunOptions, Vec<InputError>> {
 /// CLI contract's JSON (`schedlab run --output json`), as a plain JavaScript object.
 #[wasm_bindgen]
 pub struct Simulator {
-    inner: Embedded,
+    /// Shared with a `runLive` in progress (which borrows it only between its awaits, so
+    /// never while another method runs).
+    pub(crate) inner: std::rc::Rc<std::cell::RefCell<Embedded>>,
 }
 
 #[wasm_bindgen]
@@ -515,14 +541,16 @@ impl Simulator {
         let options = read_options(&options.unwrap_or(JsValue::UNDEFINED)).map_err(throw_inputs)?;
         let inner = Embedded::load(&files, &options)
             .map_err(|errs| throw_inputs(errs.iter().map(input_error).collect()))?;
-        Ok(Simulator { inner })
+        Ok(Simulator {
+            inner: std::rc::Rc::new(std::cell::RefCell::new(inner)),
+        })
     }
 
     /// Runs until one scheduling cycle has run and returns that cycle, as the report spells
     /// a cycle; `null` when the run has ended.
     #[wasm_bindgen(unchecked_return_type = "Cycle | null")]
     pub fn step(&mut self) -> JsValue {
-        match self.inner.step() {
+        match self.inner.borrow_mut().step() {
             Some(cycle) => parse(&cycle.to_string()),
             None => JsValue::NULL,
         }
@@ -535,20 +563,21 @@ impl Simulator {
     ) -> Result<Ts<StopName>, JsValue> {
         let options =
             read_run_options(&options.unwrap_or(JsValue::UNDEFINED)).map_err(throw_inputs)?;
-        let stop = self.inner.run(limits(&options));
+        let stop = self.inner.borrow_mut().run(limits(&options));
         Ok(Ts::new_unchecked(to_js(&stop_name(stop))))
     }
 
     /// The contract's JSON report of the history so far: what `schedlab run --output json`
     /// prints (after `run()`; after N `step()`s, what `--max-cycles N` prints).
     pub fn report(&self) -> Ts<Report> {
-        Ts::new_unchecked(parse(&self.inner.report().to_string()))
+        Ts::new_unchecked(parse(&self.inner.borrow().report().to_string()))
     }
 
     /// What `schedlab explain --pod POD` says (POD as `namespace/name`, or `name` in
     /// `default`), for the history so far. Throws a `SchedlabError` for an unknown pod.
     pub fn explain(&self, pod: &str) -> Result<Ts<Explanation>, JsValue> {
-        match self.inner.explain(pod) {
+        let explained = self.inner.borrow().explain(pod);
+        match explained {
             Ok(e) => Ok(Ts::new_unchecked(to_js(&e))),
             Err(message) => Err(throw(&message, Vec::new())),
         }
@@ -556,19 +585,19 @@ impl Simulator {
 
     /// The scheduling queue now: activeQ, podBackoffQ and unschedulableQ.
     pub fn queue(&self) -> Ts<Queue> {
-        Ts::new_unchecked(parse(&self.inner.queue().to_string()))
+        Ts::new_unchecked(parse(&self.inner.borrow().queue().to_string()))
     }
 
     /// Every node now, with the pods on it (assumed ones included).
     #[wasm_bindgen(unchecked_return_type = "NodeView[]")]
     pub fn nodes(&self) -> JsValue {
-        to_js(&self.inner.nodes())
+        to_js(&self.inner.borrow().nodes())
     }
 
     /// The scheduler that runs.
     #[wasm_bindgen(getter)]
     pub fn scheduler(&self) -> Ts<SchedulerName> {
-        let name = match self.inner.scheduler() {
+        let name = match self.inner.borrow().scheduler() {
             SchedulerVersion::V1_17 => SchedulerName::V1_17,
             SchedulerVersion::V1_35 => SchedulerName::V1_35,
         };
@@ -578,18 +607,18 @@ impl Simulator {
     /// Whether nothing can happen any more.
     #[wasm_bindgen(getter)]
     pub fn finished(&self) -> bool {
-        self.inner.finished()
+        self.inner.borrow().finished()
     }
 
     /// Cycles run so far.
     #[wasm_bindgen(getter, js_name = cyclesRun)]
     pub fn cycles_run(&self) -> usize {
-        self.inner.cycles_run()
+        self.inner.borrow().cycles_run()
     }
 
     /// The virtual clock, in seconds.
     #[wasm_bindgen(getter)]
     pub fn time(&self) -> f64 {
-        self.inner.time()
+        self.inner.borrow().time()
     }
 }

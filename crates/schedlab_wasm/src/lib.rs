@@ -7,9 +7,11 @@
 //! [`BenchWorkload`] serve the playground's scripts (determinism, benchmarks).
 
 mod api;
+mod extenders;
 pub mod types;
 
 pub use api::{input_error, limits, Embedded, Simulator};
+pub use extenders::call_extender;
 
 use schedlab_core::simulation::{Limits, Simulation, StopReason};
 use schedlab_core::{report, Scenario, Source};

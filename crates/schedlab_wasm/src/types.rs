@@ -52,6 +52,57 @@ pub struct SimulatorOptions {
     #[tsify(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub summary: Option<bool>,
+    /// Call no live extender (`--offline`): a call that no ExtenderMock and no
+    /// ExtenderRecording answers is an error of its cycle. By default such a call pauses the
+    /// run (`AwaitingExtender`) until its reply is added (`addExchange`, or `runLive`).
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub offline: Option<bool>,
+    /// Fix kubernetes#141781 (`--fidelity extender-nodeinfo-fix`): v1.35's Score plugins see
+    /// the pods of the nodes an extender returned as `Nodes`.
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub extender_nodeinfo_fix: Option<bool>,
+}
+
+/// An extender call the run paused at (`awaitedCalls()`): POST `body` to `url` with
+/// `Content-Type: application/json`, waiting at most `timeoutMs`.
+#[derive(Tsify, Serialize, Deserialize, Clone, Debug, PartialEq, Eq)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AwaitedCall {
+    /// The full URL (`urlPrefix` + `/` + verb).
+    pub url: String,
+    /// The JSON body.
+    pub body: String,
+    /// The extender's `httpTimeout` in milliseconds (`null`: no limit).
+    pub timeout_ms: Option<u64>,
+}
+
+/// What an extender call gave (`addExchange`, `callExtender`): a reply (`status`, `body`),
+/// `timedOut`, or the `error` of a request that could not be made.
+#[derive(Tsify, Serialize, Deserialize, Clone, Debug, Default, PartialEq, Eq)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ExtenderReply {
+    /// The HTTP status of the reply.
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    /// The reply's body.
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+    /// No reply within the timeout.
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timed_out: Option<bool>,
+    /// The request could not be made: why.
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// How long it took, in milliseconds (kept in a recording, never used).
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elapsed_ms: Option<u64>,
 }
 
 /// Bounds of `Simulator.run` (`--until`, `--max-cycles`); without them it runs to the end, or

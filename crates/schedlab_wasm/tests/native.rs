@@ -94,6 +94,7 @@ fn reports_and_queues_are_the_cli_json_and_fit_the_declared_types() {
                     seed: Some(7),
                     scheduler: requested,
                     summary: Some(summary),
+                    ..SimulatorOptions::default()
                 };
                 let mut api = Embedded::load(&files, &options).expect("loads");
                 // Step by step: after k cycles the history is `--max-cycles k`.
@@ -275,4 +276,144 @@ fn compare_sweep_and_capacity_answer_from_javascript_as_the_cli_does() {
         .answer(&cluster, 0)
         .expect("answers");
     assert_eq!(k["templates"][0]["count"], 5, "{k}");
+}
+
+/// A v1.35 scenario whose one extender (at `http://127.0.0.1:8888/basic`: filter,
+/// prioritize with weight 2, bind) nothing in the files answers; nodes `n1`, `n2-bad`, `n3`.
+fn extender_files(extra: &[ScenarioFile]) -> Vec<ScenarioFile> {
+    let mut files = vec![
+        ScenarioFile {
+            name: "config.yaml".into(),
+            text: "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nextenders:\n- urlPrefix: http://127.0.0.1:8888/basic\n  filterVerb: filter\n  prioritizeVerb: prioritize\n  bindVerb: bind\n  weight: 2\n  nodeCacheCapable: true\n".into(),
+        },
+        ScenarioFile {
+            name: "cluster.yaml".into(),
+            text: ["n1", "n2-bad", "n3"]
+                .iter()
+                .map(|n| format!("apiVersion: v1\nkind: Node\nmetadata: {{name: {n}}}\nstatus: {{allocatable: {{cpu: '4', memory: 8Gi, pods: '110'}}}}\n---\n"))
+                .collect::<String>()
+                + "apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers: [{name: c, resources: {requests: {cpu: 100m}}}]\n",
+        },
+    ];
+    files.extend_from_slice(extra);
+    files
+}
+
+/// What `tests/extender/extender.py` answers in its `basic` mode, to a nodeCacheCapable
+/// extender (node names in, node names out).
+fn basic_reply(call: &schedlab_wasm::types::AwaitedCall) -> schedlab_wasm::types::ExtenderReply {
+    let args: Value = serde_json::from_str(&call.body).expect("JSON");
+    let names: Vec<String> = args["NodeNames"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|n| n.as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default();
+    let body = if call.url.ends_with("/filter") {
+        let kept: Vec<&String> = names.iter().filter(|n| !n.contains("bad")).collect();
+        let failed: serde_json::Map<String, Value> = names
+            .iter()
+            .filter(|n| n.contains("bad"))
+            .map(|n| (n.clone(), Value::String(format!("{n} is bad"))))
+            .collect();
+        serde_json::json!({"NodeNames": kept, "Nodes": null, "FailedNodes": failed, "Error": ""})
+    } else if call.url.ends_with("/prioritize") {
+        Value::Array(
+            names
+                .iter()
+                .map(|n| {
+                    let score: i64 = n
+                        .trim_start_matches(|c: char| !c.is_ascii_digit())
+                        .parse()
+                        .unwrap_or(0);
+                    serde_json::json!({"Host": n, "Score": score})
+                })
+                .collect(),
+        )
+    } else {
+        serde_json::json!({"Error": ""})
+    };
+    schedlab_wasm::types::ExtenderReply {
+        status: Some(200),
+        body: Some(body.to_string()),
+        elapsed_ms: Some(1),
+        ..Default::default()
+    }
+}
+
+#[test]
+fn a_live_extender_pauses_the_run_until_its_replies_are_added_and_they_replay_as_a_recording() {
+    use schedlab_core::simulation::StopReason;
+    let options = SimulatorOptions::default();
+    let mut live = Embedded::load(&extender_files(&[]), &options).expect("loads");
+    let mut urls = Vec::new();
+    loop {
+        let stop = live.run(Limits::default());
+        if stop != StopReason::AwaitingExtender {
+            assert_eq!(stop, StopReason::Quiescent);
+            break;
+        }
+        let calls = live.awaited_calls();
+        assert!(!calls.is_empty());
+        for call in calls {
+            assert_eq!(call.timeout_ms, Some(5_000));
+            live.add_exchange(&call, &basic_reply(&call))
+                .expect("a reply");
+            urls.push(call.url.rsplit('/').next().unwrap_or_default().to_string());
+        }
+    }
+    assert_eq!(urls, ["filter", "prioritize", "bind"]);
+    let report = live.report();
+    // The extenders' entries fit the declared types too.
+    round_trip::<Report>("a report with extenders", &report);
+    let cycle = &report["cycles"][0];
+    assert_eq!(cycle["node"], "n3");
+    assert_eq!(
+        cycle["filter"]["n2-bad"]["Extender(http://127.0.0.1:8888/basic)"],
+        serde_json::json!(["n2-bad is bad"])
+    );
+    assert_eq!(
+        cycle["scores"]["n3"]["Extender(http://127.0.0.1:8888/basic)"],
+        serde_json::json!({"raw": 3, "score": 30, "weight": 2})
+    );
+    // A reply must be one thing.
+    let call = schedlab_wasm::types::AwaitedCall {
+        url: "http://x/filter".into(),
+        body: "{}".into(),
+        timeout_ms: None,
+    };
+    let both = schedlab_wasm::types::ExtenderReply {
+        status: Some(200),
+        timed_out: Some(true),
+        ..Default::default()
+    };
+    assert!(live.add_exchange(&call, &both).is_err());
+    // The recording replays with no server: the same report, byte for byte.
+    let recording = live.extender_recording().expect("a recording");
+    let text = serde_json::to_string(&recording).expect("JSON");
+    let file = ScenarioFile {
+        name: "recording.json".into(),
+        text,
+    };
+    let mut replay = Embedded::load(&extender_files(&[file]), &options).expect("loads");
+    assert_eq!(replay.run(Limits::default()), StopReason::Quiescent);
+    assert_eq!(replay.report().to_string(), report.to_string());
+    // Offline, the call is the cycle's error at once.
+    let offline = SimulatorOptions {
+        offline: Some(true),
+        ..SimulatorOptions::default()
+    };
+    let mut off = Embedded::load(&extender_files(&[]), &offline).expect("loads");
+    off.run(Limits::default());
+    assert!(off.awaited_calls().is_empty());
+    let outcome = &off.report()["cycles"][0];
+    assert_eq!(outcome["outcome"], "Error");
+    assert!(
+        outcome["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("no recorded reply")),
+        "{outcome}"
+    );
 }

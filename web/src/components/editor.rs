@@ -10,6 +10,8 @@
 
 use super::config_form::ConfigForm;
 use super::devices_form::DevicesForm;
+use super::extenders_form::ExtendersForm;
+use super::extenders_panel::ExtendersPanel;
 use super::node_form::NodeForm;
 use super::pod_form::PodForm;
 use super::policy_form::PolicyForm;
@@ -114,6 +116,7 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
             {match file {
                 EditorFile::Config => Some(view! { <SchedulerSwitch/> }.into_any()),
                 EditorFile::Policy => Some(view! { <PolicyIgnored/> }.into_any()),
+                EditorFile::Extenders => Some(view! { <ExtendersPanel/> }.into_any()),
                 _ => None,
             }}
             // The text view stays mounted behind the form view (its scroll and selection survive).
@@ -338,6 +341,7 @@ split_point! {
             EditorFile::Devices => view! { <DevicesForm text=text on_edit=on_edit/> }.into_any(),
             EditorFile::Policy => view! { <PolicyForm text=text on_edit=on_edit/> }.into_any(),
             EditorFile::Config => view! { <ConfigForm text=text on_edit=on_edit/> }.into_any(),
+            EditorFile::Extenders => view! { <ExtendersForm text=text on_edit=on_edit/> }.into_any(),
         }
     }
 }

@@ -37,8 +37,11 @@ pub fn FindNodesThatFit(
     let header = columns
         .iter()
         .map(|c| {
+            if let Some(th) = super::extender_calls::extender_header(c, "pred", None) {
+                return th;
+            }
             let label = camel_breaks(c);
-            view! { <th scope="col" class="pred" data-name=c.clone()><Term name=c.clone()>{label}</Term></th> }
+            view! { <th scope="col" class="pred" data-name=c.clone()><Term name=c.clone()>{label}</Term></th> }.into_any()
         })
         .collect_view();
     let total_rows = rows.len();

@@ -3,6 +3,7 @@
 //! highlighted and the later ones wait.
 
 use super::assume_bind::AssumeBind;
+use super::extender_calls::ExtenderCalls;
 use super::find_nodes_that_fit::FindNodesThatFit;
 use super::preempt::Preempt;
 use super::prioritize_nodes::PrioritizeNodes;
@@ -94,15 +95,16 @@ pub fn Inspector() -> impl IntoView {
             <ol class="phase-strip" data-testid="phase-strip">{strip}</ol>
             {waiting.map(|w| view! { <p class="phase-hint" data-testid="phase-hint">{w}</p> })}
             <div class=class(Phase::QueuePop)><ScheduleOne inspection=i.clone() phase=current/></div>
-            {shown(Phase::Filter).then(|| view! { <div class=class(Phase::Filter)><FindNodesThatFit table=c.filter.clone() modern=c.modern.clone() claims=c.claims.clone()/></div> })}
-            {(scheduled && shown(Phase::Score)).then(|| view! { <div class=class(Phase::Score)><PrioritizeNodes table=c.scores.clone() modern=c.modern.clone()/></div> })}
+            {shown(Phase::Filter).then(|| view! { <div class=class(Phase::Filter)><FindNodesThatFit table=c.filter.clone() modern=c.modern.clone() claims=c.claims.clone()/><ExtenderCalls calls=c.extenders.clone() phase=Phase::Filter/></div> })}
+            {(scheduled && shown(Phase::Score)).then(|| view! { <div class=class(Phase::Score)><PrioritizeNodes table=c.scores.clone() modern=c.modern.clone()/><ExtenderCalls calls=c.extenders.clone() phase=Phase::Score fresh_nodes=c.fresh_nodes/></div> })}
             {(scheduled && shown(Phase::SelectHost)).then(|| view! { <div class=class(Phase::SelectHost)><SelectHost cycle=c.clone()/></div> })}
             {(scheduled && shown(Phase::Assume)).then(|| view! {
                 <div class=move || if current == Some(Phase::Assume) || current == Some(Phase::Bind) { "phase-block current" } else { "phase-block" }>
                     <AssumeBind cycle=c.clone() pod=pod.clone() bound=current.is_none_or(|p| p >= Phase::Bind)/>
+                    {current.is_none_or(|p| p >= Phase::Bind).then(|| view! { <ExtenderCalls calls=c.extenders.clone() phase=Phase::Bind/> })}
                 </div>
             })}
-            {(!scheduled && shown(Phase::Preempt)).then(|| view! { <div class=class(Phase::Preempt)><Preempt preemption=c.preemption.clone() modern=c.modern.clone()/></div> })}
+            {(!scheduled && shown(Phase::Preempt)).then(|| view! { <div class=class(Phase::Preempt)><Preempt preemption=c.preemption.clone() modern=c.modern.clone()/><ExtenderCalls calls=c.extenders.clone() phase=Phase::Preempt/></div> })}
         }
         .into_any()
     };

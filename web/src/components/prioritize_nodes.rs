@@ -68,6 +68,9 @@ pub fn PrioritizeNodes(
                 .enumerate()
                 .map(|(i, c)| {
                     let w = weights.get(i).copied().unwrap_or(1);
+                    if let Some(th) = super::extender_calls::extender_header(c, "prio", Some(w)) {
+                        return th;
+                    }
                     let label = camel_breaks(c);
                     view! {
                         <th scope="col" class="prio" data-name=c.clone()>
@@ -75,6 +78,7 @@ pub fn PrioritizeNodes(
                             <span class="weight">{format!("weight {w}")}</span>
                         </th>
                     }
+                    .into_any()
                 })
                 .collect_view();
             let total_rows = rows.len();

@@ -25,6 +25,9 @@ pub fn RunStatus() -> impl IntoView {
     let short_status = move || {
         let n = loads.errors.with(Vec::len);
         match n {
+            0 if slow_load.get() && loads.calling.with(Option::is_some) => {
+                "calling an extender…".to_string()
+            }
             0 if slow_load.get() => "running…".to_string(),
             0 => format!("{} · current", ran()),
             1 => "1 error".to_string(),
@@ -33,7 +36,18 @@ pub fn RunStatus() -> impl IntoView {
     };
     let status = move || {
         let n = loads.errors.with(Vec::len);
-        if n == 0 && slow_load.get() {
+        let calling = loads.calling.get();
+        if let (0, true, Some((urls, made))) = (n, slow_load.get(), calling) {
+            (
+                "status busy",
+                format!(
+                    "waiting for the extender at {} (live call {}) · the results shown are the last ones (kube-scheduler {})",
+                    urls.join(", "),
+                    made + 1,
+                    ran()
+                ),
+            )
+        } else if n == 0 && slow_load.get() {
             (
                 "status busy",
                 format!(

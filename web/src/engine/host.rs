@@ -14,6 +14,7 @@ use crate::analysis;
 use crate::base::{EditorFile, PAGE_MAX_TEXT};
 use crate::session::Session;
 use schedlab_core::input::{read_source, Inputs, ListReader};
+use schedlab_core::scheduler::extenders::PendingCall;
 use schedlab_core::{Diagnostic, Scenario, Source};
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -116,6 +117,30 @@ fn now_ms() -> f64 {
         .map_or_else(js_sys::Date::now, |p| p.now())
 }
 
+/// Makes the extender calls the run of `session` paused at (the page's `fetch`: nothing else
+/// answers them), then, unless a newer load started meanwhile, adds what came back and runs
+/// on from where it paused.
+fn call_extenders(session: Session, load: Load, calls: Vec<PendingCall>) {
+    let generation = load.generation;
+    post(Reply::Calling {
+        generation,
+        urls: calls.iter().map(|c| c.url.clone()).collect(),
+        made: session.live_calls(),
+    });
+    schedlab_fetch::call_all(calls, move |made| {
+        HOST.with_borrow_mut(|host| {
+            if host.generation == generation {
+                let mut session = session;
+                for (call, exchange, ms) in made {
+                    session.add_exchange(&call, exchange, ms);
+                }
+                host.continue_loading(session, load, true);
+            }
+        });
+        deliver_replies();
+    });
+}
+
 /// The session and what it was made from.
 #[derive(Default)]
 struct Host {
@@ -160,9 +185,13 @@ impl Host {
                 let inspection = self.session.as_ref().and_then(|s| {
                     let detail = s.cycle_detail(cycle)?;
                     let (trace, cluster, claims) = &*detail;
-                    Some(Box::new(analysis::inspect_cycle(
-                        trace, cluster, claims, &s.info, cycle,
-                    )))
+                    let mut inspection =
+                        analysis::inspect_cycle(trace, cluster, claims, &s.info, cycle);
+                    if let Some(view) = inspection.cycle.as_mut() {
+                        let bind = s.bind_call(cycle);
+                        crate::extender_view::add_to_cycle(view, trace, cluster, bind.as_ref());
+                    }
+                    Some(Box::new(inspection))
                 });
                 post(Reply::Inspection { id, inspection });
             }
@@ -292,7 +321,8 @@ impl Host {
     }
 
     /// Runs a new session to its end in slices, then shows it at `load.position` (clamped).
-    fn start(&mut self, scenario: Scenario, load: Load) {
+    fn start(&mut self, mut scenario: Scenario, load: Load) {
+        scenario.extender_nodeinfo_fix = load.extender_nodeinfo_fix;
         if scenario.cluster.pods().len() <= DEFERRED_START_PODS {
             let session = Session::new(scenario, load.seed);
             self.continue_loading(session, load, false);
@@ -330,6 +360,11 @@ impl Host {
                     return;
                 }
                 break;
+            }
+            let awaited = session.take_awaited_calls();
+            if !awaited.is_empty() {
+                call_extenders(session, load, awaited);
+                return;
             }
             if now_ms() - started > LOAD_SLICE_MS {
                 post(Reply::Running {

@@ -28,6 +28,10 @@ pub struct Load {
     /// in the JSON, as `texts`.)
     #[serde(skip)]
     pub fallback: Option<Vec<String>>,
+    /// kubernetes#141781 fixed (`--fidelity extender-nodeinfo-fix`): v1.35's Score plugins see
+    /// the pods of the nodes an extender returned.
+    #[serde(default)]
+    pub extender_nodeinfo_fix: bool,
 }
 
 /// What an export asks for.
@@ -40,6 +44,8 @@ pub enum Export {
     },
     /// The placements as CSV.
     PlacementsCsv,
+    /// Every extender exchange of the run, as a `kind: ExtenderRecording` (empty: none).
+    ExtenderRecording,
 }
 
 impl Export {
@@ -48,6 +54,7 @@ impl Export {
         match self {
             Export::Report { summary } => session.report_json(summary),
             Export::PlacementsCsv => session.placements_csv(),
+            Export::ExtenderRecording => session.recording_yaml().unwrap_or_default(),
         }
     }
 }
@@ -155,6 +162,16 @@ pub enum Reply {
         id: u64,
         /// The text.
         text: Option<String>,
+    },
+    /// A load waits for live extender calls (the page's `fetch`): the URLs being called, and
+    /// how many calls this load has made so far.
+    Calling {
+        /// The load's generation.
+        generation: u64,
+        /// The URLs being called.
+        urls: Vec<String>,
+        /// Calls made so far by this load.
+        made: usize,
     },
     /// The engine lost its session (its worker failed, and the page's own thread took over):
     /// the page loads its run again. Made on the page; never crosses.

@@ -9,6 +9,7 @@
 pub mod config;
 pub mod config_v1;
 pub mod dra;
+pub mod extenders;
 pub mod node;
 pub mod pod;
 pub mod policy;

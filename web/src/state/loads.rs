@@ -36,6 +36,10 @@ pub struct Loads {
     pub reading: RwSignal<Option<(String, usize, usize)>>,
     /// Completed loads (tests and the benchmark wait for it to change).
     pub loads: RwSignal<u64>,
+    /// While a load waits for live extender calls: the URLs, and the calls it made so far.
+    pub calling: RwSignal<Option<(Vec<String>, usize)>>,
+    /// kubernetes#141781 fixed for the runs (`--fidelity extender-nodeinfo-fix`).
+    pub nodeinfo_fix: RwSignal<bool>,
     /// Counts the loads: a newer one supersedes an older one still going.
     generation: StoredValue<u64>,
     /// The newest load's texts.
@@ -92,6 +96,8 @@ impl Loads {
             loading: RwSignal::new(None),
             reading: RwSignal::new(None),
             loads: RwSignal::new(0),
+            calling: RwSignal::new(None),
+            nodeinfo_fix: RwSignal::new(false),
             generation: StoredValue::new(0),
             newest: StoredValue::new_local(LoadTexts::default()),
             last_run_ms: StoredValue::new(0.0),
@@ -234,6 +240,7 @@ impl Loads {
             position,
             sliced,
             fallback,
+            extender_nodeinfo_fix: self.nodeinfo_fix.get_untracked(),
         });
         // A run that goes on after this task (a big one, in slices, or one in the worker)
         // counts as slow until it ends.
@@ -256,9 +263,17 @@ impl Loads {
                 .with_value(|l| l.settled && l.shown.as_deref() == Some(texts))
     }
 
+    /// Runs the work again though its texts are those on screen (an option of the run
+    /// changed).
+    pub fn reload(&self) {
+        self.newest.update_value(|l| l.shown = None);
+        self.rerun(false);
+    }
+
     /// A load ended (it loaded, or failed with nothing to run instead): edits wait for a
     /// pause in typing only if it took long.
     fn load_ended(&self) {
+        self.calling.set(None);
         self.newest.update_value(|l| l.settled = true);
         let (generation, started) = self.newest.with_value(|l| (l.generation, l.started));
         // The first load also pays one-time costs (the worker starts, the wasm tiers up, the
@@ -278,6 +293,7 @@ impl Loads {
             | Reply::Valid { generation }
             | Reply::Failed { generation, .. }
             | Reply::Running { generation, .. }
+            | Reply::Calling { generation, .. }
             | Reply::Loaded { generation, .. } => *generation,
             Reply::Lost => {
                 // The editors' texts again, at the same place; should they have errors, the
@@ -331,6 +347,7 @@ impl Loads {
                 self.reading.set(None);
                 self.loading.set(Some(cycles));
             }
+            Reply::Calling { urls, made, .. } => self.calling.set(Some((urls, made))),
             Reply::Loaded { info, frame, .. } => {
                 self.load_ended();
                 self.newest

@@ -292,6 +292,7 @@ mod tests {
             scheduler: SchedulerVersion::V1_17,
             seed: 0,
             evaluated_nodes: 0,
+            extenders: Default::default(),
         }
     }
 

@@ -173,7 +173,7 @@ pub(super) fn apply(
         }
         What::Binding => {
             let (_, b) = state.bindings.pop_first().expect("a binding is due");
-            complete_binding(state, setup, b, &mut out);
+            complete_binding(state, setup, b, &mut out, detail);
             state.changes += 1;
         }
         What::BackoffFlush => {
@@ -611,7 +611,14 @@ fn empty_trace(state: &State, pod: PodId) -> CycleTrace {
 }
 
 /// The binding cycle's end: `Scheduled`, or a failure that forgets and requeues the pod.
-fn complete_binding(state: &mut State, setup: &Setup, b: Binding, out: &mut StepOutput) {
+/// `detail`: the binder extender's call is kept in the step.
+fn complete_binding(
+    state: &mut State,
+    setup: &Setup,
+    b: Binding,
+    out: &mut StepOutput,
+    detail: bool,
+) {
     let pod = b.info.pod;
     let node = state.cluster.pod_node()[pod];
     let percent = setup.timeline.bind_failure_percent;
@@ -634,7 +641,7 @@ fn complete_binding(state: &mut State, setup: &Setup, b: Binding, out: &mut Step
     } else {
         // extendersBinding: a binder extender interested in the pod binds it.
         let info = Arc::clone(&state.cluster.pods()[pod]);
-        let caller = extender_caller(setup, setup.detail);
+        let caller = extender_caller(setup, detail);
         match caller.and_then(|c| c.bind(&info, &b.node, &mut calls)) {
             Some(Err(e)) => Some(match &*setup.scheduler {
                 Scheduler::V135(_) => e,
@@ -643,7 +650,7 @@ fn complete_binding(state: &mut State, setup: &Setup, b: Binding, out: &mut Step
             _ => None,
         }
     };
-    if setup.detail {
+    if detail {
         out.step.extender = calls.pop().map(Box::new);
     }
     match failure {

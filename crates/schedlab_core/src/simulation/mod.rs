@@ -770,7 +770,22 @@ impl Simulation {
     /// The state just before cycle `cycle` ran: its cluster cache and the scheduler state, on
     /// a copy (the simulation's own position does not move).
     fn state_before_cycle(&self, cycle: usize) -> Option<State> {
-        let step = self.step_of_cycle(cycle)?;
+        self.state_before_step(self.step_of_cycle(cycle)?)
+    }
+
+    /// Step `step` of the history applied again with details (a binding's call to a binder
+    /// extender, with its request and reply), on a copy: the position does not move.
+    pub fn step_detail(&self, step: usize) -> Option<Step> {
+        let mut state = self.state_before_step(step)?;
+        let next = engine::next(&state, &self.setup)?;
+        Some(engine::apply(&mut state, &self.setup, next, true).step)
+    }
+
+    /// The state just before step `step` of the history, on a copy.
+    fn state_before_step(&self, step: usize) -> Option<State> {
+        if step >= self.log.steps.len() {
+            return None;
+        }
         let (&at, state) = self.checkpoints.range(..=step).next_back()?;
         let mut state = state.clone();
         for i in at..step {

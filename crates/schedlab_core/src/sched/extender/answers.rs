@@ -211,12 +211,13 @@ impl Answers {
             .clone()
     }
 
-    /// Adds an exchange the host made (the page's `fetch` of an awaited call).
+    /// Adds an exchange the host made (the page's `fetch` of an awaited call): a live one,
+    /// as the transport's.
     pub fn add_exchange(&self, url: &str, body: &str, exchange: Exchange, elapsed_ms: u64) {
         self.kept
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .add(RecordedCall::new(url, body, exchange, Some(elapsed_ms)));
+            .add(RecordedCall::new(url, body, exchange, Some(elapsed_ms)).live());
     }
 
     /// Takes the calls the run paused at (empty when it did not pause).
