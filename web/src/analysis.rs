@@ -166,6 +166,69 @@ pub struct ModernView {
     /// For a scheduled pod: PreBind and Bind (at `bind`).
     pub pre_bind: Vec<StatusRow>,
     pub bind: Vec<StatusRow>,
+    /// DynamicResources' Filter: the allocator's answer for each of the pod's claims on each
+    /// node it ran on, in evaluation order (empty for a pod without claims).
+    #[serde(default)]
+    pub claims_per_node: Vec<NodeClaimsRow>,
+}
+
+/// The allocator's answers on one node, claim by claim.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct NodeClaimsRow {
+    /// The node.
+    pub node: String,
+    /// Each claim's answer, in `spec.resourceClaims` order.
+    pub answers: Vec<ClaimAnswerCell>,
+}
+
+/// One claim's answer on one node.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ClaimAnswerCell {
+    /// `namespace/name`.
+    pub claim: String,
+    /// `devices`, `failed`, `allocated`, `unusable` (allocated, excluding this node) or
+    /// `not-tried`: the cell's style.
+    pub kind: String,
+    /// The answer in plain words (the devices chosen as `request=driver/pool/device`).
+    pub text: String,
+}
+
+fn claims_per_node(
+    m: &schedlab_core::trace::v135::ModernTrace,
+    t: &CycleTrace,
+    cluster: &Cluster,
+) -> Vec<NodeClaimsRow> {
+    use schedlab_core::trace::v135::ClaimAnswer;
+    m.claims
+        .iter()
+        .map(|n| NodeClaimsRow {
+            node: t.node_name(cluster, n.node).to_string(),
+            answers: n
+                .claims
+                .iter()
+                .map(|c| {
+                    let (kind, text) = match &c.answer {
+                        ClaimAnswer::Devices(d) => (
+                            "devices",
+                            d.iter()
+                                .map(|(r, id)| format!("{r}={id}"))
+                                .collect::<Vec<_>>()
+                                .join(", "),
+                        ),
+                        ClaimAnswer::Failed(why) => ("failed", why.clone()),
+                        ClaimAnswer::Allocated { usable: true } => ("allocated", c.answer_text()),
+                        ClaimAnswer::Allocated { usable: false } => ("unusable", c.answer_text()),
+                        ClaimAnswer::NotReached => ("not-tried", c.answer_text()),
+                    };
+                    ClaimAnswerCell {
+                        claim: c.claim.clone(),
+                        kind: kind.to_string(),
+                        text,
+                    }
+                })
+                .collect(),
+        })
+        .collect()
 }
 
 /// One plugin's status at an extension point.
@@ -523,6 +586,7 @@ fn modern_view(t: &CycleTrace, cluster: &Cluster) -> Option<ModernView> {
         permit: status_rows(&m.permit),
         pre_bind: status_rows(&m.pre_bind),
         bind: status_rows(&m.bind),
+        claims_per_node: claims_per_node(m, t, cluster),
     })
 }
 
@@ -664,6 +728,51 @@ mod tests {
             .iter()
             .find(|r| r.node == node)
             .unwrap_or_else(|| panic!("{node} missing"))
+    }
+
+    #[test]
+    fn dynamic_resources_answers_per_node_and_claim() {
+        // gpu-cluster's first cycle, infer-1 (h100-else-a100, worked out in its pods.yaml):
+        // all four nodes evaluated; the allocator takes the first subrequest (h100) where an
+        // H100 is free, the second (a100) on a100-node, and finds nothing on cpu-node.
+        let s = session("gpu-cluster");
+        let c = cycle(&s, 0);
+        let m = c.modern.clone().expect("a v1.35 cycle");
+        let by_node: Vec<(&str, &str, &str)> = m
+            .claims_per_node
+            .iter()
+            .map(|r| {
+                assert_eq!(r.answers.len(), 1, "{}", r.node);
+                let a = &r.answers[0];
+                assert!(a.claim.starts_with("default/infer-1-gpu-"), "{}", a.claim);
+                (r.node.as_str(), a.kind.as_str(), a.text.as_str())
+            })
+            .collect();
+        assert_eq!(
+            by_node[..3],
+            [
+                (
+                    "a100-node",
+                    "devices",
+                    "gpu/a100=gpu.example.com/a100-node/gpu-0"
+                ),
+                (
+                    "mixed-node",
+                    "devices",
+                    "gpu/h100=gpu.example.com/mixed-node/gpu-1"
+                ),
+                (
+                    "h100-node",
+                    "devices",
+                    "gpu/h100=gpu.example.com/h100-node/gpu-0"
+                ),
+            ]
+        );
+        assert_eq!((by_node[3].0, by_node[3].1), ("cpu-node", "failed"));
+        // A pod without claims has no such table.
+        let s = session("taints-first-v135");
+        let m = cycle(&s, 1).modern.expect("a v1.35 cycle");
+        assert!(m.claims_per_node.is_empty());
     }
 
     #[test]

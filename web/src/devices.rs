@@ -32,6 +32,10 @@ pub struct DeviceChip {
     pub in_flight: bool,
     /// Held with `adminAccess` (does not make the device unavailable).
     pub admin: bool,
+    /// Published by a slice shared by several nodes (`nodeSelector` or `allNodes`): the same
+    /// device is on the card of every node the slice reaches.
+    #[serde(default)]
+    pub shared: bool,
 }
 
 impl DeviceChip {
@@ -50,6 +54,9 @@ impl DeviceChip {
             "{} · driver {} · pool {}",
             self.name, self.driver, self.pool
         );
+        if self.shared {
+            t.push_str(" · shared by the nodes its slice selects");
+        }
         for d in &self.details {
             t.push_str("\n  ");
             t.push_str(d);
@@ -153,9 +160,9 @@ fn attribute_text(a: &DeviceAttribute) -> String {
 /// The attributes that say what a device is, first found first.
 const LABELS: [&str; 3] = ["model", "productName", "type"];
 
-/// The devices of every node (by node index, in cache order): those of the slices published
-/// for it by `nodeName`, in input order. Slices shared by a node selector or `allNodes` are on
-/// no card.
+/// The devices of every node (by node index, in cache order), slice by slice in input order:
+/// those of the slices published for it by `nodeName`, and those of slices shared by a node
+/// selector that matches it or by `allNodes` (on every card they reach, marked shared).
 pub fn node_devices(cluster: &Cluster) -> Vec<Vec<DeviceChip>> {
     let mut out = vec![Vec::new(); cluster.nodes().len()];
     let dra = cluster.dra();
@@ -165,41 +172,73 @@ pub fn node_devices(cluster: &Cluster) -> Vec<Vec<DeviceChip>> {
     let holders = holders(cluster);
     for s in dra.slices() {
         let spec = &s.spec;
-        let Some(node) = spec.node_name.as_deref() else {
-            continue;
-        };
-        let Some(&n) = cluster.node_index().get(node) else {
-            continue;
-        };
-        for d in &spec.devices {
-            let id = (spec.driver.clone(), spec.pool.name.clone(), d.name.clone());
-            let held = holders.get(&id);
-            let label = LABELS.iter().find_map(|l| {
-                d.attributes
-                    .iter()
-                    .find(|(k, _)| k.rsplit('/').next() == Some(l))
-                    .map(|(_, a)| attribute_text(a))
-            });
-            let details = d
-                .attributes
+        let reached: Vec<usize> = if let Some(node) = spec.node_name.as_deref() {
+            cluster
+                .node_index()
+                .get(node)
+                .copied()
+                .into_iter()
+                .collect()
+        } else if spec.all_nodes == Some(true) {
+            (0..cluster.nodes().len()).collect()
+        } else if let Some(sel) = &spec.node_selector {
+            cluster
+                .nodes()
                 .iter()
-                .map(|(k, a)| format!("{k}={}", attribute_text(a)))
-                .chain(d.capacity.iter().map(|(k, c)| format!("{k}={}", c.value)))
-                .collect();
-            out[n].push(DeviceChip {
-                driver: spec.driver.clone(),
-                pool: spec.pool.name.clone(),
-                name: d.name.clone(),
-                label,
-                details,
-                claim: held.map(|h| h.0.clone()),
-                pods: held.map(|h| h.1.clone()).unwrap_or_default(),
-                in_flight: held.is_some_and(|h| h.2),
-                admin: held.is_some_and(|h| h.3),
-            });
+                .enumerate()
+                .filter(|(_, n)| sel.matches(n.labels(), n.name()))
+                .map(|(i, _)| i)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if reached.is_empty() {
+            continue;
+        }
+        let shared = spec.node_name.is_none();
+        for d in &spec.devices {
+            let chip = device_chip(spec, d, &holders, shared);
+            for &n in &reached {
+                out[n].push(chip.clone());
+            }
         }
     }
     out
+}
+
+/// One device of a slice, with who holds it.
+fn device_chip(
+    spec: &schedlab_core::model::dra::ResourceSliceSpec,
+    d: &schedlab_core::model::dra::Device,
+    holders: &HashMap<DeviceId, Holder>,
+    shared: bool,
+) -> DeviceChip {
+    let id = (spec.driver.clone(), spec.pool.name.clone(), d.name.clone());
+    let held = holders.get(&id);
+    let label = LABELS.iter().find_map(|l| {
+        d.attributes
+            .iter()
+            .find(|(k, _)| k.rsplit('/').next() == Some(l))
+            .map(|(_, a)| attribute_text(a))
+    });
+    let details = d
+        .attributes
+        .iter()
+        .map(|(k, a)| format!("{k}={}", attribute_text(a)))
+        .chain(d.capacity.iter().map(|(k, c)| format!("{k}={}", c.value)))
+        .collect();
+    DeviceChip {
+        driver: spec.driver.clone(),
+        pool: spec.pool.name.clone(),
+        name: d.name.clone(),
+        label,
+        details,
+        claim: held.map(|h| h.0.clone()),
+        pods: held.map(|h| h.1.clone()).unwrap_or_default(),
+        in_flight: held.is_some_and(|h| h.2),
+        admin: held.is_some_and(|h| h.3),
+        shared,
+    }
 }
 
 /// One claim of a pod and the devices its allocation holds.
@@ -334,4 +373,59 @@ fn allocated(c: &std::sync::Arc<ResourceClaim>) -> Vec<String> {
         .into_iter()
         .map(|(driver, pool, list)| format!("{driver} · {pool}: {}", list.join(", ")))
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NODES: &str = "kind: List\nitems:\n- {kind: Node, metadata: {name: n1, labels: {rack: r1}}}\n- {kind: Node, metadata: {name: n2, labels: {rack: r2}}}\n- {kind: Node, metadata: {name: n3, labels: {rack: r1}}}\n";
+    const SLICES: &str = r#"apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: own}
+spec: {driver: d.example.com, nodeName: n2, pool: {name: own, generation: 1, resourceSliceCount: 1}, devices: [{name: a}]}
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: rack}
+spec:
+  driver: d.example.com
+  nodeSelector: {nodeSelectorTerms: [{matchExpressions: [{key: rack, operator: In, values: [r1]}]}]}
+  pool: {name: rack-r1, generation: 1, resourceSliceCount: 1}
+  devices: [{name: b}]
+---
+apiVersion: resource.k8s.io/v1
+kind: ResourceSlice
+metadata: {name: everywhere}
+spec: {driver: d.example.com, allNodes: true, pool: {name: all, generation: 1, resourceSliceCount: 1}, devices: [{name: c}]}
+"#;
+
+    #[test]
+    fn shared_slices_show_on_every_node_they_reach() {
+        let texts = [
+            NODES.to_string(),
+            String::new(),
+            SLICES.to_string(),
+            String::new(),
+            "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\n"
+                .to_string(),
+            String::new(),
+        ];
+        let scenario = crate::engine::host::load(&texts).expect("loads");
+        let cards = node_devices(&scenario.cluster);
+        let names = |n: usize| {
+            cards[n]
+                .iter()
+                .map(|c| (c.name.as_str(), c.shared))
+                .collect::<Vec<_>>()
+        };
+        // Slice by slice in input order: n1 and n3 are in rack r1, n2 has its own slice.
+        assert_eq!(names(0), [("b", true), ("c", true)]);
+        assert_eq!(names(1), [("a", false), ("c", true)]);
+        assert_eq!(names(2), [("b", true), ("c", true)]);
+        assert!(cards[0].iter().all(|c| c.state() == "free"));
+        assert!(cards[0][0]
+            .title()
+            .contains("shared by the nodes its slice selects"));
+    }
 }

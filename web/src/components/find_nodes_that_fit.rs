@@ -9,7 +9,7 @@
 use super::camel_breaks;
 use super::plugin_statuses::{code_class, ExtPoints, PluginStatuses};
 use super::term::Term;
-use crate::analysis::{FilterCell, FilterRow, FilterTable, ModernView};
+use crate::analysis::{FilterCell, FilterRow, FilterTable, ModernView, NodeClaimsRow};
 use crate::devices::ClaimDevices;
 use leptos::prelude::*;
 
@@ -85,6 +85,10 @@ pub fn FindNodesThatFit(
     let pre = modern
         .clone()
         .map(|m| view! { <PreFilter modern=m row_nodes=row_nodes num_all_nodes=num_all_nodes/> });
+    let per_node = modern
+        .as_ref()
+        .map(|m| m.claims_per_node.clone())
+        .unwrap_or_default();
     let nominated = modern
         .and_then(|m| m.nominated)
         .map(|(node, passed)| view! { <NominatedFirst node=node passed=passed/> });
@@ -122,6 +126,7 @@ pub fn FindNodesThatFit(
                     {move || if show_all.get() { "show the first rows only".to_string() } else { format!("show all {total_rows} evaluated nodes") }}
                 </button>
             })}
+            {(!per_node.is_empty()).then(|| view! { <ClaimsPerNode rows=per_node/> })}
             {(not_evaluated > 0).then(|| view! {
                 <p class="note" data-testid="not-evaluated">
                     {format!(
@@ -163,6 +168,64 @@ fn PodClaims(claims: Vec<ClaimDevices>) -> impl IntoView {
             <Term name="DynamicResources">"DynamicResources"</Term>
             " runs the allocator on each node for the pod's "<Term name="ResourceClaim">"claims"</Term>":"
             <ul class="claim-devices">{rows}</ul>
+        </div>
+    }
+}
+
+/// DynamicResources' Filter on each node, claim by claim: the devices the allocator chose, or
+/// why it found none (the first rows; all of them on request).
+#[component]
+fn ClaimsPerNode(rows: Vec<NodeClaimsRow>) -> impl IntoView {
+    let claims: Vec<String> = rows
+        .first()
+        .map(|r| r.answers.iter().map(|a| a.claim.clone()).collect())
+        .unwrap_or_default();
+    let total = rows.len();
+    let show_all = RwSignal::new(false);
+    let rows = StoredValue::new(rows);
+    let header = claims
+        .into_iter()
+        .map(|c| view! { <th scope="col" class="mono">{c}</th> })
+        .collect_view();
+    let body = move || {
+        let limit = if show_all.get() {
+            usize::MAX
+        } else {
+            super::ROW_LIMIT
+        };
+        rows.get_value()
+            .into_iter()
+            .take(limit)
+            .map(|r| {
+                let node = r.node.clone();
+                let cells = r
+                    .answers
+                    .into_iter()
+                    .map(|a| {
+                        view! { <td class=format!("claim-answer claim-{}", a.kind) data-kind=a.kind.clone()>{a.text}</td> }
+                    })
+                    .collect_view();
+                view! { <tr data-testid="claims-on-node" data-node=node><th scope="row" class="mono">{r.node}</th>{cells}</tr> }
+            })
+            .collect_view()
+    };
+    view! {
+        <div class="claims-per-node" data-testid="claims-per-node">
+            <h4 class="ext-title">
+                <Term name="DynamicResources" code=true/>
+                <span class="step-sub">"the allocator's answer for each claim on each node"</span>
+            </h4>
+            <div class="table-scroll">
+                <table class="matrix claims-table">
+                    <thead><tr><th scope="col" class="corner">"node"</th>{header}</tr></thead>
+                    <tbody>{body}</tbody>
+                </table>
+            </div>
+            {(total > super::ROW_LIMIT).then(|| view! {
+                <button class="link" data-testid="claims-show-all" on:click=move |_| show_all.update(|s| *s = !*s)>
+                    {move || if show_all.get() { "show the first rows only".to_string() } else { format!("show all {total} nodes") }}
+                </button>
+            })}
         </div>
     }
 }

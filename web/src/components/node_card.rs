@@ -145,6 +145,7 @@ fn Devices(devices: Vec<DeviceChip>) -> impl IntoView {
     let pools = pools
         .into_iter()
         .map(|(driver, pool, list)| {
+            let shared = list.iter().any(|d| d.shared);
             let chips = list
                 .into_iter()
                 .map(|d| {
@@ -169,8 +170,9 @@ fn Devices(devices: Vec<DeviceChip>) -> impl IntoView {
                 })
                 .collect_view();
             view! {
-                <div class="device-pool" data-driver=driver.clone() data-pool=pool.clone()>
+                <div class="device-pool" data-driver=driver.clone() data-pool=pool.clone() data-shared=shared.then_some("true")>
                     <span class="device-pool-name" title=format!("driver {driver}, pool {pool}")>{format!("{driver} · {pool}")}</span>
+                    {shared.then(|| view! { <span class="device-pool-shared" title="published by a ResourceSlice shared by several nodes (nodeSelector or allNodes): the same devices show on each node it reaches">"shared"</span> })}
                     <ul class="device-list">{chips}</ul>
                 </div>
             }
