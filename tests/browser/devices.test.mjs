@@ -111,6 +111,14 @@ describe('Dynamic Resource Allocation on the page', () => {
     // cpu-node publishes no device; the others can all give infer-1 a GPU.
     const cpu = page.locator('[data-testid="filter-table"] tr[data-node="cpu-node"] td.fail');
     assert.match(await cpu.textContent(), /^cannot allocate all claims/);
+    // The allocator's answer per node: the first subrequest (h100) where an H100 is free,
+    // the second (a100) on a100-node, nothing on cpu-node.
+    const answer = (node) =>
+      page.locator(`[data-testid="claims-per-node"] tr[data-node="${node}"] td.claim-answer`);
+    assert.equal(await answer('a100-node').textContent(), 'gpu/a100=gpu.example.com/a100-node/gpu-0');
+    assert.equal(await answer('mixed-node').textContent(), 'gpu/h100=gpu.example.com/mixed-node/gpu-1');
+    assert.equal(await answer('h100-node').textContent(), 'gpu/h100=gpu.example.com/h100-node/gpu-0');
+    assert.equal(await answer('cpu-node').getAttribute('data-kind'), 'failed');
     // The first choice (h100) scores 8, the second (a100) 7: 100 and 87 once normalised, x2.
     const column = await page
       .locator('[data-testid="score-table"] th.prio')
@@ -132,6 +140,11 @@ describe('Dynamic Resource Allocation on the page', () => {
     // matchAttribute: mixed-node's A100 and H100 are not of one model.
     const mixed = page.locator('[data-testid="filter-table"] tr[data-node="mixed-node"] td.fail');
     assert.match(await mixed.textContent(), /^cannot allocate all claims/);
+    assert.equal(await answer('mixed-node').getAttribute('data-kind'), 'failed');
+    assert.equal(
+      await answer('a100-node').textContent(),
+      'gpus=gpu.example.com/a100-node/gpu-0, gpus=gpu.example.com/a100-node/gpu-1',
+    );
     const allocated = page.locator('[data-testid="allocated-devices"] [data-testid="claim-devices"]');
     assert.equal(await allocated.count(), 1);
     assert.match(await allocated.getAttribute('data-claim'), /^train-gpus-/);
