@@ -296,3 +296,66 @@ fn preemption_explanations_name_the_deciding_criterion() {
         );
     }
 }
+
+#[test]
+fn mock_answers_decide_alike_with_and_without_details() {
+    // A run without details takes a plain mock's answers straight from its table; a detailed
+    // run reads the reply the mock writes. Every verdict and list kind, in both versions: the
+    // same decisions (the detailed path is the one the goldens and the HTTP tests check).
+    use schedlab_tests::File;
+    let nodes = "apiVersion: v1\nkind: List\nitems:\n\
+        - {apiVersion: v1, kind: Node, metadata: {name: n1, labels: {gpu: \"true\"}}, status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"110\"}}}\n\
+        - {apiVersion: v1, kind: Node, metadata: {name: n2}, status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"110\"}}}\n\
+        - {apiVersion: v1, kind: Node, metadata: {name: n3, labels: {gpu: \"true\"}}, status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"110\"}}}\n\
+        - {apiVersion: v1, kind: Node, metadata: {name: n4}, status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"110\"}}}\n\
+        - {apiVersion: v1, kind: Pod, metadata: {name: a, labels: {app: x}}, spec: {containers: [{name: c, resources: {requests: {cpu: 100m}}}]}}\n\
+        - {apiVersion: v1, kind: Pod, metadata: {name: b}, spec: {containers: [{name: c, resources: {requests: {cpu: \"3\"}}}]}}\n\
+        - {apiVersion: v1, kind: Pod, metadata: {name: c}, spec: {containers: [{name: c, resources: {requests: {cpu: \"3\"}}}]}}\n\
+        - {apiVersion: v1, kind: Pod, metadata: {name: d, labels: {app: x}}, spec: {containers: [{name: c, resources: {requests: {cpu: \"2\"}}}]}}\n";
+    let url = "http://mock.invalid/x";
+    for answer_with in ["", "NodeNames", "Nodes"] {
+        for cache in [true, false] {
+            let verbs = if answer_with.is_empty() {
+                String::new()
+            } else {
+                format!("verbs: {{filter: {{answerWith: {answer_with}}}}}\n")
+            };
+            let mock = format!(
+                "apiVersion: schedlab.dev/v1alpha1\nkind: ExtenderMock\nmetadata: {{name: m}}\nurlPrefix: {url}\n{verbs}rules:\n\
+                 - {{nodes: [n1], filter: Fail, message: no free GPU}}\n\
+                 - {{nodes: [n2], podSelector: {{app: x}}, filter: Unresolvable, message: gone}}\n\
+                 - {{nodeSelector: {{gpu: \"true\"}}, score: 9}}\n\
+                 - {{nodes: [n4], score: -3}}\n"
+            );
+            let policy = format!(
+                "{{\"kind\": \"Policy\", \"apiVersion\": \"v1\", \"extenders\": [{{\"urlPrefix\": \"{url}\", \"filterVerb\": \"filter\", \"prioritizeVerb\": \"prioritize\", \"weight\": 2, \"nodeCacheCapable\": {cache}}}]}}"
+            );
+            let config = format!(
+                "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nextenders:\n- {{urlPrefix: \"{url}\", filterVerb: filter, prioritizeVerb: prioritize, weight: 2, nodeCacheCapable: {cache}}}\n"
+            );
+            for scheduler in [policy, config] {
+                let file = |name: &str, text: &str| File {
+                    name: name.into(),
+                    text: text.into(),
+                };
+                let name = if scheduler.starts_with('{') {
+                    "policy.json"
+                } else {
+                    "config.yaml"
+                };
+                let s = schedlab_tests::load_ok(&[
+                    file("cluster.yaml", nodes),
+                    file("mock.yaml", &mock),
+                    file(name, &scheduler),
+                ]);
+                for seed in [0, 1] {
+                    assert_eq!(
+                        schedlab_tests::decisions(&schedlab_tests::report(&s, seed)),
+                        schedlab_tests::decisions(&schedlab_tests::summary(&s, seed)),
+                        "{name}, answerWith {answer_with:?}, nodeCacheCapable {cache}, seed {seed}"
+                    );
+                }
+            }
+        }
+    }
+}

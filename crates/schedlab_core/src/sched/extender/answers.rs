@@ -193,6 +193,19 @@ impl Answers {
         self.mocks.iter().find(|m| m.url_prefix == ext.url_prefix)
     }
 
+    /// The mock for `ext` when it answers `verb` plainly (status 200, no `Error`, in time) and
+    /// nothing is recorded: then a cycle without details may take its answer straight from
+    /// the table ([`Mock::filter_into`], [`Mock::score_into`]), with no reply built.
+    pub(crate) fn plain_mock(&self, ext: &Extender, verb: Verb) -> Option<&Mock> {
+        if self.record.load(Ordering::Relaxed) {
+            return None;
+        }
+        let mock = self.mock_for(ext)?;
+        let b = mock.behaviour(verb);
+        let in_time = ext.http_timeout.is_none_or(|t| Millis(b.delay_ms) <= t);
+        (b.status == 200 && b.error.is_empty() && in_time).then_some(mock)
+    }
+
     /// Whether a mock answers for the extender with this URL prefix.
     pub fn has_mock(&self, url_prefix: &str) -> bool {
         self.mocks.iter().any(|m| m.url_prefix == url_prefix)

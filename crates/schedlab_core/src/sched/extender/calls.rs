@@ -189,6 +189,13 @@ impl Caller<'_> {
                 continue;
             }
             let nodes: Vec<&NodeInfo> = out.feasible.iter().map(|&n| &cluster.nodes()[n]).collect();
+            if let Some(mock) = self.plain_mock(ext, Verb::Filter) {
+                let (kept, failed, fresh) = self.plain_filter(mock, ext, info, &nodes);
+                out.fresh |= fresh;
+                out.feasible = kept;
+                out.failed.extend(failed);
+                continue;
+            }
             let answered = self.ask(
                 index,
                 Verb::Filter,
@@ -257,6 +264,53 @@ impl Caller<'_> {
             out.failed.extend(failed);
         }
         Ok(out)
+    }
+
+    /// A mock that answers `verb` plainly, when no details are kept ([`Answers::plain_mock`]).
+    fn plain_mock(&self, ext: &Extender, verb: Verb) -> Option<&super::mock::Mock> {
+        if self.detail {
+            return None;
+        }
+        self.answers.plain_mock(ext, verb)
+    }
+
+    /// A plain mock's filter call, as its reply would have been read: the nodes kept, the
+    /// nodes failed (v1.35: the unresolvable ones first, as the reply's two lists are read;
+    /// v1.17 reads no unresolvable list, so those nodes are simply not kept), and whether
+    /// the kept nodes are fresh (kubernetes#141781).
+    fn plain_filter(
+        &self,
+        mock: &super::mock::Mock,
+        ext: &Extender,
+        info: &PodInfo,
+        nodes: &[&NodeInfo],
+    ) -> (Vec<NodeId>, Vec<NodeFailure>, bool) {
+        let mut kept = Vec::with_capacity(nodes.len());
+        let mut verdicts = Vec::new();
+        mock.filter_into(&info.pod, nodes, &mut kept, &mut verdicts);
+        let failure = |(id, message, unresolvable): &(NodeId, String, bool)| NodeFailure {
+            node: NamedNode::Known(*id),
+            message: message.clone(),
+            unresolvable: *unresolvable,
+        };
+        let failed: Vec<NodeFailure> = match self.flavor {
+            Flavor::V135 => verdicts
+                .iter()
+                .filter(|v| v.2)
+                .chain(verdicts.iter().filter(|v| !v.2))
+                .map(failure)
+                .collect(),
+            Flavor::V117 => verdicts.iter().filter(|v| !v.2).map(failure).collect(),
+        };
+        // As `kept_nodes` reads the reply: `NodeNames` only from a nodeCacheCapable extender.
+        match (mock.answers_with(ext), ext.node_cache_capable) {
+            (super::mock::AnswerWith::NodeNames, true) => (kept, failed, false),
+            (super::mock::AnswerWith::Nodes, _) => {
+                let fresh = self.flavor == Flavor::V135 && self.nodeinfo_bug;
+                (kept, failed, fresh)
+            }
+            (super::mock::AnswerWith::NodeNames, false) => (Vec::new(), failed, false),
+        }
     }
 
     /// A failed call: skipped when the extender is ignorable (recorded), else the cycle's
@@ -362,6 +416,11 @@ impl Caller<'_> {
             if !ext.has(Verb::Prioritize) || !ext.is_interested(&info.pod) {
                 continue;
             }
+            let scale = ext.weight.wrapping_mul(EXTENDER_SCALE);
+            if let Some(mock) = self.plain_mock(ext, Verb::Prioritize) {
+                mock.score_into(&info.pod, feasible, scale, totals);
+                continue;
+            }
             let answered = self.ask(
                 index,
                 Verb::Prioritize,
@@ -383,7 +442,10 @@ impl Caller<'_> {
                     continue;
                 }
             };
-            let mut raw: Vec<Option<i64>> = vec![None; feasible.len()];
+            // Each named feasible node gets `score × weight × 10` (summed over repeated
+            // hosts first upstream; the same in wrapping arithmetic). The raw answers are
+            // kept only for the trace.
+            let mut raw: Option<Vec<Option<i64>>> = self.detail.then(|| vec![None; feasible.len()]);
             let mut by_name: Option<HashMap<&str, usize>> = None;
             for (k, (r, score)) in list.iter().enumerate() {
                 // Only hosts among the feasible nodes count. Replies usually keep the order
@@ -405,17 +467,14 @@ impl Caller<'_> {
                         .copied(),
                 };
                 if let Some(i) = position {
-                    let slot = raw[i].get_or_insert(0);
-                    *slot = slot.wrapping_add(*score);
+                    totals[i] = totals[i].wrapping_add(score.wrapping_mul(scale));
+                    if let Some(raw) = raw.as_mut() {
+                        let slot = raw[i].get_or_insert(0);
+                        *slot = slot.wrapping_add(*score);
+                    }
                 }
             }
-            for (i, r) in raw.iter().enumerate() {
-                if let Some(score) = r {
-                    let add = score.wrapping_mul(ext.weight).wrapping_mul(EXTENDER_SCALE);
-                    totals[i] = totals[i].wrapping_add(add);
-                }
-            }
-            if self.detail {
+            if let Some(raw) = raw {
                 call.scores = raw
                     .iter()
                     .enumerate()

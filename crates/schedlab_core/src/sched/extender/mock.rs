@@ -329,6 +329,66 @@ impl Mock {
             && labels_match(&r.pod_selector, &pod.metadata.labels)
     }
 
+    /// How the whole call of `verb` answers.
+    pub(crate) fn behaviour(&self, verb: super::Verb) -> &VerbBehaviour {
+        match verb {
+            super::Verb::Filter => &self.verbs.filter,
+            super::Verb::Prioritize => &self.verbs.prioritize,
+            super::Verb::Preempt => &self.verbs.preempt,
+            super::Verb::Bind => &self.verbs.bind,
+        }
+    }
+
+    /// The list a filter reply carries for `ext`.
+    pub(crate) fn answers_with(&self, ext: &Extender) -> AnswerWith {
+        self.verbs
+            .filter
+            .answer_with
+            .unwrap_or(if ext.node_cache_capable {
+                AnswerWith::NodeNames
+            } else {
+                AnswerWith::Nodes
+            })
+    }
+
+    /// The filter call's verdicts with no reply built (a plain call, [`Answers::plain_mock`]):
+    /// the nodes kept into `kept`, each failed one into `failed` as (node, message,
+    /// unresolvable).
+    ///
+    /// [`Answers::plain_mock`]: super::answers::Answers::plain_mock
+    pub(crate) fn filter_into(
+        &self,
+        pod: &Pod,
+        nodes: &[&NodeInfo],
+        kept: &mut Vec<crate::cluster::NodeId>,
+        failed: &mut Vec<(crate::cluster::NodeId, String, bool)>,
+    ) {
+        self.each_rule(pod, nodes.iter().copied(), |node, rule| {
+            match rule.map_or(Verdict::Pass, |r| r.filter) {
+                Verdict::Pass => kept.push(node.id()),
+                Verdict::Fail => failed.push((node.id(), message(rule), false)),
+                Verdict::Unresolvable => failed.push((node.id(), message(rule), true)),
+            }
+        });
+    }
+
+    /// The prioritize call's scores with no reply built (a plain call): `score × scale`
+    /// added to each node's total (`totals` as long as `nodes`, wrapping).
+    pub(crate) fn score_into(
+        &self,
+        pod: &Pod,
+        nodes: &[&NodeInfo],
+        scale: i64,
+        totals: &mut [i64],
+    ) {
+        let mut i = 0;
+        self.each_rule(pod, nodes.iter().copied(), |_, rule| {
+            let score = rule.map_or(0, |r| r.score);
+            totals[i] = totals[i].wrapping_add(score.wrapping_mul(scale));
+            i += 1;
+        });
+    }
+
     /// The filter call's answer.
     pub(crate) fn filter(&self, ext: &Extender, pod: &Pod, nodes: &[&NodeInfo]) -> MockAnswer {
         let b = &self.verbs.filter;
@@ -345,12 +405,7 @@ impl Mock {
                 Verdict::Unresolvable => reply.failed_unresolvable.push((id, message(rule))),
             }
         });
-        let with = b.answer_with.unwrap_or(if ext.node_cache_capable {
-            AnswerWith::NodeNames
-        } else {
-            AnswerWith::Nodes
-        });
-        match with {
+        match self.answers_with(ext) {
             AnswerWith::NodeNames => reply.node_names = Some(kept),
             AnswerWith::Nodes => reply.nodes = Some(kept),
         }
