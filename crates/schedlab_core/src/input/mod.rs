@@ -1453,7 +1453,7 @@ fn read_extender_recording(
             errors.push(Diagnostic::new(
                 at.file,
                 join(at.path, &path),
-                e.into_inner().to_string(),
+                crate::model::words::with_field_hint(e.into_inner().to_string()),
             ));
         }
     }

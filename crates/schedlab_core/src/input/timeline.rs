@@ -578,4 +578,30 @@ mod tests {
             assert!(got.starts_with(want), "{got}\n  should start with\n{want}");
         }
     }
+
+    #[test]
+    fn unknown_fields_are_errors_with_the_nearest_known_one() {
+        let e = errors(json!({"changes": [], "spec": {"bindLatncy": 1, "changes": [
+            {"at": 1, "createPods": {"replica": 2, "template": {"metadata": {"name": "w"},
+                "spec": {"containers": [{"name": "c"}]}}}},
+            {"at": 1, "setNodeLabels": {"node": "n", "label": {"a": "b"}}},
+        ]}}));
+        assert_eq!(
+            e,
+            [
+                "t.yaml: changes: unknown field \"changes\"; did you mean spec.changes? \
+                 (expected apiVersion, kind, metadata, spec)",
+                "t.yaml: spec.bindLatncy: unknown field \"bindLatncy\"; did you mean \
+                 bindLatency? (expected bindLatency, bindFailurePercent, changes)",
+                "t.yaml: spec.changes[0].createPods.replica: unknown field \"replica\"; did you \
+                 mean replicas? (expected replicas, template)",
+                "t.yaml: spec.changes[0].createPods.replicas: expected a whole number from 1 to \
+                 100000",
+                "t.yaml: spec.changes[1].setNodeLabels.label: unknown field \"label\"; did you \
+                 mean labels? (expected node, labels, remove)",
+                "t.yaml: spec.changes[1].setNodeLabels: expected `labels` to set or `remove` to \
+                 delete",
+            ]
+        );
+    }
 }

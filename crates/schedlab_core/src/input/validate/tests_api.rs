@@ -551,3 +551,57 @@ fn fractional_bytes_are_a_warning() {
         ]
     );
 }
+
+#[test]
+fn schedlab_kinds_name_an_unknown_field_and_the_nearest_known_one() {
+    let e =
+        first_errors("apiVersion: schedlab.dev/v1alpha1\nkind: ExtenderMock\nurlPrefx: http://x\n");
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert!(
+        e[0].starts_with("urlPrefx: unknown field `urlPrefx`; did you mean urlPrefix? (expected"),
+        "{e:?}"
+    );
+    let e = first_errors("apiVersion: schedlab.dev/v1alpha1\nkind: ExtenderRecording\ncall: []\n");
+    assert!(
+        e[0].starts_with("call: unknown field `call`; did you mean calls? (expected"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn yaml_merge_keys_anchors_and_aliases() {
+    let text = "apiVersion: v1\nkind: List\nitems:\n\
+                - &base\n  apiVersion: v1\n  kind: Node\n  metadata: {name: a, labels: &l {zone: z1}}\n\
+                - <<: *base\n  metadata: {name: b, labels: *l}\n\
+                - <<: [{metadata: {name: c}}, *base]\n";
+    let read = |text: &str| {
+        read_sources(&[Source {
+            name: "in.yaml",
+            text,
+        }])
+        .unwrap_or_else(|e| panic!("{e:?}"))
+    };
+    let inputs = read(text);
+    let names: Vec<&str> = inputs
+        .nodes
+        .iter()
+        .map(|(n, _)| n.metadata.name.as_str())
+        .collect();
+    // An explicit key wins over a merged one; the first map of a list over later ones.
+    assert_eq!(names, ["a", "b", "c"]);
+    assert_eq!(
+        inputs.nodes[1]
+            .0
+            .metadata
+            .labels
+            .get("zone")
+            .map(String::as_str),
+        Some("z1")
+    );
+    let text = "apiVersion: v1\nkind: Pod\nmetadata:\n  <<: {name: from-merge, namespace: ns}\n  name: own\nspec: {containers: [{name: c}]}\n";
+    let p = &read(text).pods[0].0;
+    assert_eq!(
+        (p.metadata.name.as_str(), p.metadata.namespace.as_str()),
+        ("own", "ns")
+    );
+}
