@@ -1,14 +1,12 @@
 //! kube-apiserver's validation of the objects schedlab reads, after they are typed.
 //!
-//! What the API server checks (`k8s.io/kubernetes/pkg/apis/core/validation`,
-//! `pkg/apis/scheduling/validation`, `pkg/apis/policy/validation`, apimachinery's name and label
-//! formats) is checked here for Node, Pod, PersistentVolume, PersistentVolumeClaim,
-//! StorageClass, PriorityClass and PodDisruptionBudget: names (DNS-1123 subdomains), namespaces
-//! (DNS-1123 labels), labels, taints, tolerations, container ports, requests against limits,
-//! affinity, label and node selectors, topology spread constraints, volumes, PriorityClass
-//! values and PodDisruptionBudget bounds. Messages are upstream's `field.Error` bodies
-//! (`Invalid value: "Foo": a lowercase RFC 1123 subdomain must ...`); the table of rules, each
-//! an error or a warning, is in `docs/scenario-format.md` ("Validation").
+//! What the API server checks (`pkg/apis/core/validation`, `pkg/apis/storage/validation`,
+//! `pkg/apis/scheduling/validation`, `pkg/apis/policy/validation`, apimachinery's name, label and
+//! object-meta formats) for the fields schedlab reads, for input files and timeline changes
+//! alike. What the typed objects leave out is read beside them (`facts`); fields only v1.35
+//! knows are checked in `versioned`, and their errors count under that version only
+//! ([`RefusedBy`]). Messages are upstream's `field.Error` bodies; the per-kind table of what is
+//! and is not checked is in `docs/fidelity.md`, the rules in `docs/scenario-format.md`.
 //!
 //! Where schedlab deliberately differs:
 //!
@@ -18,15 +16,11 @@
 //!   (`core.Toleration{...}`, `intstr.IntOrString{...}`) is printed as the field's own value.
 //! - Quantities in messages are printed in canonical form from the amount (`500m`, `2`,
 //!   `128Mi`), not in the suffix the input used.
-//! - Only what the scheduler reads is checked: container names and images, annotations,
-//!   probes, the rest of a pod's spec are not (schedlab's own examples often leave names and
-//!   images out). Other kinds (Service, ReplicaSet, ...) are not checked.
-//! - Four rules are warnings, not errors: what real clusters may still hold (a negative
+//! - Three rules are warnings, not errors: what real clusters may still hold (a negative
 //!   `terminationGracePeriodSeconds`, which upstream accepts with a warning and treats as 1; two
-//!   `globalDefault` PriorityClasses, which admission refuses but a race can store), an extended
-//!   resource requested without a limit (hand-written scenarios give requests only, and the
-//!   scheduler reads nothing else), and `maxSkew: 0` (v1.17's filter defines the outcome, and a
-//!   golden scenario with its stored v1.17 report holds one).
+//!   `globalDefault` PriorityClasses, which admission refuses but a race can store), and an
+//!   extended resource requested without a limit (hand-written scenarios and real-world
+//!   examples give requests only, and the scheduler reads nothing else).
 //!
 //! Every check is linear in the size of the object (sets, never pairwise comparisons).
 
