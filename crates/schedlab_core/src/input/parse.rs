@@ -227,8 +227,7 @@ impl<'de> Visitor<'de> for TreeSeed<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Tree<'de>, A::Error> {
-        let mut keys = Keys::default();
-        keys.merge = self.ctx.yaml.get();
+        let mut keys = Keys::merging(self.ctx.yaml.get());
         while let Some(key) = access.next_key_seed(KeySeed {
             ctx: self.ctx,
             keys: &mut keys,
@@ -335,8 +334,7 @@ impl<'de, S: ItemSink<'de>> Visitor<'de> for DocSeed<'_, '_, S> {
         // TreeSeed::visit_map, with the value of `items` read by `ItemsSeed`.
         let DocSeed { ctx, sink } = self;
         let tree = TreeSeed { ctx };
-        let mut keys = Keys::default();
-        keys.merge = ctx.yaml.get();
+        let mut keys = Keys::merging(ctx.yaml.get());
         while let Some(key) = access.next_key_seed(KeySeed {
             ctx,
             keys: &mut keys,
@@ -454,7 +452,7 @@ pub(super) struct Keys<'de> {
     /// Whether a value is null.
     nulls: bool,
     /// Whether a `<<` key merges its maps in (YAML).
-    pub(super) merge: bool,
+    merge: bool,
 }
 
 /// Up to this many keys, a repeated key is looked for among the entries.
@@ -504,6 +502,14 @@ fn key_hash(key: &str) -> u64 {
 }
 
 impl<'de> Keys<'de> {
+    /// No entries yet; `merge`: a `<<` key merges its maps in (YAML).
+    pub(super) fn merging(merge: bool) -> Keys<'de> {
+        Keys {
+            merge,
+            ..Keys::default()
+        }
+    }
+
     /// Adds an entry (its key checked with [`Keys::seen`]).
     pub(super) fn push(&mut self, key: Cow<'de, str>, value: Tree<'de>) {
         self.nulls |= value.is_null();

@@ -319,6 +319,21 @@ impl<'a> Reader<'a> {
 const TIMELINE_FIELDS: [&str; 4] = ["apiVersion", "kind", "metadata", "spec"];
 const SPEC_FIELDS: [&str; 3] = ["bindLatency", "bindFailurePercent", "changes"];
 
+/// An error at each unknown top-level field (a field of `spec` there: "did you mean spec.x?").
+fn top_level_fields(r: &mut Reader, path: &str, value: &Value) {
+    let misplaced: Vec<(&str, String)> = SPEC_FIELDS
+        .iter()
+        .map(|f| (*f, format!("spec.{f}")))
+        .collect();
+    let near: Vec<(&str, &str)> = misplaced.iter().map(|(k, s)| (*k, s.as_str())).collect();
+    if let Value::Object(m) = value {
+        for key in m.keys().filter(|k| !TIMELINE_FIELDS.contains(&k.as_str())) {
+            let message = unknown_field(key, &TIMELINE_FIELDS, &near);
+            r.error(&join(path, key), message);
+        }
+    }
+}
+
 /// Reads one `Timeline` object found at `path` of `file`; the objects its changes create are
 /// validated as input objects are (warnings and one version's errors go to `warnings` and
 /// `versioned`).
@@ -335,17 +350,7 @@ pub fn read(
         warnings,
         versioned,
     };
-    let misplaced: Vec<(&str, String)> = SPEC_FIELDS
-        .iter()
-        .map(|f| (*f, format!("spec.{f}")))
-        .collect();
-    let near: Vec<(&str, &str)> = misplaced.iter().map(|(k, s)| (*k, s.as_str())).collect();
-    if let Value::Object(m) = value {
-        for key in m.keys().filter(|k| !TIMELINE_FIELDS.contains(&k.as_str())) {
-            let message = unknown_field(key, &TIMELINE_FIELDS, &near);
-            r.error(&join(path, key), message);
-        }
-    }
+    top_level_fields(&mut r, path, value);
     let mut timeline = Timeline::default();
     let spec_path = join(path, "spec");
     let spec = match value.get("spec") {

@@ -251,7 +251,7 @@ fn owner_references(c: &mut Check, m: &ObjectMeta) {
             match &controller {
                 Some(first) => c.error(FieldError::invalid(
                     format!("metadata.ownerReferences[{i}]"),
-                    Value::Raw(format!("{this}")),
+                    Value::Raw(this.clone()),
                     &format!(
                         "Only one reference can have Controller set to true. Found \"true\" in \
                          references for {first} and {this}"

@@ -73,9 +73,18 @@ fn pod(meta: &str, spec: &str) -> String {
     format!("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n{meta}spec:\n{spec}")
 }
 
-/// The pod rows: (case, extra metadata lines, spec lines, who refuses, errors).
-fn pod_rows() -> Vec<(&'static str, &'static str, &'static str, By, Vec<String>)> {
-    use RefusedBy::V1_35;
+/// A pod row: (case, extra metadata lines, spec lines, who refuses, errors).
+type PodRow = (&'static str, &'static str, &'static str, By, Vec<String>);
+
+/// Every pod row.
+fn pod_rows() -> Vec<PodRow> {
+    let mut rows = resource_rows();
+    rows.extend(more_pod_rows());
+    rows
+}
+
+/// The pod rows of resource names and amounts.
+fn resource_rows() -> Vec<PodRow> {
     vec![
         (
             "an unqualified extended resource",
@@ -136,6 +145,13 @@ fn pod_rows() -> Vec<(&'static str, &'static str, &'static str, By, Vec<String>)
             By::Both,
             vec!["spec.containers[0].resources: Forbidden: HugePages require cpu or memory".into()],
         ),
+    ]
+}
+
+/// The pod rows of containers, policies, volumes and metadata.
+fn more_pod_rows() -> Vec<PodRow> {
+    use RefusedBy::V1_35;
+    vec![
         (
             "duplicate container names",
             "",
