@@ -202,12 +202,13 @@ apiVersion: v1\nkind: Pod\nmetadata: {{name: db-1, labels: {{app: db}}}}\nspec:\
 fn ignored_by_scheduler_applies_to_extended_resources_only() {
     // B.1: `IsExtendedResourceName(rName) && ignored.Has(rName)`; hugepages are not extended
     // resources, so they are still checked (the Policy's managed name must be an extended
-    // resource name, so only example.com/foo can be ignored).
+    // resource name, so only example.com/foo can be ignored). Huge pages come with cpu, as
+    // kube-apiserver requires.
     let yaml = format!(
         "apiVersion: v1\nkind: Policy\nextenders:\n- urlPrefix: http://x\n  filterVerb: filter\n  managedResources: [{{name: example.com/foo, ignoredByScheduler: true}}]\n---\n\
 apiVersion: schedlab.dev/v1alpha1\nkind: ExtenderMock\nmetadata: {{name: x}}\nurlPrefix: http://x\n---\n{}\
 apiVersion: v1\nkind: Pod\nmetadata: {{name: foo}}\nspec:\n  containers: [{{name: c, resources: {{requests: {{example.com/foo: '5'}}}}}}]\n---\n\
-apiVersion: v1\nkind: Pod\nmetadata: {{name: huge}}\nspec:\n  containers: [{{name: c, resources: {{requests: {{hugepages-2Mi: 2Mi}}}}}}]\n",
+apiVersion: v1\nkind: Pod\nmetadata: {{name: huge}}\nspec:\n  containers: [{{name: c, resources: {{requests: {{hugepages-2Mi: 2Mi, cpu: 1m}}}}}}]\n",
         node("n", ""),
     );
     let r = run(&yaml);
@@ -448,13 +449,14 @@ fn label_preference_scores_presence() {
 #[test]
 fn priority_comes_from_spec_then_class_then_global_default() {
     // cli-contract.md Pod row: spec.priority, else the named PriorityClass, else the
-    // global-default class, else 0. Queue order is priority first (input order b, c, a).
+    // global-default class, else 0 (a pod naming a class gives no other priority: the
+    // Priority admission plugin refuses it). Queue order is priority first (input order b, c, a).
     let yaml = "apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: everyone}\nvalue: 100\nglobalDefault: true\n---\n\
 apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: low}\nvalue: 5\n---\n"
         .to_string()
         + &node("n", "")
         + "apiVersion: v1\nkind: Pod\nmetadata: {name: b}\nspec: {priorityClassName: low, containers: [{name: c}]}\n---\n\
-apiVersion: v1\nkind: Pod\nmetadata: {name: c}\nspec: {priority: 7, priorityClassName: low, containers: [{name: c}]}\n---\n\
+apiVersion: v1\nkind: Pod\nmetadata: {name: c}\nspec: {priority: 7, containers: [{name: c}]}\n---\n\
 apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {containers: [{name: c}]}\n";
     let r = run(&yaml);
     let order: Vec<&str> = r["cycles"]

@@ -269,6 +269,17 @@ impl Scenario {
         let mut warnings = std::mem::take(&mut inputs.warnings);
         let (scheduler, owner) =
             choose_scheduler(&mut inputs, requested, &mut errors, &mut warnings);
+        let refused_by = match owner.version {
+            SchedulerVersion::V1_17 => input::RefusedBy::V1_17,
+            SchedulerVersion::V1_35 => input::RefusedBy::V1_35,
+        };
+        let version_errors = std::mem::take(&mut inputs.version_errors);
+        errors.extend(
+            version_errors
+                .into_iter()
+                .filter(|(v, _)| *v == refused_by)
+                .map(|(_, d)| d),
+        );
         let mut cluster = cluster_objects(&mut inputs, &mut errors, &mut warnings);
         let global_default = cluster
             .priority_classes()
@@ -475,6 +486,18 @@ fn cluster_objects(
     warnings: &mut Vec<Diagnostic>,
 ) -> Cluster {
     warnings.extend(input::validate::global_defaults(&inputs.priority_classes));
+    let mut class_names = std::collections::HashSet::new();
+    inputs.priority_classes.retain(|(c, origin)| {
+        let first = class_names.insert(c.metadata.name.clone());
+        if !first {
+            errors.push(Diagnostic::new(
+                &origin.file,
+                join_path(&origin.path, "metadata.name"),
+                format!("duplicate PriorityClass {:?}", c.metadata.name),
+            ));
+        }
+        first
+    });
     let mut cluster = Cluster::with_objects(ClusterObjects {
         services: std::mem::take(&mut inputs.services),
         replication_controllers: inputs
@@ -533,6 +556,7 @@ fn add_pods(
     let v135 = owner.version == SchedulerVersion::V1_35;
     let mut queue: Vec<(i32, usize, PodId)> = Vec::new();
     let repeated = repeated_names(&pods);
+    let repeated_uid = repeated_uids(&pods);
     cluster.reserve_pods(pods.len());
     for (i, (pod, origin)) in pods.into_iter().enumerate() {
         if finished(&pod) {
@@ -546,6 +570,18 @@ fn add_pods(
             ));
             continue;
         }
+        if repeated_uid[i] {
+            // The API server gives every object its own uid: a snapshot never repeats one.
+            errors.push(Diagnostic::new(
+                &origin.file,
+                join_path(&origin.path, "metadata.uid"),
+                format!(
+                    "Duplicate value: {}",
+                    input::validate::go_quote(&pod.metadata.uid)
+                ),
+            ));
+            continue;
+        }
         let priority = resolve_priority(
             &pod,
             cluster.priority_classes(),
@@ -553,6 +589,7 @@ fn add_pods(
             || join_path(&origin.path, "spec.priorityClassName"),
             &origin.file,
             warnings,
+            errors,
         );
         let node_name = pod.spec.node_name.clone();
         let ours = owner.owns(&pod);
@@ -686,15 +723,40 @@ fn resolve_priority(
     pod: &Pod,
     classes: &[PriorityClass],
     global_default: Option<i32>,
-    path: impl FnOnce() -> String,
+    path: impl Fn() -> String,
     file: &str,
     warnings: &mut Vec<Diagnostic>,
+    errors: &mut Vec<Diagnostic>,
 ) -> i32 {
     let class = &pod.spec.priority_class_name;
+    let in_input = || crate::model::workload::priority_class(classes, class).map(|c| c.value);
+    // The system classes every cluster has (only checked against, never resolved from: a
+    // scenario without them runs such pods at 0, as it always did).
+    let known = || {
+        in_input().or_else(|| {
+            let system = input::validate::SYSTEM_PRIORITY_CLASSES;
+            system.iter().find(|(n, _)| n == class).map(|(_, v)| *v)
+        })
+    };
     match pod.spec.priority {
-        Some(p) => p,
-        None if !class.is_empty() => match crate::model::workload::priority_class(classes, class) {
-            Some(c) => c.value,
+        Some(p) => {
+            // The Priority admission plugin computes the priority from the class.
+            if let Some(computed) = known().filter(|v| *v != p && !class.is_empty()) {
+                let at = path().replace("spec.priorityClassName", "spec.priority");
+                errors.push(Diagnostic::new(
+                    file,
+                    at,
+                    format!(
+                        "the integer value of priority ({p}) must not be provided in pod spec; \
+                         priority admission controller computed {computed} from the given \
+                         PriorityClass name"
+                    ),
+                ));
+            }
+            p
+        }
+        None if !class.is_empty() => match in_input() {
+            Some(v) => v,
             None => {
                 warnings.push(Diagnostic::new(
                     file,
@@ -721,6 +783,17 @@ fn repeated_names(pods: &[(Box<Pod>, Origin)]) -> Vec<bool> {
         .map(|(pod, _)| {
             let m = &pod.metadata;
             !finished(pod) && !seen.insert(FullName(m.namespace_or_default(), &m.name))
+        })
+        .collect()
+}
+
+/// For each pod, whether an earlier pod that has not finished has its (non-empty) uid.
+fn repeated_uids(pods: &[(Box<Pod>, Origin)]) -> Vec<bool> {
+    let mut seen = std::collections::HashSet::new();
+    pods.iter()
+        .map(|(pod, _)| {
+            let uid = pod.metadata.uid.as_str();
+            !finished(pod) && !uid.is_empty() && !seen.insert(uid)
         })
         .collect()
 }
@@ -776,6 +849,7 @@ fn resolve_timeline(
     let mut next_id = cluster.pods().len();
     let mut batch_next: BTreeMap<String, u64> = BTreeMap::new();
     let mut out = Vec::with_capacity(timeline.changes.len());
+    let mut admission = Vec::new();
     for tc in &mut timeline.changes {
         let at = tc.at;
         let file = tc.file.clone();
@@ -803,6 +877,7 @@ fn resolve_timeline(
                 || join_path(&here, "spec.priorityClassName"),
                 &file,
                 warnings,
+                &mut admission,
             ));
             pods.insert(full, next_id);
             ids.push((next_id, pod.metadata.name.clone()));
@@ -857,6 +932,7 @@ fn resolve_timeline(
         }
         out.push(ids);
     }
+    errors.extend(admission);
     out
 }
 

@@ -137,7 +137,7 @@ impl<'t> Reader<'t> {
 
     /// A block map whose keys are at column `indent`.
     fn map(&mut self, indent: usize) -> Option<Tree<'t>> {
-        let mut keys = Keys::default();
+        let mut keys = Keys::merging(true);
         while let Some(line) = self.lines.get(self.at) {
             if line.indent < indent {
                 break;

@@ -30,6 +30,7 @@ use std::fmt;
 use tree::Tree;
 
 pub use items::ListReader;
+pub use validate::RefusedBy;
 
 /// Largest input file accepted (64 MiB).
 pub const MAX_FILE_BYTES: usize = 64 << 20;
@@ -150,6 +151,9 @@ pub struct Inputs {
     pub deployments: Vec<(Result<Pod, Vec<Diagnostic>>, Origin)>,
     /// Warnings (skipped kinds, odd apiVersions, ...).
     pub warnings: Vec<Diagnostic>,
+    /// Errors that only one version's API server gives (about a field the other one does not
+    /// know): the scenario keeps those of the version it runs.
+    pub version_errors: Vec<(RefusedBy, Diagnostic)>,
 }
 
 /// For the `block_yaml` fuzz target and the real-world tests: `None` when the quick reader of
@@ -274,7 +278,9 @@ impl Inputs {
             resource_claims,
             resource_claim_templates,
             warnings,
+            version_errors,
         } = other;
+        take_or_extend(&mut self.version_errors, version_errors);
         take_or_extend(&mut self.device_classes, device_classes);
         take_or_extend(&mut self.resource_slices, resource_slices);
         take_or_extend(&mut self.resource_claims, resource_claims);
@@ -681,7 +687,7 @@ fn split_yaml<'t>(name: &str, text: &'t str, errors: &mut Vec<Diagnostic>) -> Ve
     let mut docs = Vec::new();
     let mut index = 0usize;
     for de in serde_yaml_ng::Deserializer::from_str(text) {
-        let ctx = parse::Context::default();
+        let ctx = parse::Context::yaml();
         match (parse::TreeSeed { ctx: &ctx }).deserialize(de) {
             Ok(Tree::Null) => {}
             Ok(value) => docs.push(Doc {
@@ -1136,8 +1142,19 @@ impl ObjectAt<'_> {
         &'c self,
         errors: &'c mut Vec<Diagnostic>,
         warnings: &'c mut Vec<Diagnostic>,
+        versioned: &'c mut Vec<(RefusedBy, Diagnostic)>,
     ) -> validate::Check<'c> {
-        validate::Check::new(self.file, self.path, errors, warnings)
+        validate::Check::with_versions(self.file, self.path, errors, warnings, versioned)
+    }
+
+    /// What validation reads beside the typed object (`validate::facts`): its default when the
+    /// document does not read as `T` (the error is reported).
+    fn facts<T: DeserializeOwned + Default>(
+        &self,
+        value: &Tree,
+        errors: &mut Vec<Diagnostic>,
+    ) -> T {
+        self.typed(value, errors).unwrap_or_default()
     }
 }
 
@@ -1173,24 +1190,30 @@ const KIND_READERS: &[(&str, ReadKind)] = &[
 /// A Node: named and validated.
 fn read_node(at: &ObjectAt, value: Tree, inputs: &mut Inputs, errors: &mut Vec<Diagnostic>) {
     if let Some(n) = at.named::<Node>(&value, errors, |n| &n.metadata.name) {
-        validate::node(&mut at.check(errors, &mut inputs.warnings), &n);
+        let facts = at.facts(&value, errors);
+        let (w, v) = (&mut inputs.warnings, &mut inputs.version_errors);
+        validate::node(&mut at.check(errors, w, v), &n, &facts);
         inputs.nodes.push((n, at.origin()));
     }
 }
 
-/// A Pod: named and validated, including its volumes without a source (only visible in the
-/// document).
+/// A Pod: named and validated (with what only the document shows, such as volume sources).
 fn read_pod(at: &ObjectAt, value: Tree, inputs: &mut Inputs, errors: &mut Vec<Diagnostic>) {
-    let sourceless = validate::volumes_without_source(&value);
     if let Some(p) = at.named::<Pod>(&value, errors, |p| &p.metadata.name) {
-        validate::pod(&mut at.check(errors, &mut inputs.warnings), &p, &sourceless);
+        let facts = at.facts(&value, errors);
+        let (w, v) = (&mut inputs.warnings, &mut inputs.version_errors);
+        validate::pod(&mut at.check(errors, w, v), &p, &facts);
         inputs.pods.push((Box::new(p), at.origin()));
     }
 }
 
-/// A Service (its selector spreads pods).
+/// A Service (its selector spreads pods), validated.
 fn read_service(at: &ObjectAt, value: Tree, inputs: &mut Inputs, errors: &mut Vec<Diagnostic>) {
-    inputs.services.extend(at.typed(&value, errors));
+    if let Some(svc) = at.typed::<Service>(&value, errors) {
+        let (w, v) = (&mut inputs.warnings, &mut inputs.version_errors);
+        validate::service(&mut at.check(errors, w, v), &svc);
+        inputs.services.push(svc);
+    }
 }
 
 /// A ReplicationController (its selector spreads pods).
@@ -1228,7 +1251,9 @@ fn read_pod_disruption_budget(
     errors: &mut Vec<Diagnostic>,
 ) {
     if let Some(b) = at.typed::<PodDisruptionBudget>(&value, errors) {
-        validate::pod_disruption_budget(&mut at.check(errors, &mut inputs.warnings), &b);
+        let facts = at.facts(&value, errors);
+        let (w, v) = (&mut inputs.warnings, &mut inputs.version_errors);
+        validate::pod_disruption_budget(&mut at.check(errors, w, v), &b, &facts);
         inputs.pod_disruption_budgets.push(b);
     }
 }
@@ -1241,7 +1266,8 @@ fn read_priority_class(
     errors: &mut Vec<Diagnostic>,
 ) {
     if let Some(c) = at.typed::<PriorityClass>(&value, errors) {
-        validate::priority_class(&mut at.check(errors, &mut inputs.warnings), &c);
+        let (w, v) = (&mut inputs.warnings, &mut inputs.version_errors);
+        validate::priority_class(&mut at.check(errors, w, v), &c);
         inputs.priority_classes.push((c, at.origin()));
     }
 }
@@ -1261,7 +1287,9 @@ fn read_persistent_volume(
     errors: &mut Vec<Diagnostic>,
 ) {
     if let Some(v) = at.named::<PersistentVolume>(&value, errors, |v| &v.metadata.name) {
-        validate::persistent_volume(&mut at.check(errors, &mut inputs.warnings), &v);
+        let facts = at.facts(&value, errors);
+        let (w, versioned) = (&mut inputs.warnings, &mut inputs.version_errors);
+        validate::persistent_volume(&mut at.check(errors, w, versioned), &v, &facts);
         inputs.persistent_volumes.push((v, at.origin()));
     }
 }
@@ -1274,7 +1302,8 @@ fn read_persistent_volume_claim(
     errors: &mut Vec<Diagnostic>,
 ) {
     if let Some(v) = at.named::<PersistentVolumeClaim>(&value, errors, |v| &v.metadata.name) {
-        validate::persistent_volume_claim(&mut at.check(errors, &mut inputs.warnings), &v);
+        let (w, versioned) = (&mut inputs.warnings, &mut inputs.version_errors);
+        validate::persistent_volume_claim(&mut at.check(errors, w, versioned), &v);
         inputs.persistent_volume_claims.push((v, at.origin()));
     }
 }
@@ -1287,7 +1316,9 @@ fn read_storage_class(
     errors: &mut Vec<Diagnostic>,
 ) {
     if let Some(v) = at.named::<StorageClass>(&value, errors, |v| &v.metadata.name) {
-        validate::storage_class(&mut at.check(errors, &mut inputs.warnings), &v);
+        let facts = at.facts(&value, errors);
+        let (w, versioned) = (&mut inputs.warnings, &mut inputs.version_errors);
+        validate::storage_class(&mut at.check(errors, w, versioned), &v, &facts);
         inputs.storage_classes.push((v, at.origin()));
     }
 }
@@ -1309,7 +1340,8 @@ fn read_device_class(
     if let Some(c) =
         at.named::<crate::model::dra::DeviceClass>(&value, errors, |c| &c.metadata.name)
     {
-        validate::dra::device_class(&mut at.check(errors, &mut inputs.warnings), &c);
+        let (w, v) = (&mut inputs.warnings, &mut inputs.version_errors);
+        validate::dra::device_class(&mut at.check(errors, w, v), &c);
         inputs.device_classes.push((c, at.origin()));
     }
 }
@@ -1324,7 +1356,8 @@ fn read_resource_slice(
     if let Some(s) =
         at.named::<crate::model::dra::ResourceSlice>(&value, errors, |s| &s.metadata.name)
     {
-        validate::dra::resource_slice(&mut at.check(errors, &mut inputs.warnings), &s);
+        let (w, v) = (&mut inputs.warnings, &mut inputs.version_errors);
+        validate::dra::resource_slice(&mut at.check(errors, w, v), &s);
         inputs.resource_slices.push((s, at.origin()));
     }
 }
@@ -1340,12 +1373,8 @@ fn read_resource_claim(
         at.named::<crate::model::dra::ResourceClaim>(&value, errors, |c| &c.metadata.name)
     {
         crate::model::dra::apply_request_defaults(&mut c.spec);
-        validate::dra::claim_spec(
-            &mut at.check(errors, &mut inputs.warnings),
-            "spec",
-            &c.spec,
-            &c.metadata,
-        );
+        let (w, v) = (&mut inputs.warnings, &mut inputs.version_errors);
+        validate::dra::claim_spec(&mut at.check(errors, w, v), "spec", &c.spec, &c.metadata);
         inputs.resource_claims.push((c, at.origin()));
     }
 }
@@ -1361,8 +1390,9 @@ fn read_resource_claim_template(
         at.named::<crate::model::dra::ResourceClaimTemplate>(&value, errors, |t| &t.metadata.name)
     {
         crate::model::dra::apply_request_defaults(&mut t.spec.spec);
+        let (w, v) = (&mut inputs.warnings, &mut inputs.version_errors);
         validate::dra::claim_spec(
-            &mut at.check(errors, &mut inputs.warnings),
+            &mut at.check(errors, w, v),
             "spec.spec",
             &t.spec.spec,
             &t.metadata,
@@ -1373,7 +1403,8 @@ fn read_resource_claim_template(
 
 /// A schedlab Timeline (changes over virtual time).
 fn read_timeline(at: &ObjectAt, value: Tree, inputs: &mut Inputs, errors: &mut Vec<Diagnostic>) {
-    match timeline::read(at.file, at.path, &value.into_value()) {
+    let (w, v) = (&mut inputs.warnings, &mut inputs.version_errors);
+    match timeline::read(at.file, at.path, &value.into_value(), w, v) {
         Ok(t) => inputs.timelines.push((t, at.origin())),
         Err(e) => errors.extend(e),
     }
@@ -1422,7 +1453,7 @@ fn read_extender_recording(
             errors.push(Diagnostic::new(
                 at.file,
                 join(at.path, &path),
-                e.into_inner().to_string(),
+                crate::model::words::with_field_hint(e.into_inner().to_string()),
             ));
         }
     }
@@ -1517,12 +1548,12 @@ fn deployment_template(
         ));
         return None;
     }
-    let sourceless = validate::volumes_without_source(template);
+    let facts = typed(file, &template_path, template, errors).unwrap_or_default();
     let mut warnings = Vec::new();
     validate::pod(
         &mut validate::Check::new(file, &template_path, errors, &mut warnings),
         &pod,
-        &sourceless,
+        &facts,
     );
     Some(pod)
 }

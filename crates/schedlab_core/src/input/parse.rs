@@ -18,13 +18,16 @@ use std::collections::HashSet;
 use std::fmt;
 use std::hash::{Hash, Hasher};
 
-/// A key given twice: the key and the path of the map that holds it.
+/// What stopped a parse: a key given twice (the key, and the path of the map that holds it),
+/// or a value JSON cannot hold (`.nan`, `.inf`: `key` is empty, `refused` says why).
 #[derive(Debug, Default)]
 pub(crate) struct Duplicate {
     /// The repeated key.
     pub key: String,
     /// Segments from the map holding the key up to the document root (innermost first).
     segments: Vec<Segment>,
+    /// The message of a refused value.
+    refused: Option<String>,
 }
 
 #[derive(Debug)]
@@ -47,12 +50,17 @@ impl Duplicate {
                 }
             }
         }
-        push_key(&mut path, &self.key);
+        if !self.key.is_empty() || self.refused.is_none() {
+            push_key(&mut path, &self.key);
+        }
         path
     }
 
     /// `duplicate field "kind"`, as sigs.k8s.io/json's strict decoding words it.
     pub(super) fn message(&self) -> String {
+        if let Some(m) = &self.refused {
+            return m.clone();
+        }
         format!(
             "duplicate field {}",
             crate::model::words::go_quote(&self.key)
@@ -84,9 +92,18 @@ pub(crate) fn push_key(path: &mut String, key: &str) {
 #[derive(Default)]
 pub(crate) struct Context {
     duplicate: RefCell<Option<Duplicate>>,
+    /// YAML: merge keys (`<<: *base`) are applied.
+    yaml: std::cell::Cell<bool>,
 }
 
 impl Context {
+    /// A context for YAML text: merge keys are applied.
+    pub(crate) fn yaml() -> Context {
+        let ctx = Context::default();
+        ctx.yaml.set(true);
+        ctx
+    }
+
     /// The duplicate that stopped the parse, if that is what stopped it.
     pub(super) fn take_duplicate(&self) -> Option<Duplicate> {
         self.duplicate.borrow_mut().take()
@@ -147,8 +164,25 @@ impl<'de> Visitor<'de> for TreeSeed<'_> {
         <Number as serde::Deserialize>::deserialize(de).map(|n| Tree::number(&n))
     }
 
-    fn visit_f64<E>(self, v: f64) -> Result<Tree<'de>, E> {
-        Ok(Tree::float(v))
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Tree<'de>, E> {
+        if v.is_finite() {
+            return Ok(Tree::float(v));
+        }
+        // sigs.k8s.io/yaml converts YAML to JSON, which has no NaN or infinity.
+        let shown = if v.is_nan() {
+            "NaN"
+        } else if v > 0.0 {
+            "+Inf"
+        } else {
+            "-Inf"
+        };
+        let message =
+            format!("json: unsupported value: {shown} (YAML's .nan and .inf have no JSON form)");
+        *self.ctx.duplicate.borrow_mut() = Some(Duplicate {
+            refused: Some(message.clone()),
+            ..Duplicate::default()
+        });
+        Err(E::custom(message))
     }
 
     fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Tree<'de>, E> {
@@ -193,7 +227,7 @@ impl<'de> Visitor<'de> for TreeSeed<'_> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Tree<'de>, A::Error> {
-        let mut keys = Keys::default();
+        let mut keys = Keys::merging(self.ctx.yaml.get());
         while let Some(key) = access.next_key_seed(KeySeed {
             ctx: self.ctx,
             keys: &mut keys,
@@ -300,7 +334,7 @@ impl<'de, S: ItemSink<'de>> Visitor<'de> for DocSeed<'_, '_, S> {
         // TreeSeed::visit_map, with the value of `items` read by `ItemsSeed`.
         let DocSeed { ctx, sink } = self;
         let tree = TreeSeed { ctx };
-        let mut keys = Keys::default();
+        let mut keys = Keys::merging(ctx.yaml.get());
         while let Some(key) = access.next_key_seed(KeySeed {
             ctx,
             keys: &mut keys,
@@ -390,6 +424,7 @@ pub(crate) fn json_tree<'t>(text: &'t str, ctx: &Context) -> Result<Tree<'t>, se
 /// The tree of the one YAML document that `text` is, as [`TreeSeed`] builds it from
 /// serde_yaml_ng's events; `None` for an error, or for no document or several.
 pub(crate) fn yaml_tree<'t>(text: &'t str, ctx: &Context) -> Option<Tree<'t>> {
+    ctx.yaml.set(true);
     let mut documents = serde_yaml_ng::Deserializer::from_str(text);
     let tree = TreeSeed { ctx }.deserialize(documents.next()?).ok()?;
     documents.next().is_none().then_some(tree)
@@ -416,10 +451,49 @@ pub(super) struct Keys<'de> {
     hashes: Option<HashSet<u64>>,
     /// Whether a value is null.
     nulls: bool,
+    /// Whether a `<<` key merges its maps in (YAML).
+    merge: bool,
 }
 
 /// Up to this many keys, a repeated key is looked for among the entries.
 const SCAN_KEYS: usize = 12;
+
+/// YAML merge keys: a `<<` entry naming a map, or a list of maps, is replaced by their entries
+/// that the map does not give itself (an earlier map of the list wins over a later one). A `<<`
+/// naming anything else stays an ordinary key.
+fn merge_keys<'de>(entries: &mut Vec<(Cow<'de, str>, Tree<'de>)>) {
+    let Some(at) = entries.iter().position(|(k, _)| k == "<<") else {
+        return;
+    };
+    let mergeable = match &entries[at].1 {
+        Tree::Map(_) => true,
+        Tree::Seq(items) => items.iter().all(|t| matches!(t, Tree::Map(_))),
+        _ => false,
+    };
+    if !mergeable {
+        return;
+    }
+    let (_, merged) = entries.remove(at);
+    let maps = match merged {
+        Tree::Map(m) => vec![m],
+        Tree::Seq(items) => items
+            .into_iter()
+            .filter_map(|t| match t {
+                Tree::Map(m) => Some(m),
+                _ => None,
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let mut present: HashSet<String> = entries.iter().map(|(k, _)| k.to_string()).collect();
+    for map in maps {
+        for (k, v) in map {
+            if present.insert(k.to_string()) {
+                entries.push((k, v));
+            }
+        }
+    }
+}
 
 fn key_hash(key: &str) -> u64 {
     let mut h = std::hash::DefaultHasher::new();
@@ -428,6 +502,14 @@ fn key_hash(key: &str) -> u64 {
 }
 
 impl<'de> Keys<'de> {
+    /// No entries yet; `merge`: a `<<` key merges its maps in (YAML).
+    pub(super) fn merging(merge: bool) -> Keys<'de> {
+        Keys {
+            merge,
+            ..Keys::default()
+        }
+    }
+
     /// Adds an entry (its key checked with [`Keys::seen`]).
     pub(super) fn push(&mut self, key: Cow<'de, str>, value: Tree<'de>) {
         self.nulls |= value.is_null();
@@ -438,6 +520,9 @@ impl<'de> Keys<'de> {
     /// a key given once as null and once more is still seen).
     pub(super) fn into_map(self) -> Tree<'de> {
         let mut entries = self.entries;
+        if self.merge {
+            merge_keys(&mut entries);
+        }
         if self.nulls {
             entries.retain(|(_, v)| !v.is_null());
         }
@@ -503,7 +588,7 @@ impl KeySeed<'_, '_, '_> {
         }
         *self.ctx.duplicate.borrow_mut() = Some(Duplicate {
             key: key.to_string(),
-            segments: Vec::new(),
+            ..Duplicate::default()
         });
         Err(E::custom(format!("duplicate field {key:?}")))
     }

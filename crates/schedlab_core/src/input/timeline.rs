@@ -1,6 +1,7 @@
 //! Reads a `Timeline` object (`docs/scenario-format.md`) into [`Timeline`], every error naming
 //! its path (`spec.changes[2].at: invalid duration "5x"`).
 
+use super::validate::{self, facts, Check, RefusedBy};
 use super::{join, typed_value as typed, Diagnostic};
 use crate::model::timeline::{Change, TimedChange, Timeline};
 use crate::model::Millis;
@@ -128,11 +129,48 @@ fn kind_of(v: &Value) -> &'static str {
 struct Reader<'a> {
     file: &'a str,
     errors: Vec<Diagnostic>,
+    warnings: &'a mut Vec<Diagnostic>,
+    versioned: &'a mut Vec<(RefusedBy, Diagnostic)>,
 }
 
-impl Reader<'_> {
+/// `unknown field "x"`, with the nearest known field when one is close, and the known ones.
+fn unknown_field(key: &str, known: &[&str], near: &[(&str, &str)]) -> String {
+    let hint = near
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map(|(_, s)| s.to_string())
+        .or_else(|| crate::model::words::nearest(key, known.iter().copied()).map(str::to_string))
+        .map(|s| format!("; did you mean {s}?"))
+        .unwrap_or_default();
+    format!(
+        "unknown field {key:?}{hint} (expected {})",
+        known.join(", ")
+    )
+}
+
+impl<'a> Reader<'a> {
     fn error(&mut self, path: &str, message: impl Into<String>) {
         self.errors.push(Diagnostic::new(self.file, path, message));
+    }
+
+    /// kube-apiserver's validation of an object a change creates or sets, at `path`.
+    fn check<'c>(&'c mut self, path: &'c str) -> Check<'c> {
+        Check::with_versions(
+            self.file,
+            path,
+            &mut self.errors,
+            self.warnings,
+            self.versioned,
+        )
+    }
+
+    /// An error at each key of the map `v` that is not in `known`.
+    fn strict(&mut self, path: &str, v: &Value, known: &[&str]) {
+        if let Value::Object(m) = v {
+            for key in m.keys().filter(|k| !known.contains(&k.as_str())) {
+                self.error(&join(path, key), unknown_field(key, known, &[]));
+            }
+        }
     }
 
     fn string(&mut self, path: &str, v: &Value, what: &str) -> Option<String> {
@@ -155,8 +193,9 @@ impl Reader<'_> {
         })
     }
 
-    fn node_ref(&mut self, path: &str, v: &Value) -> Option<String> {
+    fn node_ref(&mut self, path: &str, v: &Value, known: &[&str]) -> Option<String> {
         // A bare name, or a map with `node` (written either way).
+        self.strict(path, v, known);
         match v {
             Value::Object(m) => match m.get("node") {
                 Some(n) => self.string(&join(path, "node"), n, "a node name"),
@@ -185,17 +224,19 @@ impl Reader<'_> {
                     );
                     return None;
                 }
+                let facts: facts::NodeFacts = self.typed(&p, v)?;
+                validate::node(&mut self.check(&p), &node, &facts);
                 if verb == "addNode" {
                     Change::AddNode(node)
                 } else {
                     Change::UpdateNode(node)
                 }
             }
-            "deleteNode" => Change::DeleteNode(self.node_ref(&p, v)?),
-            "cordonNode" => Change::CordonNode(self.node_ref(&p, v)?),
-            "uncordonNode" => Change::UncordonNode(self.node_ref(&p, v)?),
+            "deleteNode" => Change::DeleteNode(self.node_ref(&p, v, &["node"])?),
+            "cordonNode" => Change::CordonNode(self.node_ref(&p, v, &["node"])?),
+            "uncordonNode" => Change::UncordonNode(self.node_ref(&p, v, &["node"])?),
             "setNodeLabels" => {
-                let node = self.node_ref(&p, v)?;
+                let node = self.node_ref(&p, v, &["node", "labels", "remove"])?;
                 let labels: Labels = match v.get("labels") {
                     Some(l) => self.typed(&join(&p, "labels"), l)?,
                     None => Labels::new(),
@@ -204,6 +245,8 @@ impl Reader<'_> {
                     Some(r) => self.typed(&join(&p, "remove"), r)?,
                     None => Vec::new(),
                 };
+                let at = join(&p, "labels");
+                validate::node_labels(&mut self.check(&at), &labels, "");
                 if labels.is_empty() && remove.is_empty() {
                     self.error(&p, "expected `labels` to set or `remove` to delete");
                     return None;
@@ -215,11 +258,12 @@ impl Reader<'_> {
                 }
             }
             "setNodeTaints" => {
-                let node = self.node_ref(&p, v)?;
+                let node = self.node_ref(&p, v, &["node", "taints"])?;
                 let taints: Vec<Taint> = match v.get("taints") {
                     Some(t) => self.typed(&join(&p, "taints"), t)?,
                     None => Vec::new(),
                 };
+                validate::taints(&mut self.check(&p), &taints, "taints");
                 Change::SetNodeTaints { node, taints }
             }
             "createPod" => {
@@ -228,9 +272,12 @@ impl Reader<'_> {
                     self.error(&join(&p, "metadata.name"), "required: the pod needs a name");
                     return None;
                 }
+                let facts: facts::PodFacts = self.typed(&p, v)?;
+                validate::pod(&mut self.check(&p), &pod, &facts);
                 Change::CreatePod(Box::new(pod))
             }
             "createPods" => {
+                self.strict(&p, v, &["replicas", "template"]);
                 let replicas = match v.get("replicas").map(Value::as_u64) {
                     Some(Some(n)) if (1..=MAX_REPLICAS).contains(&n) => n as u32,
                     _ => {
@@ -253,6 +300,9 @@ impl Reader<'_> {
                     );
                     return None;
                 }
+                let at = join(&p, "template");
+                let facts: facts::PodFacts = self.typed(&at, t)?;
+                validate::pod(&mut self.check(&at), &template, &facts);
                 Change::CreatePods {
                     replicas,
                     template: Box::new(template),
@@ -265,12 +315,42 @@ impl Reader<'_> {
     }
 }
 
-/// Reads one `Timeline` object found at `path` of `file`.
-pub fn read(file: &str, path: &str, value: &Value) -> Result<Timeline, Vec<Diagnostic>> {
+/// The fields of a `Timeline` and of its `spec`.
+const TIMELINE_FIELDS: [&str; 4] = ["apiVersion", "kind", "metadata", "spec"];
+const SPEC_FIELDS: [&str; 3] = ["bindLatency", "bindFailurePercent", "changes"];
+
+/// An error at each unknown top-level field (a field of `spec` there: "did you mean spec.x?").
+fn top_level_fields(r: &mut Reader, path: &str, value: &Value) {
+    let misplaced: Vec<(&str, String)> = SPEC_FIELDS
+        .iter()
+        .map(|f| (*f, format!("spec.{f}")))
+        .collect();
+    let near: Vec<(&str, &str)> = misplaced.iter().map(|(k, s)| (*k, s.as_str())).collect();
+    if let Value::Object(m) = value {
+        for key in m.keys().filter(|k| !TIMELINE_FIELDS.contains(&k.as_str())) {
+            let message = unknown_field(key, &TIMELINE_FIELDS, &near);
+            r.error(&join(path, key), message);
+        }
+    }
+}
+
+/// Reads one `Timeline` object found at `path` of `file`; the objects its changes create are
+/// validated as input objects are (warnings and one version's errors go to `warnings` and
+/// `versioned`).
+pub fn read(
+    file: &str,
+    path: &str,
+    value: &Value,
+    warnings: &mut Vec<Diagnostic>,
+    versioned: &mut Vec<(RefusedBy, Diagnostic)>,
+) -> Result<Timeline, Vec<Diagnostic>> {
     let mut r = Reader {
         file,
         errors: Vec::new(),
+        warnings,
+        versioned,
     };
+    top_level_fields(&mut r, path, value);
     let mut timeline = Timeline::default();
     let spec_path = join(path, "spec");
     let spec = match value.get("spec") {
@@ -285,10 +365,10 @@ pub fn read(file: &str, path: &str, value: &Value) -> Result<Timeline, Vec<Diagn
         }
     };
     for key in spec.keys() {
-        if !["bindLatency", "bindFailurePercent", "changes"].contains(&key.as_str()) {
+        if !SPEC_FIELDS.contains(&key.as_str()) {
             r.error(
                 &join(&spec_path, key),
-                "unknown field (expected bindLatency, bindFailurePercent or changes)",
+                unknown_field(key, &SPEC_FIELDS, &[]),
             );
         }
     }
@@ -437,7 +517,7 @@ mod tests {
     }
 
     fn errors(v: Value) -> Vec<String> {
-        read("t.yaml", "", &v)
+        read("t.yaml", "", &v, &mut Vec::new(), &mut Vec::new())
             .err()
             .unwrap_or_default()
             .iter()
@@ -455,6 +535,8 @@ mod tests {
                 {"at": "30s", "deletePod": "web"},
                 {"at": 60, "uncordonNode": {"node": "a"}},
             ]}}),
+            &mut Vec::new(),
+            &mut Vec::new(),
         )
         .expect("valid");
         assert_eq!(t.bind_latency, Millis(2000));
@@ -500,5 +582,31 @@ mod tests {
         for (got, want) in e.iter().zip(want) {
             assert!(got.starts_with(want), "{got}\n  should start with\n{want}");
         }
+    }
+
+    #[test]
+    fn unknown_fields_are_errors_with_the_nearest_known_one() {
+        let e = errors(json!({"changes": [], "spec": {"bindLatncy": 1, "changes": [
+            {"at": 1, "createPods": {"replica": 2, "template": {"metadata": {"name": "w"},
+                "spec": {"containers": [{"name": "c"}]}}}},
+            {"at": 1, "setNodeLabels": {"node": "n", "label": {"a": "b"}}},
+        ]}}));
+        assert_eq!(
+            e,
+            [
+                "t.yaml: changes: unknown field \"changes\"; did you mean spec.changes? \
+                 (expected apiVersion, kind, metadata, spec)",
+                "t.yaml: spec.bindLatncy: unknown field \"bindLatncy\"; did you mean \
+                 bindLatency? (expected bindLatency, bindFailurePercent, changes)",
+                "t.yaml: spec.changes[0].createPods.replica: unknown field \"replica\"; did you \
+                 mean replicas? (expected replicas, template)",
+                "t.yaml: spec.changes[0].createPods.replicas: expected a whole number from 1 to \
+                 100000",
+                "t.yaml: spec.changes[1].setNodeLabels.label: unknown field \"label\"; did you \
+                 mean labels? (expected node, labels, remove)",
+                "t.yaml: spec.changes[1].setNodeLabels: expected `labels` to set or `remove` to \
+                 delete",
+            ]
+        );
     }
 }

@@ -291,7 +291,7 @@ impl<'de> DeserializeSeed<'de> for AmountSeed<'_> {
 
 /// Deserializes a quantity from a string or a number, with the text it was read from (for
 /// error messages).
-struct QuantityVisitor;
+pub(crate) struct QuantityVisitor;
 
 impl QuantityVisitor {
     fn parse<E: de::Error>(text: String) -> Result<(Quantity, String), E> {

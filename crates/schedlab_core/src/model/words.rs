@@ -31,6 +31,25 @@ pub(crate) fn nearest<'a>(
         .map(|(_, c)| c)
 }
 
+/// serde's `unknown field `x`, expected one of `a`, `b`` with "; did you mean a?" added when a
+/// known field is close; any other message as it is.
+pub(crate) fn with_field_hint(message: String) -> String {
+    let Some(rest) = message.strip_prefix("unknown field `") else {
+        return message;
+    };
+    let Some((field, expected)) = rest.split_once('`') else {
+        return message;
+    };
+    let known: Vec<&str> = expected.split('`').skip(1).step_by(2).collect();
+    match nearest(field, known.iter().copied()) {
+        Some(near) => match message.split_once(", expected") {
+            Some((head, tail)) => format!("{head}; did you mean {near}? (expected{tail})"),
+            None => message,
+        },
+        None => message,
+    }
+}
+
 /// Quotes a string as Go's `strconv.Quote` does: control, format (bidirectional overrides,
 /// zero-width characters) and non-ASCII space characters are escaped, so a message never
 /// carries them raw.
@@ -85,6 +104,20 @@ fn go_printable(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn unknown_fields_name_the_nearest_known_one() {
+        let m = super::with_field_hint(
+            "unknown field `urlPrefx`, expected one of `apiVersion`, `urlPrefix`, `verbs`".into(),
+        );
+        assert_eq!(
+            m,
+            "unknown field `urlPrefx`; did you mean urlPrefix? (expected one of `apiVersion`, \
+             `urlPrefix`, `verbs`)"
+        );
+        let far = "unknown field `zzz`, expected `calls`".to_string();
+        assert_eq!(super::with_field_hint(far.clone()), far);
+    }
     use super::*;
 
     #[test]

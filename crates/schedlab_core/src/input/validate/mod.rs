@@ -1,14 +1,12 @@
 //! kube-apiserver's validation of the objects schedlab reads, after they are typed.
 //!
-//! What the API server checks (`k8s.io/kubernetes/pkg/apis/core/validation`,
-//! `pkg/apis/scheduling/validation`, `pkg/apis/policy/validation`, apimachinery's name and label
-//! formats) is checked here for Node, Pod, PersistentVolume, PersistentVolumeClaim,
-//! StorageClass, PriorityClass and PodDisruptionBudget: names (DNS-1123 subdomains), namespaces
-//! (DNS-1123 labels), labels, taints, tolerations, container ports, requests against limits,
-//! affinity, label and node selectors, topology spread constraints, volumes, PriorityClass
-//! values and PodDisruptionBudget bounds. Messages are upstream's `field.Error` bodies
-//! (`Invalid value: "Foo": a lowercase RFC 1123 subdomain must ...`); the table of rules, each
-//! an error or a warning, is in `docs/scenario-format.md` ("Validation").
+//! What the API server checks (`pkg/apis/core/validation`, `pkg/apis/storage/validation`,
+//! `pkg/apis/scheduling/validation`, `pkg/apis/policy/validation`, apimachinery's name, label and
+//! object-meta formats) for the fields schedlab reads, for input files and timeline changes
+//! alike. What the typed objects leave out is read beside them (`facts`); fields only v1.35
+//! knows are checked in `versioned`, and their errors count under that version only
+//! ([`RefusedBy`]). Messages are upstream's `field.Error` bodies; the per-kind table of what is
+//! and is not checked is in `docs/fidelity.md`, the rules in `docs/scenario-format.md`.
 //!
 //! Where schedlab deliberately differs:
 //!
@@ -18,36 +16,39 @@
 //!   (`core.Toleration{...}`, `intstr.IntOrString{...}`) is printed as the field's own value.
 //! - Quantities in messages are printed in canonical form from the amount (`500m`, `2`,
 //!   `128Mi`), not in the suffix the input used.
-//! - Only what the scheduler reads is checked: container names and images, annotations,
-//!   probes, the rest of a pod's spec are not (schedlab's own examples often leave names and
-//!   images out). Other kinds (Service, ReplicaSet, ...) are not checked.
-//! - Four rules are warnings, not errors: what real clusters may still hold (a negative
+//! - Three rules are warnings, not errors: what real clusters may still hold (a negative
 //!   `terminationGracePeriodSeconds`, which upstream accepts with a warning and treats as 1; two
-//!   `globalDefault` PriorityClasses, which admission refuses but a race can store), an extended
-//!   resource requested without a limit (hand-written scenarios give requests only, and the
-//!   scheduler reads nothing else), and `maxSkew: 0` (v1.17's filter defines the outcome, and a
-//!   golden scenario with its stored v1.17 report holds one).
+//!   `globalDefault` PriorityClasses, which admission refuses but a race can store), and an
+//!   extended resource requested without a limit (hand-written scenarios and real-world
+//!   examples give requests only, and the scheduler reads nothing else).
 //!
 //! Every check is linear in the size of the object (sets, never pairwise comparisons).
 
 pub(crate) mod dra;
+pub(crate) mod facts;
 mod pod;
+mod resources;
 mod selector;
+mod storage;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_api;
+mod versioned;
 
 pub(crate) use crate::model::names::{
     dns1123_label, dns1123_subdomain, label_value, qualified_name,
 };
-pub(crate) use pod::volumes_without_source;
+pub(crate) use storage::{persistent_volume, persistent_volume_claim, storage_class};
 
 use super::parse::push_key;
 use super::{join, Diagnostic, Origin};
 use crate::model::field::{FieldError, Value};
-use crate::model::volume::{PersistentVolume, PersistentVolumeClaim, StorageClass};
 pub(crate) use crate::model::words::go_quote;
 use crate::model::workload::IntOrString;
-use crate::model::{Labels, Node, ObjectMeta, Pod, PodDisruptionBudget, PriorityClass};
+use crate::model::{
+    Labels, Node, ObjectMeta, Pod, PodDisruptionBudget, PriorityClass, Service, Taint,
+};
 use std::collections::HashSet;
 
 /// The highest priority a PriorityClass that is not a system class may have.
@@ -66,12 +67,24 @@ const PREEMPTION_POLICIES: [&str; 2] = ["Never", "PreemptLowerPriority"];
 /// gives this many and a note, not a million messages.
 pub(crate) const MAX_PER_OBJECT: usize = 100;
 
+/// The version of kube-apiserver that alone refuses something: a field the other version does
+/// not know (and so drops) or a value only one version supports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RefusedBy {
+    /// v1.17's API server.
+    V1_17,
+    /// v1.35's API server.
+    V1_35,
+}
+
 /// Collects one object's errors and warnings, each under the object's path in its file.
 pub(crate) struct Check<'a> {
     file: &'a str,
     base: &'a str,
     errors: &'a mut Vec<Diagnostic>,
     warnings: &'a mut Vec<Diagnostic>,
+    /// Errors of one version only; `None`: they are errors at once.
+    versioned: Option<&'a mut Vec<(RefusedBy, Diagnostic)>>,
     counts: [usize; 2],
 }
 
@@ -88,7 +101,36 @@ impl<'a> Check<'a> {
             base,
             errors,
             warnings,
+            versioned: None,
             counts: [0, 0],
+        }
+    }
+
+    /// [`Check::new`], with the errors of one version only put apart in `versioned`.
+    pub(crate) fn with_versions(
+        file: &'a str,
+        base: &'a str,
+        errors: &'a mut Vec<Diagnostic>,
+        warnings: &'a mut Vec<Diagnostic>,
+        versioned: &'a mut Vec<(RefusedBy, Diagnostic)>,
+    ) -> Check<'a> {
+        Check {
+            versioned: Some(versioned),
+            ..Check::new(file, base, errors, warnings)
+        }
+    }
+
+    /// An error under one version only.
+    fn error_in(&mut self, version: RefusedBy, e: FieldError) {
+        match self.versioned.as_deref_mut() {
+            None => self.error(e),
+            Some(to) => {
+                if self.counts[0] < MAX_PER_OBJECT {
+                    self.counts[0] += 1;
+                    let d = Diagnostic::new(self.file, join(self.base, &e.path), e.message);
+                    to.push((version, d));
+                }
+            }
         }
     }
 
@@ -180,6 +222,45 @@ fn meta(c: &mut Check, m: &ObjectMeta, namespaced: bool, require_name: bool) {
         });
     }
     labels(c, &m.labels, "metadata.labels");
+    for k in m.annotations.keys() {
+        // `ValidateAnnotations`: a qualified name once lower-cased.
+        c.invalid_each(qualified_name(&k.to_lowercase()), k, || {
+            key_path("metadata.annotations", k)
+        });
+    }
+    owner_references(c, m);
+}
+
+/// `ValidateOwnerReferences`: each names its kind, name and uid (the apiVersion is not kept,
+/// so not checked), and at most one is the controller.
+fn owner_references(c: &mut Check, m: &ObjectMeta) {
+    let mut controller: Option<String> = None;
+    for (i, r) in m.owner_references.iter().enumerate() {
+        let at = |f: &str| format!("metadata.ownerReferences[{i}].{f}");
+        for (value, field) in [(&r.kind, "kind"), (&r.name, "name"), (&r.uid, "uid")] {
+            if value.is_empty() {
+                c.error(FieldError::invalid(
+                    at(field),
+                    quoted(""),
+                    "must not be empty",
+                ));
+            }
+        }
+        if r.controller == Some(true) {
+            let this = format!("{}/{}", r.kind, r.name);
+            match &controller {
+                Some(first) => c.error(FieldError::invalid(
+                    format!("metadata.ownerReferences[{i}]"),
+                    Value::Raw(this.clone()),
+                    &format!(
+                        "Only one reference can have Controller set to true. Found \"true\" in \
+                         references for {first} and {this}"
+                    ),
+                )),
+                None => controller = Some(this),
+            }
+        }
+    }
 }
 
 /// `validateTaintEffect`.
@@ -197,12 +278,54 @@ fn taint_effect(c: &mut Check, effect: &str, allow_empty: bool, path: impl FnOnc
     }
 }
 
-/// `ValidateNode`: metadata and `spec.taints` (key, value, effect, unique by key and effect).
-pub(crate) fn node(c: &mut Check, n: &Node) {
+/// `ValidateNode`: metadata, `spec.taints`, the pod CIDRs, whole amounts of allocatable and
+/// capacity where they must be.
+pub(crate) fn node(c: &mut Check, n: &Node, facts: &facts::NodeFacts) {
     meta(c, &n.metadata, false, false);
+    taints(c, &n.spec.taints, "spec.taints");
+    let spec = &facts.spec;
+    if spec.pod_cidrs.is_empty() {
+        if let Some(cidr) = spec.pod_cidr.as_deref().filter(|c| !c.is_empty()) {
+            pod_cidr(c, cidr, "spec.podCIDR");
+        }
+    }
+    for (i, cidr) in spec.pod_cidrs.iter().enumerate() {
+        pod_cidr(c, cidr, &format!("spec.podCIDRs[{i}]"));
+    }
+    pod::integer_amounts(c, &facts.status.capacity, "status.capacity");
+    pod::integer_amounts(c, &facts.status.allocatable, "status.allocatable");
+}
+
+/// A pod CIDR: an IP address, `/`, a prefix length that fits the address.
+fn pod_cidr(c: &mut Check, cidr: &str, at: &str) {
+    let valid = cidr.split_once('/').is_some_and(|(ip, bits)| {
+        let bits_ok = |max: u8| {
+            !bits.is_empty()
+                && bits.len() <= 3
+                && bits.bytes().all(|b| b.is_ascii_digit())
+                && bits.parse::<u8>().is_ok_and(|b| b <= max)
+        };
+        match ip.parse::<std::net::IpAddr>() {
+            Ok(std::net::IpAddr::V4(_)) => bits_ok(32),
+            Ok(std::net::IpAddr::V6(_)) => bits_ok(128),
+            Err(_) => false,
+        }
+    });
+    if !valid {
+        c.error(FieldError::invalid(
+            at,
+            quoted(cidr),
+            "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)",
+        ));
+    }
+}
+
+/// `validateNodeTaints`: key, value, effect, unique by key and effect.
+pub(crate) fn taints(c: &mut Check, list: &[Taint], at: &str) {
     let mut seen: HashSet<(&str, &str)> = HashSet::new();
-    for (i, t) in n.spec.taints.iter().enumerate() {
-        let at = |f: &str| format!("spec.taints[{i}].{f}");
+    for (i, t) in list.iter().enumerate() {
+        let entry = format!("{at}[{i}]");
+        let at = |f: &str| format!("{entry}.{f}");
         c.invalid_each(qualified_name(&t.key), &t.key, || at("key"));
         let msgs = label_value(&t.value);
         if !msgs.is_empty() {
@@ -220,7 +343,7 @@ pub(crate) fn node(c: &mut Check, n: &Node) {
                 go_quote(&t.value),
                 go_quote(&t.effect)
             );
-            let mut e = FieldError::duplicate(format!("spec.taints[{i}]"), Value::Raw(dump));
+            let mut e = FieldError::duplicate(entry.clone(), Value::Raw(dump));
             e.message
                 .push_str(": taints must be unique by key and effect pair");
             c.error(e);
@@ -228,37 +351,25 @@ pub(crate) fn node(c: &mut Check, n: &Node) {
     }
 }
 
-/// `ValidatePod` for the fields the scheduler reads (the `pod` module); `sourceless` lists the
-/// volumes that name no source (found on the raw document by [`volumes_without_source`]).
-pub(crate) fn pod(c: &mut Check, p: &Pod, sourceless: &[usize]) {
+/// `ValidatePod` for the fields schedlab reads (the `pod` module; fields only v1.35 knows in
+/// `versioned`); `facts` holds what the typed pod leaves out.
+pub(crate) fn pod(c: &mut Check, p: &Pod, facts: &facts::PodFacts) {
     meta(c, &p.metadata, true, false);
-    pod::spec(c, &p.spec, sourceless);
+    pod::spec(c, &p.spec, &facts.spec);
+    versioned::pod(c, &p.spec);
 }
 
-/// `ValidatePersistentVolume`: metadata and the node affinity's node selector.
-pub(crate) fn persistent_volume(c: &mut Check, v: &PersistentVolume) {
-    meta(c, &v.metadata, false, false);
-    if let Some(sel) = v
-        .spec
-        .node_affinity
-        .as_ref()
-        .and_then(|a| a.required.as_ref())
-    {
-        selector::node_selector(c, sel, "spec.nodeAffinity.required");
+/// `ValidateService`, for what schedlab reads: metadata and the selector's labels.
+pub(crate) fn service(c: &mut Check, s: &Service) {
+    meta(c, &s.metadata, true, false);
+    if !s.spec.selector.is_empty() {
+        labels(c, &s.spec.selector, "spec.selector");
     }
 }
 
-/// `ValidatePersistentVolumeClaim`: metadata and the label selector over volumes.
-pub(crate) fn persistent_volume_claim(c: &mut Check, v: &PersistentVolumeClaim) {
-    meta(c, &v.metadata, true, false);
-    if let Some(sel) = &v.spec.selector {
-        selector::label_selector(c, sel, "spec.selector");
-    }
-}
-
-/// `ValidateStorageClass`: metadata.
-pub(crate) fn storage_class(c: &mut Check, s: &StorageClass) {
-    meta(c, &s.metadata, false, false);
+/// Labels set on a node by a timeline change (`setNodeLabels`).
+pub(crate) fn node_labels(c: &mut Check, set: &Labels, at: &str) {
+    labels(c, set, at);
 }
 
 /// `ValidatePriorityClass`: metadata, the reserved `system-` prefix, the highest value of a
@@ -352,8 +463,33 @@ fn int_or_percent(c: &mut Check, v: &IntOrString, path: &str) {
 
 /// `ValidatePodDisruptionBudget`: metadata, `minAvailable` / `maxUnavailable` (not both; each a
 /// non-negative number or a percentage up to 100%), the selector.
-pub(crate) fn pod_disruption_budget(c: &mut Check, b: &PodDisruptionBudget) {
+pub(crate) fn pod_disruption_budget(
+    c: &mut Check,
+    b: &PodDisruptionBudget,
+    facts: &facts::PdbFacts,
+) {
     meta(c, &b.metadata, true, true);
+    versioned::unhealthy_pod_eviction_policy(
+        c,
+        facts.spec.unhealthy_pod_eviction_policy.as_deref(),
+    );
+    // `ValidatePodDisruptionBudgetStatusUpdate`: counts are never negative.
+    let status = &facts.status;
+    let counts = [
+        (Some(b.status.disruptions_allowed), "disruptionsAllowed"),
+        (status.current_healthy, "currentHealthy"),
+        (status.desired_healthy, "desiredHealthy"),
+        (status.expected_pods, "expectedPods"),
+    ];
+    for (n, field) in counts {
+        if let Some(n) = n.filter(|n| *n < 0) {
+            c.error(FieldError::invalid(
+                format!("status.{field}"),
+                Value::Int(n),
+                "must be greater than or equal to 0",
+            ));
+        }
+    }
     let (min, max) = (&b.spec.min_available, &b.spec.max_unavailable);
     if let (Some(lo), Some(hi)) = (min, max) {
         let both = format!(

@@ -1,9 +1,10 @@
-//! `ValidatePodSpec`, for the fields the scheduler reads: containers and their ports and
-//! resources, node and scheduler names, affinity, tolerations, topology spread constraints,
-//! volumes, the grace period.
+//! `ValidatePodSpec`: containers (names, ports, resource names, quantities and requirements),
+//! restart and DNS policies, host network ports, node and scheduler names, affinity,
+//! tolerations, topology spread constraints, volumes, the grace period. Fields only v1.35
+//! knows are in `versioned`.
 
+use super::facts::{Amounts, ContainerFacts, PodSpecFacts};
 use super::{labels, preemption_policy, quoted, selector, taint_effect, Check};
-use crate::input::tree::Tree;
 use crate::model::field::{FieldError, Value};
 use crate::model::names::{dns1123_label, dns1123_subdomain, label_value, qualified_name};
 use crate::model::pod::{
@@ -16,35 +17,68 @@ use std::collections::{HashMap, HashSet};
 
 const PROTOCOLS: [&str; 3] = ["SCTP", "TCP", "UDP"];
 const WHEN_UNSATISFIABLE: [&str; 2] = ["DoNotSchedule", "ScheduleAnyway"];
-const NODE_INCLUSION_POLICIES: [&str; 2] = ["Honor", "Ignore"];
 const PORT_RANGE: &str = "must be between 1 and 65535, inclusive";
 const WEIGHT_RANGE: &str = "must be in the range 1-100";
 const NOT_POSITIVE: &str = "must be greater than zero";
 
-/// The indices of `spec.volumes` entries that name no source at all (no key but `name`): the
-/// typed volume keeps only the sources the scheduler reads, so this looks at the document.
-pub(crate) fn volumes_without_source(raw: &Tree) -> Vec<usize> {
-    let Some(Tree::Seq(volumes)) = raw.get("spec").and_then(|s| s.get("volumes")) else {
-        return Vec::new();
-    };
-    volumes
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| matches!(v, Tree::Map(m) if m.iter().all(|(k, _)| k == "name")))
-        .map(|(i, _)| i)
-        .collect()
-}
+const RESTART_POLICIES: [&str; 3] = ["Always", "OnFailure", "Never"];
+const DNS_POLICIES: [&str; 4] = ["ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"];
+/// The sources of a pod volume, in the order `validateVolumeSource` looks at them.
+const VOLUME_SOURCES: [&str; 30] = [
+    "hostPath",
+    "emptyDir",
+    "gitRepo",
+    "gcePersistentDisk",
+    "awsElasticBlockStore",
+    "secret",
+    "nfs",
+    "iscsi",
+    "glusterfs",
+    "flocker",
+    "persistentVolumeClaim",
+    "rbd",
+    "quobyte",
+    "cinder",
+    "cephfs",
+    "flexVolume",
+    "downwardAPI",
+    "fc",
+    "azureFile",
+    "configMap",
+    "vsphereVolume",
+    "azureDisk",
+    "photonPersistentDisk",
+    "projected",
+    "portworxVolume",
+    "scaleIO",
+    "storageos",
+    "csi",
+    "ephemeral",
+    "image",
+];
 
 /// The pod spec (see the module documentation).
-pub(super) fn spec(c: &mut Check, s: &PodSpec, sourceless: &[usize]) {
-    volumes(c, s, sourceless);
+pub(super) fn spec(c: &mut Check, s: &PodSpec, facts: &PodSpecFacts) {
+    volumes(c, s, facts);
     if s.containers.is_empty() {
         c.error(FieldError::required("spec.containers", ""));
     }
+    container_names(c, s);
     containers(c, &s.containers, "spec.containers");
     containers(c, &s.init_containers, "spec.initContainers");
+    container_amounts(c, &facts.containers, "spec.containers");
+    container_amounts(c, &facts.init_containers, "spec.initContainers");
+    if facts.host_network {
+        host_network_ports(c, &s.containers);
+    }
+    policies(c, facts);
     if let Some(r) = &s.resources {
         resources(c, r, "spec.resources");
+    }
+    if let Some(r) = &facts.resources {
+        for (list, which) in [(&r.requests, "requests"), (&r.limits, "limits")] {
+            integer_amounts(c, list, &format!("spec.resources.{which}"));
+        }
     }
     if s.termination_grace_period_seconds.is_some_and(|g| g < 0) {
         c.warn(FieldError::plain(
@@ -79,17 +113,26 @@ pub(super) fn spec(c: &mut Check, s: &PodSpec, sourceless: &[usize]) {
     spread_constraints(c, &s.topology_spread_constraints);
 }
 
-/// `ValidateVolumes`: a source, a name that is a DNS-1123 label, no name twice.
-fn volumes(c: &mut Check, s: &PodSpec, sourceless: &[usize]) {
+/// `ValidateVolumes`: one source, a name that is a DNS-1123 label, no name twice.
+fn volumes(c: &mut Check, s: &PodSpec, facts: &PodSpecFacts) {
     let mut seen: HashSet<&str> = HashSet::new();
-    // `sourceless` is in index order: walked alongside, never searched.
-    let mut sourceless = sourceless.iter().peekable();
     for (i, v) in s.volumes.iter().enumerate() {
-        if sourceless.next_if_eq(&&i).is_some() {
-            c.error(FieldError::required(
-                format!("spec.volumes[{i}]"),
-                "must specify a volume type",
-            ));
+        if let Some(keys) = facts.volumes.get(i) {
+            let mut sources = VOLUME_SOURCES
+                .iter()
+                .filter(|k| keys.0.iter().any(|g| g == **k));
+            if sources.next().is_none() {
+                c.error(FieldError::required(
+                    format!("spec.volumes[{i}]"),
+                    "must specify a volume type",
+                ));
+            }
+            for extra in sources {
+                c.error(FieldError::forbidden(
+                    format!("spec.volumes[{i}].{extra}"),
+                    "may not specify more than 1 volume type",
+                ));
+            }
         }
         let at = || format!("spec.volumes[{i}].name");
         if v.name.is_empty() {
@@ -99,6 +142,118 @@ fn volumes(c: &mut Check, s: &PodSpec, sourceless: &[usize]) {
         }
         if !seen.insert(v.name.as_str()) {
             c.error(FieldError::duplicate(at(), quoted(&v.name)));
+        }
+    }
+}
+
+/// Container names (`validateContainers`, `validateInitContainers`): DNS-1123 labels, none
+/// twice across containers and init containers. An empty name is not checked (see
+/// `docs/fidelity.md`).
+fn container_names(c: &mut Check, s: &PodSpec) {
+    let mut seen: HashSet<&str> = HashSet::new();
+    let lists = [
+        (&s.containers, "spec.containers"),
+        (&s.init_containers, "spec.initContainers"),
+    ];
+    for (list, at) in lists {
+        for (i, ctr) in list.iter().enumerate() {
+            let name = ctr.name.as_str();
+            if name.is_empty() {
+                continue;
+            }
+            let path = || format!("{at}[{i}].name");
+            c.invalid_each(dns1123_label(name), name, path);
+            if !seen.insert(name) {
+                c.error(FieldError::duplicate(path(), quoted(name)));
+            }
+        }
+    }
+}
+
+/// `validateRestartPolicy` and `validateDNSPolicy` (an empty value is defaulted first).
+fn policies(c: &mut Check, facts: &PodSpecFacts) {
+    let checks = [
+        (
+            &facts.restart_policy,
+            "spec.restartPolicy",
+            &RESTART_POLICIES[..],
+        ),
+        (&facts.dns_policy, "spec.dnsPolicy", &DNS_POLICIES[..]),
+    ];
+    for (value, path, supported) in checks {
+        if let Some(v) = value.as_deref().filter(|v| !v.is_empty()) {
+            if !supported.contains(&v) {
+                c.error(FieldError::not_supported(path, quoted(v), supported));
+            }
+        }
+    }
+}
+
+/// `validateHostNetwork`: with `hostNetwork`, a host port given is the container port.
+fn host_network_ports(c: &mut Check, list: &[Container]) {
+    for (i, ctr) in list.iter().enumerate() {
+        for (j, port) in ctr.ports.iter().enumerate() {
+            if port.host_port != 0 && port.host_port != port.container_port {
+                c.error(FieldError::invalid(
+                    format!("spec.containers[{i}].ports[{j}].hostPort"),
+                    Value::Int(i64::from(port.host_port)),
+                    "must match `containerPort` when `hostNetwork` is true",
+                ));
+            }
+        }
+    }
+}
+
+/// Each container's resource names (`validateContainerResourceName`), whole amounts where
+/// they must be (`ValidateResourceQuantityValue`), fractional bytes (a warning, as
+/// `pkg/api/pod/warnings.go` gives it) and huge pages only beside cpu or memory.
+fn container_amounts(c: &mut Check, list: &[ContainerFacts], at: &str) {
+    for (i, ctr) in list.iter().enumerate() {
+        let base = format!("{at}[{i}].resources");
+        let r = &ctr.resources;
+        let mut cpu_or_memory = false;
+        let mut huge_pages = false;
+        for (amounts, which) in [(&r.limits, "limits"), (&r.requests, "requests")] {
+            let list_path = format!("{base}.{which}");
+            for (name, q) in &amounts.0 {
+                let path = || super::key_path(&list_path, name);
+                c.invalid_each(super::resources::container_resource_name(name), name, path);
+                cpu_or_memory |= name == CPU || name == MEMORY;
+                huge_pages |= name.starts_with("hugepages-");
+                if (name == MEMORY || name == EPHEMERAL_STORAGE)
+                    && q.milli_value().is_some_and(|m| m % 1000 != 0)
+                {
+                    c.warn(FieldError::plain(
+                        path(),
+                        format!(
+                            "fractional byte value {} is invalid, must be an integer",
+                            quoted(&super::resources::shown(q))
+                        ),
+                    ));
+                }
+            }
+            integer_amounts(c, amounts, &list_path);
+        }
+        if huge_pages && !cpu_or_memory {
+            c.error(FieldError::forbidden(
+                base,
+                "HugePages require cpu or memory",
+            ));
+        }
+    }
+}
+
+/// `ValidateResourceQuantityValue`'s whole-number rule, for each amount of `list` at `at`.
+pub(super) fn integer_amounts(c: &mut Check, list: &Amounts, at: &str) {
+    for (name, q) in &list.0 {
+        if super::resources::is_integer_resource(name)
+            && q.milli_value().is_some_and(|m| m % 1000 != 0)
+        {
+            c.error(FieldError::invalid(
+                super::key_path(at, name),
+                quoted(&super::resources::shown(q)),
+                "must be an integer",
+            ));
         }
     }
 }
@@ -324,9 +479,6 @@ fn pod_affinity_term(c: &mut Check, t: &PodAffinityTerm, at: &str) {
     if let Some(sel) = &t.label_selector {
         selector::label_selector(c, sel, &format!("{at}.labelSelector"));
     }
-    if let Some(sel) = &t.namespace_selector {
-        selector::label_selector(c, sel, &format!("{at}.namespaceSelector"));
-    }
     for (k, ns) in t.namespaces.iter().enumerate() {
         c.invalid_each(dns1123_label(ns), ns, || format!("{at}.namespaces[{k}]"));
     }
@@ -401,13 +553,8 @@ fn spread_constraints(c: &mut Check, list: &[TopologySpreadConstraint]) {
     for (i, t) in list.iter().enumerate() {
         let p = |f: &str| format!("spec.topologySpreadConstraints[{i}].{f}");
         if t.max_skew <= 0 {
-            // A warning: the golden `even-pods-spread` (and its stored v1.17 report) runs a pod
-            // with `maxSkew: 0` through the filter, which fails it on every node.
             let v = Value::Int(i64::from(t.max_skew));
-            let mut w = FieldError::invalid(p("maxSkew"), v, NOT_POSITIVE);
-            w.message
-                .push_str(" (kube-apiserver refuses the pod; schedlab runs it as given)");
-            c.warn(w);
+            c.error(FieldError::invalid(p("maxSkew"), v, NOT_POSITIVE));
         }
         if t.topology_key.is_empty() {
             c.error(FieldError::required(p("topologyKey"), "can not be empty"));
@@ -429,35 +576,6 @@ fn spread_constraints(c: &mut Check, list: &[TopologySpreadConstraint]) {
                 format!("spec.topologySpreadConstraints[{i}]"),
                 quoted(&pair),
             ));
-        }
-        if let Some(m) = t.min_domains {
-            let v = || Value::Int(i64::from(m));
-            if m <= 0 {
-                c.error(FieldError::invalid(p("minDomains"), v(), NOT_POSITIVE));
-            }
-            if action != "DoNotSchedule" {
-                c.error(FieldError::invalid(
-                    p("minDomains"),
-                    v(),
-                    &format!(
-                        "can only use minDomains if whenUnsatisfiable=DoNotSchedule, not {action}"
-                    ),
-                ));
-            }
-        }
-        for (policy, name) in [
-            (&t.node_affinity_policy, "nodeAffinityPolicy"),
-            (&t.node_taints_policy, "nodeTaintsPolicy"),
-        ] {
-            if let Some(v) = policy.as_deref() {
-                if !NODE_INCLUSION_POLICIES.contains(&v) {
-                    c.error(FieldError::not_supported(
-                        p(name),
-                        quoted(v),
-                        &NODE_INCLUSION_POLICIES,
-                    ));
-                }
-            }
         }
         if let Some(sel) = &t.label_selector {
             selector::label_selector(c, sel, &p("labelSelector"));

@@ -3,7 +3,7 @@
 // pkg/apis/*/validation, the Priority admission plugin, pkg/api/pod/warnings.go); nothing here
 // was copied from a run.
 
-use crate::input::{read_sources, Diagnostic, Source};
+use crate::input::{read_sources, Diagnostic, RefusedBy, Source};
 use crate::Scenario;
 
 const SUBDOMAIN: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric \
@@ -28,17 +28,31 @@ fn read(text: &str) -> Result<crate::input::Inputs, Vec<Diagnostic>> {
     }])
 }
 
-/// Every error, as `path: message` (the file is always `in.yaml`).
+/// Every error under v1.35, as `path: message` (the file is always `in.yaml`).
 fn errors(text: &str) -> Vec<String> {
+    errors_in(RefusedBy::V1_35, text)
+}
+
+/// Every error under `version`: those of any version, else those of that version only.
+fn errors_in(version: RefusedBy, text: &str) -> Vec<String> {
+    let shown = |d: &Diagnostic| {
+        assert_eq!(d.file, "in.yaml");
+        format!("{}: {}", d.path, d.message)
+    };
     match read(text) {
-        Ok(i) => panic!("expected errors; warnings {:?}", i.warnings),
-        Err(e) => e
-            .iter()
-            .map(|d| {
-                assert_eq!(d.file, "in.yaml");
-                format!("{}: {}", d.path, d.message)
-            })
-            .collect(),
+        Ok(i) => {
+            let only: Vec<String> = (i.version_errors.iter())
+                .filter(|(v, _)| *v == version)
+                .map(|(_, d)| shown(d))
+                .collect();
+            assert!(
+                !only.is_empty(),
+                "expected errors; warnings {:?}",
+                i.warnings
+            );
+            only
+        }
+        Err(e) => e.iter().map(shown).collect(),
     }
 }
 
@@ -74,9 +88,14 @@ fn object_names_are_dns1123_subdomains() {
         "PriorityClass",
         "PodDisruptionBudget",
     ] {
-        let text = format!(
-            "kind: {kind}\nmetadata: {{name: Web_1}}\nspec: {{containers: [{{name: c}}]}}\n"
-        );
+        let spec = match kind {
+            "PersistentVolume" => {
+                "{capacity: {storage: 1Gi}, accessModes: [ReadWriteOnce], hostPath: {path: /d}}"
+            }
+            "StorageClass" => "{}\nprovisioner: example.com/disk",
+            _ => "{containers: [{name: c}]}",
+        };
+        let text = format!("kind: {kind}\nmetadata: {{name: Web_1}}\nspec: {spec}\n");
         assert_eq!(
             errors(&text),
             [format!(
@@ -311,7 +330,7 @@ fn requests_and_limits() {
         ]
     );
     assert_eq!(
-        res("{requests: {example.com/gpu: 1, hugepages-2Mi: 4Mi}, limits: {example.com/gpu: 2}}"),
+        res("{requests: {example.com/gpu: 1, hugepages-2Mi: 4Mi, cpu: 1}, limits: {example.com/gpu: 2}}"),
         [
             "spec.containers[0].resources.requests[\"example.com/gpu\"]: Invalid value: \"1\": \
           must be equal to example.com/gpu limit of 2"
@@ -508,7 +527,7 @@ fn pod_disruption_budgets() {
 #[test]
 fn topology_spread_constraints() {
     let e = errors(&pod(&format!(
-        "{C}  topologySpreadConstraints:\n  - {{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}}\n  - {{maxSkew: 1, topologyKey: '', whenUnsatisfiable: Never}}\n  - {{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}}\n  - {{maxSkew: 1, topologyKey: host, whenUnsatisfiable: ScheduleAnyway, minDomains: 0, nodeTaintsPolicy: Always}}\n"
+        "{C}  topologySpreadConstraints:\n  - {{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}}\n  - {{maxSkew: 1, topologyKey: '', whenUnsatisfiable: Never}}\n  - {{maxSkew: 1, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}}\n"
     )));
     assert_eq!(
         e,
@@ -517,24 +536,44 @@ fn topology_spread_constraints() {
             "spec.topologySpreadConstraints[1].topologyKey: Required value: can not be empty",
             "spec.topologySpreadConstraints[1].whenUnsatisfiable: Unsupported value: \"Never\": \
              supported values: \"DoNotSchedule\", \"ScheduleAnyway\"",
-            "spec.topologySpreadConstraints[3].minDomains: Invalid value: 0: must be greater than zero",
-            "spec.topologySpreadConstraints[3].minDomains: Invalid value: 0: can only use \
-             minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway",
-            "spec.topologySpreadConstraints[3].nodeTaintsPolicy: Unsupported value: \"Always\": \
-             supported values: \"Honor\", \"Ignore\"",
         ]
     );
+    // Fields v1.17 does not know: errors under v1.35 only.
+    let text = pod(&format!(
+        "{C}  topologySpreadConstraints:\n  - {{maxSkew: 1, topologyKey: host, whenUnsatisfiable: ScheduleAnyway, minDomains: 0, nodeTaintsPolicy: Always, matchLabelKeys: ['bad key!']}}\n"
+    ));
+    assert_eq!(
+        errors(&text),
+        [
+            "spec.topologySpreadConstraints[0].minDomains: Invalid value: 0: must be greater than zero",
+            "spec.topologySpreadConstraints[0].minDomains: Invalid value: 0: can only use \
+             minDomains if whenUnsatisfiable=DoNotSchedule, not ScheduleAnyway",
+            "spec.topologySpreadConstraints[0].nodeTaintsPolicy: Unsupported value: \"Always\": \
+             supported values: \"Honor\", \"Ignore\"",
+            "spec.topologySpreadConstraints[0].matchLabelKeys: Forbidden: must not be specified \
+             when labelSelector is not set",
+        ]
+    );
+    let inputs = read(&text).expect("no error of every version");
+    assert!(inputs
+        .version_errors
+        .iter()
+        .all(|(v, _)| *v == RefusedBy::V1_35));
 }
 
 #[test]
-fn a_spread_constraint_without_skew_is_a_warning() {
-    assert_eq!(
-        warnings(&pod(&format!(
-            "{C}  topologySpreadConstraints:\n  - {{maxSkew: 0, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}}\n"
-        ))),
-        ["spec.topologySpreadConstraints[0].maxSkew: Invalid value: 0: must be greater than \
-          zero (kube-apiserver refuses the pod; schedlab runs it as given)"]
-    );
+fn a_spread_constraint_without_skew_is_an_error() {
+    for skew in [0, -3] {
+        assert_eq!(
+            errors(&pod(&format!(
+                "{C}  topologySpreadConstraints:\n  - {{maxSkew: {skew}, topologyKey: zone, whenUnsatisfiable: DoNotSchedule}}\n"
+            ))),
+            [format!(
+                "spec.topologySpreadConstraints[0].maxSkew: Invalid value: {skew}: must be \
+                 greater than zero"
+            )]
+        );
+    }
 }
 
 #[test]

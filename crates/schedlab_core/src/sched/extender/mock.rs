@@ -206,7 +206,8 @@ impl Mock {
         let doc: Document = serde_path_to_error::deserialize(value).map_err(|e| {
             let path = e.path().to_string();
             let path = if path == "." { String::new() } else { path };
-            (path, e.into_inner().to_string())
+            let message = crate::model::words::with_field_hint(e.into_inner().to_string());
+            (path, message)
         })?;
         if doc.url_prefix.is_empty() {
             return Err((
