@@ -216,6 +216,15 @@ pub struct Guest {
     fuel_per_call: u64,
 }
 
+impl fmt::Debug for Guest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Guest")
+            .field("exports", &self.exports)
+            .field("fuel_per_call", &self.fuel_per_call)
+            .finish()
+    }
+}
+
 fn load_err(message: impl Into<String>) -> GuestError {
     GuestError::Load(message.into())
 }
