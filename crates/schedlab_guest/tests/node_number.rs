@@ -170,22 +170,3 @@ fn prescore_logs_and_enqueue_registers_node_add() {
         }]
     );
 }
-
-/// Not an assertion on time: prints the cost of one Score call (run with `--release --nocapture`).
-#[test]
-fn score_call_cost() {
-    let mut guest = load("");
-    let p = pod("pod-2");
-    guest.prescore(&p, &[]).unwrap();
-    let n = 2000;
-    let start = std::time::Instant::now();
-    for i in 0..n {
-        let node = if i % 2 == 0 { "node-2" } else { "node-1" };
-        std::hint::black_box(guest.score(&p, node).unwrap());
-    }
-    let per_call = start.elapsed() / n;
-    println!(
-        "NodeNumber score: {per_call:?} per call, {} fuel",
-        guest.fuel_used()
-    );
-}
