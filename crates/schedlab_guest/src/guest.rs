@@ -419,10 +419,7 @@ impl Guest {
         {
             let pending = std::mem::take(&mut state.pending[i]);
             if !pending.is_empty() {
-                state.logs.push(GuestLog {
-                    source,
-                    text: String::from_utf8_lossy(&pending).into_owned(),
-                });
+                state.push_log(source, String::from_utf8_lossy(&pending).into_owned());
             }
         }
     }

@@ -115,6 +115,26 @@ pub(crate) struct HostState {
     pub pending: [Vec<u8>; 2],
 }
 
+/// Most log bytes kept per call; past it, lines are dropped and one marker line says so.
+pub(crate) const MAX_LOG_BYTES: usize = 1 << 20;
+
+impl HostState {
+    /// Keeps a log line unless the call already logged `MAX_LOG_BYTES`.
+    pub(crate) fn push_log(&mut self, source: LogSource, text: String) {
+        let used: usize = self.logs.iter().map(|l| l.text.len()).sum();
+        if used + text.len() <= MAX_LOG_BYTES {
+            self.logs.push(GuestLog { source, text });
+        } else if self.logs.last().is_none_or(|l| l.text != LOG_TRUNCATED) {
+            self.logs.push(GuestLog {
+                source,
+                text: LOG_TRUNCATED.to_string(),
+            });
+        }
+    }
+}
+
+const LOG_TRUNCATED: &str = "(more log output dropped)";
+
 pub(crate) type Ctx<'a> = HostContext<'a, HostState>;
 pub(crate) type HostResult = Result<Vec<Value>, Trap>;
 
@@ -175,10 +195,7 @@ fn klog_log(ctx: &mut Ctx, args: &[Value]) -> HostResult {
     let severity = arg(args, 0) as i32;
     if severity >= ctx.data.log_severity {
         if let Ok(text) = read_string(ctx, arg(args, 1), arg(args, 2), "a log message") {
-            ctx.data.logs.push(GuestLog {
-                source: LogSource::Klog { severity },
-                text,
-            });
+            ctx.data.push_log(LogSource::Klog { severity }, text);
         }
     }
     Ok(Vec::new())
@@ -201,10 +218,7 @@ fn klog_logs(ctx: &mut Ctx, args: &[Value]) -> HostResult {
         let value = pair.get(1).map_or("(MISSING)", String::as_str);
         text.push_str(&format!(" {}={value:?}", pair[0]));
     }
-    ctx.data.logs.push(GuestLog {
-        source: LogSource::Klog { severity },
-        text,
-    });
+    ctx.data.push_log(LogSource::Klog { severity }, text);
     Ok(Vec::new())
 }
 
@@ -292,10 +306,7 @@ fn eventf(ctx: &mut Ctx, args: &[Value]) -> HostResult {
         field("Action"),
         field("Note")
     );
-    ctx.data.logs.push(GuestLog {
-        source: LogSource::Event,
-        text: text.trim().to_string(),
-    });
+    ctx.data.push_log(LogSource::Event, text.trim().to_string());
     Ok(Vec::new())
 }
 

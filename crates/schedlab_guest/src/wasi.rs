@@ -2,7 +2,7 @@
 //! stdout and stderr become the plugin's log lines, the clock is the caller's virtual clock,
 //! randomness comes from a seeded generator; everything else answers ENOSYS.
 
-use crate::host::{arg, read_bytes, Ctx, GuestLog, HostFn, HostResult, LogSource};
+use crate::host::{arg, read_bytes, Ctx, HostFn, HostResult, LogSource, MAX_LOG_BYTES};
 use crate::wasm::{Trap, ValType, Value};
 
 const ESUCCESS: i32 = 0;
@@ -29,27 +29,39 @@ fn fd_write(ctx: &mut Ctx, args: &[Value]) -> HostResult {
     if fd != 1 && fd != 2 {
         return errno(EBADF);
     }
+    if count > 1024 {
+        return errno(EINVAL);
+    }
     let mut written = Vec::new();
     for i in 0..count {
         let at = iovs.wrapping_add(i.wrapping_mul(8));
         let iov = read_bytes(ctx, at, 8, "an iovec")?;
         let ptr = u32::from_le_bytes([iov[0], iov[1], iov[2], iov[3]]);
         let len = u32::from_le_bytes([iov[4], iov[5], iov[6], iov[7]]);
+        if written.len() + len as usize > MAX_LOG_BYTES {
+            return Err(Trap::Host("fd_write: more than 1 MiB in one write".into()));
+        }
         written.extend_from_slice(&read_bytes(ctx, ptr, len, "fd_write data")?);
     }
     write_u32(ctx, nwritten, written.len() as u32)?;
     let state = &mut *ctx.data;
     let pending = &mut state.pending[fd as usize - 1];
     pending.extend_from_slice(&written);
+    let source = if fd == 1 {
+        LogSource::Stdout
+    } else {
+        LogSource::Stderr
+    };
+    let mut lines = Vec::new();
     while let Some(end) = pending.iter().position(|&c| c == b'\n') {
         let line: Vec<u8> = pending.drain(..=end).collect();
-        let text = String::from_utf8_lossy(&line[..end]).into_owned();
-        let source = if fd == 1 {
-            LogSource::Stdout
-        } else {
-            LogSource::Stderr
-        };
-        state.logs.push(GuestLog { source, text });
+        lines.push(String::from_utf8_lossy(&line[..end]).into_owned());
+    }
+    if pending.len() > MAX_LOG_BYTES {
+        lines.push(String::from_utf8_lossy(&std::mem::take(pending)).into_owned());
+    }
+    for text in lines {
+        state.push_log(source, text);
     }
     errno(ESUCCESS)
 }
@@ -65,6 +77,9 @@ fn next_random(state: &mut u64) -> u64 {
 
 fn random_get(ctx: &mut Ctx, args: &[Value]) -> HostResult {
     let (buf, len) = (arg(args, 0), arg(args, 1));
+    if ctx.memory.read(buf, len).is_none() {
+        return Err(Trap::OutOfBoundsMemory);
+    }
     let mut bytes = Vec::with_capacity(len.min(1 << 20) as usize);
     while bytes.len() < len as usize {
         bytes.extend_from_slice(&next_random(&mut ctx.data.random_state).to_le_bytes());
