@@ -195,6 +195,7 @@ fn klog_log(ctx: &mut Ctx, args: &[Value]) -> HostResult {
     let severity = arg(args, 0) as i32;
     if severity >= ctx.data.log_severity {
         if let Ok(text) = read_string(ctx, arg(args, 1), arg(args, 2), "a log message") {
+            let text = text.strip_suffix('\n').map(str::to_string).unwrap_or(text);
             ctx.data.push_log(LogSource::Klog { severity }, text);
         }
     }
