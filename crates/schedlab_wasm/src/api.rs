@@ -481,37 +481,49 @@ fn read_options(options: &JsValue) -> Result<SimulatorOptions, Vec<InputError>> 
     }
 }
 
-pub(crate) fn read_run_options(options: &JsValue) -> Result<RunOptions, Vec<InputError>> {
+/// `run()`'s options, checked as the CLI checks `--until` and `--max-cycles`: a value of the
+/// wrong type is a `TypeError`, one out of range a `RangeError`, each naming the option.
+pub(crate) fn read_run_options(options: &JsValue) -> Result<RunOptions, JsValue> {
     let mut out = RunOptions::default();
     if options.is_undefined() || options.is_null() {
         return Ok(out);
     }
-    let mut errors = Vec::new();
+    if !options.is_object() {
+        return Err(js_sys::TypeError::new("run(options): options must be an object").into());
+    }
     let until = get(options, "until");
     if let Some(u) = until.as_f64() {
+        // The CLI's rule: not NaN, not negative, at most a year of virtual time.
+        if let Err(e) = schedlab_core::input::timeline::parse_duration(&serde_json::json!(u))
+            .and_then(|_| {
+                u.is_finite()
+                    .then_some(())
+                    .ok_or_else(|| format!("invalid duration {u}: not a finite number"))
+            })
+        {
+            return Err(js_sys::RangeError::new(&format!("run(options): until: {e}")).into());
+        }
         out.until = Some(u);
     } else if !until.is_undefined() && !until.is_null() {
-        errors.push(problem("options", "until", "expected seconds, as a number"));
+        return Err(
+            js_sys::TypeError::new("run(options): until: expected seconds, as a number").into(),
+        );
     }
     let max = get(options, "maxCycles");
     if let Some(m) = max.as_f64() {
         if m.fract() == 0.0 && (0.0..=u32::MAX as f64).contains(&m) {
             out.max_cycles = Some(m as u32);
         } else {
-            errors.push(problem(
-                "options",
-                "maxCycles",
-                format!("expected a whole number of cycles, got {m}"),
-            ));
+            return Err(js_sys::RangeError::new(&format!(
+                "run(options): maxCycles: expected a whole number of cycles from 0 to {}, got {m}",
+                u32::MAX
+            ))
+            .into());
         }
     } else if !max.is_undefined() && !max.is_null() {
-        errors.push(problem("options", "maxCycles", "expected a number"));
+        return Err(js_sys::TypeError::new("run(options): maxCycles: expected a number").into());
     }
-    if errors.is_empty() {
-        Ok(out)
-    } else {
-        Err(errors)
-    }
+    Ok(out)
 }
 
 /// A scenario run step by step: `Simulator.fromFiles(files, options)`, then `step()`,
@@ -561,8 +573,7 @@ impl Simulator {
         &mut self,
         #[wasm_bindgen(unchecked_optional_param_type = "RunOptions")] options: Option<JsValue>,
     ) -> Result<Ts<StopName>, JsValue> {
-        let options =
-            read_run_options(&options.unwrap_or(JsValue::UNDEFINED)).map_err(throw_inputs)?;
+        let options = read_run_options(&options.unwrap_or(JsValue::UNDEFINED))?;
         let stop = self.inner.borrow_mut().run(limits(&options));
         Ok(Ts::new_unchecked(to_js(&stop_name(stop))))
     }

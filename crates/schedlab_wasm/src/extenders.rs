@@ -15,9 +15,7 @@
 //! }
 //! ```
 
-use crate::api::{
-    limits, parse, read_run_options, stop_name, throw, throw_inputs, to_js, Embedded, Simulator,
-};
+use crate::api::{limits, parse, read_run_options, stop_name, throw, to_js, Embedded, Simulator};
 use crate::types::{AwaitedCall, ExtenderReply};
 use schedlab_core::model::Millis;
 use schedlab_core::scheduler::extenders::{Exchange, PendingCall};
@@ -159,8 +157,7 @@ impl Simulator {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "RunOptions")] options: Option<JsValue>,
     ) -> Result<js_sys::Promise, JsValue> {
-        let options =
-            read_run_options(&options.unwrap_or(JsValue::UNDEFINED)).map_err(throw_inputs)?;
+        let options = read_run_options(&options.unwrap_or(JsValue::UNDEFINED))?;
         let limits = limits(&options);
         let inner = std::rc::Rc::clone(&self.inner);
         Ok(wasm_bindgen_futures::future_to_promise(async move {

@@ -207,6 +207,64 @@ fn run_returns_why_it_stopped() {
 }
 
 #[wasm_bindgen_test]
+fn run_refuses_what_the_cli_refuses_naming_the_option() {
+    // `--until -1`, `--until 1e300` and `--max-cycles 1.5` are refused by the CLI; run()
+    // refuses the same values with a RangeError, and a value of the wrong type with a
+    // TypeError, each naming its option. Nothing runs.
+    let mut sim = load(0);
+    let mut error = |json: &str| {
+        let e = sim.run(options(json)).expect_err(json);
+        let kind = if e.is_instance_of::<js_sys::RangeError>() {
+            "RangeError"
+        } else if e.is_instance_of::<js_sys::TypeError>() {
+            "TypeError"
+        } else {
+            "other"
+        };
+        let message = js_sys::Reflect::get(&e, &"message".into())
+            .ok()
+            .and_then(|m| m.as_string())
+            .unwrap_or_default();
+        (kind, message)
+    };
+    let (kind, message) = error(r#"{"until": -1}"#);
+    assert_eq!(kind, "RangeError");
+    assert_eq!(
+        message,
+        "run(options): until: invalid duration -1.0: must not be negative"
+    );
+    let (kind, message) = error(r#"{"until": 1e300}"#);
+    assert_eq!(kind, "RangeError");
+    assert!(
+        message.starts_with("run(options): until: duration "),
+        "{message}"
+    );
+    let (kind, message) = error(r#"{"until": "10"}"#);
+    assert_eq!(kind, "TypeError");
+    assert_eq!(
+        message,
+        "run(options): until: expected seconds, as a number"
+    );
+    let (kind, message) = error(r#"{"maxCycles": -2}"#);
+    assert_eq!(kind, "RangeError");
+    assert!(
+        message.starts_with("run(options): maxCycles: expected a whole number"),
+        "{message}"
+    );
+    let (kind, _) = error(r#"{"maxCycles": "3"}"#);
+    assert_eq!(kind, "TypeError");
+    drop(error);
+    // NaN and Infinity, which JSON cannot spell.
+    for value in [f64::NAN, f64::INFINITY] {
+        let o = js_sys::Object::new();
+        js_sys::Reflect::set(&o, &"until".into(), &value.into()).unwrap();
+        let e = sim.run(Some(o.into())).expect_err("refused");
+        assert!(e.is_instance_of::<js_sys::RangeError>(), "{value}");
+    }
+    assert_eq!(sim.cycles_run(), 0);
+}
+
+#[wasm_bindgen_test]
 fn report_is_the_native_json_report() {
     for seed in [0, 7] {
         let mut sim = load(seed);
