@@ -253,7 +253,6 @@ fn run_refuses_what_the_cli_refuses_naming_the_option() {
     );
     let (kind, _) = error(r#"{"maxCycles": "3"}"#);
     assert_eq!(kind, "TypeError");
-    drop(error);
     // NaN and Infinity, which JSON cannot spell.
     for value in [f64::NAN, f64::INFINITY] {
         let o = js_sys::Object::new();
