@@ -45,8 +45,48 @@ struct Cli {
     #[arg(long, global = true, value_name = "N",
           value_parser = clap::value_parser!(u16).range(1..=1024))]
     threads: Option<u16>,
+    /// A custom plugin: a kube-scheduler-wasm-extension guest (`NAME=guest.wasm`), enabled by
+    /// NAME in a v1 configuration like an in-tree plugin (`pluginConfig` args are its guest
+    /// config). Repeatable. With a custom plugin everything runs on one thread.
+    #[arg(long = "plugin", global = true, value_name = "NAME=FILE")]
+    plugins: Vec<String>,
     #[command(subcommand)]
     command: Command,
+}
+
+/// The custom plugins of `--plugin`, in scope whenever a scenario loads.
+static CUSTOM_PLUGINS: std::sync::OnceLock<Vec<schedlab_core::scheduler::v1_35::CustomPlugin>> =
+    std::sync::OnceLock::new();
+
+/// Reads each `--plugin NAME=FILE` guest; an error names the flag.
+fn read_plugins(
+    specs: &[String],
+) -> Result<Vec<schedlab_core::scheduler::v1_35::CustomPlugin>, String> {
+    let mut out: Vec<schedlab_core::scheduler::v1_35::CustomPlugin> = Vec::new();
+    for spec in specs {
+        let Some((name, file)) = spec
+            .split_once('=')
+            .filter(|(n, f)| !n.is_empty() && !f.is_empty())
+        else {
+            return Err(format!(
+                "--plugin {spec:?}: expected NAME=FILE (a .wasm guest)"
+            ));
+        };
+        if schedlab_core::scheduler::v1_35::REGISTRY
+            .iter()
+            .any(|s| s.name == name)
+            || out.iter().any(|p| p.name == name)
+        {
+            return Err(format!(
+                "--plugin {spec:?}: a plugin named {name:?} already exists"
+            ));
+        }
+        let bytes = std::fs::read(file).map_err(|e| format!("--plugin {spec:?}: {file}: {e}"))?;
+        let plugin = schedlab_core::scheduler::v1_35::wasm_guest_plugin(name, bytes.into())
+            .map_err(|e| format!("--plugin {spec:?}: {file}: {e}"))?;
+        out.push(plugin);
+    }
+    Ok(out)
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -292,7 +332,11 @@ fn load(files: &[String], scheduler: Option<SchedulerVersion>) -> Result<Scenari
         .iter()
         .map(|(name, text)| Source { name, text })
         .collect();
-    let scenario = Scenario::load_with(&sources, scheduler).map_err(|errs| {
+    let plugins = CUSTOM_PLUGINS.get().map_or(&[][..], Vec::as_slice);
+    let loaded = schedlab_core::scheduler::v1_35::with_custom_plugins(plugins, || {
+        Scenario::load_with(&sources, scheduler)
+    });
+    let scenario = loaded.map_err(|errs| {
         print_errors(&errs);
         ExitCode::from(1)
     })?;
@@ -311,8 +355,25 @@ fn left_to_exit<T>(value: T) {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let threads = cli.threads.map_or_else(
-        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+    match read_plugins(&cli.plugins) {
+        Ok(plugins) => {
+            let _ = CUSTOM_PLUGINS.set(plugins);
+        }
+        Err(e) => {
+            eprintln!("error: {}", terminal_safe(&e));
+            return ExitCode::from(2);
+        }
+    }
+    // A guest is one instance with state between its calls: one thread keeps them in order.
+    let one_thread = !cli.plugins.is_empty();
+    let threads = cli.threads.filter(|_| !one_thread).map_or_else(
+        || {
+            if one_thread {
+                1
+            } else {
+                std::thread::available_parallelism().map_or(1, |n| n.get())
+            }
+        },
         usize::from,
     );
     match schedlab_core::with_threads(threads, move || command(cli)) {

@@ -6,11 +6,13 @@
 //! - [`plugin`]: the interface a plugin implements, one method per extension point.
 //! - [`status`]: upstream's status codes.
 //! - [`config`]: reading, defaulting, merging and validating a v1 configuration.
+//! - [`custom`]: plugins an author brings (kube-scheduler-wasm-extension guests).
 //! - [`profile`]: a profile ready to run: plugin instances and the list at each point.
 //!
 //! Semantics: `shared/reference/modern.md` (v1.35.7).
 
 pub(crate) mod config;
+pub(crate) mod custom;
 pub(crate) mod cycle;
 pub(crate) mod plugin;
 pub(crate) mod plugins;

@@ -37,9 +37,14 @@ pub(crate) const REMOVED_PLUGINS: [&str; 4] = [
     "GCEPDLimits",
 ];
 
-/// The spec registered under `name`.
+/// The spec registered under `name`, else the custom plugin of that name in scope
+/// ([`super::custom::with_custom_plugins`]).
 pub fn lookup(name: &str) -> Option<&'static PluginSpec> {
-    REGISTRY.iter().copied().find(|s| s.name == name)
+    REGISTRY
+        .iter()
+        .copied()
+        .find(|s| s.name == name)
+        .or_else(|| super::custom::lookup(name))
 }
 
 /// v1.35's default plugin list (`getDefaultPlugins`): `(name, weight)` in order.

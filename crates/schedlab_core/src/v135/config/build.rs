@@ -170,6 +170,29 @@ fn instantiate(cx: &Cx, ignored_resources: &[String]) -> Result<Instances, Field
             }
         }
     }
+    // Custom plugins in scope, in the order they were given, built by their factories with
+    // their args as written.
+    for spec in super::super::custom::specs_in_scope() {
+        if !needed.contains(&spec.name) {
+            continue;
+        }
+        let config = cx.p.config_of(spec.name);
+        let built = super::super::custom::build(spec, config.and_then(|(_, c)| c.args.as_ref()));
+        match built {
+            Some(Ok(plugin)) => out.push((spec, plugin)),
+            Some(Err(message)) => {
+                let path = match config {
+                    Some((j, _)) => format!("{}.pluginConfig[{j}].args", profile_path(cx.i)),
+                    None => profile_path(cx.i),
+                };
+                return Err(cx.fail(
+                    path,
+                    format!("initializing plugin {:?}: {message}", spec.name),
+                ));
+            }
+            None => {}
+        }
+    }
     Ok(out)
 }
 
