@@ -304,7 +304,8 @@ mod tests {
         t
     }
 
-    fn cycle(s: &Session) -> CycleView {
+    /// The first cycle's view, with its extender calls.
+    pub(super) fn cycle(s: &Session) -> CycleView {
         let detail = s.cycle_detail(0).expect("a cycle");
         let (trace, cluster, claims) = &*detail;
         let mut view = inspect_cycle(trace, cluster, claims, &s.info, 0)
@@ -563,12 +564,7 @@ mod preempt_tests {
         let scenario = load(&texts()).expect("loads");
         let mut s = Session::new(scenario, 0);
         while !s.run_some(64) {}
-        let detail = s.cycle_detail(0).expect("a cycle");
-        let (trace, cluster, claims) = &*detail;
-        let mut view = inspect_cycle(trace, cluster, claims, &s.info, 0)
-            .cycle
-            .expect("a cycle");
-        add_to_cycle(&mut view, trace, cluster, s.bind_call(0).as_ref());
+        let view = super::tests::cycle(&s);
         assert_eq!(view.outcome, "Unschedulable");
         let preempt: Vec<&CallView> = view
             .extenders

@@ -48,14 +48,9 @@ pub fn FindNodesThatFit(
     let show_all = RwSignal::new(false);
     let rows = StoredValue::new(rows);
     let body = move || {
-        let limit = if show_all.get() {
-            usize::MAX
-        } else {
-            super::ROW_LIMIT
-        };
         rows.get_value()
             .into_iter()
-            .take(limit)
+            .take(super::rows_shown(show_all))
             .map(|row| view! { <NodeRow row=row/> })
             .collect_view()
     };
@@ -121,11 +116,7 @@ pub fn FindNodesThatFit(
                     <tbody>{body}</tbody>
                 </table>
             </div>
-            {(total_rows > super::ROW_LIMIT).then(|| view! {
-                <button class="link" data-testid="filter-show-all" on:click=move |_| show_all.update(|s| *s = !*s)>
-                    {move || if show_all.get() { "show the first rows only".to_string() } else { format!("show all {total_rows} evaluated nodes") }}
-                </button>
-            })}
+            <super::ShowAllRows show_all=show_all total=total_rows testid="filter-show-all" noun="evaluated nodes"/>
             {(!per_node.is_empty()).then(|| view! { <ClaimsPerNode rows=per_node/> })}
             {(not_evaluated > 0).then(|| view! {
                 <p class="note" data-testid="not-evaluated">
@@ -188,14 +179,9 @@ fn ClaimsPerNode(rows: Vec<NodeClaimsRow>) -> impl IntoView {
         .map(|c| view! { <th scope="col" class="mono">{c}</th> })
         .collect_view();
     let body = move || {
-        let limit = if show_all.get() {
-            usize::MAX
-        } else {
-            super::ROW_LIMIT
-        };
         rows.get_value()
             .into_iter()
-            .take(limit)
+            .take(super::rows_shown(show_all))
             .map(|r| {
                 let node = r.node.clone();
                 let cells = r
@@ -221,11 +207,7 @@ fn ClaimsPerNode(rows: Vec<NodeClaimsRow>) -> impl IntoView {
                     <tbody>{body}</tbody>
                 </table>
             </div>
-            {(total > super::ROW_LIMIT).then(|| view! {
-                <button class="link" data-testid="claims-show-all" on:click=move |_| show_all.update(|s| *s = !*s)>
-                    {move || if show_all.get() { "show the first rows only".to_string() } else { format!("show all {total} nodes") }}
-                </button>
-            })}
+            <super::ShowAllRows show_all=show_all total=total testid="claims-show-all" noun="nodes"/>
         </div>
     }
 }

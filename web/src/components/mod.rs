@@ -64,6 +64,34 @@ use std::future::Future;
 /// Rows of a node table shown before "show all".
 pub const ROW_LIMIT: usize = 30;
 
+/// How many rows a long table shows: [`ROW_LIMIT`], or all of them once asked.
+pub fn rows_shown(show_all: RwSignal<bool>) -> usize {
+    if show_all.get() {
+        usize::MAX
+    } else {
+        ROW_LIMIT
+    }
+}
+
+/// The button under a table of more than [`ROW_LIMIT`] rows that shows all of them, or the
+/// first ones again.
+#[component]
+pub fn ShowAllRows(
+    show_all: RwSignal<bool>,
+    total: usize,
+    testid: &'static str,
+    /// What the rows are (`evaluated nodes`).
+    noun: &'static str,
+) -> impl IntoView {
+    (total > ROW_LIMIT).then(|| {
+        view! {
+            <button class="link" data-testid=testid on:click=move |_| show_all.update(|s| *s = !*s)>
+                {move || if show_all.get() { "show the first rows only".to_string() } else { format!("show all {total} {noun}") }}
+            </button>
+        }
+    })
+}
+
 /// Priority bands, lowest first: (CSS class, lowest priority in the band, legend text).
 pub const PRIORITY_BANDS: [(&str, i32, &str); 6] = [
     ("prio-neg", i32::MIN, "< 0"),
