@@ -332,3 +332,88 @@ fn nvidias_slice_explains_a_pair_that_no_longer_fits() {
         "{text}"
     );
 }
+
+/// One node without devices, a claim for one GPU and its pod; the timeline's `changes`.
+fn dra_timeline(changes: &str) -> Vec<File> {
+    let cluster = "apiVersion: v1\nkind: List\nitems:\n\
+        - {apiVersion: v1, kind: Node, metadata: {name: n1}, status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"110\"}}}\n\
+        - {apiVersion: v1, kind: Pod, metadata: {name: p}, spec: {containers: [{name: c, resources: {claims: [{name: gpu}]}}], resourceClaims: [{name: gpu, resourceClaimName: c}]}}\n\
+        ---\n\
+        apiVersion: resource.k8s.io/v1\nkind: DeviceClass\nmetadata: {name: gpu.example.com}\n\
+        spec: {selectors: [{cel: {expression: 'device.driver == \"gpu.example.com\"'}}]}\n\
+        ---\n\
+        apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: default}\n\
+        spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]}}\n";
+    let timeline = format!(
+        "apiVersion: schedlab.dev/v1alpha1\nkind: Timeline\nspec:\n  changes:\n{changes}"
+    );
+    vec![
+        File {
+            name: "cluster.yaml".into(),
+            text: cluster.into(),
+        },
+        File {
+            name: "timeline.yaml".into(),
+            text: timeline,
+        },
+    ]
+}
+
+const N1_SLICE: &str = "{apiVersion: resource.k8s.io/v1, kind: ResourceSlice, metadata: {name: n1-gpus}, spec: {driver: gpu.example.com, nodeName: n1, pool: {name: n1, generation: 1, resourceSliceCount: 1}, devices: [{name: gpu-0}]}}";
+
+#[test]
+fn a_slice_added_by_the_timeline_requeues_the_pod_dra_rejected() {
+    // t=0: n1 publishes no device, so DynamicResources' Filter rejects p. At t=30 a slice gives
+    // n1 one GPU: ResourceSliceAdd is registered without a hint (dra.md §2.9), so p is retried
+    // at once (its 1 s backoff is long over) and lands on n1, at t=30 (not at the 5-minute
+    // flush).
+    let files = dra_timeline(&format!("  - {{at: 30, applyResourceSlice: {N1_SLICE}}}\n"));
+    let s = load_with(&files, Some(SchedulerVersion::V1_35)).expect("loads");
+    let r = schedlab_tests::report(&s, 0);
+    let cycles = r["cycles"].as_array().expect("cycles");
+    assert_eq!(cycles[0]["outcome"], "Unschedulable");
+    assert_eq!(cycles.len(), 2, "{cycles:?}");
+    assert_eq!(cycles[1]["time"], 30.0);
+    assert_eq!(cycles[1]["node"], "n1");
+    let claim = &r["resourceClaims"][0];
+    assert_eq!(claim["name"], "default/c");
+    assert_eq!(claim["devices"][0]["device"], "gpu-0");
+}
+
+#[test]
+fn a_class_deleted_then_applied_again_keeps_the_pod_waiting_then_lets_it_in() {
+    // The class is deleted at t=0 (deletes are not registered: no requeue) and the slice
+    // added at t=10 finds a claim whose class is missing, so p stays Pending; the class comes
+    // back at t=20 (DeviceClassAdd, no hint): p is retried then, and fits.
+    let changes = format!(
+        "  - {{at: 0, deleteDeviceClass: gpu.example.com}}\n  - {{at: 10, applyResourceSlice: {N1_SLICE}}}\n  - {{at: 20, applyDeviceClass: {{apiVersion: resource.k8s.io/v1, kind: DeviceClass, metadata: {{name: gpu.example.com}}}}}}\n"
+    );
+    let s = load_with(&dra_timeline(&changes), Some(SchedulerVersion::V1_35)).expect("loads");
+    let r = schedlab_tests::report(&s, 0);
+    let last = r["cycles"].as_array().and_then(|c| c.last()).expect("a cycle");
+    assert_eq!(last["time"], 20.0);
+    assert_eq!(last["node"], "n1");
+}
+
+#[test]
+fn dra_timeline_verbs_are_checked() {
+    // Deleting what is not there is an error naming it; v1.17 has no DynamicResources.
+    let files = dra_timeline("  - {at: 5, deleteResourceSlice: nope}\n");
+    let Err(errors) = load_with(&files, Some(SchedulerVersion::V1_35)) else {
+        panic!("should not load");
+    };
+    assert_eq!(
+        errors[0].to_string(),
+        "timeline.yaml: spec.changes[0].deleteResourceSlice: no resourceslice/nope at t=5s"
+    );
+    let files = dra_timeline(&format!("  - {{at: 30, applyResourceSlice: {N1_SLICE}}}\n"));
+    let Err(errors) = load_with(&files, Some(SchedulerVersion::V1_17)) else {
+        panic!("should not load under v1.17");
+    };
+    assert!(
+        errors.iter().any(|e| e.to_string().contains(
+            "spec.changes[0].applyResourceSlice: Dynamic Resource Allocation (resource.k8s.io/v1) is kube-scheduler v1.35's"
+        )),
+        "{errors:?}"
+    );
+}

@@ -847,6 +847,25 @@ fn resolve_timeline(
         .map(|(i, p)| (p.full_name.clone(), i))
         .collect();
     let mut next_id = cluster.pods().len();
+    // The DRA objects, as `Change::object` names them.
+    let dra = cluster.dra();
+    let mut dra_objects: HashSet<String> = dra
+        .classes
+        .keys()
+        .map(|n| format!("deviceclass/{n}"))
+        .chain(
+            dra.slices()
+                .iter()
+                .map(|x| format!("resourceslice/{}", x.metadata.name)),
+        )
+        .chain(dra.claims().iter().filter(|e| !e.deleted).map(|e| {
+            format!(
+                "resourceclaim/{}/{}",
+                e.claim.metadata.namespace_or_default(),
+                e.claim.metadata.name
+            )
+        }))
+        .collect();
     let mut batch_next: BTreeMap<String, u64> = BTreeMap::new();
     let mut out = Vec::with_capacity(timeline.changes.len());
     let mut admission = Vec::new();
@@ -921,6 +940,15 @@ fn resolve_timeline(
                     create(&mut pod, &nodes, &mut err);
                     // Every replica has the template's priority; resolve (and warn) once.
                     template.spec.priority = pod.spec.priority;
+                }
+            }
+            Change::ApplyDra(_) => {
+                dra_objects.insert(tc.change.object());
+            }
+            Change::DeleteDra { .. } => {
+                let object = tc.change.object();
+                if !dra_objects.remove(&object) {
+                    err(format!("no {object} at t={at}"));
                 }
             }
             Change::DeletePod(name) | Change::FailBinding(name) => match pods.get(name.as_str()) {

@@ -3,7 +3,7 @@
 
 use super::validate::{self, facts, Check, RefusedBy};
 use super::{join, typed_value as typed, Diagnostic};
-use crate::model::timeline::{Change, TimedChange, Timeline};
+use crate::model::timeline::{Change, DraKind, DraObject, TimedChange, Timeline};
 use crate::model::Millis;
 use crate::model::{Labels, Node, Pod, Taint};
 use serde_json::Value;
@@ -29,6 +29,12 @@ pub const VERBS: &[&str] = &[
     "createPods",
     "deletePod",
     "failBinding",
+    "applyDeviceClass",
+    "applyResourceSlice",
+    "applyResourceClaim",
+    "deleteDeviceClass",
+    "deleteResourceSlice",
+    "deleteResourceClaim",
 ];
 
 /// Parses a duration: a number of seconds (`90`, `0.5`) or a Go duration string (`"90s"`,
@@ -310,7 +316,76 @@ impl<'a> Reader<'a> {
             }
             "deletePod" => Change::DeletePod(self.pod_name(&p, v)?),
             "failBinding" => Change::FailBinding(self.pod_name(&p, v)?),
+            "applyDeviceClass" | "applyResourceSlice" | "applyResourceClaim" => {
+                self.only_v135(&p);
+                Change::ApplyDra(Box::new(self.dra_object(&p, verb, v)?))
+            }
+            "deleteDeviceClass" | "deleteResourceSlice" | "deleteResourceClaim" => {
+                self.only_v135(&p);
+                let (kind, name) = match verb {
+                    "deleteDeviceClass" => (DraKind::DeviceClass, self.string(&p, v, "a name")?),
+                    "deleteResourceSlice" => {
+                        (DraKind::ResourceSlice, self.string(&p, v, "a name")?)
+                    }
+                    _ => (DraKind::ResourceClaim, self.pod_name(&p, v)?),
+                };
+                Change::DeleteDra { kind, name }
+            }
             _ => unreachable!("verbs are checked by the caller"),
+        })
+    }
+
+    /// Dynamic Resource Allocation is v1.35's: its verbs are errors under v1.17.
+    fn only_v135(&mut self, path: &str) {
+        self.check(path).error_in(
+            RefusedBy::V1_17,
+            crate::model::field::FieldError::plain(
+                "",
+                "Dynamic Resource Allocation (resource.k8s.io/v1) is kube-scheduler v1.35's; v1.17 has no DynamicResources",
+            ),
+        );
+    }
+
+    /// The object of an `apply…` verb, named, defaulted and validated as in an input file.
+    fn dra_object(&mut self, p: &str, verb: &str, v: &Value) -> Option<DraObject> {
+        use crate::model::dra::{DeviceClass, ResourceClaim, ResourceSlice};
+        let named = |this: &mut Self, name: &str| {
+            if name.is_empty() {
+                this.error(
+                    &join(p, "metadata.name"),
+                    "required: the object needs a name",
+                );
+                false
+            } else {
+                true
+            }
+        };
+        Some(match verb {
+            "applyDeviceClass" => {
+                let c: DeviceClass = self.typed(p, v)?;
+                if !named(self, &c.metadata.name) {
+                    return None;
+                }
+                validate::dra::device_class(&mut self.check(p), &c);
+                DraObject::DeviceClass(c)
+            }
+            "applyResourceSlice" => {
+                let s: ResourceSlice = self.typed(p, v)?;
+                if !named(self, &s.metadata.name) {
+                    return None;
+                }
+                validate::dra::resource_slice(&mut self.check(p), &s);
+                DraObject::ResourceSlice(s)
+            }
+            _ => {
+                let mut c: ResourceClaim = self.typed(p, v)?;
+                if !named(self, &c.metadata.name) {
+                    return None;
+                }
+                crate::model::dra::apply_request_defaults(&mut c.spec);
+                validate::dra::claim_spec(&mut self.check(p), "spec", &c.spec, &c.metadata);
+                DraObject::ResourceClaim(c)
+            }
         })
     }
 }

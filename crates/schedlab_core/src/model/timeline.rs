@@ -3,8 +3,31 @@
 //! It is read from a schedlab object (`apiVersion: schedlab.dev/v1alpha1`, `kind: Timeline`);
 //! `docs/scenario-format.md` documents it and `input::timeline` parses it.
 
+use crate::model::dra::{DeviceClass, ResourceClaim, ResourceSlice};
 use crate::model::Millis;
 use crate::model::{Labels, Node, Pod, Taint};
+
+/// A Dynamic Resource Allocation object a change creates or replaces (v1.35).
+#[derive(Clone, Debug, PartialEq)]
+pub enum DraObject {
+    /// `applyDeviceClass`.
+    DeviceClass(DeviceClass),
+    /// `applyResourceSlice`.
+    ResourceSlice(ResourceSlice),
+    /// `applyResourceClaim`.
+    ResourceClaim(ResourceClaim),
+}
+
+/// The kind of a DRA object a change deletes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DraKind {
+    /// `deleteDeviceClass`.
+    DeviceClass,
+    /// `deleteResourceSlice`.
+    ResourceSlice,
+    /// `deleteResourceClaim`.
+    ResourceClaim,
+}
 
 /// One change to the cluster.
 #[derive(Clone, Debug, PartialEq)]
@@ -50,6 +73,17 @@ pub enum Change {
     DeletePod(String),
     /// `failBinding`: the next binding of this pod (`namespace/name`) fails.
     FailBinding(String),
+    /// `applyDeviceClass`, `applyResourceSlice`, `applyResourceClaim`: creates the object, or
+    /// replaces the one of that name.
+    ApplyDra(Box<DraObject>),
+    /// `deleteDeviceClass`, `deleteResourceSlice` (by name), `deleteResourceClaim`
+    /// (`namespace/name`).
+    DeleteDra {
+        /// Its kind.
+        kind: DraKind,
+        /// Its name (a claim's with its namespace).
+        name: String,
+    },
 }
 
 impl Change {
@@ -67,6 +101,16 @@ impl Change {
             Change::CreatePods { .. } => "createPods",
             Change::DeletePod(_) => "deletePod",
             Change::FailBinding(_) => "failBinding",
+            Change::ApplyDra(o) => match o.as_ref() {
+                DraObject::DeviceClass(_) => "applyDeviceClass",
+                DraObject::ResourceSlice(_) => "applyResourceSlice",
+                DraObject::ResourceClaim(_) => "applyResourceClaim",
+            },
+            Change::DeleteDra { kind, .. } => match kind {
+                DraKind::DeviceClass => "deleteDeviceClass",
+                DraKind::ResourceSlice => "deleteResourceSlice",
+                DraKind::ResourceClaim => "deleteResourceClaim",
+            },
         }
     }
 
@@ -82,6 +126,20 @@ impl Change {
             Change::CreatePod(p) => format!("pod/{}", p.full_name()),
             Change::CreatePods { template, .. } => format!("pod/{}-*", template.full_name()),
             Change::DeletePod(p) | Change::FailBinding(p) => format!("pod/{p}"),
+            Change::ApplyDra(o) => match o.as_ref() {
+                DraObject::DeviceClass(c) => format!("deviceclass/{}", c.metadata.name),
+                DraObject::ResourceSlice(s) => format!("resourceslice/{}", s.metadata.name),
+                DraObject::ResourceClaim(c) => format!(
+                    "resourceclaim/{}/{}",
+                    c.metadata.namespace_or_default(),
+                    c.metadata.name
+                ),
+            },
+            Change::DeleteDra { kind, name } => match kind {
+                DraKind::DeviceClass => format!("deviceclass/{name}"),
+                DraKind::ResourceSlice => format!("resourceslice/{name}"),
+                DraKind::ResourceClaim => format!("resourceclaim/{name}"),
+            },
         }
     }
 }

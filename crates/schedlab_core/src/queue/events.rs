@@ -33,6 +33,11 @@ pub enum ClusterEvent {
     NodeTaintChange,
     NodeConditionChange,
     ResourceClaimUpdate,
+    ResourceClaimAdd,
+    ResourceSliceAdd,
+    ResourceSliceUpdate,
+    DeviceClassAdd,
+    DeviceClassUpdate,
 }
 
 impl ClusterEvent {
@@ -61,6 +66,11 @@ impl ClusterEvent {
             ClusterEvent::NodeTaintChange => "NodeTaintChange",
             ClusterEvent::NodeConditionChange => "NodeConditionChange",
             ClusterEvent::ResourceClaimUpdate => "ResourceClaimUpdate",
+            ClusterEvent::ResourceClaimAdd => "ResourceClaimAdd",
+            ClusterEvent::ResourceSliceAdd => "ResourceSliceAdd",
+            ClusterEvent::ResourceSliceUpdate => "ResourceSliceUpdate",
+            ClusterEvent::DeviceClassAdd => "DeviceClassAdd",
+            ClusterEvent::DeviceClassUpdate => "DeviceClassUpdate",
         }
     }
 

@@ -225,6 +225,12 @@ pub(super) fn claim_events(
         }
         report.moved.extend(more.moved);
     }
+    ungate_pods_with_claims(state);
+    report
+}
+
+/// Gated pods whose claims all exist now enter activeQ (PreEnqueue passes).
+fn ungate_pods_with_claims(state: &mut State) {
     let gated: Vec<PodId> = state.queue.gated_pods().collect();
     for p in gated {
         let info = &state.cluster.pods()[p];
@@ -235,6 +241,130 @@ pub(super) fn claim_events(
             state.queue.ungate(p, state.now);
         }
     }
+}
+
+/// A timeline change to a DRA object (`applyDeviceClass`, `applyResourceSlice`,
+/// `applyResourceClaim`, and the deletes), applied to the catalog, with the event upstream
+/// registers for it (dra.md §2.9): a class or slice added or updated requeues the pods
+/// DynamicResources rejected (no hint); a claim added or updated asks
+/// `isSchedulableAfterClaimChange`; deletes are not registered.
+pub(super) fn apply_object_change(
+    state: &mut State,
+    v135: bool,
+    change: &crate::model::timeline::Change,
+) -> MoveReport {
+    use crate::model::timeline::{Change, DraKind, DraObject};
+    let none = MoveReport {
+        event: None,
+        moved: Vec::new(),
+    };
+    let dra = state.cluster.dra_mut();
+    let event = match change {
+        Change::ApplyDra(o) => match o.as_ref() {
+            DraObject::DeviceClass(c) => {
+                let old = dra
+                    .classes
+                    .insert(c.metadata.name.clone(), Arc::new(c.clone()));
+                if old.is_some() {
+                    ClusterEvent::DeviceClassUpdate
+                } else {
+                    ClusterEvent::DeviceClassAdd
+                }
+            }
+            DraObject::ResourceSlice(sl) => {
+                let mut slices = dra.slices().to_vec();
+                let at = slices
+                    .iter()
+                    .position(|x| x.metadata.name == sl.metadata.name);
+                let event = match at {
+                    Some(i) => {
+                        slices[i] = Arc::new(sl.clone());
+                        ClusterEvent::ResourceSliceUpdate
+                    }
+                    None => {
+                        slices.push(Arc::new(sl.clone()));
+                        ClusterEvent::ResourceSliceAdd
+                    }
+                };
+                dra.set_slices(slices);
+                event
+            }
+            DraObject::ResourceClaim(c) => return apply_claim(state, v135, c),
+        },
+        Change::DeleteDra { kind, name } => {
+            match kind {
+                DraKind::DeviceClass => {
+                    dra.classes.remove(name);
+                }
+                DraKind::ResourceSlice => {
+                    let slices: Vec<_> = dra
+                        .slices()
+                        .iter()
+                        .filter(|x| x.metadata.name != *name)
+                        .cloned()
+                        .collect();
+                    dra.set_slices(slices);
+                }
+                DraKind::ResourceClaim => {
+                    let (ns, n) = name.split_once('/').unwrap_or(("default", name));
+                    dra.delete_claim(ns, n);
+                }
+            }
+            return none;
+        }
+        _ => return none,
+    };
+    if !v135 {
+        return none;
+    }
+    state
+        .queue
+        .move_with_hints(event, state.now, |_, rejectors| rejectors.contains(&PLUGIN))
+}
+
+/// `applyResourceClaim`: a new claim (its pods' hint: created, so Queue when it is theirs;
+/// gated pods whose claims now all exist are ungated) or a changed one (the claim-update
+/// hint).
+fn apply_claim(state: &mut State, v135: bool, c: &ResourceClaim) -> MoveReport {
+    let ns = c.metadata.namespace_or_default().to_string();
+    let name = c.metadata.name.clone();
+    let dra = state.cluster.dra_mut();
+    if dra.claim(&ns, &name).is_some() {
+        let new = c.clone();
+        let old = dra.update_claim(&ns, &name, |e| e.claim = Arc::new(new));
+        let changed: Vec<(Arc<ResourceClaim>, Arc<ResourceClaim>)> = old
+            .into_iter()
+            .filter_map(|o| dra.claim(&ns, &name).map(|e| (o, Arc::clone(&e.claim))))
+            .collect();
+        return claim_events(state, v135, &changed);
+    }
+    dra.add_claim(c.clone(), false);
+    if !v135 {
+        return MoveReport {
+            event: None,
+            moved: Vec::new(),
+        };
+    }
+    let st: &State = state;
+    let worth: Vec<PodId> = st
+        .queue
+        .unschedulable_pods()
+        .filter(|&p| {
+            let info = &st.cluster.pods()[p];
+            pod_claims(info, &st.cluster).is_ok_and(|claims| {
+                claims
+                    .iter()
+                    .any(|x| x.metadata.name == name && x.metadata.namespace_or_default() == ns)
+            })
+        })
+        .collect();
+    let report =
+        state
+            .queue
+            .move_with_hints(ClusterEvent::ResourceClaimAdd, state.now, |p, rejectors| {
+                rejectors.contains(&PLUGIN) && worth.contains(&p)
+            });
+    ungate_pods_with_claims(state);
     report
 }
 

@@ -996,6 +996,10 @@ fn apply_change(state: &mut State, setup: &Setup, index: usize) -> MoveReport {
             }
             report
         }
+        change @ (Change::ApplyDra(_) | Change::DeleteDra { .. }) => {
+            let v135 = matches!(&*setup.scheduler, Scheduler::V135(_));
+            super::dra::apply_object_change(state, v135, change)
+        }
         Change::DeletePod(_) => {
             if delete_pod(state, pods[0].0) {
                 cluster_event(

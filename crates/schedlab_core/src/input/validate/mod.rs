@@ -121,7 +121,7 @@ impl<'a> Check<'a> {
     }
 
     /// An error under one version only.
-    fn error_in(&mut self, version: RefusedBy, e: FieldError) {
+    pub(crate) fn error_in(&mut self, version: RefusedBy, e: FieldError) {
         match self.versioned.as_deref_mut() {
             None => self.error(e),
             Some(to) => {
