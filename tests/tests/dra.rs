@@ -344,9 +344,8 @@ fn dra_timeline(changes: &str) -> Vec<File> {
         ---\n\
         apiVersion: resource.k8s.io/v1\nkind: ResourceClaim\nmetadata: {name: c, namespace: default}\n\
         spec: {devices: {requests: [{name: gpu, exactly: {deviceClassName: gpu.example.com}}]}}\n";
-    let timeline = format!(
-        "apiVersion: schedlab.dev/v1alpha1\nkind: Timeline\nspec:\n  changes:\n{changes}"
-    );
+    let timeline =
+        format!("apiVersion: schedlab.dev/v1alpha1\nkind: Timeline\nspec:\n  changes:\n{changes}");
     vec![
         File {
             name: "cluster.yaml".into(),
@@ -390,7 +389,10 @@ fn a_class_deleted_then_applied_again_keeps_the_pod_waiting_then_lets_it_in() {
     );
     let s = load_with(&dra_timeline(&changes), Some(SchedulerVersion::V1_35)).expect("loads");
     let r = schedlab_tests::report(&s, 0);
-    let last = r["cycles"].as_array().and_then(|c| c.last()).expect("a cycle");
+    let last = r["cycles"]
+        .as_array()
+        .and_then(|c| c.last())
+        .expect("a cycle");
     assert_eq!(last["time"], 20.0);
     assert_eq!(last["node"], "n1");
 }

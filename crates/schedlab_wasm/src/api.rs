@@ -48,6 +48,15 @@ impl Embedded {
         files: &[ScenarioFile],
         options: &SimulatorOptions,
     ) -> Result<Embedded, Vec<Diagnostic>> {
+        Embedded::load_with_plugins(files, options, &[])
+    }
+
+    /// [`Embedded::load`] with custom plugins in scope (`schedlab run --plugin`).
+    pub fn load_with_plugins(
+        files: &[ScenarioFile],
+        options: &SimulatorOptions,
+        plugins: &[schedlab_core::scheduler::v1_35::CustomPlugin],
+    ) -> Result<Embedded, Vec<Diagnostic>> {
         let sources: Vec<Source> = files
             .iter()
             .map(|f| Source {
@@ -59,7 +68,9 @@ impl Embedded {
             SchedulerName::V1_17 => SchedulerVersion::V1_17,
             SchedulerName::V1_35 => SchedulerVersion::V1_35,
         });
-        let mut scenario = Scenario::load_with(&sources, requested)?;
+        let mut scenario = schedlab_core::scheduler::v1_35::with_custom_plugins(plugins, || {
+            Scenario::load_with(&sources, requested)
+        })?;
         let summary = options.summary.unwrap_or(false);
         scenario.extender_nodeinfo_fix = options.extender_nodeinfo_fix.unwrap_or(false);
         if !options.offline.unwrap_or(false) {
@@ -408,6 +419,67 @@ pub(crate) fn read_files(files: &JsValue) -> Result<Vec<ScenarioFile>, Vec<Input
 /// The largest integer a JavaScript number holds exactly.
 const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
+/// The `plugins` option: each name's kube-scheduler-wasm-extension guest, as bytes.
+fn read_plugins(
+    options: &JsValue,
+) -> Result<Vec<schedlab_core::scheduler::v1_35::CustomPlugin>, Vec<InputError>> {
+    let plugins = if options.is_object() {
+        get(options, "plugins")
+    } else {
+        JsValue::UNDEFINED
+    };
+    if plugins.is_undefined() || plugins.is_null() {
+        return Ok(Vec::new());
+    }
+    if !plugins.is_object() {
+        return Err(vec![problem(
+            "options",
+            "plugins",
+            "expected an object of plugin names to wasm guests (Uint8Array or ArrayBuffer)",
+        )]);
+    }
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    let object: &js_sys::Object = plugins.unchecked_ref();
+    for key in js_sys::Object::keys(object).iter() {
+        let name = key.as_string().unwrap_or_default();
+        let path = format!("plugins.{name}");
+        let value = get(&plugins, &name);
+        let bytes = if let Some(a) = value.dyn_ref::<js_sys::Uint8Array>() {
+            a.to_vec()
+        } else if let Some(b) = value.dyn_ref::<js_sys::ArrayBuffer>() {
+            js_sys::Uint8Array::new(b).to_vec()
+        } else {
+            errors.push(problem(
+                "options",
+                &path,
+                "expected a wasm guest's bytes (Uint8Array or ArrayBuffer)",
+            ));
+            continue;
+        };
+        if schedlab_core::scheduler::v1_35::REGISTRY
+            .iter()
+            .any(|s| s.name == name)
+        {
+            errors.push(problem(
+                "options",
+                &path,
+                format!("a plugin named {name:?} already exists"),
+            ));
+            continue;
+        }
+        match schedlab_core::scheduler::v1_35::wasm_guest_plugin(&name, bytes.into()) {
+            Ok(p) => out.push(p),
+            Err(e) => errors.push(problem("options", &path, e)),
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
+
 fn read_options(options: &JsValue) -> Result<SimulatorOptions, Vec<InputError>> {
     let mut out = SimulatorOptions::default();
     if options.is_undefined() || options.is_null() {
@@ -417,7 +489,7 @@ fn read_options(options: &JsValue) -> Result<SimulatorOptions, Vec<InputError>> 
         return Err(vec![problem(
             "options",
             "",
-            "expected {seed?, scheduler?, summary?, offline?, extenderNodeinfoFix?}",
+            "expected {seed?, scheduler?, summary?, offline?, extenderNodeinfoFix?, plugins?}",
         )]);
     }
     let mut errors = Vec::new();
@@ -550,8 +622,10 @@ impl Simulator {
         >,
     ) -> Result<Simulator, JsValue> {
         let files = read_files(&files).map_err(throw_inputs)?;
-        let options = read_options(&options.unwrap_or(JsValue::UNDEFINED)).map_err(throw_inputs)?;
-        let inner = Embedded::load(&files, &options)
+        let options = options.unwrap_or(JsValue::UNDEFINED);
+        let plugins = read_plugins(&options).map_err(throw_inputs)?;
+        let options = read_options(&options).map_err(throw_inputs)?;
+        let inner = Embedded::load_with_plugins(&files, &options, &plugins)
             .map_err(|errs| throw_inputs(errs.iter().map(input_error).collect()))?;
         Ok(Simulator {
             inner: std::rc::Rc::new(std::cell::RefCell::new(inner)),

@@ -63,6 +63,13 @@ pub struct SimulatorOptions {
     #[tsify(optional)]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub extender_nodeinfo_fix: Option<bool>,
+    /// Custom plugins by name (`schedlab run --plugin NAME=FILE`): each a
+    /// kube-scheduler-wasm-extension guest's bytes, enabled by that name in the scenario's v1
+    /// configuration like an in-tree plugin. (Read from the object by `fromFiles`, never
+    /// serialized.)
+    #[tsify(optional, type = "Record<string, Uint8Array | ArrayBuffer>")]
+    #[serde(skip)]
+    pub plugins: Option<()>,
 }
 
 /// An extender call the run paused at (`awaitedCalls()`): POST `body` to `url` with

@@ -368,3 +368,61 @@ fn queue_lists_the_sub_queues() {
     assert!(on_b.contains("default/checkout"), "{on_b}");
     assert!(!on_b.contains("default/reports-0"), "{on_b}");
 }
+
+#[wasm_bindgen_test]
+fn a_wasm_guest_plugin_is_enabled_by_name() {
+    // NodeNumber (hand-written WAT): its Filter keeps only the node whose name ends in the
+    // pod name's last digit, so web-2 goes to node-2; without the guest the configuration
+    // names a plugin that does not exist.
+    let wat = include_str!("../../schedlab_guest/guests/node_number.wat");
+    let bytes = wat::parse_str(wat).expect("assembles");
+    let files = [
+        (
+            "cluster.yaml",
+            "apiVersion: v1\nkind: List\nitems:\n\
+             - {apiVersion: v1, kind: Node, metadata: {name: node-1}, status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"110\"}}}\n\
+             - {apiVersion: v1, kind: Node, metadata: {name: node-2}, status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"110\"}}}\n\
+             - {apiVersion: v1, kind: Pod, metadata: {name: web-2}, spec: {containers: [{name: c}]}}\n",
+        ),
+        (
+            "config.yaml",
+            "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n\
+             - schedulerName: default-scheduler\n  plugins:\n    filter:\n      enabled: [{name: NodeNumber}]\n",
+        ),
+    ];
+    let plugins = Object::new();
+    Reflect::set(
+        &plugins,
+        &"NodeNumber".into(),
+        &js_sys::Uint8Array::from(&bytes[..]).into(),
+    )
+    .unwrap();
+    let options = Object::new();
+    Reflect::set(&options, &"plugins".into(), &plugins).unwrap();
+    let mut sim = Simulator::from_files(as_array(&files), Some(options.into()))
+        .unwrap_or_else(|e| panic!("loads: {}", stringify(&e)));
+    let cycle = sim.step();
+    assert_eq!(string(&cycle, "node").as_deref(), Some("node-2"));
+    let without = Simulator::from_files(as_array(&files), None);
+    let Err(e) = without else {
+        panic!("NodeNumber is not registered without the guest");
+    };
+    assert!(
+        stringify(&e).contains("does not exist"),
+        "{}",
+        stringify(&e)
+    );
+    // Not bytes: an error naming the option.
+    let bad = Object::new();
+    Reflect::set(&bad, &"NodeNumber".into(), &"x".into()).unwrap();
+    let options = Object::new();
+    Reflect::set(&options, &"plugins".into(), &bad).unwrap();
+    let Err(e) = Simulator::from_files(as_array(&files), Some(options.into())) else {
+        panic!("refused");
+    };
+    assert!(
+        stringify(&e).contains("plugins.NodeNumber"),
+        "{}",
+        stringify(&e)
+    );
+}
