@@ -449,11 +449,17 @@ fn read_plugins(
             a.to_vec()
         } else if let Some(b) = value.dyn_ref::<js_sys::ArrayBuffer>() {
             js_sys::Uint8Array::new(b).to_vec()
+        } else if value.is_object() || value.is_function() {
+            match crate::js_plugins::js_plugin(&name, &value) {
+                Ok(p) => out.push(p),
+                Err(e) => errors.push(problem("options", &path, e)),
+            }
+            continue;
         } else {
             errors.push(problem(
                 "options",
                 &path,
-                "expected a wasm guest's bytes (Uint8Array or ArrayBuffer)",
+                "expected a JavaScript plugin (an object or a factory) or a wasm guest's bytes (Uint8Array or ArrayBuffer)",
             ));
             continue;
         };

@@ -8,6 +8,7 @@
 
 mod api;
 mod extenders;
+mod js_plugins;
 pub mod types;
 
 pub use api::{input_error, limits, Embedded, Simulator};

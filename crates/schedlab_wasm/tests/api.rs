@@ -426,3 +426,140 @@ fn a_wasm_guest_plugin_is_enabled_by_name() {
         stringify(&e)
     );
 }
+
+/// Two nodes, pods `pod-2` and `pod-1`, and a v1 configuration whose `plugins` block is
+/// `plugins` (indented under the profile).
+fn plugin_files(plugins: &str) -> [(&'static str, String); 2] {
+    [
+        (
+            "cluster.yaml",
+            "apiVersion: v1\nkind: List\nitems:\n\
+             - {apiVersion: v1, kind: Node, metadata: {name: node-1}, status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"110\"}}}\n\
+             - {apiVersion: v1, kind: Node, metadata: {name: node-2}, status: {allocatable: {cpu: \"4\", memory: 8Gi, pods: \"110\"}}}\n\
+             - {apiVersion: v1, kind: Pod, metadata: {name: pod-2}, spec: {containers: [{name: c}]}}\n\
+             - {apiVersion: v1, kind: Pod, metadata: {name: pod-1}, spec: {containers: [{name: c}]}}\n"
+                .to_string(),
+        ),
+        (
+            "config.yaml",
+            format!(
+                "apiVersion: kubescheduler.config.k8s.io/v1\nkind: KubeSchedulerConfiguration\nprofiles:\n\
+                 - schedulerName: default-scheduler\n{plugins}"
+            ),
+        ),
+    ]
+}
+
+/// `Simulator.fromFiles` with `{plugins: {name: value}}`.
+fn with_plugin(
+    files: &[(&str, String)],
+    name: &str,
+    value: &JsValue,
+) -> Result<Simulator, JsValue> {
+    let files: Vec<(&str, &str)> = files.iter().map(|(n, t)| (*n, t.as_str())).collect();
+    let plugins = Object::new();
+    Reflect::set(&plugins, &name.into(), value).unwrap();
+    let options = Object::new();
+    Reflect::set(&options, &"plugins".into(), &plugins).unwrap();
+    Simulator::from_files(as_array(&files), Some(options.into()))
+}
+
+/// A JavaScript value from source text.
+fn js_value(source: &str) -> JsValue {
+    js_sys::Function::new_no_args(&format!("return ({source});"))
+        .call0(&JsValue::UNDEFINED)
+        .unwrap()
+}
+
+const SCORE_ONLY: &str = "  plugins:\n    score:\n      disabled: [{name: \"*\"}]\n      enabled: [{name: NodeNumber, weight: 3}]\n";
+
+#[wasm_bindgen_test]
+fn a_javascript_score_plugin_scores_as_the_wasm_guest_with_the_same_logic() {
+    // NodeNumber's rule in JavaScript: 10 when the node name's last digit is the pod name's,
+    // else 0. pod-2: node-2 10 x weight 3 = 30, node-1 0; pod-1 then goes to node-1 (30).
+    let js = js_value(
+        "{score(pod, node) { const d = (s) => s.slice(-1); \
+         return d(pod.metadata.name) === d(node.metadata.name) ? 10 : 0; }}",
+    );
+    let mut sim = with_plugin(&plugin_files(SCORE_ONLY), "NodeNumber", &js)
+        .unwrap_or_else(|e| panic!("loads: {}", stringify(&e)));
+    sim.run(None).unwrap();
+    let report: JsValue = sim.report().into();
+    assert_eq!(string(&report, "cycles.0.node").as_deref(), Some("node-2"));
+    assert_eq!(
+        stringify(&get(&report, "cycles.0.totals")),
+        r#"{"node-1":0,"node-2":30}"#
+    );
+    assert_eq!(string(&report, "cycles.1.node").as_deref(), Some("node-1"));
+    // The WAT guest, whose PreScore reads the pod's digit, enabled at preScore too: the
+    // same totals.
+    let wat = include_str!("../../schedlab_guest/guests/node_number.wat");
+    let bytes: JsValue = js_sys::Uint8Array::from(&wat::parse_str(wat).unwrap()[..]).into();
+    let with_prescore = format!(
+        "  plugins:\n    preScore:\n      enabled: [{{name: NodeNumber}}]\n{}",
+        &SCORE_ONLY[11..]
+    );
+    let mut guest = with_plugin(&plugin_files(&with_prescore), "NodeNumber", &bytes)
+        .unwrap_or_else(|e| panic!("loads: {}", stringify(&e)));
+    guest.run(None).unwrap();
+    let guest_report: JsValue = guest.report().into();
+    for path in ["cycles.0.totals", "cycles.1.totals"] {
+        assert_eq!(
+            stringify(&get(&guest_report, path)),
+            stringify(&get(&report, path)),
+            "{path}"
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+fn a_javascript_filter_plugin_and_a_factory_with_args() {
+    // filter: a string is an Unschedulable reason. pod-2 fits node-2 only.
+    let js = js_value(
+        "{filter(pod, node) { return pod.metadata.name.slice(-1) === node.metadata.name.slice(-1) \
+         ? undefined : 'digit ' + node.metadata.name.slice(-1); }}",
+    );
+    let filter = "  plugins:\n    filter:\n      enabled: [{name: Digits}]\n";
+    let mut sim = with_plugin(&plugin_files(filter), "Digits", &js).unwrap();
+    sim.run(None).unwrap();
+    let report: JsValue = sim.report().into();
+    assert_eq!(string(&report, "cycles.0.node").as_deref(), Some("node-2"));
+    assert_eq!(
+        string(&report, "cycles.0.filter.node-1.Digits.0").as_deref(),
+        Some("digit 1")
+    );
+    // A factory gets the pluginConfig args: every node scores `bonus` (7) x weight 2 = 14.
+    let factory = js_value("(args) => ({score() { return args ? args.bonus : 0; }})");
+    let config = "  plugins:\n    score:\n      disabled: [{name: \"*\"}]\n      enabled: [{name: Bonus, weight: 2}]\n  pluginConfig:\n  - {name: Bonus, args: {bonus: 7}}\n";
+    let mut sim = with_plugin(&plugin_files(config), "Bonus", &factory).unwrap();
+    sim.run(None).unwrap();
+    let report: JsValue = sim.report().into();
+    assert_eq!(
+        stringify(&get(&report, "cycles.0.totals")),
+        r#"{"node-1":14,"node-2":14}"#
+    );
+}
+
+#[wasm_bindgen_test]
+fn a_javascript_plugin_that_throws_is_an_error_naming_it() {
+    let js = js_value("{score() { throw new Error('boom'); }}");
+    let config = SCORE_ONLY.replace("NodeNumber", "Thrower");
+    let mut sim = with_plugin(&plugin_files(&config), "Thrower", &js).unwrap();
+    sim.run(None).unwrap();
+    let report: JsValue = sim.report().into();
+    assert_eq!(
+        string(&report, "cycles.0.outcome").as_deref(),
+        Some("Error")
+    );
+    let message = string(&report, "cycles.0.message").unwrap_or_default();
+    assert!(message.contains("Thrower: score threw: boom"), "{message}");
+    // Neither filter nor score: refused, naming the option.
+    let Err(e) = with_plugin(&plugin_files(SCORE_ONLY), "NodeNumber", &js_value("{}")) else {
+        panic!("refused");
+    };
+    assert!(
+        stringify(&e).contains("plugins.NodeNumber"),
+        "{}",
+        stringify(&e)
+    );
+}

@@ -7,6 +7,7 @@
 //! profile builder builds them through their factories. A spec is made once per distinct
 //! name and set of points and kept for the life of the process (a few bytes each).
 
+pub mod script;
 pub mod wasm_guest;
 
 use super::plugin::{Plugin, PluginSpec, Points};

@@ -1,0 +1,155 @@
+//! A plugin written in a host's language (JavaScript in the page and the JS API): the host
+//! implements [`ScriptPlugin`] over plain JSON, and this adapter makes it a v1.35 plugin.
+//!
+//! What a script sees: the pod as Kubernetes writes it, and each node as its object with
+//! `requested` (what its pods ask for, as a resource list) and `pods` (`namespace/name` of
+//! the pods on it). Nothing else (no wall clock): results stay deterministic. A script that
+//! throws, or answers garbage, is an `Error` status naming the plugin.
+
+use super::super::plugin::{Cx, Plugin, PluginState, Points};
+use super::super::status::Code;
+use super::CustomPlugin;
+use crate::cluster::NodeInfo;
+use crate::sched::Reason;
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+/// A Filter answer: upstream's code name (`Success`, `Unschedulable`,
+/// `UnschedulableAndUnresolvable`, `Error`) and its reasons.
+pub type ScriptStatus = (String, Vec<String>);
+
+/// What a host-language plugin implements. Err: the message of an `Error` status.
+pub trait ScriptPlugin: Send + Sync {
+    /// The extension points it implements (Filter, Score).
+    fn points(&self) -> Points;
+    /// Filter: the pod on `node`.
+    fn filter(&self, pod: &Value, node: &Value) -> Result<ScriptStatus, String>;
+    /// Score: the node's raw score.
+    fn score(&self, pod: &Value, node: &Value) -> Result<i64, String>;
+    /// Whether it normalizes its scores.
+    fn normalizes(&self) -> bool;
+    /// NormalizeScore: the scores of the cycle (node name, score), changed in place.
+    fn normalize(&self, pod: &Value, scores: &mut [(String, i64)]) -> Result<(), String>;
+}
+
+/// Makes a script's instance for a profile from its `pluginConfig` args.
+pub type ScriptFactory =
+    dyn Fn(Option<&Value>) -> Result<Arc<dyn ScriptPlugin>, String> + Send + Sync;
+
+/// A custom plugin made of a script; `build` makes one per profile from its
+/// `pluginConfig` args.
+pub fn script_plugin(name: &str, points: Points, build: Arc<ScriptFactory>) -> CustomPlugin {
+    let plugin_name = name.to_string();
+    CustomPlugin {
+        name: name.to_string(),
+        points,
+        factory: Arc::new(move |args| {
+            let script = build(args)?;
+            Ok(Box::new(Scripted {
+                name: super::static_name(&plugin_name),
+                script,
+            }) as Box<dyn Plugin>)
+        }),
+    }
+}
+
+struct Scripted {
+    name: &'static str,
+    script: Arc<dyn ScriptPlugin>,
+}
+
+/// The pod as the script reads it.
+fn pod_json(cx: &Cx) -> Value {
+    serde_json::to_value(&*cx.pod.pod).unwrap_or(Value::Null)
+}
+
+/// A node as the script reads it.
+fn node_json(cx: &Cx, node: &NodeInfo) -> Value {
+    let mut v = serde_json::to_value(node.object()).unwrap_or(Value::Null);
+    let pods: Vec<String> = node
+        .pods()
+        .iter()
+        .map(|&p| cx.cluster.pods()[p].full_name.clone())
+        .collect();
+    if let Value::Object(m) = &mut v {
+        m.insert(
+            "requested".into(),
+            json!({
+                "cpu": format!("{}m", node.requested().milli_cpu),
+                "memory": node.requested().memory.to_string(),
+                "pods": pods.len().to_string(),
+            }),
+        );
+        m.insert("pods".into(), json!(pods));
+    }
+    v
+}
+
+impl Plugin for Scripted {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn filter(
+        &self,
+        cx: &Cx,
+        _state: Option<&dyn PluginState>,
+        node: &NodeInfo,
+        reasons: &mut Vec<Reason>,
+    ) -> Code {
+        let answer = self.script.filter(&pod_json(cx), &node_json(cx, node));
+        let (code, texts) = match answer {
+            Ok((code, texts)) => match code.as_str() {
+                "Success" | "" => return Code::Success,
+                "Unschedulable" => (Code::Unschedulable, texts),
+                "UnschedulableAndUnresolvable" => (Code::UnschedulableAndUnresolvable, texts),
+                "Error" => (Code::Error, texts),
+                other => (
+                    Code::Error,
+                    vec![format!(
+                        "{}: filter returned the unknown code {other:?}",
+                        self.name
+                    )],
+                ),
+            },
+            Err(e) => (Code::Error, vec![format!("{}: {e}", self.name)]),
+        };
+        reasons.extend(texts.into_iter().map(|t| Reason::Message(t.into())));
+        code
+    }
+
+    fn score(
+        &self,
+        cx: &Cx,
+        _state: Option<&dyn PluginState>,
+        node: &NodeInfo,
+    ) -> Result<i64, String> {
+        self.script
+            .score(&pod_json(cx), &node_json(cx, node))
+            .map_err(|e| format!("{}: {e}", self.name))
+    }
+
+    fn normalizes(&self) -> bool {
+        self.script.normalizes()
+    }
+
+    fn normalize(
+        &self,
+        cx: &Cx,
+        _state: Option<&dyn PluginState>,
+        nodes: &[&NodeInfo],
+        scores: &mut [i64],
+    ) {
+        let mut list: Vec<(String, i64)> = nodes
+            .iter()
+            .zip(scores.iter())
+            .map(|(n, s)| (n.name().to_string(), *s))
+            .collect();
+        // A failed normalize keeps the raw scores.
+        if self.script.normalize(&pod_json(cx), &mut list).is_ok() {
+            for (slot, (_, s)) in scores.iter_mut().zip(list) {
+                *slot = s;
+            }
+        }
+    }
+}

@@ -1,0 +1,194 @@
+//! JavaScript plugins for the JS API's `plugins` option: an object with `filter(pod, node)`,
+//! `score(pod, node)` and `normalizeScore(pod, scores)` (any of them), or a factory function
+//! that takes the plugin's `pluginConfig.args` and returns such an object. They run
+//! synchronously inside the run, on the thread that made them (so results stay
+//! deterministic); see `schedlab_core`'s `ScriptPlugin` for what they are handed.
+//!
+//! `filter` returns nothing (or `true`) for Success, a string for Unschedulable with that
+//! reason, or `{code, reasons}` (`code`: `Unschedulable`, `UnschedulableAndUnresolvable`,
+//! `Error`). `score` returns a number. `normalizeScore` gets `[{node, score}]` and returns the
+//! new scores as an array of numbers (or changes the `score`s in place). A plugin that throws is
+//! an `Error` status naming it.
+
+use crate::api::parse;
+use js_sys::{Array, Function, Object, Reflect};
+use schedlab_core::scheduler::v1_35::{
+    script_plugin, CustomPlugin, Point, Points, ScriptPlugin, ScriptStatus,
+};
+use send_wrapper::SendWrapper;
+use serde_json::Value;
+use std::sync::Arc;
+use wasm_bindgen::{JsCast, JsValue};
+
+/// One instance: the object and its methods.
+struct JsPlugin {
+    object: SendWrapper<Object>,
+    filter: Option<SendWrapper<Function>>,
+    score: Option<SendWrapper<Function>>,
+    normalize: Option<SendWrapper<Function>>,
+}
+
+fn method(object: &Object, name: &str) -> Option<SendWrapper<Function>> {
+    Reflect::get(object, &name.into())
+        .ok()
+        .and_then(|f| f.dyn_into::<Function>().ok())
+        .map(SendWrapper::new)
+}
+
+impl JsPlugin {
+    fn new(object: Object) -> JsPlugin {
+        JsPlugin {
+            filter: method(&object, "filter"),
+            score: method(&object, "score"),
+            normalize: method(&object, "normalizeScore"),
+            object: SendWrapper::new(object),
+        }
+    }
+
+    fn points(&self) -> Points {
+        let mut points = Vec::new();
+        if self.filter.is_some() {
+            points.push(Point::Filter);
+        }
+        if self.score.is_some() {
+            points.push(Point::Score);
+        }
+        Points::of(&points)
+    }
+
+    /// Calls `f` with `args`; a throw is its message.
+    fn call(&self, f: &Function, name: &str, args: &[JsValue]) -> Result<JsValue, String> {
+        let list: Array = args.iter().collect();
+        f.apply(&self.object, &list).map_err(|e| thrown(name, &e))
+    }
+}
+
+/// What a thrown value says.
+fn thrown(method: &str, e: &JsValue) -> String {
+    let message = Reflect::get(e, &"message".into())
+        .ok()
+        .and_then(|m| m.as_string())
+        .or_else(|| e.as_string())
+        .unwrap_or_else(|| "a value that is not an Error".into());
+    format!("{method} threw: {message}")
+}
+
+fn js(v: &Value) -> JsValue {
+    parse(&v.to_string())
+}
+
+impl ScriptPlugin for JsPlugin {
+    fn points(&self) -> Points {
+        JsPlugin::points(self)
+    }
+
+    fn filter(&self, pod: &Value, node: &Value) -> Result<ScriptStatus, String> {
+        let Some(f) = &self.filter else {
+            return Ok(("Success".into(), Vec::new()));
+        };
+        let r = self.call(f, "filter", &[js(pod), js(node)])?;
+        if r.is_undefined() || r.is_null() || r.as_bool() == Some(true) {
+            return Ok(("Success".into(), Vec::new()));
+        }
+        if let Some(reason) = r.as_string() {
+            return Ok(("Unschedulable".into(), vec![reason]));
+        }
+        if r.is_object() {
+            let code = Reflect::get(&r, &"code".into())
+                .ok()
+                .and_then(|c| c.as_string())
+                .unwrap_or_else(|| "Unschedulable".into());
+            let reasons = Reflect::get(&r, &"reasons".into())
+                .ok()
+                .filter(Array::is_array)
+                .map(|x| {
+                    Array::from(&x)
+                        .iter()
+                        .map(|s| s.as_string().unwrap_or_else(|| format!("{s:?}")))
+                        .collect()
+                })
+                .unwrap_or_default();
+            return Ok((code, reasons));
+        }
+        Err(format!(
+            "filter returned {}: expected nothing, a reason or {{code, reasons}}",
+            js_sys::JSON::stringify(&r)
+                .ok()
+                .and_then(|s| s.as_string())
+                .unwrap_or_default()
+        ))
+    }
+
+    fn score(&self, pod: &Value, node: &Value) -> Result<i64, String> {
+        let Some(f) = &self.score else {
+            return Ok(0);
+        };
+        let r = self.call(f, "score", &[js(pod), js(node)])?;
+        match r.as_f64() {
+            Some(n) if n.is_finite() && n.fract() == 0.0 && n.abs() <= 9.0e15 => Ok(n as i64),
+            _ => Err(format!(
+                "score returned {}: expected a whole number",
+                js_sys::JSON::stringify(&r)
+                    .ok()
+                    .and_then(|s| s.as_string())
+                    .unwrap_or_default()
+            )),
+        }
+    }
+
+    fn normalizes(&self) -> bool {
+        self.normalize.is_some()
+    }
+
+    fn normalize(&self, pod: &Value, scores: &mut [(String, i64)]) -> Result<(), String> {
+        let Some(f) = &self.normalize else {
+            return Ok(());
+        };
+        let list: Array = scores
+            .iter()
+            .map(|(n, s)| {
+                let o = Object::new();
+                let _ = Reflect::set(&o, &"node".into(), &n.into());
+                let _ = Reflect::set(&o, &"score".into(), &(*s as f64).into());
+                JsValue::from(o)
+            })
+            .collect();
+        let r = self.call(f, "normalizeScore", &[js(pod), list.clone().into()])?;
+        let values: Vec<JsValue> = if Array::is_array(&r) {
+            Array::from(&r).iter().collect()
+        } else {
+            list.iter()
+                .map(|o| Reflect::get(&o, &"score".into()).unwrap_or(JsValue::UNDEFINED))
+                .collect()
+        };
+        for ((_, slot), v) in scores.iter_mut().zip(values) {
+            if let Some(n) = v.as_f64().filter(|n| n.is_finite()) {
+                *slot = n as i64;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A JavaScript plugin from the `plugins` option's value: an object, or a factory function
+/// (called with the plugin's args, `undefined` without any). Err: why it cannot be one.
+pub(crate) fn js_plugin(name: &str, value: &JsValue) -> Result<CustomPlugin, String> {
+    let value = SendWrapper::new(value.clone());
+    let build = move |args: Option<&Value>| -> Result<Arc<dyn ScriptPlugin>, String> {
+        let object = match value.dyn_ref::<Function>() {
+            Some(factory) => factory
+                .call1(&JsValue::UNDEFINED, &args.map_or(JsValue::UNDEFINED, js))
+                .map_err(|e| thrown("the factory", &e))?,
+            None => (*value).clone(),
+        };
+        let object: Object = object
+            .dyn_into()
+            .map_err(|_| "the factory returned no object".to_string())?;
+        Ok(Arc::new(JsPlugin::new(object)))
+    };
+    let points = build(None)?.points();
+    if points == Points::NONE {
+        return Err("a plugin object needs a filter or a score method".into());
+    }
+    Ok(script_plugin(name, points, Arc::new(build)))
+}
