@@ -70,6 +70,10 @@ pub struct BenchArgs {
     /// simulation's own cost of calling an extender, with no network.
     #[arg(long)]
     mock_extender: bool,
+    /// Enable a custom plugin at Score (weight 1; and at PreScore when it has one), under
+    /// v1.35: `--plugin NAME=guest.wasm --score-plugin NAME`, what a custom plugin costs.
+    #[arg(long, value_name = "NAME")]
+    score_plugin: Option<String>,
 }
 
 /// Which loop the benchmark times.
@@ -212,6 +216,19 @@ pub fn run(a: &BenchArgs) -> ExitCode {
     if a.mock_extender {
         if let Err(e) = schedlab_core::add_mock_extender(&mut scenario) {
             eprintln!("error: --mock-extender: {e}");
+            return ExitCode::from(1);
+        }
+    }
+    if let Some(name) = &a.score_plugin {
+        let plugin = crate::CUSTOM_PLUGINS
+            .get()
+            .and_then(|list| list.iter().find(|p| p.name == *name));
+        let Some(plugin) = plugin else {
+            eprintln!("error: --score-plugin {name}: no --plugin {name}=FILE given");
+            return ExitCode::from(1);
+        };
+        if let Err(e) = schedlab_core::add_score_plugin(&mut scenario, plugin) {
+            eprintln!("error: --score-plugin {name}: {e}");
             return ExitCode::from(1);
         }
     }

@@ -46,5 +46,6 @@ pub use parallel::{map, threads};
 pub use scenario::Scenario;
 pub use simulation::Run;
 pub use workloads::{
-    add_mock_extender, build, build_for, scheduling_basic, single_pass, SinglePass, Workload,
+    add_mock_extender, add_score_plugin, build, build_for, scheduling_basic, single_pass,
+    SinglePass, Workload,
 };

@@ -476,6 +476,45 @@ pub fn single_pass(s: &Scenario, seed: u64, detail: bool) -> SinglePass {
     out
 }
 
+/// Enables `plugin` (a custom plugin with a Score point) at Score with weight 1, and at
+/// PreScore when it has one, in a built v1.35 workload's configuration, which keeps its
+/// `percentageOfNodesToScore`: for `schedlab bench --score-plugin`, what a custom plugin costs
+/// the run. Err: why it could not be added.
+pub fn add_score_plugin(
+    scenario: &mut Scenario,
+    plugin: &crate::v135::custom::CustomPlugin,
+) -> Result<(), String> {
+    use crate::v135::plugin::Point;
+    let crate::scheduler::Scheduler::V135(old) = &*scenario.scheduler else {
+        return Err("a custom plugin runs under v1.35 only (--scheduler v1.35)".into());
+    };
+    if !plugin.points.has(Point::Score) {
+        return Err(format!("{} has no Score point", plugin.name));
+    }
+    let mut plugins =
+        serde_json::json!({"score": {"enabled": [{"name": plugin.name, "weight": 1}]}});
+    if plugin.points.has(Point::PreScore) {
+        plugins["preScore"] = serde_json::json!({"enabled": [{"name": plugin.name}]});
+    }
+    let doc = serde_json::json!({
+        "apiVersion": "kubescheduler.config.k8s.io/v1",
+        "kind": "KubeSchedulerConfiguration",
+        "percentageOfNodesToScore": old.percentage_of_nodes_to_score,
+        "profiles": [{"schedulerName": "default-scheduler", "plugins": plugins}],
+    });
+    let read = crate::v135::custom::with_custom_plugins(std::slice::from_ref(plugin), || {
+        crate::v135::config::read(doc)
+    });
+    let (config, _) = read.map_err(|errs| {
+        errs.iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join("; ")
+    })?;
+    scenario.scheduler = std::sync::Arc::new(crate::scheduler::Scheduler::V135(config));
+    Ok(())
+}
+
 /// The URL prefix of the benchmarks' mock extender.
 pub const BENCH_EXTENDER: &str = "http://bench-extender.invalid/scheduler";
 

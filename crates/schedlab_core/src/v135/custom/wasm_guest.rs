@@ -66,6 +66,9 @@ struct Loaded {
     /// The addresses of the node facts of the snapshot it holds (compared, never read), to
     /// hand it a new one only when a node changed.
     snapshot_of: Vec<usize>,
+    /// The cycle last checked (the pod's and the node order's addresses): the nodes are
+    /// compared once a cycle, not at every call.
+    checked: (usize, usize, usize),
 }
 
 fn address(facts: &NodeFacts) -> usize {
@@ -91,6 +94,7 @@ impl WasmGuest {
             loaded: Mutex::new(Loaded {
                 guest,
                 snapshot_of: Vec::new(),
+                checked: (0, 0, 0),
             }),
         }
     }
@@ -102,6 +106,15 @@ impl WasmGuest {
     /// The guest, with the cycle's nodes handed over when they changed.
     fn lock(&self, cx: &Cx) -> std::sync::MutexGuard<'_, Loaded> {
         let mut l = self.loaded.lock().unwrap_or_else(PoisonError::into_inner);
+        let cycle = (
+            cx.pod as *const _ as usize,
+            cx.order.as_ptr() as usize,
+            cx.order.len(),
+        );
+        if l.checked == cycle {
+            return l;
+        }
+        l.checked = cycle;
         let nodes = cx.cluster.nodes();
         let same = l.snapshot_of.len() == nodes.len()
             && l.snapshot_of
