@@ -68,6 +68,31 @@ impl Rng {
     }
 }
 
+/// `text` with 1 to `edits` random edits: a `noise` piece inserted, up to `max_cut` bytes cut,
+/// or a byte replaced by a random ASCII one.
+fn mutated(text: &str, rng: &mut Rng, noise: &[&str], edits: usize, max_cut: usize) -> Vec<u8> {
+    let mut text = text.as_bytes().to_vec();
+    for _ in 0..1 + rng.below(edits) {
+        let at = rng.below(text.len() + 1);
+        match rng.below(3) {
+            0 => {
+                let n = noise[rng.below(noise.len())].as_bytes();
+                text.splice(at..at, n.iter().copied());
+            }
+            1 => {
+                let end = (at + 1 + rng.below(max_cut)).min(text.len());
+                text.drain(at..end);
+            }
+            _ => {
+                if at < text.len() {
+                    text[at] = (rng.next() & 0x7f) as u8;
+                }
+            }
+        }
+    }
+    text
+}
+
 fn realworld_inputs() -> Vec<File> {
     let mut paths: Vec<_> = std::fs::read_dir(realworld_dir().join("inputs"))
         .expect("shared/realworld/inputs")
@@ -249,25 +274,7 @@ fn byte_mutated_real_world_files_never_panic() {
         // Big files get fewer mutations to keep the test fast.
         let rounds = if f.text.len() > 100_000 { 3 } else { 16 };
         for round in 0..rounds {
-            let mut text = f.text.clone().into_bytes();
-            for _ in 0..1 + rng.below(4) {
-                let at = rng.below(text.len() + 1);
-                match rng.below(3) {
-                    0 => {
-                        let n = noise[rng.below(noise.len())].as_bytes();
-                        text.splice(at..at, n.iter().copied());
-                    }
-                    1 => {
-                        let end = (at + 1 + rng.below(16)).min(text.len());
-                        text.drain(at..end);
-                    }
-                    _ => {
-                        if at < text.len() {
-                            text[at] = (rng.next() & 0x7f) as u8;
-                        }
-                    }
-                }
-            }
+            let text = mutated(&f.text, &mut rng, noise, 4, 16);
             let t = file(&f.name, String::from_utf8_lossy(&text).into_owned());
             if let Err(m) = survive(&[t]) {
                 failures.push(format!("{} round {round}: {m}", f.name));
@@ -1052,25 +1059,7 @@ fn byte_mutated_dra_scenarios_never_panic() {
         let files = schedlab_tests::scenario_files(&dir.join(&name));
         for (i, f) in files.iter().enumerate() {
             for round in 0..24 {
-                let mut text = f.text.clone().into_bytes();
-                for _ in 0..1 + rng.below(3) {
-                    let at = rng.below(text.len() + 1);
-                    match rng.below(3) {
-                        0 => {
-                            let n = noise[rng.below(noise.len())].as_bytes();
-                            text.splice(at..at, n.iter().copied());
-                        }
-                        1 => {
-                            let end = (at + 1 + rng.below(12)).min(text.len());
-                            text.drain(at..end);
-                        }
-                        _ => {
-                            if at < text.len() {
-                                text[at] = (rng.next() & 0x7f) as u8;
-                            }
-                        }
-                    }
-                }
+                let text = mutated(&f.text, &mut rng, noise, 3, 12);
                 let mut mutated = files.clone();
                 mutated[i] = file(&f.name, String::from_utf8_lossy(&text).into_owned());
                 if let Err(m) = survive_v135(&mutated) {

@@ -6,14 +6,17 @@
 use crate::input::{read_sources, Diagnostic, RefusedBy, Source};
 use crate::Scenario;
 
-const SUBDOMAIN: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric \
+pub(super) const SUBDOMAIN: &str =
+    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric \
     characters, '-' or '.', and must start and end with an alphanumeric character (e.g. \
     'example.com', regex used for validation is \
     '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-const LABEL: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric \
+pub(super) const LABEL: &str =
+    "a lowercase RFC 1123 label must consist of lower case alphanumeric \
     characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  \
     or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
-const KEY_NAME: &str = "name part must consist of alphanumeric characters, '-', '_' or '.', \
+pub(super) const KEY_NAME: &str =
+    "name part must consist of alphanumeric characters, '-', '_' or '.', \
     and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or \
     '123-abc', regex used for validation is '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')";
 const VALUE: &str = "a valid label must be an empty string or consist of alphanumeric \
