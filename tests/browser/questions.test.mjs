@@ -95,6 +95,26 @@ describe('the questions panel: compare, sweep, capacity', () => {
   });
   after(async () => env?.close());
 
+  it("the header's Compare brings the whole panel into view at 1024 × 768", async () => {
+    // Before the panel's body has loaded, the page cannot scroll far enough to show it: the body
+    // scrolls the panel up once drawn, so its controls are on screen, not below the fold.
+    const context = await env.context({ viewport: { width: 1024, height: 768 } });
+    const page = await env.tab(context);
+    await page.goto(`${env.base}#example=classic`);
+    await page.waitForSelector('[data-testid="node-card"]');
+    await page.click('[data-testid="open-questions"]');
+    const run = page.locator('[data-testid="compare-run"]');
+    await run.waitFor();
+    await page.waitForFunction(() => {
+      const r = document.querySelector('[data-testid="compare-run"]').getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= window.innerHeight;
+    }, null, { timeout: 5000 });
+    // The whole panel: its title on screen too.
+    const title = await page.locator('[data-testid="questions-toggle"]').boundingBox();
+    assert.ok(title.y >= 0 && title.y + title.height <= 768, `the panel's title is on screen (${title.y})`);
+    await context.close();
+  });
+
   it('compares LeastAllocated with MostAllocated side by side, and the link carries B', async () => {
     const { context, page } = await start(
       { ...split(read('least-vs-most/cluster.yaml')), policy: '', config: read('least-vs-most/least-allocated.yaml') },

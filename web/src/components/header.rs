@@ -58,6 +58,15 @@ fn open_questions() {
     if let Ok(Some(details)) = document.query_selector("[data-testid=questions] details") {
         // Its `toggle` event tells the panel.
         let _ = details.set_attribute("open", "");
-        details.scroll_into_view();
+        // Before its body's code has loaded the panel is a title only, and the page may not
+        // scroll far enough to bring it up: the body scrolls it into view once drawn.
+        if matches!(
+            document.query_selector("[data-testid=questions-tab-compare]"),
+            Ok(Some(_))
+        ) {
+            details.scroll_into_view();
+        } else {
+            let _ = details.set_attribute(super::questions_panel::SCROLL_WHEN_DRAWN, "");
+        }
     }
 }

@@ -110,9 +110,26 @@ split_point! {
     }
 }
 
+/// Set on the panel's `<details>` by the header's Compare when the body was not drawn yet:
+/// the body then scrolls the whole panel into view once it is.
+pub const SCROLL_WHEN_DRAWN: &str = "data-scroll-when-drawn";
+
+/// Scrolls the panel into view if the header asked for it before the body was drawn.
+fn scroll_if_asked() {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let selector = format!("[data-testid=questions] details[{SCROLL_WHEN_DRAWN}]");
+    if let Ok(Some(details)) = document.query_selector(&selector) {
+        let _ = details.remove_attribute(SCROLL_WHEN_DRAWN);
+        details.scroll_into_view();
+    }
+}
+
 /// The tabs and the chosen question's pane.
 #[component]
 fn QuestionsBody() -> impl IntoView {
+    request_animation_frame(scroll_if_asked);
     let question = RwSignal::new(Question::Compare);
     let tab = move |q: Question, label: &'static str, id: &'static str| {
         view! {
