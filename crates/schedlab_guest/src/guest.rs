@@ -615,11 +615,7 @@ impl Guest {
         target_pod: &[u8],
         node_name: &str,
     ) -> Result<GuestStatus, GuestError> {
-        let input = CallInput {
-            target_pod: target_pod.to_vec(),
-            ..call_input(pod, node_name)
-        };
-        self.status_call(Export::AddPod, input)
+        self.target_call(Export::AddPod, pod, target_pod, node_name)
     }
 
     /// PreFilterExtensions.RemovePod: `target_pod` is the pod removed from `node_name`.
@@ -629,10 +625,21 @@ impl Guest {
         target_pod: &[u8],
         node_name: &str,
     ) -> Result<GuestStatus, GuestError> {
+        self.target_call(Export::RemovePod, pod, target_pod, node_name)
+    }
+
+    /// AddPod or RemovePod: a status call that also hands over `target_pod`.
+    fn target_call(
+        &mut self,
+        export: Export,
+        pod: &[u8],
+        target_pod: &[u8],
+        node_name: &str,
+    ) -> Result<GuestStatus, GuestError> {
         let input = CallInput {
             target_pod: target_pod.to_vec(),
             ..call_input(pod, node_name)
         };
-        self.status_call(Export::RemovePod, input)
+        self.status_call(export, input)
     }
 }

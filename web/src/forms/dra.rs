@@ -918,27 +918,12 @@ fn constraint_line(c: &Value) -> String {
 
 /// Constraints as lines.
 pub fn format_constraints(list: Option<&Value>) -> String {
-    list.and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .map(constraint_line)
-        .collect::<Vec<_>>()
-        .join("\n")
+    super::list_lines(list, constraint_line)
 }
 
 /// Constraints from lines (an unchanged line keeps its constraint as it was).
 pub fn parse_constraints(text: &str, old: Option<&Value>) -> Result<Vec<Value>, String> {
-    let old_list: Vec<&Value> = old
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .collect();
-    let mut out = Vec::new();
-    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
-        if let Some(o) = old_list.iter().find(|o| constraint_line(o) == line) {
-            out.push((*o).clone());
-            continue;
-        }
+    super::parse_list_lines(text, old, constraint_line, |line, _| {
         let (attr, requests) = match line.split_once(" for ") {
             Some((a, r)) => (a.trim(), Some(r)),
             None => (line, None),
@@ -963,9 +948,8 @@ pub fn parse_constraints(text: &str, old: Option<&Value>) -> Result<Vec<Value>, 
             c.insert("requests".into(), Value::Array(names));
         }
         c.insert(key.into(), attr.into());
-        out.push(Value::Object(c));
-    }
-    Ok(out)
+        Ok(Value::Object(c))
+    })
 }
 
 #[cfg(test)]

@@ -429,6 +429,41 @@ fn remove_pruning(v: &mut Value, path: &[&str]) {
     }
 }
 
+/// A list field as lines, one per entry (`line` writes an entry).
+pub fn list_lines(list: Option<&Value>, line: impl Fn(&Value) -> String) -> String {
+    list.and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .map(line)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// A list field from lines: a line unchanged from `old` keeps its entry as it was (fields the
+/// line does not show included); any other is read by `parse`, which sees the entries read so
+/// far.
+pub fn parse_list_lines(
+    text: &str,
+    old: Option<&Value>,
+    line: impl Fn(&Value) -> String,
+    mut parse: impl FnMut(&str, &[Value]) -> Result<Value, String>,
+) -> Result<Vec<Value>, String> {
+    let old_list: Vec<&Value> = old
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .collect();
+    let mut out: Vec<Value> = Vec::new();
+    for text_line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let entry = match old_list.iter().find(|o| line(o) == text_line) {
+            Some(o) => (*o).clone(),
+            None => parse(text_line, &out)?,
+        };
+        out.push(entry);
+    }
+    Ok(out)
+}
+
 /// An integer field from a form input: empty is `None`.
 pub fn parse_int(text: &str, what: &str) -> Result<Option<i64>, String> {
     let t = text.trim();

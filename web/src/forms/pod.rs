@@ -244,28 +244,13 @@ fn claim_line(c: &Value) -> String {
 
 /// A pod's claims as lines.
 pub fn format_claims(list: Option<&Value>) -> String {
-    list.and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .map(claim_line)
-        .collect::<Vec<_>>()
-        .join("\n")
+    super::list_lines(list, claim_line)
 }
 
 /// A pod's claims from lines (`NAME: claim CLAIM`, `NAME: template TEMPLATE`); an unchanged
 /// line keeps its entry as it was.
 pub fn parse_claims(text: &str, old: Option<&Value>) -> Result<Vec<Value>, String> {
-    let old_list: Vec<&Value> = old
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .collect();
-    let mut out: Vec<Value> = Vec::new();
-    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
-        if let Some(o) = old_list.iter().find(|o| claim_line(o) == line) {
-            out.push((*o).clone());
-            continue;
-        }
+    super::parse_list_lines(text, old, claim_line, |line, read| {
         let hint = || {
             format!("{line:?}: write NAME: claim CLAIM, or NAME: template TEMPLATE (for instance gpu: template two-gpus)")
         };
@@ -284,12 +269,11 @@ pub fn parse_claims(text: &str, old: Option<&Value>) -> Result<Vec<Value>, Strin
             "template" => "resourceClaimTemplateName",
             _ => return Err(hint()),
         };
-        if out.iter().any(|c| str_at(c, &["name"]) == name) {
+        if read.iter().any(|c| str_at(c, &["name"]) == name) {
             return Err(format!("claim {name} is listed twice"));
         }
-        out.push(json!({"name": name, key: target}));
-    }
-    Ok(out)
+        Ok(json!({"name": name, key: target}))
+    })
 }
 
 /// Sets a request of the first container (made if the pod has none).

@@ -397,15 +397,18 @@ impl Mock {
             error: b.error.clone(),
             ..FilterReply::default()
         };
-        let mut kept = Vec::with_capacity(nodes.len());
-        self.each_rule(pod, nodes.iter().copied(), |node, rule| {
-            let id = NodeRef::Id(node.id());
-            match rule.map_or(Verdict::Pass, |r| r.filter) {
-                Verdict::Pass => kept.push(id),
-                Verdict::Fail => reply.failed.push((id, message(rule))),
-                Verdict::Unresolvable => reply.failed_unresolvable.push((id, message(rule))),
-            }
-        });
+        let mut kept_ids = Vec::with_capacity(nodes.len());
+        let mut verdicts = Vec::new();
+        self.filter_into(pod, nodes, &mut kept_ids, &mut verdicts);
+        let kept: Vec<NodeRef> = kept_ids.into_iter().map(NodeRef::Id).collect();
+        for (id, message, unresolvable) in verdicts {
+            let list = if unresolvable {
+                &mut reply.failed_unresolvable
+            } else {
+                &mut reply.failed
+            };
+            list.push((NodeRef::Id(id), message));
+        }
         match self.answers_with(ext) {
             AnswerWith::NodeNames => reply.node_names = Some(kept),
             AnswerWith::Nodes => reply.nodes = Some(kept),
