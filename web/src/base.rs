@@ -1,4 +1,4 @@
-//! The bottom of the page's crate: the six input files ([`EditorFile`]) and the constants
+//! The bottom of the page's crate: the seven input files ([`EditorFile`]) and the constants
 //! every part of the page shares. It imports nothing of the page, so anything may import it.
 
 use schedlab_core::input::looks_like_json;
@@ -12,9 +12,9 @@ pub const SEED: u64 = 0;
 pub const PAGE_MAX_TEXT: usize = 16 << 20;
 
 /// How many input files (editors) there are.
-pub const EDITORS: usize = 6;
+pub const EDITORS: usize = 7;
 
-/// One of the six input files.
+/// One of the seven input files.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum EditorFile {
     /// `nodes.yaml`.
@@ -31,6 +31,9 @@ pub enum EditorFile {
     /// `extenders.yaml`: schedlab's answers for the scheduler's extenders (`ExtenderMock`
     /// tables and `ExtenderRecording`s); empty when the extenders are called live.
     Extenders,
+    /// `plugins.js`: custom plugins, a JavaScript program that registers them by name
+    /// (`schedlab_js_plugins`); empty without any.
+    Plugins,
 }
 
 impl EditorFile {
@@ -42,6 +45,7 @@ impl EditorFile {
         EditorFile::Policy,
         EditorFile::Config,
         EditorFile::Extenders,
+        EditorFile::Plugins,
     ];
 
     /// Position in [`EditorFile::ALL`].
@@ -53,6 +57,7 @@ impl EditorFile {
             EditorFile::Policy => 3,
             EditorFile::Config => 4,
             EditorFile::Extenders => 5,
+            EditorFile::Plugins => 6,
         }
     }
 
@@ -65,6 +70,7 @@ impl EditorFile {
             EditorFile::Policy => "policy",
             EditorFile::Config => "config",
             EditorFile::Extenders => "extenders",
+            EditorFile::Plugins => "plugins",
         }
     }
 
@@ -85,10 +91,12 @@ impl EditorFile {
             EditorFile::Policy => "Policy",
             EditorFile::Config => "Scheduler configuration",
             EditorFile::Extenders => "Extenders",
+            EditorFile::Plugins => "Plugins",
         }
     }
 
-    /// `JSON` or `YAML`, detected from the content as the core does.
+    /// `JSON` or `YAML`, detected from the content as the core does (`JavaScript` for the
+    /// Plugins editor, [`EditorFile::format`]).
     pub fn format_of(text: &str) -> &'static str {
         if looks_like_json(text) {
             "JSON"
@@ -97,8 +105,29 @@ impl EditorFile {
         }
     }
 
+    /// The format of this editor's `text`: `JavaScript` for plugins, else JSON or YAML.
+    pub fn format(self, text: &str) -> &'static str {
+        match self {
+            EditorFile::Plugins => "JavaScript",
+            _ => EditorFile::format_of(text),
+        }
+    }
+
+    /// Whether the editor has a form view (all but the Plugins program).
+    pub fn has_form(self) -> bool {
+        self != EditorFile::Plugins
+    }
+
+    /// Whether the core reads this editor's text (the Plugins program runs in the host).
+    pub fn is_input(self) -> bool {
+        self != EditorFile::Plugins
+    }
+
     /// The file name given to the core, so its messages name the format the user typed.
     pub fn source_name(self, text: &str) -> String {
+        if self == EditorFile::Plugins {
+            return "plugins.js".into();
+        }
         let ext = if looks_like_json(text) {
             "json"
         } else {

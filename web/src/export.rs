@@ -323,7 +323,7 @@ status: {allocatable: {cpu: \"1\", memory: 4Gi, pods: \"110\"}}
                 EditorFile::Devices => String::new(),
                 EditorFile::Policy => String::new(),
                 EditorFile::Config => String::new(),
-                EditorFile::Extenders => String::new(),
+                EditorFile::Extenders | EditorFile::Plugins => String::new(),
             })
             .collect();
         let scenario = load(&texts).unwrap_or_else(|e| panic!("{e:?}"));

@@ -130,6 +130,7 @@ mod tests {
                 "".into(),
                 "".into(),
                 "".into(),
+                "".into(),
             ],
             seed: 0,
         }

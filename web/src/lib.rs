@@ -51,6 +51,7 @@ pub mod interned;
 pub mod lesson;
 pub mod link;
 pub mod misplaced;
+pub mod plugins;
 pub mod questions;
 pub mod scroll_hold;
 pub mod session;

@@ -361,9 +361,9 @@ pub fn encode_scenario(shared: &Shared) -> String {
     let mut same = BTreeMap::new();
     for f in EditorFile::ALL {
         let text = &shared.texts[f.index()];
-        if f == EditorFile::Extenders && text.is_empty() {
-            // No extenders' answers: the link is the one the page wrote before it had an
-            // Extenders editor (and pages of then read it).
+        if matches!(f, EditorFile::Extenders | EditorFile::Plugins) && text.is_empty() {
+            // No extenders' answers, no plugins: the link is the one the page wrote before it
+            // had these editors (and pages of then read it).
             continue;
         }
         match example {
@@ -684,8 +684,12 @@ fn unpack(packed: &str, warnings: &mut Vec<Warning>) -> Result<Shared, LinkError
                 });
             }
             text.to_string()
-        } else if matches!(f, EditorFile::Devices | EditorFile::Extenders) {
-            // A link written before the page had a Devices or an Extenders editor: it had none.
+        } else if matches!(
+            f,
+            EditorFile::Devices | EditorFile::Extenders | EditorFile::Plugins
+        ) {
+            // A link written before the page had a Devices, an Extenders or a Plugins editor:
+            // it had none.
             String::new()
         } else {
             return Err(LinkError::MissingEditor(f.stem()));
@@ -747,6 +751,7 @@ mod tests {
                 String::new(),
                 CLASSIC_POLICY.into(),
                 V117_CONFIG.into(),
+                String::new(),
                 String::new(),
             ],
             seed: 0,
@@ -1267,11 +1272,11 @@ mod tests {
         let json = "{\"v\": 1, \"scheduler\": \"v1.17\", \"seed\": 0, \"example\": \"gone\", \"texts\": {\"nodes\": \"a\", \"pods\": \"b\", \"policy\": \"c\", \"config\": \"d\"}}";
         let back = opened(&pack(json));
         assert_eq!(back.shared.example, "classic");
-        // (A link written before the Devices and Extenders editors has neither: they are
-        // empty.)
+        // (A link written before the Devices, Extenders and Plugins editors has none: they
+        // are empty.)
         assert_eq!(
             back.shared.texts,
-            ["a", "b", "", "c", "d", ""].map(String::from)
+            ["a", "b", "", "c", "d", "", ""].map(String::from)
         );
     }
 

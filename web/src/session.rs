@@ -74,6 +74,9 @@ pub struct SessionInfo {
     /// The scheduler's extenders, who answered them, the live calls made.
     #[serde(default)]
     pub extenders: crate::extender_data::ExtenderFacts,
+    /// The plugins the Plugins editor's program registered (set by the engine's host).
+    #[serde(default)]
+    pub custom_plugins: Vec<crate::plugins::CustomPluginFact>,
 }
 
 impl SessionInfo {
@@ -368,6 +371,8 @@ pub struct Session {
     trail: Vec<Snapshot>,
     /// Live extender calls that got no reply: (URL, what happened).
     live_failures: Vec<(String, String)>,
+    /// The Plugins program's plugins.
+    custom_plugins: Vec<crate::plugins::CustomPluginFact>,
 }
 
 impl Session {
@@ -400,16 +405,24 @@ impl Session {
             seed,
             evaluated_nodes: 0,
             extenders: Default::default(),
+            custom_plugins: Vec::new(),
         });
         Session {
             sim,
             scenario,
             seed,
             info,
+            custom_plugins: Vec::new(),
             details: RefCell::new(Vec::new()),
             trail: Vec::new(),
             live_failures: Vec::new(),
         }
+    }
+
+    /// The session with the facts of the Plugins program's plugins, shown once its run is read.
+    pub fn with_custom_plugins(mut self, facts: Vec<crate::plugins::CustomPluginFact>) -> Session {
+        self.custom_plugins = facts;
+        self
     }
 
     /// The whole run again, from the start to the end, as `schedlab run --seed SEED` runs it
@@ -595,6 +608,7 @@ impl Session {
             seed: self.seed,
             evaluated_nodes: sim.cycles().iter().map(|t| t.evaluated).sum(),
             extenders: crate::extender_data::facts(&self.scenario, &self.live_failures),
+            custom_plugins: self.custom_plugins.clone(),
         });
     }
 

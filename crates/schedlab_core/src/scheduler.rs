@@ -100,6 +100,17 @@ impl Scheduler {
         })
     }
 
+    /// Whether a profile enables the plugin `name` at any point (never under v1.17).
+    pub fn enables(&self, name: &str) -> bool {
+        match self {
+            Scheduler::V117(_) => false,
+            Scheduler::V135(c) => c
+                .profiles
+                .iter()
+                .any(|p| p.plugins.iter().any(|e| e.spec.name == name)),
+        }
+    }
+
     /// Whether it schedules `pod` (the pod names one of its scheduler names).
     pub fn owns(&self, pod: &Pod) -> bool {
         match self {

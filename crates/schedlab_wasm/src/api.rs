@@ -450,7 +450,7 @@ fn read_plugins(
         } else if let Some(b) = value.dyn_ref::<js_sys::ArrayBuffer>() {
             js_sys::Uint8Array::new(b).to_vec()
         } else if value.is_object() || value.is_function() {
-            match crate::js_plugins::js_plugin(&name, &value) {
+            match schedlab_js_plugins::js_plugin(&name, &value) {
                 Ok(p) => out.push(p),
                 Err(e) => errors.push(problem("options", &path, e)),
             }

@@ -8,7 +8,6 @@
 
 mod api;
 mod extenders;
-mod js_plugins;
 pub mod types;
 
 pub use api::{input_error, limits, Embedded, Simulator};

@@ -13,6 +13,7 @@ use super::devices_form::DevicesForm;
 use super::extenders_form::ExtendersForm;
 use super::extenders_panel::ExtendersPanel;
 use super::node_form::NodeForm;
+use super::plugins_panel::PluginsPanel;
 use super::pod_form::PodForm;
 use super::policy_form::PolicyForm;
 use super::scheduler_switch::{PolicyIgnored, SchedulerSwitch};
@@ -24,6 +25,9 @@ use schedlab_core::Diagnostic;
 
 /// What the empty Devices editor says goes there.
 const DEVICES_PLACEHOLDER: &str = "# DeviceClasses, ResourceSlices, ResourceClaims and ResourceClaimTemplates\n# (resource.k8s.io/v1): the devices kube-scheduler v1.35 allocates to pods\n# through Dynamic Resource Allocation. The Form view adds them one by one;\n# the gpu-cluster example has a whole cluster of GPUs.";
+
+/// What the empty Plugins editor says goes there.
+const PLUGINS_PLACEHOLDER: &str = "// Custom plugins, in JavaScript: register each by name, then enable it in the\n// Config tab like an in-tree plugin (kube-scheduler v1.35). For example:\n//\n// register(\"NodeNumber\", (args) => ({\n//   score(pod, node) { return pod.metadata.name.slice(-1) === node.metadata.name.slice(-1) ? 10 : 0; },\n// }));\n//\n// \"Add the example\" above writes a whole one; \"Load a .wasm guest\" adds a\n// kube-scheduler-wasm-extension plugin.";
 
 /// Height of one editor line in CSS pixels; equal to `--editor-line` in `style.css`.
 const LINE_HEIGHT_PX: i32 = 18;
@@ -117,6 +121,7 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
                 EditorFile::Config => Some(view! { <SchedulerSwitch/> }.into_any()),
                 EditorFile::Policy => Some(view! { <PolicyIgnored/> }.into_any()),
                 EditorFile::Extenders => Some(view! { <ExtendersPanel/> }.into_any()),
+                EditorFile::Plugins => Some(view! { <PluginsPanel/> }.into_any()),
                 _ => None,
             }}
             // The text view stays mounted behind the form view (its scroll and selection survive).
@@ -144,7 +149,11 @@ pub fn Editor(file: EditorFile) -> impl IntoView {
                     autocomplete="off"
                     autocapitalize="off"
                     wrap="off"
-                    placeholder=(file == EditorFile::Devices).then_some(DEVICES_PLACEHOLDER)
+                    placeholder=match file {
+                        EditorFile::Devices => Some(DEVICES_PLACEHOLDER),
+                        EditorFile::Plugins => Some(PLUGINS_PLACEHOLDER),
+                        _ => None,
+                    }
                     // Never megabytes on their way out: a big text from elsewhere unmounts this.
                     prop:value=move || if whole.get() { text.get() } else { String::new() }
                     on:input=move |ev| {
@@ -179,12 +188,12 @@ fn EditorHead(
                     {move || {
                         format!(
                             "{} · {} lines",
-                            text.with(|t| EditorFile::format_of(t)),
+                            text.with(|t| file.format(t)),
                             lines.get(),
                         )
                     }}
                 </span>
-                <span class="view-toggle" role="group" aria-label="View">
+                <span class="view-toggle" role="group" aria-label="View" class:hidden=!file.has_form()>
                     <button
                         class:active=move || form_view.get()
                         aria-pressed=move || form_view.get().to_string()
@@ -342,6 +351,8 @@ split_point! {
             EditorFile::Policy => view! { <PolicyForm text=text on_edit=on_edit/> }.into_any(),
             EditorFile::Config => view! { <ConfigForm text=text on_edit=on_edit/> }.into_any(),
             EditorFile::Extenders => view! { <ExtendersForm text=text on_edit=on_edit/> }.into_any(),
+            // No form: the program is code (the toggle is hidden).
+            EditorFile::Plugins => ().into_any(),
         }
     }
 }

@@ -35,6 +35,7 @@ pub mod node_row;
 pub mod notice_bar;
 pub mod object_list;
 pub mod pdb_view;
+pub mod plugins_panel;
 pub mod placements;
 pub mod plugin_statuses;
 pub mod pod_fields;

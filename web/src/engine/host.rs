@@ -12,9 +12,11 @@
 use super::protocol::{Handler, Load, Reply, Request};
 use crate::analysis;
 use crate::base::{EditorFile, PAGE_MAX_TEXT};
+use crate::plugins::CustomPluginFact;
 use crate::session::Session;
 use schedlab_core::input::{read_source, Inputs, ListReader};
 use schedlab_core::scheduler::extenders::PendingCall;
+use schedlab_core::scheduler::v1_35::with_custom_plugins;
 use schedlab_core::{Diagnostic, Scenario, Source};
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
@@ -45,6 +47,8 @@ thread_local! {
     static WAITING: RefCell<VecDeque<Request>> = const { RefCell::new(VecDeque::new()) };
     /// Whether a task is handling [`WAITING`]'s requests.
     static HANDLING: Cell<bool> = const { Cell::new(false) };
+    /// The plugins of the Plugins program last read, for the session that runs it.
+    static REGISTERED: RefCell<Vec<CustomPluginFact>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Sends the host's replies to `deliver`.
@@ -323,8 +327,9 @@ impl Host {
     /// Runs a new session to its end in slices, then shows it at `load.position` (clamped).
     fn start(&mut self, mut scenario: Scenario, load: Load) {
         scenario.extender_nodeinfo_fix = load.extender_nodeinfo_fix;
+        let plugins = REGISTERED.with(|r| r.take());
         if scenario.cluster.pods().len() <= DEFERRED_START_PODS {
-            let session = Session::new(scenario, load.seed);
+            let session = Session::new(scenario, load.seed).with_custom_plugins(plugins);
             self.continue_loading(session, load, false);
             return;
         }
@@ -334,7 +339,7 @@ impl Host {
             cycles: 0,
         });
         later(load.generation, move |_| {
-            let session = Session::new(scenario, load.seed);
+            let session = Session::new(scenario, load.seed).with_custom_plugins(plugins);
             later(load.generation, move |host| {
                 host.continue_loading(session, load, true)
             });
@@ -415,6 +420,10 @@ fn sources<'a>(names: &'a [String], texts: &'a [String]) -> Vec<Source<'a>> {
 /// [`read_source`], unless the text is over [`PAGE_MAX_TEXT`]: then an error that says so (the
 /// text stays in its editor, saved).
 fn read_within_page_limit(src: &Source) -> Result<Inputs, Vec<Diagnostic>> {
+    // The Plugins program is no input of the core's: `assemble` runs it.
+    if src.name == EditorFile::Plugins.source_name("") {
+        return Ok(Inputs::default());
+    }
     if src.text.len() > PAGE_MAX_TEXT {
         return Err(vec![Diagnostic::new(
             src.name,
@@ -476,8 +485,27 @@ fn assemble(
         inputs.warnings.retain(|d| d.file != *policy_file);
         errors.retain(|d| d.file != *policy_file);
     }
+    let program = sources.get(EditorFile::Plugins.index());
+    let registered = match program.map_or(Ok(Vec::new()), |p| {
+        schedlab_js_plugins::program_plugins(p.text)
+    }) {
+        Ok(registered) => registered,
+        Err(problems) => {
+            let file = EditorFile::Plugins.source_name("");
+            errors.extend(problems.into_iter().map(|p| {
+                let mut d = Diagnostic::new(&file, "", p.message);
+                d.line = p.line;
+                d
+            }));
+            Vec::new()
+        }
+    };
     if !errors.is_empty() {
         return Err(errors);
     }
-    Scenario::from_inputs(inputs, sources)
+    let plugins: Vec<_> = registered.iter().map(|r| r.plugin.clone()).collect();
+    let scenario = with_custom_plugins(&plugins, || Scenario::from_inputs(inputs, sources))?;
+    let facts = CustomPluginFact::of(&registered, &scenario.scheduler);
+    REGISTERED.with(|r| *r.borrow_mut() = facts);
+    Ok(scenario)
 }

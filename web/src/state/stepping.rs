@@ -293,6 +293,7 @@ mod tests {
             seed: 0,
             evaluated_nodes: 0,
             extenders: Default::default(),
+            custom_plugins: Vec::new(),
         }
     }
 

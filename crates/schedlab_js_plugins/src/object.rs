@@ -1,4 +1,4 @@
-//! JavaScript plugins for the JS API's `plugins` option: an object with `filter(pod, node)`,
+//! A JavaScript plugin: an object with `filter(pod, node)`,
 //! `score(pod, node)` and `normalizeScore(pod, scores)` (any of them), or a factory function
 //! that takes the plugin's `pluginConfig.args` and returns such an object. They run
 //! synchronously inside the run, on the thread that made them (so results stay
@@ -10,7 +10,6 @@
 //! new scores as an array of numbers (or changes the `score`s in place). A plugin that throws is
 //! an `Error` status naming it.
 
-use crate::api::parse;
 use js_sys::{Array, Function, Object, Reflect};
 use schedlab_core::scheduler::v1_35::{
     script_plugin, CustomPlugin, Point, Points, ScriptPlugin, ScriptStatus,
@@ -64,7 +63,7 @@ impl JsPlugin {
 }
 
 /// What a thrown value says.
-fn thrown(method: &str, e: &JsValue) -> String {
+pub(crate) fn thrown(method: &str, e: &JsValue) -> String {
     let message = Reflect::get(e, &"message".into())
         .ok()
         .and_then(|m| m.as_string())
@@ -73,8 +72,9 @@ fn thrown(method: &str, e: &JsValue) -> String {
     format!("{method} threw: {message}")
 }
 
-fn js(v: &Value) -> JsValue {
-    parse(&v.to_string())
+/// A JSON value as a JavaScript one.
+pub(crate) fn js(v: &Value) -> JsValue {
+    js_sys::JSON::parse(&v.to_string()).unwrap_or(JsValue::NULL)
 }
 
 impl ScriptPlugin for JsPlugin {
@@ -172,7 +172,7 @@ impl ScriptPlugin for JsPlugin {
 
 /// A JavaScript plugin from the `plugins` option's value: an object, or a factory function
 /// (called with the plugin's args, `undefined` without any). Err: why it cannot be one.
-pub(crate) fn js_plugin(name: &str, value: &JsValue) -> Result<CustomPlugin, String> {
+pub fn js_plugin(name: &str, value: &JsValue) -> Result<CustomPlugin, String> {
     let value = SendWrapper::new(value.clone());
     let build = move |args: Option<&Value>| -> Result<Arc<dyn ScriptPlugin>, String> {
         let object = match value.dyn_ref::<Function>() {

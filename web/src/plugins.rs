@@ -1,0 +1,122 @@
+//! The Plugins editor's pieces that are plain data: the NodeNumber example, the line that
+//! registers a wasm guest, and what the page shows of each registered plugin
+//! ([`CustomPluginFact`], made by the engine's host when it runs the program).
+
+use schedlab_core::scheduler::v1_35::Point;
+use schedlab_core::scheduler::Scheduler;
+use schedlab_js_plugins::ProgramPlugin;
+use serde::{Deserialize, Serialize};
+
+/// NodeNumber, the kube-scheduler-wasm-extension's example plugin, in JavaScript: the same
+/// scores as the hand-written guest (`crates/schedlab_guest/guests/node_number.wat`).
+pub const NODE_NUMBER_JS: &str = r#"// NodeNumber, the kube-scheduler-wasm-extension's example Score plugin:
+// a node whose name ends in the same digit as the pod's name scores 10,
+// any other node 0 (a pod name without a trailing digit scores 10 everywhere).
+// {"reverse": true} in its pluginConfig args inverts the match.
+register("NodeNumber", (args) => {
+  const reverse = Boolean(args && args.reverse);
+  const lastDigit = (name) => (/[0-9]$/.test(name) ? name.slice(-1) : null);
+  return {
+    score(pod, node) {
+      const want = lastDigit(pod.metadata.name);
+      let match = want === null || lastDigit(node.metadata.name) === want;
+      if (reverse) match = !match;
+      return match ? 10 : 0;
+    },
+  };
+});
+"#;
+
+/// Characters of base64 per line of a `registerWasm` call.
+const BASE64_LINE: usize = 96;
+
+/// The plugin name for a guest file: its stem in PascalCase (`node_number.wasm`:
+/// `NodeNumber`), `Guest` when nothing is left.
+pub fn guest_name(file_name: &str) -> String {
+    let stem = file_name.rsplit_once('.').map_or(file_name, |(s, _)| s);
+    let name: String = stem
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut c = w.chars();
+            c.next()
+                .map(|f| f.to_ascii_uppercase().to_string() + c.as_str())
+                .unwrap_or_default()
+        })
+        .collect();
+    if name.is_empty() {
+        "Guest".into()
+    } else {
+        name
+    }
+}
+
+/// The program's line that registers a guest (its bytes as base64, in a template literal
+/// cut into lines: whitespace in it is ignored).
+pub fn register_wasm_line(name: &str, base64: &str) -> String {
+    let mut out = format!("registerWasm({name:?}, `\n");
+    for chunk in base64.as_bytes().chunks(BASE64_LINE) {
+        out.push_str(std::str::from_utf8(chunk).unwrap_or_default());
+        out.push('\n');
+    }
+    out.push_str("`);\n");
+    out
+}
+
+/// A plugin the Plugins program registered, as the page shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CustomPluginFact {
+    /// Its name.
+    pub name: String,
+    /// `JavaScript` or `wasm guest`.
+    pub kind: String,
+    /// Its extension points (`PreScore, Score`).
+    pub points: String,
+    /// Whether a profile of the configuration enables it.
+    pub enabled: bool,
+}
+
+impl CustomPluginFact {
+    /// The facts of the program's plugins under `scheduler`.
+    pub fn of(plugins: &[ProgramPlugin], scheduler: &Scheduler) -> Vec<CustomPluginFact> {
+        plugins
+            .iter()
+            .map(|p| CustomPluginFact {
+                name: p.plugin.name.clone(),
+                kind: if p.wasm { "wasm guest" } else { "JavaScript" }.into(),
+                points: p
+                    .plugin
+                    .points
+                    .iter()
+                    .map(|point: Point| point.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                enabled: scheduler.enables(&p.plugin.name),
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{guest_name, register_wasm_line};
+
+    #[test]
+    fn a_guest_is_named_after_its_file() {
+        assert_eq!(guest_name("node_number.wasm"), "NodeNumber");
+        assert_eq!(guest_name("image-locality.v2.wasm"), "ImageLocalityV2");
+        assert_eq!(guest_name("main.wasm"), "Main");
+        assert_eq!(guest_name("__.wasm"), "Guest");
+    }
+
+    #[test]
+    fn a_guest_line_cuts_its_base64() {
+        let b64 = "A".repeat(100);
+        let line = register_wasm_line("G", &b64);
+        // 96 characters, then the other 4, each on its own line, inside a template literal.
+        assert_eq!(
+            line,
+            format!("registerWasm(\"G\", `\n{}\nAAAA\n`);\n", "A".repeat(96))
+        );
+    }
+}
