@@ -20,6 +20,7 @@
 //! as it did before, and the answer says where it ran.
 
 use crate::questions::{self, Editors, Other};
+use crate::tasks::now_ms;
 use gloo_events::{EventListener, EventListenerOptions};
 use leptos::prelude::*;
 use schedlab_core::Diagnostic;
@@ -435,12 +436,6 @@ fn on_page_thread<T: DeserializeOwned + 'static>(
             });
         });
     });
-}
-
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map_or(0.0, |p| p.now())
 }
 
 #[cfg(test)]

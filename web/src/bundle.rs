@@ -33,7 +33,11 @@ pub fn export(texts: &[(EditorFile, String)]) -> String {
         // A scenario without devices exports as it did before the Devices editor existed, and
         // one whose extenders are called live (or that has none) as it did before the
         // Extenders editor existed.
-        if matches!(file, EditorFile::Devices | EditorFile::Extenders) && text.trim().is_empty() {
+        if matches!(
+            file,
+            EditorFile::Devices | EditorFile::Extenders | EditorFile::Plugins
+        ) && text.trim().is_empty()
+        {
             continue;
         }
         if !std::mem::take(&mut first) {
@@ -41,6 +45,10 @@ pub fn export(texts: &[(EditorFile, String)]) -> String {
         }
         out.push_str(&marker(*file));
         out.push('\n');
+        if *file == EditorFile::Plugins {
+            out.push_str(&program_document(text));
+            continue;
+        }
         out.push_str(text.trim_end());
         out.push('\n');
     }
@@ -48,7 +56,8 @@ pub fn export(texts: &[(EditorFile, String)]) -> String {
 }
 
 /// Kinds schedlab reads (and the list kinds that hold them).
-const KNOWN_KINDS: [&str; 24] = [
+const KNOWN_KINDS: [&str; 25] = [
+    "PluginProgram",
     "Node",
     "Pod",
     "PriorityClass",
@@ -105,6 +114,10 @@ pub fn import(files: &[String]) -> Imported {
         if let Some(sections) = sections(text) {
             bundle = true;
             for (file, body) in sections {
+                let body = match file {
+                    EditorFile::Plugins => program_of(&body).unwrap_or(body),
+                    _ => body,
+                };
                 parts[file.index()].1.push(body);
             }
             continue;
@@ -114,16 +127,22 @@ pub fn import(files: &[String]) -> Imported {
                 .iter()
                 .any(|k| k != "List" && KNOWN_KINDS.contains(&k.as_str()));
             if known {
-                parts[classify(&doc).index()].1.push(doc);
+                let file = classify(&doc);
+                let doc = match file {
+                    EditorFile::Plugins => program_of(&doc).unwrap_or(doc),
+                    _ => doc,
+                };
+                parts[file.index()].1.push(doc);
             } else {
                 skipped += 1;
             }
         }
     }
-    // A bundle without a devices or an extenders section has none (an export leaves an empty
-    // one out).
+    // A bundle without a devices, an extenders or a plugins section has none (an export leaves
+    // an empty one out).
     let no_devices = bundle && parts[EditorFile::Devices.index()].1.is_empty();
     let no_extenders = bundle && parts[EditorFile::Extenders.index()].1.is_empty();
+    let no_plugins = bundle && parts[EditorFile::Plugins.index()].1.is_empty();
     parts.retain(|(_, docs)| !docs.is_empty());
     let mut texts: Vec<(EditorFile, String)> = parts
         .iter()
@@ -135,7 +154,10 @@ pub fn import(files: &[String]) -> Imported {
     if no_extenders {
         texts.push((EditorFile::Extenders, String::new()));
     }
-    if no_devices || no_extenders {
+    if no_plugins {
+        texts.push((EditorFile::Plugins, String::new()));
+    }
+    if no_devices || no_extenders || no_plugins {
         texts.sort_by_key(|(f, _)| f.index());
     }
     Imported {
@@ -499,7 +521,9 @@ fn kinds(doc: &str) -> Vec<String> {
 fn classify(doc: &str) -> EditorFile {
     let kinds = kinds(doc);
     let has = |k: &str| kinds.iter().any(|x| x == k);
-    if has("Policy") {
+    if has("PluginProgram") {
+        EditorFile::Plugins
+    } else if has("Policy") {
         EditorFile::Policy
     } else if has("KubeSchedulerConfiguration") {
         EditorFile::Config
@@ -534,12 +558,83 @@ const DRA_KINDS: [&str; 4] = [
     "ResourceClaimTemplate",
 ];
 
+/// The Plugins editor's program as a YAML document: a `PluginProgram` whose `program` is the
+/// text in a block scalar (two spaces of indentation, stated, so a first line that starts with
+/// spaces reads back as written). `schedlab run` skips it with a warning.
+fn program_document(program: &str) -> String {
+    let mut out = String::from(
+        "# JavaScript plugins (the Plugins editor): the playground and the JS API run them;\n\
+         # `schedlab run` skips them (it runs kube-scheduler-wasm-extension guests, --plugin).\n\
+         apiVersion: schedlab.dev/v1alpha1\nkind: PluginProgram\nmetadata:\n  name: plugins.js\nprogram: |2\n",
+    );
+    for line in program.trim_end().lines() {
+        if !line.is_empty() {
+            out.push_str("  ");
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// The program of a `PluginProgram` document written by [`program_document`]; `None` when the
+/// document has no such block.
+fn program_of(doc: &str) -> Option<String> {
+    let mut lines = doc.lines();
+    lines.find(|l| l.starts_with("program: |"))?;
+    let mut out = String::new();
+    for line in lines {
+        if !line.is_empty() && !line.starts_with("  ") {
+            break;
+        }
+        out.push_str(line.strip_prefix("  ").unwrap_or(line));
+        out.push('\n');
+    }
+    Some(format!("{}\n", out.trim_end()))
+}
+
 /// schedlab's answers for the scheduler's extenders: the Extenders editor's kinds.
 const EXTENDER_KINDS: [&str; 2] = ["ExtenderMock", "ExtenderRecording"];
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_plugins_program_exports_as_a_document_and_comes_back_as_written() {
+        // A first line indented, a blank line, a line that looks like a YAML separator.
+        let program = "  // indented\nregister(\"A\", {score() { return 1; }});\n\n---\n";
+        let exported = export(&[
+            (
+                EditorFile::Nodes,
+                "kind: Node\nmetadata: {name: a}\n".into(),
+            ),
+            (EditorFile::Plugins, program.into()),
+        ]);
+        assert!(exported.contains(
+            "kind: PluginProgram\nmetadata:\n  name: plugins.js\nprogram: |2\n    // indented\n  register(\"A\", {score() { return 1; }});\n\n  ---\n"
+        ));
+        let imported = import(&[exported]);
+        assert_eq!(
+            imported.texts,
+            vec![
+                (
+                    EditorFile::Nodes,
+                    "kind: Node\nmetadata: {name: a}\n".to_string()
+                ),
+                (EditorFile::Devices, String::new()),
+                (EditorFile::Extenders, String::new()),
+                (EditorFile::Plugins, program.to_string()),
+            ]
+        );
+        // The document alone, imported as a file of its own, goes to the Plugins editor too.
+        let alone = program_document(program);
+        let imported = import(&[alone]);
+        assert_eq!(
+            imported.texts,
+            vec![(EditorFile::Plugins, program.to_string())]
+        );
+    }
 
     #[test]
     fn an_export_comes_back_into_the_same_editors() {
@@ -567,6 +662,8 @@ mod tests {
                 EditorFile::Extenders,
                 "apiVersion: schedlab.dev/v1alpha1\nkind: ExtenderMock\nmetadata:\n  name: m\nurlPrefix: http://x\n".to_string(),
             ),
+            // Left out when empty too.
+            (EditorFile::Plugins, String::new()),
         ];
         let bundle = export(&texts);
         assert_eq!(import(&[bundle]).texts, texts);
@@ -634,18 +731,21 @@ mod tests {
             [
                 EditorFile::Nodes,
                 EditorFile::Devices,
-                EditorFile::Extenders
+                EditorFile::Extenders,
+                EditorFile::Plugins
             ]
         );
         assert_eq!(back.texts[1].1, "");
         assert_eq!(back.texts[2].1, "");
+        assert_eq!(back.texts[3].1, "");
         let with = export(&[(EditorFile::Extenders, mock.to_string())]);
         assert!(with.contains("# ==== schedlab: extenders ===="));
         assert_eq!(
             import(&[with]).texts,
             [
                 (EditorFile::Devices, String::new()),
-                (EditorFile::Extenders, mock.trim_end().to_string() + "\n")
+                (EditorFile::Extenders, mock.trim_end().to_string() + "\n"),
+                (EditorFile::Plugins, String::new())
             ]
         );
     }
@@ -672,7 +772,9 @@ mod tests {
         use crate::gallery::GALLERY;
         use schedlab_core::report::json_report;
         use schedlab_core::{Scenario, Source};
-        for example in &GALLERY {
+        // (An example with JavaScript plugins runs only in a JavaScript engine: the browser
+        // tests run it.)
+        for example in GALLERY.iter().filter(|e| !e.has_plugins()) {
             let texts: Vec<(EditorFile, String)> = EditorFile::ALL
                 .iter()
                 .map(|&f| {
@@ -920,7 +1022,10 @@ mod tests {
         let node = "apiVersion: v1\nkind: Node\nmetadata:\n  name: added-node\n  labels: {kubernetes.io/hostname: added-node}\nstatus: {allocatable: {cpu: \"1\", memory: 1Gi, pods: \"10\"}}\n";
         let pod = "{\"apiVersion\": \"v1\", \"kind\": \"Pod\", \"metadata\": {\"name\": \"added-pod\"}, \"spec\": {\"containers\": [{\"name\": \"c\"}]}}";
         let imported = import(&[node.into(), pod.into()]);
-        for example in GALLERY.iter().filter(|e| e.name != "big-cluster") {
+        for example in GALLERY
+            .iter()
+            .filter(|e| e.name != "big-cluster" && !e.has_plugins())
+        {
             let current: Vec<(EditorFile, String)> = EditorFile::ALL
                 .iter()
                 .map(|&f| {

@@ -69,6 +69,8 @@ pub struct Example {
     /// `kubescheduler.config.k8s.io/v1` configuration runs the example under v1.35). The
     /// extenders' editor, after these, starts empty.
     files: [&'static [File]; 5],
+    /// The Plugins editor's program (`plugins.js`), if the example has one.
+    plugins: Option<&'static File>,
 }
 
 /// A Policy that keeps the DefaultProvider (for examples that need no policy).
@@ -102,7 +104,7 @@ pub fn scheduler_label(scheduler: SchedulerVersion) -> &'static str {
 
 /// The gallery; the first is what every new visitor starts with (compiled in, so it opens
 /// at once; the others are fetched when first opened).
-pub static GALLERY: [Example; 16] = [
+pub static GALLERY: [Example; 17] = [
     Example {
         name: "classic",
         summary: "the classic policy on five nodes: resources, a selector, a taint, a cordon, host ports",
@@ -113,6 +115,7 @@ pub static GALLERY: [Example; 16] = [
             &[compiled!("classic/policy.json")],
             &[],
         ],
+        plugins: None,
     },
     Example {
         name: "anti-affinity",
@@ -124,6 +127,7 @@ pub static GALLERY: [Example; 16] = [
             &[fetched!("anti-affinity/policy.json")],
             &[],
         ],
+        plugins: None,
     },
     Example {
         name: "follow-the-cache",
@@ -135,6 +139,7 @@ pub static GALLERY: [Example; 16] = [
             &[fetched!("follow-the-cache/policy.json")],
             &[],
         ],
+        plugins: None,
     },
     Example {
         name: "zone-spread",
@@ -146,6 +151,7 @@ pub static GALLERY: [Example; 16] = [
             &[fetched!("zone-spread/policy.json")],
             &[],
         ],
+        plugins: None,
     },
     Example {
         name: "volume-zone",
@@ -157,6 +163,7 @@ pub static GALLERY: [Example; 16] = [
             &[],
             &[],
         ],
+        plugins: None,
     },
     Example {
         name: "batch-displaced",
@@ -168,6 +175,7 @@ pub static GALLERY: [Example; 16] = [
             &[fetched!("batch-displaced/policy.json")],
             &[],
         ],
+        plugins: None,
     },
     Example {
         name: "pdb-steers",
@@ -179,6 +187,7 @@ pub static GALLERY: [Example; 16] = [
             &[fetched!("pdb-steers/policy.json")],
             &[],
         ],
+        plugins: None,
     },
     Example {
         name: "most-requested",
@@ -190,6 +199,7 @@ pub static GALLERY: [Example; 16] = [
             &[fetched!("most-requested/policy.json")],
             &[],
         ],
+        plugins: None,
     },
     Example {
         name: "node-affinity",
@@ -201,6 +211,7 @@ pub static GALLERY: [Example; 16] = [
             &[fetched!("node-affinity/policy.json")],
             &[],
         ],
+        plugins: None,
     },
     Example {
         name: "port-clash",
@@ -212,6 +223,7 @@ pub static GALLERY: [Example; 16] = [
             &[fetched!("port-clash/policy.json")],
             &[],
         ],
+        plugins: None,
     },
     Example {
         name: "backoff-node-added",
@@ -223,6 +235,7 @@ pub static GALLERY: [Example; 16] = [
             &[],
             &[],
         ],
+        plugins: None,
     },
     Example {
         name: "taints-first-v135",
@@ -234,6 +247,7 @@ pub static GALLERY: [Example; 16] = [
             &[],
             &[fetched!("taints-first-v135/config.yaml")],
         ],
+        plugins: None,
     },
     Example {
         name: "zone-spread-v135",
@@ -245,6 +259,7 @@ pub static GALLERY: [Example; 16] = [
             &[],
             &[fetched!("zone-spread-v135/config.yaml")],
         ],
+        plugins: None,
     },
     Example {
         name: "preemption-v135",
@@ -256,6 +271,7 @@ pub static GALLERY: [Example; 16] = [
             &[],
             &[fetched!("preemption-v135/config.yaml")],
         ],
+        plugins: None,
     },
     Example {
         name: "gpu-cluster",
@@ -267,6 +283,19 @@ pub static GALLERY: [Example; 16] = [
             &[],
             &[fetched!("gpu-cluster/config.yaml")],
         ],
+        plugins: None,
+    },
+    Example {
+        name: "custom-plugin",
+        summary: "a custom Score plugin in JavaScript: NodeNumber (the kube-scheduler-wasm-extension's example) sends each pod to the node with its last digit",
+        files: [
+            &[fetched!("custom-plugin/nodes.yaml")],
+            &[fetched!("custom-plugin/pods.yaml")],
+            &[],
+            &[],
+            &[fetched!("custom-plugin/config.yaml")],
+        ],
+        plugins: Some(&fetched!("custom-plugin/plugins.js")),
     },
     Example {
         name: "big-cluster",
@@ -278,6 +307,7 @@ pub static GALLERY: [Example; 16] = [
             &[],
             &[],
         ],
+        plugins: None,
     },
 ];
 
@@ -382,13 +412,22 @@ impl Example {
         })
     }
 
+    /// Whether it has a Plugins program (JavaScript: it runs only in a JavaScript engine, so
+    /// the native tests leave it to the browser tests).
+    pub fn has_plugins(&self) -> bool {
+        self.plugins.is_some()
+    }
+
     /// Every file it is made of.
     pub fn files(&self) -> impl Iterator<Item = &'static File> + '_ {
-        self.files.iter().flat_map(|files| files.iter())
+        self.files
+            .iter()
+            .flat_map(|files| files.iter())
+            .chain(self.plugins)
     }
 
     /// The editor texts from each file's text (`None` when a file has none); the extenders'
-    /// editor starts empty.
+    /// editor starts empty, the Plugins editor with the example's program or empty.
     fn put_together(&self, text: impl Fn(&File) -> Option<String>) -> Option<[String; EDITORS]> {
         let mut out: [String; EDITORS] = Default::default();
         for (i, files) in self.files.iter().enumerate() {
@@ -400,6 +439,9 @@ impl Example {
                     parts?.join(JOIN)
                 }
             };
+        }
+        if let Some(program) = self.plugins {
+            out[EditorFile::Plugins.index()] = text(program)?;
         }
         Some(out)
     }
@@ -534,6 +576,9 @@ mod tests {
             for (i, f) in EditorFile::ALL.into_iter().enumerate() {
                 let files = example.files.get(i).copied().unwrap_or_default();
                 let want = match (files.is_empty(), f) {
+                    (_, EditorFile::Plugins) => {
+                        example.plugins.map(|p| read(p.path)).unwrap_or_default()
+                    }
                     (true, EditorFile::Policy) => DEFAULT_POLICY.to_string(),
                     (true, EditorFile::Config) => DEFAULT_CONFIG.to_string(),
                     _ => files

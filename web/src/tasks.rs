@@ -12,3 +12,13 @@ pub fn later(ms: u32, f: impl FnOnce() + 'static) {
         f();
     });
 }
+
+/// Milliseconds on a clock that only goes forward (the worker's or the window's
+/// `performance.now()`; `Date.now()` where there is none).
+pub fn now_ms() -> f64 {
+    use wasm_bindgen::JsCast;
+    js_sys::Reflect::get(&js_sys::global(), &"performance".into())
+        .ok()
+        .and_then(|p| p.dyn_into::<web_sys::Performance>().ok())
+        .map_or_else(js_sys::Date::now, |p| p.now())
+}

@@ -10,7 +10,7 @@
 //! The program runs once per load as the body of a function of [`PROGRAM_GLOBALS`]; each
 //! registered plugin is enabled, like an in-tree one, by the configuration.
 
-use crate::object::{js_plugin, thrown};
+use crate::object::js_plugin;
 use base64::Engine as _;
 use js_sys::{Array, Function, Reflect};
 use schedlab_core::scheduler::v1_35::{wasm_guest_plugin, CustomPlugin, REGISTRY};
@@ -73,6 +73,12 @@ pub fn program_plugins(text: &str) -> Result<Vec<ProgramPlugin>, Vec<ProgramErro
     if text.trim().is_empty() {
         return Ok(Vec::new());
     }
+    if !cfg!(target_arch = "wasm32") {
+        // No JavaScript engine here (a native test or tool): js-sys would panic.
+        return Err(vec![ProgramError::plain(
+            "JavaScript plugins run only where JavaScript does: the page and the JS API",
+        )]);
+    }
     let registered = run_program(text)?;
     let mut plugins = Vec::new();
     let mut errors = Vec::new();
@@ -130,7 +136,7 @@ fn run_program(text: &str) -> Result<Vec<Registered>, Vec<ProgramError>> {
     if let Err(e) = ran {
         return Err(vec![ProgramError {
             line: line_of(&e),
-            message: thrown("the program", &e),
+            message: format!("the program threw {}", error_text(&e)),
         }]);
     }
     drop((register, register_wasm));
@@ -144,17 +150,25 @@ fn compile(text: &str) -> Result<Function, Vec<ProgramError>> {
     let constructor = Reflect::get(&js_sys::global(), &"Function".into())
         .ok()
         .and_then(|c| c.dyn_into::<Function>().ok())
-        .ok_or_else(|| vec![ProgramError::plain("this JavaScript engine has no Function")])?;
+        .ok_or_else(|| {
+            vec![ProgramError::plain(
+                "this JavaScript engine has no Function",
+            )]
+        })?;
     let args = Array::of2(&PROGRAM_GLOBALS.into(), &text.into());
     Reflect::construct(&constructor, &args)
         .map_err(|e| {
             vec![ProgramError {
                 line: None,
-                message: thrown("the program", &e).replacen("the program threw: ", "", 1),
+                message: error_text(&e),
             }]
         })?
         .dyn_into::<Function>()
-        .map_err(|_| vec![ProgramError::plain("the program did not compile to a function")])
+        .map_err(|_| {
+            vec![ProgramError::plain(
+                "the program did not compile to a function",
+            )]
+        })
 }
 
 /// A registered name: a non-empty string, not an in-tree plugin's, not registered before.
@@ -196,6 +210,22 @@ fn guest_bytes(name: &str, guest: &JsValue) -> Result<Vec<u8>, JsValue> {
     )))
 }
 
+/// A thrown error as `Name: message` (`SyntaxError: Unexpected end of input`).
+fn error_text(e: &JsValue) -> String {
+    let field = |name: &str| {
+        Reflect::get(e, &name.into())
+            .ok()
+            .and_then(|v| v.as_string())
+    };
+    match (field("name"), field("message")) {
+        (Some(name), Some(message)) => format!("{name}: {message}"),
+        (None, Some(message)) => message,
+        _ => e
+            .as_string()
+            .unwrap_or_else(|| "the program does not compile".into()),
+    }
+}
+
 fn type_error(message: &str) -> JsValue {
     js_sys::TypeError::new(message).into()
 }
@@ -204,6 +234,13 @@ fn type_error(message: &str) -> JsValue {
 fn line_of(e: &JsValue) -> Option<usize> {
     let stack = Reflect::get(e, &"stack".into()).ok()?.as_string()?;
     let at = stack.find("<anonymous>:")? + "<anonymous>:".len();
-    let digits: String = stack[at..].chars().take_while(char::is_ascii_digit).collect();
-    digits.parse::<usize>().ok()?.checked_sub(HEADER_LINES).filter(|&l| l > 0)
+    let digits: String = stack[at..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    digits
+        .parse::<usize>()
+        .ok()?
+        .checked_sub(HEADER_LINES)
+        .filter(|&l| l > 0)
 }

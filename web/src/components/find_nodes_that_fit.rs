@@ -41,7 +41,8 @@ pub fn FindNodesThatFit(
                 return th;
             }
             let label = camel_breaks(c);
-            view! { <th scope="col" class="pred" data-name=c.clone()><Term name=c.clone()>{label}</Term></th> }.into_any()
+            let custom = super::plugins_panel::custom_mark(c);
+            view! { <th scope="col" class="pred" data-name=c.clone()><Term name=c.clone()>{label}</Term>{custom}</th> }.into_any()
         })
         .collect_view();
     let total_rows = rows.len();

@@ -80,23 +80,23 @@ fn PluginsPanelNow() -> impl IntoView {
         });
     };
     view! {
-        <div class="plugins-panel" data-testid="plugins-panel">
-            <p class="panel-note">
+        <div class="ext-panel plugins-panel" data-testid="plugins-panel">
+            <p>
                 "Plugins run inside the engine on every cycle, beside the in-tree ones (kube-scheduler v1.35 only). "
                 "Register each by name here, then enable it in the Config tab: in "<code>"multiPoint"</code>
                 " or at an extension point, with a "<code>"weight"</code>"; its "<code>"pluginConfig"</code>
                 " args are handed to its factory."
             </p>
-            <div class="panel-actions">
-                <button class="button" data-testid="plugins-add-example" on:click=add_example>
+            <p class="plugins-actions">
+                <button class="form-button" data-testid="plugins-add-example" on:click=add_example>
                     "Add the example (NodeNumber)"
                 </button>
-                <label class="button file" title="A kube-scheduler-wasm-extension guest (.wasm), run unmodified by schedlab's own interpreter">
+                <label class="form-button file" title="A kube-scheduler-wasm-extension guest (.wasm), run unmodified by schedlab's own interpreter">
                     "Load a .wasm guest…"
                     <input type="file" accept=".wasm" data-testid="plugins-load-wasm" on:change=add_guest/>
                 </label>
-            </div>
-            {move || problem.get().map(|p| view! { <p class="panel-problem" role="alert">{p}</p> })}
+            </p>
+            {move || problem.get().map(|p| view! { <p class="form-error" role="alert">{p}</p> })}
             <ul class="plugin-list" data-testid="plugins-registered">
                 {move || registered.get().into_iter().map(|p| {
                     let state = if p.enabled {
@@ -107,7 +107,7 @@ fn PluginsPanelNow() -> impl IntoView {
                     view! {
                         <li class:disabled=!p.enabled>
                             <code>{p.name.clone()}</code>
-                            <span class="plugin-kind">{p.kind}</span>
+                            <span class="tag">{p.kind}</span>
                             <span class="plugin-points">{p.points.clone()}</span>
                             <span class="plugin-state">{state}</span>
                         </li>
@@ -116,4 +116,22 @@ fn PluginsPanelNow() -> impl IntoView {
             </ul>
         </div>
     }
+}
+
+/// The "custom" mark beside a plugin's name in the inspector's tables, when the Plugins
+/// program registered it.
+pub fn custom_mark(name: &str) -> Option<AnyView> {
+    let position = expect_context::<RunPosition>();
+    let custom = position.info.with_untracked(|i| {
+        i.as_ref()
+            .is_some_and(|i| i.custom_plugins.iter().any(|p| p.name == name))
+    });
+    custom.then(|| {
+        view! {
+            <span class="custom-mark" data-testid="custom-mark" title="A custom plugin, registered in the Plugins editor">
+                "custom"
+            </span>
+        }
+        .into_any()
+    })
 }

@@ -72,9 +72,11 @@ pub fn PrioritizeNodes(
                         return th;
                     }
                     let label = camel_breaks(c);
+                    let custom = super::plugins_panel::custom_mark(c);
                     view! {
                         <th scope="col" class="prio" data-name=c.clone()>
                             <Term name=c.clone()>{label}</Term>
+                            {custom}
                             <span class="weight">{format!("weight {w}")}</span>
                         </th>
                     }

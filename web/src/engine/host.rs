@@ -14,6 +14,7 @@ use crate::analysis;
 use crate::base::{EditorFile, PAGE_MAX_TEXT};
 use crate::plugins::CustomPluginFact;
 use crate::session::Session;
+use crate::tasks::now_ms;
 use schedlab_core::input::{read_source, Inputs, ListReader};
 use schedlab_core::scheduler::extenders::PendingCall;
 use schedlab_core::scheduler::v1_35::with_custom_plugins;
@@ -21,7 +22,6 @@ use schedlab_core::{Diagnostic, Scenario, Source};
 use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
 use std::sync::Arc;
-use wasm_bindgen::prelude::*;
 
 /// Cycles simulated between two looks at the clock while loading a big scenario.
 const LOAD_CHUNK: usize = 4;
@@ -110,15 +110,6 @@ fn later(generation: u64, f: impl FnOnce(&mut Host) + 'static) {
         });
         deliver_replies();
     });
-}
-
-/// Milliseconds on a clock that only goes forward (the worker's or the window's
-/// `performance.now()`).
-fn now_ms() -> f64 {
-    js_sys::Reflect::get(&js_sys::global(), &"performance".into())
-        .ok()
-        .and_then(|p| p.dyn_into::<web_sys::Performance>().ok())
-        .map_or_else(js_sys::Date::now, |p| p.now())
 }
 
 /// Makes the extender calls the run of `session` paused at (the page's `fetch`: nothing else
@@ -281,7 +272,19 @@ impl Host {
     /// (and then starts the run of `load.fallback`, if it has one that reads).
     fn read_and_start(&mut self, load: Load) {
         let generation = load.generation;
-        match self.read_cached(&load.texts) {
+        let read = if load.stuck {
+            Err(vec![Diagnostic::new(
+                &EditorFile::Plugins.source_name(""),
+                "",
+                format!(
+                    "the engine stopped answering for {} s while it ran these plugins (does a plugin loop forever?): it was stopped, and the plugins are not run again until this program changes",
+                    super::worker::STUCK_MS / 1000
+                ),
+            )])
+        } else {
+            self.read_cached(&load.texts)
+        };
+        match read {
             Ok(scenario) => {
                 post(Reply::Valid { generation });
                 self.start(scenario, load);

@@ -44,7 +44,7 @@ thread_local! {
 pub fn start(on_load: impl Fn(Reply) + 'static) {
     ON_LOAD.with_borrow_mut(|h| *h = Some(Box::new(on_load)));
     host::set_delivery(receive);
-    let in_worker = worker::start(receive, went_local);
+    let in_worker = worker::start(receive, went_local, went_stuck);
     say_where(in_worker);
 }
 
@@ -64,6 +64,13 @@ fn went_local() {
     WAITING.with_borrow_mut(HashMap::clear);
     say_where(false);
     receive(Reply::Lost);
+}
+
+/// The worker stopped answering while it ran plugins, and a new one took its place: what
+/// waited for the old one's replies is dropped, and the page is told to load again.
+fn went_stuck() {
+    WAITING.with_borrow_mut(HashMap::clear);
+    receive(Reply::Stuck);
 }
 
 /// Sends `request` to the host: the worker's, else the page's own.

@@ -32,6 +32,10 @@ pub struct Load {
     /// the pods of the nodes an extender returned.
     #[serde(default)]
     pub extender_nodeinfo_fix: bool,
+    /// The worker before stopped answering while it ran these texts' Plugins program: it is
+    /// not run again; the load fails with that (and runs `fallback`, if given).
+    #[serde(default)]
+    pub stuck: bool,
 }
 
 /// What an export asks for.
@@ -176,6 +180,10 @@ pub enum Reply {
     /// The engine lost its session (its worker failed, and the page's own thread took over):
     /// the page loads its run again. Made on the page; never crosses.
     Lost,
+    /// The worker stopped answering while it ran a load with a Plugins program (a plugin that
+    /// loops forever): it was stopped and a new one started. The page loads its texts again
+    /// with [`Load::stuck`]. Made on the page; never crosses.
+    Stuck,
 }
 
 /// Takes replies.

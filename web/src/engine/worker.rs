@@ -14,14 +14,29 @@ use super::host;
 use super::protocol::{Reply, Request};
 use super::wire::{End, Message};
 use gloo_events::{EventListener, EventListenerOptions};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::VecDeque;
+use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+
+/// The worker's heartbeat: it says [`BEAT`] this often while its event loop is free.
+const BEAT_MS: u32 = 250;
+/// What a heartbeat says (no reply reads as this text).
+const BEAT: &str = "beat";
+/// A worker that ran a load with a Plugins program and said nothing for this long is stuck in a
+/// plugin (the engine's own work yields every few milliseconds): the page replaces it.
+pub const STUCK_MS: u32 = 5000;
 
 /// In the worker: replies go back to the page as JSON text.
 #[wasm_bindgen(js_name = startSessionHost)]
 pub fn start_session_host() {
+    // A heartbeat while the worker's event loop is free: a plugin that loops forever stops it.
+    gloo_timers::callback::Interval::new(BEAT_MS, || {
+        let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+        let _ = scope.post_message(&JsValue::from_str(BEAT));
+    })
+    .forget();
     let end = RefCell::new(End::default());
     host::set_delivery(move |reply| {
         let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
@@ -76,10 +91,19 @@ fn string_array(texts: &[String]) -> js_sys::Array {
 /// The page's line to its session worker, with its listeners (removed when dropped).
 pub struct Line {
     worker: web_sys::Worker,
+    /// Where replies go.
+    receive: fn(Reply),
     /// Called once the worker failed and the page's own thread took over.
     on_lost: fn(),
+    /// Called once the worker was found stuck in a plugin and replaced.
+    on_stuck: fn(),
+    /// When the worker last said anything (ms; `None` before its first heartbeat).
+    heard: Rc<Cell<Option<f64>>>,
+    /// Whether the newest load has a Plugins program (only then is silence a stuck plugin).
+    plugins: bool,
     _on_message: EventListener,
     _on_error: EventListener,
+    _watchdog: gloo_timers::callback::Interval,
 }
 
 thread_local! {
@@ -158,16 +182,20 @@ fn read(text: &str) -> Option<Reply> {
 
 /// Starts the session worker, its replies going to `receive`; false when there is none to
 /// start (then the host runs on the page's thread). Should it fail later, `on_lost` is told.
-pub fn start(receive: fn(Reply), on_lost: fn()) -> bool {
+pub fn start(receive: fn(Reply), on_lost: fn(), on_stuck: fn()) -> bool {
     let Some(worker) = crate::background::module_worker("&role=session") else {
         return false;
     };
     END.set(End::default());
+    let heard: Rc<Cell<Option<f64>>> = Rc::default();
+    let heard_now = Rc::clone(&heard);
     let on_message = EventListener::new(&worker, "message", move |event| {
         let Some(event) = event.dyn_ref::<web_sys::MessageEvent>() else {
             return;
         };
+        heard_now.set(Some(crate::tasks::now_ms()));
         match event.data().as_string() {
+            Some(text) if text == BEAT => {}
             Some(text) => arrive(text, receive),
             None => {
                 let error = js_sys::Reflect::get(&event.data(), &"error".into())
@@ -183,18 +211,54 @@ pub fn start(receive: fn(Reply), on_lost: fn()) -> bool {
         event.prevent_default();
         fail("the worker did not start")
     });
+    let watchdog = gloo_timers::callback::Interval::new(STUCK_MS / 5, watch);
     LINE.with_borrow_mut(|l| {
         if let Some(old) = l.take() {
             old.worker.terminate();
         }
         *l = Some(Line {
             worker,
+            receive,
             on_lost,
+            on_stuck,
+            heard,
+            plugins: false,
             _on_message: on_message,
             _on_error: on_error,
+            _watchdog: watchdog,
         })
     });
     true
+}
+
+/// Replaces a worker that has said nothing for [`STUCK_MS`] while it ran plugins.
+fn watch() {
+    let stuck = LINE.with_borrow(|l| {
+        l.as_ref().is_some_and(|l| {
+            l.plugins
+                && l.heard
+                    .get()
+                    .is_some_and(|at| crate::tasks::now_ms() - at > f64::from(STUCK_MS))
+        })
+    });
+    if !stuck {
+        return;
+    }
+    let Some(line) = LINE.with_borrow_mut(Option::take) else {
+        return;
+    };
+    line.worker.terminate();
+    INBOX.with_borrow_mut(VecDeque::clear);
+    let (receive, on_lost, on_stuck) = (line.receive, line.on_lost, line.on_stuck);
+    drop(line);
+    web_sys::console::warn_1(
+        &format!("schedlab: the engine's worker said nothing for {STUCK_MS} ms while it ran plugins; it was replaced").into(),
+    );
+    if start(receive, on_lost, on_stuck) {
+        on_stuck();
+    } else {
+        on_lost();
+    }
 }
 
 /// Sends `request` to the worker; false when there is no worker (the caller hands it to the
@@ -211,6 +275,11 @@ pub fn send(request: &Request) -> bool {
         let message = js_sys::Object::new();
         let _ = js_sys::Reflect::set(&message, &"request".into(), &text.into());
         if let Request::Load(load) = request {
+            line.plugins = !load.stuck
+                && load
+                    .texts
+                    .get(crate::base::EditorFile::Plugins.index())
+                    .is_some_and(|p| !p.trim().is_empty());
             let _ = js_sys::Reflect::set(&message, &"texts".into(), &string_array(&load.texts));
             if let Some(fallback) = &load.fallback {
                 let _ = js_sys::Reflect::set(&message, &"fallback".into(), &string_array(fallback));

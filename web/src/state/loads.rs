@@ -49,6 +49,9 @@ pub struct Loads {
     deferred: StoredValue<bool>,
     /// A rerun waiting for a pause in typing.
     debounce: StoredValue<Option<Timeout>, LocalStorage>,
+    /// The Plugins program that stopped the engine's worker ([`Reply::Stuck`]): loads of it
+    /// do not run it again.
+    stuck_program: StoredValue<Option<String>, LocalStorage>,
 }
 
 /// The texts of the newest load (saved as the last valid ones if they read).
@@ -103,6 +106,7 @@ impl Loads {
             last_run_ms: StoredValue::new(0.0),
             deferred: StoredValue::new(false),
             debounce: StoredValue::new_local(None),
+            stuck_program: StoredValue::new_local(None),
         }
     }
 
@@ -215,6 +219,11 @@ impl Loads {
             self.opening().apply_pending();
             return;
         }
+        let program = &texts[EditorFile::Plugins.index()];
+        let stuck = !program.trim().is_empty()
+            && self
+                .stuck_program
+                .with_value(|p| p.as_deref() == Some(program.as_str()));
         let generation = self.generation.get_value() + 1;
         self.generation.set_value(generation);
         self.reading.set(None);
@@ -241,6 +250,7 @@ impl Loads {
             sliced,
             fallback,
             extender_nodeinfo_fix: self.nodeinfo_fix.get_untracked(),
+            stuck,
         });
         // A run that goes on after this task (a big one, in slices, or one in the worker)
         // counts as slow until it ends.
@@ -295,6 +305,18 @@ impl Loads {
             | Reply::Running { generation, .. }
             | Reply::Calling { generation, .. }
             | Reply::Loaded { generation, .. } => *generation,
+            Reply::Stuck => {
+                // The newest load's plugins held the worker: not run again until they change;
+                // the texts load again (failing on them), with the run that was on screen.
+                let program = self
+                    .newest
+                    .with_value(|l| l.texts.get(EditorFile::Plugins.index()).cloned());
+                self.stuck_program.set_value(program);
+                let shown = self.newest.with_value(|l| l.shown.clone());
+                self.newest.update_value(|l| l.shown = None);
+                self.load(false, shown);
+                return;
+            }
             Reply::Lost => {
                 // The editors' texts again, at the same place; should they have errors, the
                 // run that was on screen.
@@ -384,10 +406,4 @@ impl Loads {
     }
 }
 
-/// Milliseconds from the page's time origin (0 where there is no `performance`).
-pub fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map(|p| p.now())
-        .unwrap_or_default()
-}
+pub use crate::tasks::now_ms;

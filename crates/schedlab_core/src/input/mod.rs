@@ -1003,6 +1003,7 @@ const API_VERSIONS: &[(&str, &[&str])] = &[
     ("Timeline", &[timeline::API_VERSION]),
     ("ExtenderMock", &[timeline::API_VERSION]),
     ("ExtenderRecording", &[timeline::API_VERSION]),
+    ("PluginProgram", &[timeline::API_VERSION]),
     ("PodDisruptionBudget", &["policy/v1", "policy/v1beta1"]),
     ("DeviceClass", &[crate::model::dra::API_VERSION]),
     ("ResourceSlice", &[crate::model::dra::API_VERSION]),
@@ -1179,6 +1180,7 @@ const KIND_READERS: &[(&str, ReadKind)] = &[
     ("Timeline", read_timeline),
     ("ExtenderMock", read_extender_mock),
     ("ExtenderRecording", read_extender_recording),
+    ("PluginProgram", read_plugin_program),
     ("KubeSchedulerConfiguration", read_scheduler_configuration),
     ("Deployment", read_deployment),
     ("DeviceClass", read_device_class),
@@ -1423,6 +1425,31 @@ fn read_extender_mock(
             errors.push(Diagnostic::new(at.file, join(at.path, &path), message))
         }
     }
+}
+
+/// A PluginProgram: the playground's Plugins editor in an exported scenario (JavaScript that
+/// registers custom plugins). Only a JavaScript engine runs it: here it is checked for its
+/// `program` text and skipped with a warning that says how to bring the plugins instead.
+fn read_plugin_program(
+    at: &ObjectAt,
+    value: Tree,
+    inputs: &mut Inputs,
+    errors: &mut Vec<Diagnostic>,
+) {
+    let value = value.into_value();
+    if !value.get("program").is_some_and(Value::is_string) {
+        errors.push(Diagnostic::new(
+            at.file,
+            join(at.path, "program"),
+            "a PluginProgram needs its JavaScript as the string `program`",
+        ));
+        return;
+    }
+    inputs.warnings.push(Diagnostic::new(
+        at.file,
+        at.path,
+        "a PluginProgram (JavaScript plugins) runs only in the playground; it is skipped here: bring the plugins as kube-scheduler-wasm-extension guests instead (`schedlab run --plugin NAME=FILE`, or the JS API's `plugins` option)",
+    ));
 }
 
 /// An ExtenderRecording: `calls`, each a URL, the request body and what came back.
