@@ -42,7 +42,7 @@ impl LessonSource {
         example_named(self.scenario)
     }
 
-    /// The five editor texts (nodes, pods, devices, policy, configuration), in the editors' order;
+    /// The editors' texts, in the editors' order;
     /// `None` while the example's texts are not at hand ([`Example::texts`]).
     pub fn editor_texts(&self) -> Option<[&'static str; EDITORS]> {
         self.example().texts().map(|t| t.texts())
@@ -76,7 +76,7 @@ macro_rules! lesson {
 }
 
 /// Every lesson, in the order a learner takes them.
-pub const LESSONS: [LessonSource; 12] = [
+pub const LESSONS: [LessonSource; 13] = [
     lesson!("schedule-one", "classic"),
     lesson!("least-vs-most-requested", "most-requested"),
     lesson!("node-affinity", "node-affinity"),
@@ -89,6 +89,7 @@ pub const LESSONS: [LessonSource; 12] = [
     lesson!("preemption-pdb", "pdb-steers"),
     lesson!("backoff-node-added", "backoff-node-added"),
     lesson!("gpu-cluster", "gpu-cluster"),
+    lesson!("write-a-score-plugin", "custom-plugin"),
 ];
 
 /// The compiled-in lesson with this name.
@@ -511,10 +512,13 @@ impl Check {
 mod tests {
     use super::*;
     use crate::analysis::inspect_cycle;
+    use crate::base::EditorFile;
     use crate::base::SEED;
     use crate::engine::host::load;
+    use crate::plugins::native::node_number;
     use crate::session::Session;
     use schedlab_core::report::json_report;
+    use schedlab_core::scheduler::v1_35::with_custom_plugins;
     use schedlab_core::{Scenario, Source};
     use std::path::{Path, PathBuf};
 
@@ -525,13 +529,17 @@ mod tests {
 
     /// The lesson's scenario as the page loads it (its five editor texts).
     fn page_scenario(src: &LessonSource) -> Scenario {
-        let texts: Vec<String> = src
+        let mut texts: Vec<String> = src
             .editor_texts()
             .expect("natively every example is compiled in")
             .iter()
             .map(|t| t.to_string())
             .collect();
-        load(&texts).unwrap_or_else(|e| panic!("{}: {e:?}", src.name))
+        // No JavaScript here: the custom-plugin example's program is NodeNumber, which the
+        // native tests have in Rust.
+        texts[EditorFile::Plugins.index()].clear();
+        with_custom_plugins(&[node_number()], || load(&texts))
+            .unwrap_or_else(|e| panic!("{}: {e:?}", src.name))
     }
 
     /// The scenario folder as `schedlab run assets/scenarios/<name>/*` loads it.
@@ -550,14 +558,17 @@ mod tests {
                 let text = std::fs::read_to_string(&p).expect("a text file");
                 (name, text)
             })
-            .filter(|(n, _)| !n.starts_with("expect") && !n.starts_with("README"))
+            .filter(|(n, _)| {
+                !n.starts_with("expect") && !n.starts_with("README") && !n.ends_with(".js")
+            })
             .collect();
         files.sort();
         let sources: Vec<Source> = files
             .iter()
             .map(|(name, text)| Source { name, text })
             .collect();
-        Scenario::load_with(&sources, None).unwrap_or_else(|e| panic!("{name}: {e:?}"))
+        with_custom_plugins(&[node_number()], || Scenario::load_with(&sources, None))
+            .unwrap_or_else(|e| panic!("{name}: {e:?}"))
     }
 
     /// The contract's JSON report, with details.

@@ -105,3 +105,59 @@ mod tests {
         );
     }
 }
+
+/// For the native tests, which have no JavaScript engine: NodeNumber written in Rust from its
+/// description (the same rule as [`NODE_NUMBER_JS`]), to run the custom-plugin example.
+#[cfg(test)]
+pub mod native {
+    use schedlab_core::scheduler::v1_35::{
+        script_plugin, CustomPlugin, Point, Points, ScriptPlugin, ScriptStatus,
+    };
+    use serde_json::Value;
+    use std::sync::Arc;
+
+    struct NodeNumber {
+        reverse: bool,
+    }
+
+    /// The last character of a name, when it is a digit.
+    fn last_digit(name: &str) -> Option<char> {
+        name.chars().last().filter(char::is_ascii_digit)
+    }
+
+    fn name(object: &Value) -> &str {
+        object["metadata"]["name"].as_str().unwrap_or_default()
+    }
+
+    impl ScriptPlugin for NodeNumber {
+        fn points(&self) -> Points {
+            Points::of(&[Point::Score])
+        }
+        fn filter(&self, _: &Value, _: &Value) -> Result<ScriptStatus, String> {
+            Ok(("Success".into(), Vec::new()))
+        }
+        fn score(&self, pod: &Value, node: &Value) -> Result<i64, String> {
+            let want = last_digit(name(pod));
+            let matched = want.is_none() || last_digit(name(node)) == want;
+            Ok(if matched != self.reverse { 10 } else { 0 })
+        }
+        fn normalizes(&self) -> bool {
+            false
+        }
+        fn normalize(&self, _: &Value, _: &mut [(String, i64)]) -> Result<(), String> {
+            Ok(())
+        }
+    }
+
+    /// NodeNumber as a custom plugin (its args' `reverse` read as the JavaScript reads it).
+    pub fn node_number() -> CustomPlugin {
+        script_plugin(
+            "NodeNumber",
+            Points::of(&[Point::Score]),
+            Arc::new(|args: Option<&Value>| {
+                let reverse = args.and_then(|a| a["reverse"].as_bool()).unwrap_or(false);
+                Ok(Arc::new(NodeNumber { reverse }) as Arc<dyn ScriptPlugin>)
+            }),
+        )
+    }
+}

@@ -184,6 +184,16 @@ pub fn read_sources(sources: &[Source]) -> Result<Inputs, Vec<Diagnostic>> {
 /// Reads one source (the object limit applies per source). An editor that reads its files
 /// one by one can keep the result of a file that did not change.
 pub fn read_source(src: &Source) -> Result<Inputs, Vec<Diagnostic>> {
+    if src.name.ends_with(".js") {
+        // The playground's Plugins program (JavaScript), as a scenario folder keeps it.
+        let mut inputs = Inputs::default();
+        inputs.warnings.push(Diagnostic::new(
+            src.name,
+            "",
+            "a JavaScript Plugins program runs only in the playground; it is skipped here: bring the plugins as kube-scheduler-wasm-extension guests instead (`schedlab run --plugin NAME=FILE`, or the JS API's `plugins` option)",
+        ));
+        return Ok(inputs);
+    }
     let (inputs, errors) = items::read_in_parallel(src).unwrap_or_else(|| read_one_thread(src));
     finish(src, inputs, errors)
 }

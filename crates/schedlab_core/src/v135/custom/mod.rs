@@ -75,13 +75,21 @@ fn spec_for(name: &str, points: Points) -> &'static PluginSpec {
     spec
 }
 
-/// Runs `f` with `plugins` in scope: a configuration read inside it may enable them. A
-/// custom plugin named like an in-tree plugin is never found (the in-tree one wins).
+/// Runs `f` with `plugins` in scope, beside those already in scope (an inner plugin of one
+/// name wins): a configuration read inside it may enable them. A custom plugin named like an
+/// in-tree plugin is never found (the in-tree one wins).
 pub fn with_custom_plugins<R>(plugins: &[CustomPlugin], f: impl FnOnce() -> R) -> R {
-    let scoped: Vec<(&'static PluginSpec, CustomPlugin)> = plugins
+    let mut scoped: Vec<(&'static PluginSpec, CustomPlugin)> = plugins
         .iter()
         .map(|p| (spec_for(&p.name, p.points), p.clone()))
         .collect();
+    IN_SCOPE.with(|s| {
+        for outer in s.borrow().iter() {
+            if !scoped.iter().any(|(spec, _)| spec.name == outer.0.name) {
+                scoped.push(outer.clone());
+            }
+        }
+    });
     let before = IN_SCOPE.with(|s| std::mem::replace(&mut *s.borrow_mut(), scoped));
     let out = f();
     IN_SCOPE.with(|s| *s.borrow_mut() = before);
