@@ -118,11 +118,6 @@ impl EditorFile {
         self != EditorFile::Plugins
     }
 
-    /// Whether the core reads this editor's text (the Plugins program runs in the host).
-    pub fn is_input(self) -> bool {
-        self != EditorFile::Plugins
-    }
-
     /// The file name given to the core, so its messages name the format the user typed.
     pub fn source_name(self, text: &str) -> String {
         if self == EditorFile::Plugins {

@@ -193,24 +193,26 @@ fn EditorHead(
                         )
                     }}
                 </span>
-                <span class="view-toggle" role="group" aria-label="View" class:hidden=!file.has_form()>
-                    <button
-                        class:active=move || form_view.get()
-                        aria-pressed=move || form_view.get().to_string()
-                        data-testid="editor-view-form"
-                        on:click=move |_| form_view.set(true)
-                    >
-                        "Form"
-                    </button>
-                    <button
-                        class:active=move || !form_view.get()
-                        aria-pressed=move || (!form_view.get()).to_string()
-                        data-testid="editor-view-text"
-                        on:click=move |_| form_view.set(false)
-                    >
-                        "Text"
-                    </button>
-                </span>
+                {file.has_form().then(|| view! {
+                    <span class="view-toggle" role="group" aria-label="View">
+                        <button
+                            class:active=move || form_view.get()
+                            aria-pressed=move || form_view.get().to_string()
+                            data-testid="editor-view-form"
+                            on:click=move |_| form_view.set(true)
+                        >
+                            "Form"
+                        </button>
+                        <button
+                            class:active=move || !form_view.get()
+                            aria-pressed=move || (!form_view.get()).to_string()
+                            data-testid="editor-view-text"
+                            on:click=move |_| form_view.set(false)
+                        >
+                            "Text"
+                        </button>
+                    </span>
+                })}
             </header>
     }
 }
