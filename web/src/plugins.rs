@@ -111,7 +111,7 @@ mod tests {
 #[cfg(test)]
 pub mod native {
     use schedlab_core::scheduler::v1_35::{
-        script_plugin, CustomPlugin, Point, Points, ScriptPlugin, ScriptStatus,
+        script_plugin, CustomPlugin, Point, Points, ScriptObject, ScriptPlugin, ScriptStatus,
     };
     use serde_json::Value;
     use std::sync::Arc;
@@ -133,18 +133,19 @@ pub mod native {
         fn points(&self) -> Points {
             Points::of(&[Point::Score])
         }
-        fn filter(&self, _: &Value, _: &Value) -> Result<ScriptStatus, String> {
+        fn filter(&self, _: &ScriptObject, _: &ScriptObject) -> Result<ScriptStatus, String> {
             Ok(("Success".into(), Vec::new()))
         }
-        fn score(&self, pod: &Value, node: &Value) -> Result<i64, String> {
-            let want = last_digit(name(pod));
-            let matched = want.is_none() || last_digit(name(node)) == want;
+        fn score(&self, pod: &ScriptObject, node: &ScriptObject) -> Result<i64, String> {
+            let want = last_digit(name(&pod.json())).map(String::from);
+            let matched =
+                want.is_none() || last_digit(name(&node.json())).map(String::from) == want;
             Ok(if matched != self.reverse { 10 } else { 0 })
         }
         fn normalizes(&self) -> bool {
             false
         }
-        fn normalize(&self, _: &Value, _: &mut [(String, i64)]) -> Result<(), String> {
+        fn normalize(&self, _: &ScriptObject, _: &mut [(String, i64)]) -> Result<(), String> {
             Ok(())
         }
     }

@@ -218,7 +218,9 @@ pub mod v1_17 {
 pub mod v1_35 {
     pub use crate::trace::v135::Code;
     pub use crate::v135::config::{plan, Configuration, ProfilePlan, DEFAULT_SCHEDULER_NAME, V1};
-    pub use crate::v135::custom::script::{script_plugin, ScriptPlugin, ScriptStatus};
+    pub use crate::v135::custom::script::{
+        script_plugin, ScriptObject, ScriptPlugin, ScriptStatus,
+    };
     pub use crate::v135::custom::wasm_guest::wasm_guest_plugin;
     pub use crate::v135::custom::{with_custom_plugins, CustomPlugin};
     pub use crate::v135::plugin::{PluginSpec, Point, Points};

@@ -8,23 +8,48 @@
 //! reason, or `{code, reasons}` (`code`: `Unschedulable`, `UnschedulableAndUnresolvable`,
 //! `Error`). `score` returns a number. `normalizeScore` gets `[{node, score}]` and returns the
 //! new scores as an array of numbers (or changes the `score`s in place). A plugin that throws is
-//! an `Error` status naming it.
+//! an `Error` status naming it. The pod and nodes a plugin is handed are frozen and shared
+//! between its calls (a node is made again once it changed).
 
 use js_sys::{Array, Function, Object, Reflect};
 use schedlab_core::scheduler::v1_35::{
-    script_plugin, CustomPlugin, Point, Points, ScriptPlugin, ScriptStatus,
+    script_plugin, CustomPlugin, Point, Points, ScriptObject, ScriptPlugin, ScriptStatus,
 };
 use send_wrapper::SendWrapper;
 use serde_json::Value;
+use std::cell::RefCell;
+use std::collections::HashMap;
 use std::sync::Arc;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// One instance: the object and its methods.
+/// Node objects kept between calls, at most (then the cache starts again).
+const MAX_CACHED_NODES: usize = 1 << 16;
+
+/// One instance: the object, its methods, and the JavaScript objects made for the pods and
+/// nodes it was handed, by their keys ([`ScriptObject::key`]): a node is made again only
+/// once it changed. They are frozen, deeply: a plugin cannot change what the next call sees.
 struct JsPlugin {
     object: SendWrapper<Object>,
     filter: Option<SendWrapper<Function>>,
     score: Option<SendWrapper<Function>>,
     normalize: Option<SendWrapper<Function>>,
+    pod: SendWrapper<RefCell<Option<((u64, u64), JsValue)>>>,
+    nodes: SendWrapper<RefCell<HashMap<(u64, u64), JsValue>>>,
+    freeze: SendWrapper<Option<Function>>,
+}
+
+/// A function that freezes an object and everything in it (`None`: the engine has no
+/// `Function` constructor, and objects are handed unfrozen).
+fn deep_freeze() -> Option<Function> {
+    let constructor = Reflect::get(&js_sys::global(), &"Function".into())
+        .ok()?
+        .dyn_into::<Function>()
+        .ok()?;
+    let body = "const f = (o) => { if (o && typeof o === 'object' && !Object.isFrozen(o)) { Object.freeze(o); for (const k of Object.keys(o)) f(o[k]); } return o; }; return f(v);";
+    Reflect::construct(&constructor, &Array::of2(&"v".into(), &body.into()))
+        .ok()?
+        .dyn_into::<Function>()
+        .ok()
 }
 
 fn method(object: &Object, name: &str) -> Option<SendWrapper<Function>> {
@@ -41,6 +66,9 @@ impl JsPlugin {
             score: method(&object, "score"),
             normalize: method(&object, "normalizeScore"),
             object: SendWrapper::new(object),
+            pod: SendWrapper::new(RefCell::new(None)),
+            nodes: SendWrapper::new(RefCell::new(HashMap::new())),
+            freeze: SendWrapper::new(deep_freeze()),
         }
     }
 
@@ -53,6 +81,42 @@ impl JsPlugin {
             points.push(Point::Score);
         }
         Points::of(&points)
+    }
+
+    /// A pod or node as a frozen JavaScript object.
+    fn made(&self, object: &ScriptObject) -> JsValue {
+        let value = js(&object.json());
+        match &*self.freeze {
+            Some(f) => f.call1(&JsValue::UNDEFINED, &value).unwrap_or(value),
+            None => value,
+        }
+    }
+
+    /// The cycle's pod, made once per pod.
+    fn pod(&self, pod: &ScriptObject) -> JsValue {
+        let mut kept = self.pod.borrow_mut();
+        match &*kept {
+            Some((key, value)) if *key == pod.key() => value.clone(),
+            _ => {
+                let value = self.made(pod);
+                *kept = Some((pod.key(), value.clone()));
+                value
+            }
+        }
+    }
+
+    /// A node, made again only once it changed.
+    fn node(&self, node: &ScriptObject) -> JsValue {
+        if let Some(v) = self.nodes.borrow().get(&node.key()) {
+            return v.clone();
+        }
+        let value = self.made(node);
+        let mut nodes = self.nodes.borrow_mut();
+        if nodes.len() >= MAX_CACHED_NODES {
+            nodes.clear();
+        }
+        nodes.insert(node.key(), value.clone());
+        value
     }
 
     /// Calls `f` with `args`; a throw is its message.
@@ -82,11 +146,11 @@ impl ScriptPlugin for JsPlugin {
         JsPlugin::points(self)
     }
 
-    fn filter(&self, pod: &Value, node: &Value) -> Result<ScriptStatus, String> {
+    fn filter(&self, pod: &ScriptObject, node: &ScriptObject) -> Result<ScriptStatus, String> {
         let Some(f) = &self.filter else {
             return Ok(("Success".into(), Vec::new()));
         };
-        let r = self.call(f, "filter", &[js(pod), js(node)])?;
+        let r = self.call(f, "filter", &[self.pod(pod), self.node(node)])?;
         if r.is_undefined() || r.is_null() || r.as_bool() == Some(true) {
             return Ok(("Success".into(), Vec::new()));
         }
@@ -119,11 +183,11 @@ impl ScriptPlugin for JsPlugin {
         ))
     }
 
-    fn score(&self, pod: &Value, node: &Value) -> Result<i64, String> {
+    fn score(&self, pod: &ScriptObject, node: &ScriptObject) -> Result<i64, String> {
         let Some(f) = &self.score else {
             return Ok(0);
         };
-        let r = self.call(f, "score", &[js(pod), js(node)])?;
+        let r = self.call(f, "score", &[self.pod(pod), self.node(node)])?;
         match r.as_f64() {
             Some(n) if n.is_finite() && n.fract() == 0.0 && n.abs() <= 9.0e15 => Ok(n as i64),
             _ => Err(format!(
@@ -140,7 +204,7 @@ impl ScriptPlugin for JsPlugin {
         self.normalize.is_some()
     }
 
-    fn normalize(&self, pod: &Value, scores: &mut [(String, i64)]) -> Result<(), String> {
+    fn normalize(&self, pod: &ScriptObject, scores: &mut [(String, i64)]) -> Result<(), String> {
         let Some(f) = &self.normalize else {
             return Ok(());
         };
@@ -153,7 +217,7 @@ impl ScriptPlugin for JsPlugin {
                 JsValue::from(o)
             })
             .collect();
-        let r = self.call(f, "normalizeScore", &[js(pod), list.clone().into()])?;
+        let r = self.call(f, "normalizeScore", &[self.pod(pod), list.clone().into()])?;
         let values: Vec<JsValue> = if Array::is_array(&r) {
             Array::from(&r).iter().collect()
         } else {

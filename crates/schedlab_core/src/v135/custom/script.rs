@@ -18,18 +18,38 @@ use std::sync::Arc;
 /// `UnschedulableAndUnresolvable`, `Error`) and its reasons.
 pub type ScriptStatus = (String, Vec<String>);
 
+/// A pod or a node as a script reads it, made only when asked ([`ScriptObject::json`]), with a
+/// key that names this very state of it: a host may keep what it made of the JSON for a key
+/// (a node's key changes with any change to the node; a pod's is the object's).
+pub struct ScriptObject<'a> {
+    key: (u64, u64),
+    make: &'a dyn Fn() -> Value,
+}
+
+impl ScriptObject<'_> {
+    /// Names this state of the object: equal keys, equal JSON (within one run).
+    pub fn key(&self) -> (u64, u64) {
+        self.key
+    }
+
+    /// The object as JSON.
+    pub fn json(&self) -> Value {
+        (self.make)()
+    }
+}
+
 /// What a host-language plugin implements. Err: the message of an `Error` status.
 pub trait ScriptPlugin: Send + Sync {
     /// The extension points it implements (Filter, Score).
     fn points(&self) -> Points;
     /// Filter: the pod on `node`.
-    fn filter(&self, pod: &Value, node: &Value) -> Result<ScriptStatus, String>;
+    fn filter(&self, pod: &ScriptObject, node: &ScriptObject) -> Result<ScriptStatus, String>;
     /// Score: the node's raw score.
-    fn score(&self, pod: &Value, node: &Value) -> Result<i64, String>;
+    fn score(&self, pod: &ScriptObject, node: &ScriptObject) -> Result<i64, String>;
     /// Whether it normalizes its scores.
     fn normalizes(&self) -> bool;
     /// NormalizeScore: the scores of the cycle (node name, score), changed in place.
-    fn normalize(&self, pod: &Value, scores: &mut [(String, i64)]) -> Result<(), String>;
+    fn normalize(&self, pod: &ScriptObject, scores: &mut [(String, i64)]) -> Result<(), String>;
 }
 
 /// Makes a script's instance for a profile from its `pluginConfig` args.
@@ -61,6 +81,21 @@ struct Scripted {
 /// The pod as the script reads it.
 fn pod_json(cx: &Cx) -> Value {
     serde_json::to_value(&*cx.pod.pod).unwrap_or(Value::Null)
+}
+
+/// The key of the cycle's pod: its object's address and its input index (a pod's object is
+/// not changed while it waits to be scheduled).
+fn pod_key(cx: &Cx) -> (u64, u64) {
+    let object: &crate::model::Pod = &cx.pod.pod;
+    (
+        std::ptr::from_ref(object) as usize as u64,
+        cx.pod.input_index as u64,
+    )
+}
+
+/// The key of a node's state: its id and its count of changes.
+fn node_key(node: &NodeInfo) -> (u64, u64) {
+    (node.id() as u64, node.changes())
 }
 
 /// A node as the script reads it.
@@ -97,7 +132,17 @@ impl Plugin for Scripted {
         node: &NodeInfo,
         reasons: &mut Vec<Reason>,
     ) -> Code {
-        let answer = self.script.filter(&pod_json(cx), &node_json(cx, node));
+        let (make_pod, make_node) = (|| pod_json(cx), || node_json(cx, node));
+        let answer = self.script.filter(
+            &ScriptObject {
+                key: pod_key(cx),
+                make: &make_pod,
+            },
+            &ScriptObject {
+                key: node_key(node),
+                make: &make_node,
+            },
+        );
         let (code, texts) = match answer {
             Ok((code, texts)) => match code.as_str() {
                 "Success" | "" => return Code::Success,
@@ -124,8 +169,18 @@ impl Plugin for Scripted {
         _state: Option<&dyn PluginState>,
         node: &NodeInfo,
     ) -> Result<i64, String> {
+        let (make_pod, make_node) = (|| pod_json(cx), || node_json(cx, node));
         self.script
-            .score(&pod_json(cx), &node_json(cx, node))
+            .score(
+                &ScriptObject {
+                    key: pod_key(cx),
+                    make: &make_pod,
+                },
+                &ScriptObject {
+                    key: node_key(node),
+                    make: &make_node,
+                },
+            )
             .map_err(|e| format!("{}: {e}", self.name))
     }
 
@@ -146,7 +201,12 @@ impl Plugin for Scripted {
             .map(|(n, s)| (n.name().to_string(), *s))
             .collect();
         // A failed normalize keeps the raw scores.
-        if self.script.normalize(&pod_json(cx), &mut list).is_ok() {
+        let make_pod = || pod_json(cx);
+        let pod = ScriptObject {
+            key: pod_key(cx),
+            make: &make_pod,
+        };
+        if self.script.normalize(&pod, &mut list).is_ok() {
             for (slot, (_, s)) in scores.iter_mut().zip(list) {
                 *slot = s;
             }
