@@ -11,8 +11,8 @@
 //!   [`ExampleFetch`] ([`fetch`]: examples fetched on demand);
 //! - [`AddressBar`] ([`address`]) and [`Opening`] ([`opening`]: a link's view or a lesson's
 //!   stop, once its run is loaded);
-//! - [`SavedWork`] ([`saved`], over `storage`: `sessionStorage` per tab), [`Notice`] and
-//!   [`HelpOpen`].
+//! - [`SavedWork`] ([`saved`], over `storage`: `sessionStorage` per tab), [`RecentWork`]
+//!   ([`recent`]: closed tabs' work, in `localStorage`), [`Notice`] and [`HelpOpen`].
 //!
 //! The run itself lives in the engine ([`crate::engine`], in a Web Worker where one starts): an
 //! action sends it a request (load these texts, go to this step, inspect this cycle) and shows
@@ -30,6 +30,7 @@ pub mod notice;
 pub mod opening;
 pub mod picker;
 pub mod position;
+pub mod recent;
 pub mod saved;
 pub mod selection;
 pub mod start;
@@ -48,6 +49,7 @@ pub use notice::Notice;
 pub use opening::Opening;
 pub use picker::Picker;
 pub use position::{RunPosition, SPEEDS};
+pub use recent::RecentWork;
 pub use saved::SavedWork;
 pub use selection::{Selected, Selection};
 pub use stepping::{InspectTarget, Inspected};
@@ -81,6 +83,7 @@ pub fn provide(mode: PageMode) {
         position,
     };
     let address = AddressBar::new(parts, start.conflict, start.restore_failed);
+    let recent = RecentWork::new(address, editors, notice, start.offer_recent);
     provide_context(mode);
     provide_context(SavedWork { problem });
     provide_context(HelpOpen(RwSignal::new(false)));
@@ -95,6 +98,7 @@ pub fn provide(mode: PageMode) {
     provide_context(lesson);
     provide_context(picker);
     provide_context(address);
+    provide_context(recent);
     loads.start(start.valid);
     address.watch();
 }
