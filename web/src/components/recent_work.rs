@@ -1,7 +1,7 @@
 //! The offer of a new tab: the work of closed tabs ([`RecentWork`]), newest first, each a
 //! button that makes it this tab's work.
 
-use crate::state::recent::ago;
+use crate::state::tab_copy::ago;
 use crate::state::RecentWork;
 use leptos::prelude::*;
 

@@ -12,7 +12,8 @@
 //! - [`AddressBar`] ([`address`]) and [`Opening`] ([`opening`]: a link's view or a lesson's
 //!   stop, once its run is loaded);
 //! - [`SavedWork`] ([`saved`], over `storage`: `sessionStorage` per tab), [`RecentWork`]
-//!   ([`recent`]: closed tabs' work, in `localStorage`), [`Notice`] and [`HelpOpen`].
+//!   ([`recent`]: closed tabs' work, which each tab keeps in `localStorage`: [`tab_copy`]),
+//!   [`Notice`] and [`HelpOpen`].
 //!
 //! The run itself lives in the engine ([`crate::engine`], in a Web Worker where one starts): an
 //! action sends it a request (load these texts, go to this step, inspect this cycle) and shows
@@ -36,6 +37,7 @@ pub mod selection;
 pub mod start;
 pub mod stepping;
 mod storage;
+pub mod tab_copy;
 pub mod work;
 
 pub use address::{AddressBar, LinkCopy, LinkUrl};
@@ -62,6 +64,7 @@ use leptos::prelude::*;
 /// sends the first load and starts following the address bar.
 pub fn provide(mode: PageMode) {
     let problem = RwSignal::new(None);
+    storage::on_save(tab_copy::changed);
     let start = start::Start::read(mode, problem);
     let work = Work::new(&start.shared);
     let position = RunPosition::default();

@@ -11,7 +11,8 @@
 //! frame's place in the page (`frame-1`: the second frame; `frame-0.2`: the third frame inside
 //! the first), which stays the same when the frame or the whole page reloads. Keys:
 //! `schedlab.v2.<slot>.<name>`, the slot being `tab` in a top-level page. Every save also
-//! updates the tab's copy in `localStorage` for after it closes ([`super::recent`]).
+//! updates the tab's copy in `localStorage` for after it closes ([`on_save`]:
+//! [`super::tab_copy`]).
 
 use leptos::prelude::*;
 use std::cell::{Cell, RefCell};
@@ -120,6 +121,22 @@ fn show_problem() {
     }
 }
 
+thread_local! {
+    /// Called after each save ([`on_save`]).
+    static AFTER_SAVE: Cell<Option<fn()>> = const { Cell::new(None) };
+}
+
+/// From now on `f` is called after each save and removal.
+pub fn on_save(f: fn()) {
+    AFTER_SAVE.with(|a| a.set(Some(f)));
+}
+
+fn after_save() {
+    if let Some(f) = AFTER_SAVE.with(Cell::get) {
+        f();
+    }
+}
+
 /// A save under `name` succeeded: a problem it had is over.
 pub fn saved(name: &str) {
     let changed = FAILED.with(|f| {
@@ -177,7 +194,7 @@ pub fn save(name: &str, value: &str) {
     if value.len() <= crate::stash::INLINE_MAX && s.set_item(&own, value).is_ok() {
         let _ = s.remove_item(&pointer);
         saved(name);
-        super::recent::changed();
+        after_save();
         return;
     }
     // Too big for sessionStorage, or refused by it: IndexedDB.
@@ -197,7 +214,7 @@ pub fn save(name: &str, value: &str) {
             Ok(()) => {
                 let _ = s.remove_item(&own);
                 saved(&name);
-                super::recent::changed();
+                after_save();
             }
             Err(why) => failed(
                 &name,
@@ -218,7 +235,7 @@ pub fn remove(name: &str) {
     if let Some(s) = session() {
         let _ = s.remove_item(&key(name));
         let _ = s.remove_item(&format!("{}{STASHED}", key(name)));
-        super::recent::changed();
+        after_save();
     }
     saved(name);
 }
