@@ -30,6 +30,7 @@ describe('the README screenshot', () => {
     await page.waitForSelector('[data-testid="node-card"]');
     await page.waitForSelector('[data-testid="phase-chip"].current[data-phase="preempt"]');
     await page.waitForSelector('[data-testid="status"].ok');
+    await page.waitForLoadState('networkidle');
     await page.evaluate(() => document.fonts.ready);
     // Nothing hovered or focused, and no caret.
     await page.mouse.move(0, 0);
