@@ -16,9 +16,8 @@
 use super::saved::{self, EXAMPLE_KEY};
 use super::storage::{self, STASHED};
 use crate::gallery::example_named;
-use serde::{Deserialize, Serialize};
+use crate::lesson::LessonAt;
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
 use wasm_bindgen::prelude::*;
 
 /// How many closed tabs' work is kept (the older ones are deleted).
@@ -31,8 +30,9 @@ const CLOSED: &str = "schedlab.v2.recent-closed.";
 const ID: &str = "schedlab.v2.recent-id.";
 /// The Web Lock an open tab holds: this plus its id.
 const LOCK: &str = "schedlab.tab.";
-/// An entry longer than this is not kept (`localStorage` holds about 5 MB for the site).
-const MAX_ENTRY: usize = 2 * 1024 * 1024;
+/// An entry longer than this (in UTF-16 units) is not kept (`localStorage` holds about 5 MB
+/// for the site).
+const MAX_ENTRY: f64 = 2.0 * 1024.0 * 1024.0;
 /// Without Web Locks, an entry never marked closed (a crashed tab) is deleted after this long.
 const STALE_MS: f64 = 30.0 * 24.0 * 3600.0 * 1000.0;
 /// The name a refused entry's problem is kept under ([`storage::failed`]).
@@ -51,6 +51,7 @@ thread_local! {
     static EDITED_AT: Cell<Option<f64>> = const { Cell::new(None) };
 }
 
+// Entries are read, sorted and pruned here, in JavaScript: the page's main module stays small.
 #[wasm_bindgen(inline_js = r#"
 export function recent_has_locks() {
   return !!(globalThis.navigator && navigator.locks && navigator.locks.request);
@@ -70,10 +71,6 @@ export function recent_hold(name, wait_ms) {
       .catch(() => resolve(false));
   });
 }
-export async function recent_held() {
-  const state = await navigator.locks.query();
-  return (state.held ?? []).map((l) => l.name);
-}
 export function recent_mark_on_hide(key) {
   addEventListener('pagehide', () => {
     try { localStorage.setItem(key, String(Date.now())); } catch {}
@@ -82,48 +79,150 @@ export function recent_mark_on_hide(key) {
     try { localStorage.removeItem(key); } catch {}
   });
 }
+function read(key) {
+  try {
+    const entry = JSON.parse(localStorage.getItem(key));
+    return entry && typeof entry.time === 'number' && entry.saved && typeof entry.saved === 'object' ? entry : null;
+  } catch {
+    return null;
+  }
+}
+function ids(prefix) {
+  const found = [];
+  for (let i = 0; i < localStorage.length; i++) {
+    const key = localStorage.key(i);
+    if (key?.startsWith(prefix)) found.push(key.slice(prefix.length));
+  }
+  return found;
+}
+export function recent_entry(key) {
+  return read(key);
+}
+export function recent_put(prefix, id, time, names, values, max) {
+  const saved = {};
+  names.forEach((name, i) => { saved[name] = values[i]; });
+  const text = JSON.stringify({ time, saved });
+  if (text.length > max) {
+    return `the work is ${Math.round(text.length / 1048576)} MB, more than the ${Math.round(max / 1048576)} MB kept for closed tabs`;
+  }
+  // When localStorage is full, the other tabs' entries make room, oldest first.
+  const others = ids(prefix)
+    .filter((other) => other !== id)
+    .map((other) => [other, read(prefix + other)?.time ?? 0])
+    .sort((a, b) => a[1] - b[1]);
+  for (;;) {
+    try {
+      localStorage.setItem(prefix + id, text);
+      return null;
+    } catch (e) {
+      const oldest = others.shift();
+      if (!oldest) return e?.name ? (e.message ? `${e.name}: ${e.message}` : e.name) : String(e);
+      localStorage.removeItem(prefix + oldest[0]);
+    }
+  }
+}
+export async function recent_closed(prefix, closed_prefix, lock_prefix, own, keep, stale_ms) {
+  let held = null;
+  if (navigator.locks?.query) {
+    try {
+      held = new Set(((await navigator.locks.query()).held ?? []).map((l) => l.name));
+    } catch {
+      // Which tabs are open is unknown: none is offered.
+      return [];
+    }
+  }
+  const list = [];
+  for (const id of ids(prefix)) {
+    if (id === own) continue;
+    const entry = read(prefix + id);
+    const closed = held ? !held.has(lock_prefix + id) : localStorage.getItem(closed_prefix + id) !== null;
+    if (!entry || (!held && !closed && Date.now() - entry.time > stale_ms)) {
+      localStorage.removeItem(prefix + id);
+      localStorage.removeItem(closed_prefix + id);
+    } else if (closed) {
+      list.push({ id, entry });
+    }
+  }
+  list.sort((a, b) => b.entry.time - a.entry.time);
+  for (const { id } of list.slice(keep)) {
+    localStorage.removeItem(prefix + id);
+    localStorage.removeItem(closed_prefix + id);
+  }
+  return list.slice(0, keep).map(({ id, entry }) => [id, entry]);
+}
 "#)]
 extern "C" {
     fn recent_has_locks() -> bool;
     async fn recent_hold(name: &str, wait_ms: f64) -> JsValue;
-    #[wasm_bindgen(catch)]
-    async fn recent_held() -> Result<JsValue, JsValue>;
     fn recent_mark_on_hide(key: &str);
+    fn recent_entry(key: &str) -> JsValue;
+    fn recent_put(
+        prefix: &str,
+        id: &str,
+        time: f64,
+        names: Vec<String>,
+        values: Vec<String>,
+        max: f64,
+    ) -> Option<String>;
+    async fn recent_closed(
+        prefix: &str,
+        closed_prefix: &str,
+        lock_prefix: &str,
+        own: &str,
+        keep: usize,
+        stale_ms: f64,
+    ) -> JsValue;
 }
 
 /// A tab's entry: when its work was last changed, and the work's saved texts by name
 /// ([`storage::entries`]).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Entry {
     /// When its work was last changed (ms since the epoch).
     pub time: f64,
-    saved: BTreeMap<String, String>,
+    /// The texts by name.
+    saved: JsValue,
 }
 
 impl Entry {
+    /// The entry `value` holds (`{time, saved}`), when it does.
+    fn of(value: &JsValue) -> Option<Entry> {
+        let time = js_sys::Reflect::get(value, &"time".into()).ok()?.as_f64()?;
+        let saved = js_sys::Reflect::get(value, &"saved".into()).ok()?;
+        saved.is_object().then_some(Entry { time, saved })
+    }
+
+    /// A saved text by name as it is kept (a text in IndexedDB: its key, under the name plus
+    /// `.stashed`).
+    fn raw(&self, name: &str) -> Option<String> {
+        js_sys::Reflect::get(&self.saved, &name.into())
+            .ok()?
+            .as_string()
+    }
+
     /// A text of the work by name (one kept in IndexedDB once [`crate::stash::preload`]ed).
     pub fn get(&self, name: &str) -> Option<String> {
-        match self.saved.get(&format!("{name}{STASHED}")) {
-            Some(key) => crate::stash::get(key),
-            None => self.saved.get(name).cloned(),
+        match self.raw(&format!("{name}{STASHED}")) {
+            Some(key) => crate::stash::get(&key),
+            None => self.raw(name),
         }
     }
 
     /// The IndexedDB keys of its texts kept there.
     pub fn stashed(&self) -> Vec<String> {
-        self.saved
+        js_sys::Object::keys(self.saved.unchecked_ref::<js_sys::Object>())
             .iter()
-            .filter(|(name, _)| name.ends_with(STASHED))
-            .map(|(_, key)| key.clone())
+            .filter_map(|name| name.as_string())
+            .filter(|name| name.ends_with(STASHED))
+            .filter_map(|name| self.raw(&name))
             .collect()
     }
 
     /// What the offer calls it: its example, or its lesson.
     pub fn label(&self) -> String {
-        let example = self.saved.get(EXAMPLE_KEY).map_or("", String::as_str);
-        let lesson = saved::lesson_in(|n| self.saved.get(n).cloned());
+        let example = self.raw(EXAMPLE_KEY).unwrap_or_default();
+        let lesson: Option<LessonAt> = saved::lesson_in(|n| self.raw(n));
         label(
-            example_named(example).name,
+            example_named(&example).name,
             lesson.map(|at| at.lesson().title.as_str()),
         )
     }
@@ -195,23 +294,20 @@ fn write() {
         PENDING.with(|p| p.set(true));
         return;
     };
-    let own = format!("{ENTRY}{id}");
-    let saved: BTreeMap<String, String> = storage::entries(saved::is_work).into_iter().collect();
-    let has_own = saved
-        .keys()
+    let (names, values): (Vec<String>, Vec<String>) =
+        storage::entries(saved::is_work).into_iter().unzip();
+    let has_own = names
+        .iter()
         .any(|n| saved::is_own(n.strip_suffix(STASHED).unwrap_or(n)));
     if !has_own {
-        let _ = local.remove_item(&own);
+        let _ = local.remove_item(&format!("{ENTRY}{id}"));
         storage::saved(PROBLEM);
         return;
     }
     let time = EDITED_AT.with(Cell::get).unwrap_or_else(js_sys::Date::now);
-    let Ok(text) = serde_json::to_string(&Entry { time, saved }) else {
-        return;
-    };
-    match put(&local, &id, &text) {
-        Ok(()) => storage::saved(PROBLEM),
-        Err(why) => storage::failed(
+    match recent_put(ENTRY, &id, time, names, values, MAX_ENTRY) {
+        None => storage::saved(PROBLEM),
+        Some(why) => storage::failed(
             PROBLEM,
             format!(
                 "Your latest changes could not be saved for after this tab closes ({why}). Use Export to keep a copy before you close it."
@@ -220,71 +316,18 @@ fn write() {
     }
 }
 
-/// Stores the entry of tab `id`; when `localStorage` is full, the other tabs' entries make
-/// room, oldest first.
-fn put(local: &web_sys::Storage, id: &str, text: &str) -> Result<(), String> {
-    if text.len() > MAX_ENTRY {
-        return Err(format!(
-            "the work is {} MB, more than the {} MB kept for closed tabs",
-            text.len() / (1024 * 1024),
-            MAX_ENTRY / (1024 * 1024)
-        ));
-    }
-    let own = format!("{ENTRY}{id}");
-    let mut error = match local.set_item(&own, text) {
-        Ok(()) => return Ok(()),
-        Err(e) => e,
-    };
-    let mut others: Vec<(String, Entry)> = entries(local)
-        .into_iter()
-        .filter(|(other, _)| other != id)
-        .collect();
-    others.sort_by(|a, b| a.1.time.total_cmp(&b.1.time));
-    for (other, _) in others {
-        forget(local, &other);
-        match local.set_item(&own, text) {
-            Ok(()) => return Ok(()),
-            Err(e) => error = e,
-        }
-    }
-    Err(crate::stash::describe(&error))
-}
-
-/// Every tab's entry, by id (unreadable ones are left out).
-fn entries(local: &web_sys::Storage) -> Vec<(String, Entry)> {
-    let n = local.length().unwrap_or(0);
-    let ids: Vec<String> = (0..n)
-        .filter_map(|i| local.key(i).ok().flatten())
-        .filter_map(|k| k.strip_prefix(ENTRY).map(String::from))
-        .collect();
-    ids.into_iter()
-        .filter_map(|id| {
-            let text = local.get_item(&format!("{ENTRY}{id}")).ok().flatten()?;
-            Some((id, serde_json::from_str(&text).ok()?))
-        })
-        .collect()
-}
-
 /// Tab `id`'s entry.
 pub fn entry(id: &str) -> Option<Entry> {
-    let text = storage::local_storage()?
-        .get_item(&format!("{ENTRY}{id}"))
-        .ok()
-        .flatten()?;
-    serde_json::from_str(&text).ok()
+    storage::local_storage()?;
+    Entry::of(&recent_entry(&format!("{ENTRY}{id}")))
 }
 
 /// Deletes tab `id`'s entry (its work is another tab's now).
 pub fn forget_entry(id: &str) {
     if let Some(local) = storage::local_storage() {
-        forget(&local, id);
+        let _ = local.remove_item(&format!("{ENTRY}{id}"));
+        let _ = local.remove_item(&format!("{CLOSED}{id}"));
     }
-}
-
-/// Deletes tab `id`'s entry.
-fn forget(local: &web_sys::Storage, id: &str) {
-    let _ = local.remove_item(&format!("{ENTRY}{id}"));
-    let _ = local.remove_item(&format!("{CLOSED}{id}"));
 }
 
 /// A new tab id.
@@ -319,12 +362,9 @@ async fn claim() -> Option<String> {
 }
 
 /// Takes the tab's id and holds it while the page is open (then writes the entry a save
-/// before asked for), and deletes the closed tabs' entries past the newest [`KEEP`]. With
-/// `list` (a new tab), the closed tabs' work, newest first, while the tab's work is unchanged.
+/// before asked for). With `list` (a new tab): deletes the closed tabs' entries past the
+/// newest [`KEEP`], and lists the rest, newest first, while the tab's work is unchanged.
 pub async fn start(list: bool) -> Vec<Offer> {
-    if storage::local_storage().is_none() {
-        return Vec::new();
-    }
     let Some(id) = claim().await else {
         return Vec::new();
     };
@@ -341,65 +381,25 @@ pub async fn start(list: bool) -> Vec<Offer> {
     if PENDING.with(|p| p.replace(false)) {
         write();
     }
-    let closed = closed_entries(&id).await;
-    if !list || TOUCHED.with(Cell::get) {
+    if !list {
         return Vec::new();
     }
-    closed
-        .into_iter()
-        .map(|(id, entry)| Offer {
-            label: entry.label(),
-            time: entry.time,
-            id,
+    let closed = recent_closed(ENTRY, CLOSED, LOCK, &id, KEEP, STALE_MS).await;
+    if TOUCHED.with(Cell::get) {
+        return Vec::new();
+    }
+    js_sys::Array::from(&closed)
+        .iter()
+        .filter_map(|pair| {
+            let pair = js_sys::Array::from(&pair);
+            let entry = Entry::of(&pair.get(1))?;
+            Some(Offer {
+                id: pair.get(0).as_string()?,
+                label: entry.label(),
+                time: entry.time,
+            })
         })
         .collect()
-}
-
-/// The closed tabs' entries, newest first; the older ones past [`KEEP`] are deleted.
-async fn closed_entries(own: &str) -> Vec<(String, Entry)> {
-    let Some(local) = storage::local_storage() else {
-        return Vec::new();
-    };
-    let held: Option<Vec<String>> = if recent_has_locks() {
-        match recent_held().await {
-            Ok(names) => Some(
-                js_sys::Array::from(&names)
-                    .iter()
-                    .filter_map(|n| n.as_string())
-                    .collect(),
-            ),
-            // Which tabs are open is unknown: none is offered.
-            Err(_) => return Vec::new(),
-        }
-    } else {
-        None
-    };
-    let now = js_sys::Date::now();
-    let mut closed = Vec::new();
-    for (id, entry) in entries(&local) {
-        if id == own {
-            continue;
-        }
-        let is_closed = match &held {
-            Some(held) => !held.contains(&format!("{LOCK}{id}")),
-            None => local
-                .get_item(&format!("{CLOSED}{id}"))
-                .ok()
-                .flatten()
-                .is_some(),
-        };
-        if is_closed {
-            closed.push((id, entry));
-        } else if held.is_none() && now - entry.time > STALE_MS {
-            forget(&local, &id);
-        }
-    }
-    closed.sort_by(|a, b| b.1.time.total_cmp(&a.1.time));
-    for (id, _) in closed.iter().skip(KEEP) {
-        forget(&local, id);
-    }
-    closed.truncate(KEEP);
-    closed
 }
 
 #[cfg(test)]
@@ -424,18 +424,5 @@ mod tests {
             label("classic", Some("Filters")),
             "Lesson “Filters”, edited"
         );
-    }
-
-    #[test]
-    fn entries_read_texts_by_name() {
-        let mut entry = Entry::default();
-        entry.saved.insert("editor.nodes".into(), "x".into());
-        entry
-            .saved
-            .insert(format!("editor.pods{STASHED}"), "1-abc".into());
-        assert_eq!(entry.get("editor.nodes").as_deref(), Some("x"));
-        assert_eq!(entry.stashed(), vec!["1-abc".to_string()]);
-        // Not preloaded: not at hand.
-        assert_eq!(entry.get("editor.pods"), None);
     }
 }
