@@ -1,7 +1,8 @@
 // Browser test of the work of closed tabs (web/src/state/recent.rs): a tab closed 20 ms after
 // an edit leaves its work, which a new tab of the same browser offers and restores (with
-// Undo); two open tabs keep their own work and never offer each other's; a reload within
-// 50 ms of an edit keeps it.
+// Undo); two open tabs keep their own work and never offer each other's; five are kept; a
+// duplicated tab takes an id of its own; a copy localStorage refuses is said on the page; a
+// reload within 50 ms of an edit keeps it.
 //
 //   node --test tests/browser/recent.test.mjs
 
@@ -142,6 +143,60 @@ describe('work of closed tabs', () => {
     assert.equal(await offers(page).count(), 5);
     await offers(page).first().click();
     await waitNodes(page, ['n5']);
+    await context.close();
+    assertNoProblems();
+  });
+
+  it('a duplicated tab (a copy of the sessionStorage, its id with it) takes an id of its own', async () => {
+    const context = await env.context();
+    const a = await newTab(context);
+    await edit(a, 'original');
+    await waitNodes(a, ['original']);
+    const copy = await a.evaluate(() => JSON.stringify(Object.entries(sessionStorage)));
+    // A duplicate: a new tab whose sessionStorage is a copy of the first's, at the same address.
+    const b = await env.tab(context);
+    await b.addInitScript((entries) => {
+      if (!sessionStorage.length) for (const [k, v] of JSON.parse(entries)) sessionStorage.setItem(k, v);
+    }, copy);
+    await b.goto(env.base);
+    await waitNodes(b, ['original']);
+    await b.waitForFunction(
+      (own) => Object.entries(sessionStorage).some(([k, v]) => k.startsWith('schedlab.v2.recent-id.') && v !== own),
+      await a.evaluate(() => sessionStorage.getItem('schedlab.v2.recent-id.tab')),
+    );
+    await edit(b, 'duplicate');
+    await waitNodes(b, ['duplicate']);
+    // Each tab's copy is its own.
+    const kept = await a.evaluate(() =>
+      Object.keys(localStorage)
+        .filter((k) => k.startsWith('schedlab.v2.recent.'))
+        .map((k) => JSON.parse(localStorage.getItem(k)).saved['editor.nodes'])
+        .sort(),
+    );
+    assert.deepEqual(kept, [node('duplicate'), node('original')]);
+    await context.close();
+    assertNoProblems();
+  });
+
+  it('says so when localStorage refuses the copy, and the tab keeps its work', async () => {
+    const context = await env.context();
+    await context.addInitScript(() => {
+      const set = Storage.prototype.setItem;
+      Storage.prototype.setItem = function (key, value) {
+        if (this === localStorage && key.startsWith('schedlab.v2.recent.')) {
+          throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+        }
+        return set.call(this, key, value);
+      };
+    });
+    const page = await newTab(context);
+    await edit(page, 'unkept');
+    await waitNodes(page, ['unkept']);
+    const banner = page.locator('[data-testid="save-problem"]');
+    await banner.waitFor();
+    assert.match(await banner.textContent(), /could not be saved for after this tab closes.*QuotaExceededError.*Export/s);
+    await page.reload();
+    await waitNodes(page, ['unkept']);
     await context.close();
     assertNoProblems();
   });
