@@ -141,8 +141,14 @@ describe('work of closed tabs', () => {
     const page = await newTab(context);
     await page.waitForSelector('[data-testid="recent-work"]');
     assert.equal(await offers(page).count(), 5);
+    // Over this tab's own edits, choosing asks first.
+    await edit(page, 'mine');
+    await waitNodes(page, ['mine']);
+    const asked = [];
+    page.on('dialog', (d) => asked.push(d.message()));
     await offers(page).first().click();
     await waitNodes(page, ['n5']);
+    assert.deepEqual(asked, ['Replace your edited texts with this work?']);
     await context.close();
     assertNoProblems();
   });

@@ -2,13 +2,25 @@
 //! button that makes it this tab's work.
 
 use crate::state::tab_copy::ago;
-use crate::state::RecentWork;
+use crate::state::{Editors, RecentWork};
 use leptos::prelude::*;
 
 /// The offer, while there is one.
 #[component]
 pub fn RecentWorkOffer() -> impl IntoView {
     let recent = expect_context::<RecentWork>();
+    let editors = expect_context::<Editors>();
+    // Edited texts are the user's work: replace them only when they agree (Undo would bring
+    // them back, but nothing is replaced unasked).
+    let choose = move |id: &str| {
+        let agreed = !editors.work.is_edited_untracked()
+            || window()
+                .confirm_with_message("Replace your edited texts with this work?")
+                .unwrap_or(false);
+        if agreed {
+            recent.restore(id);
+        }
+    };
     move || {
         let offers = recent.offered.get();
         (!offers.is_empty()).then(|| {
@@ -29,7 +41,7 @@ pub fn RecentWorkOffer() -> impl IntoView {
                                 data-testid="recent-work-item"
                                 data-id=offer.id
                                 title=format!("Last edited {exact}: open it in this tab")
-                                on:click=move |_| recent.restore(&id)
+                                on:click=move |_| choose(&id)
                             >
                                 <span class="recent-name">{offer.label}</span>
                                 <span class="recent-time">{when}</span>
