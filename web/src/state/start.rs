@@ -1,9 +1,9 @@
 //! What the page opens with: the tab's saved work, unless the address bar holds a link (then
 //! the link's scenario, or, over other edited work, the question which to keep); a first visit
 //! (nothing saved in the tab, no link) opens the first lesson's first stop, and offers the work
-//! of closed tabs ([`super::recent`]). Before the page
-//! mounts, [`preload_examples`] fetches the gallery examples it starts with (the saved work's,
-//! its lesson's, a link's), so that everything here stays synchronous.
+//! of closed tabs ([`super::recent`]). Before the page mounts, [`preload_examples`] fetches the
+//! gallery examples it starts with (the saved work's, its lesson's, a link's), so that
+//! everything here stays synchronous.
 
 use super::location;
 use super::opening::LinkMessage;
