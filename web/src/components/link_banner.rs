@@ -1,9 +1,11 @@
 //! Under the header: a save the browser refused, the question a link asks when the tab holds
 //! other edited work, why a link could not be opened (or what was wrong with it), a gallery
-//! example being fetched (or why it could not be), and what Copy link did.
+//! example being fetched (or why it could not be), what Copy link did, and a new tab's offer
+//! of closed tabs' work ([`RecentWorkOffer`]).
 
+use super::recent_work::RecentWorkOffer;
 use super::share_link::CopyNote;
-use crate::state::{AddressBar, Editors, ExampleFetch, Opening, Picker, SavedWork};
+use crate::state::{AddressBar, Editors, ExampleFetch, Opening, Picker, RecentWork, SavedWork};
 use leptos::prelude::*;
 
 /// The banners (nothing when there is nothing to say).
@@ -13,8 +15,10 @@ pub fn LinkBanner() -> impl IntoView {
     let fetch = expect_context::<ExampleFetch>();
     let address = expect_context::<AddressBar>();
     let saved = expect_context::<SavedWork>();
+    let recent = expect_context::<RecentWork>();
     let something_to_say = move || {
         saved.problem.with(Option::is_some)
+            || recent.offered.with(|o| !o.is_empty())
             || address.conflict.with(Option::is_some)
             || opening.link_message.with(Option::is_some)
             || fetch.fetching.with(Option::is_some)
@@ -147,5 +151,6 @@ fn LinkBannerNow() -> impl IntoView {
         {message}
         {fetching}
         {fetch_error}
+        <RecentWorkOffer/>
     }
 }

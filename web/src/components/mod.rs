@@ -47,6 +47,7 @@ pub mod preempt;
 pub mod prioritize_nodes;
 pub mod questions_panel;
 pub mod queue_view;
+pub mod recent_work;
 pub mod row_actions;
 pub mod run_status;
 pub mod scenario_menus;

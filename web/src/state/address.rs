@@ -15,7 +15,8 @@ use super::position::RunPosition;
 use super::saved;
 use crate::gallery::example_named;
 use crate::history::Change;
-use crate::link::{self, LinkError, Opened, View};
+use crate::lesson::LessonAt;
+use crate::link::{self, LinkError, Opened, Shared, View};
 use crate::questions::Other;
 use gloo_timers::callback::Timeout;
 use leptos::prelude::*;
@@ -364,19 +365,36 @@ impl AddressBar {
     /// Replaces the tab's work with a link's scenario (saved as the tab's work), then runs it
     /// and opens it where the link says.
     fn open_shared(&self, opened: &Opened) {
-        self.editors().remember(Change::Other);
-        self.fetch().supersede();
-        self.loads().cancel_pending();
-        self.position().pause();
-        self.editors().take_shared(&opened.shared);
-        self.lesson().list.set(false);
-        self.lesson().set(opened.lesson);
-        self.opening().mark_stop(opened.lesson.is_some());
-        self.opening().wait_for_run(Some(opened.view));
+        self.replace_work(&opened.shared, opened.lesson, Some(opened.view));
         self.opening().link_message.set(LinkMessage::of_problems(
             opened.warnings.iter().map(|w| w.to_string()).collect(),
         ));
         self.loads().rerun(true);
+    }
+
+    /// Replaces the tab's work with a closed tab's ([`super::recent`]), with its lesson open,
+    /// then runs it: at the lesson's stop when the work is the lesson's, else at its end.
+    pub fn open_work(&self, shared: &Shared, lesson: Option<LessonAt>) {
+        let view = lesson
+            .filter(|at| Shared::of_lesson(*at).as_ref() == Some(shared))
+            .map(|at| link::stop_view(at.stop()));
+        self.replace_work(shared, lesson, view);
+        self.opening().link_message.set(None);
+        self.loads().rerun(true);
+    }
+
+    /// The work becomes `shared` (saved as the tab's, kept for Undo), with `lesson` open; its
+    /// run, once loaded, opens at `view`. The caller reruns.
+    fn replace_work(&self, shared: &Shared, lesson: Option<LessonAt>, view: Option<View>) {
+        self.editors().remember(Change::Other);
+        self.fetch().supersede();
+        self.loads().cancel_pending();
+        self.position().pause();
+        self.editors().take_shared(shared);
+        self.lesson().list.set(false);
+        self.lesson().set(lesson);
+        self.opening().mark_stop(lesson.is_some() && view.is_some());
+        self.opening().wait_for_run(view);
     }
 
     /// The page is being left (a reload, a link, a closed tab) with the address bar's update

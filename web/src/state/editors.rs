@@ -222,6 +222,7 @@ impl Editors {
 
     /// A change is about to replace the work: keep it for Undo.
     pub fn remember(&self, change: Change) {
+        super::tab_copy::touched();
         let work = self.work;
         let now = super::loads::now_ms();
         self.history

@@ -11,8 +11,9 @@
 //!   [`ExampleFetch`] ([`fetch`]: examples fetched on demand);
 //! - [`AddressBar`] ([`address`]) and [`Opening`] ([`opening`]: a link's view or a lesson's
 //!   stop, once its run is loaded);
-//! - [`SavedWork`] ([`saved`], over `storage`: `sessionStorage` per tab), [`Notice`] and
-//!   [`HelpOpen`].
+//! - [`SavedWork`] ([`saved`], over `storage`: `sessionStorage` per tab), [`RecentWork`]
+//!   ([`recent`]: closed tabs' work, which each tab keeps in `localStorage`: [`tab_copy`]),
+//!   [`Notice`] and [`HelpOpen`].
 //!
 //! The run itself lives in the engine ([`crate::engine`], in a Web Worker where one starts): an
 //! action sends it a request (load these texts, go to this step, inspect this cycle) and shows
@@ -30,11 +31,13 @@ pub mod notice;
 pub mod opening;
 pub mod picker;
 pub mod position;
+pub mod recent;
 pub mod saved;
 pub mod selection;
 pub mod start;
 pub mod stepping;
 mod storage;
+pub mod tab_copy;
 pub mod work;
 
 pub use address::{AddressBar, LinkCopy, LinkUrl};
@@ -48,6 +51,7 @@ pub use notice::Notice;
 pub use opening::Opening;
 pub use picker::Picker;
 pub use position::{RunPosition, SPEEDS};
+pub use recent::RecentWork;
 pub use saved::SavedWork;
 pub use selection::{Selected, Selection};
 pub use stepping::{InspectTarget, Inspected};
@@ -60,6 +64,7 @@ use leptos::prelude::*;
 /// sends the first load and starts following the address bar.
 pub fn provide(mode: PageMode) {
     let problem = RwSignal::new(None);
+    storage::on_save(tab_copy::changed);
     let start = start::Start::read(mode, problem);
     let work = Work::new(&start.shared);
     let position = RunPosition::default();
@@ -81,6 +86,7 @@ pub fn provide(mode: PageMode) {
         position,
     };
     let address = AddressBar::new(parts, start.conflict, start.restore_failed);
+    let recent = RecentWork::new(address, editors, notice, start.offer_recent);
     provide_context(mode);
     provide_context(SavedWork { problem });
     provide_context(HelpOpen(RwSignal::new(false)));
@@ -95,6 +101,7 @@ pub fn provide(mode: PageMode) {
     provide_context(lesson);
     provide_context(picker);
     provide_context(address);
+    provide_context(recent);
     loads.start(start.valid);
     address.watch();
 }

@@ -108,11 +108,27 @@ pub fn save_lesson(at: Option<LessonAt>) {
 
 /// The lesson this tab had open, at its stop.
 pub fn saved_lesson() -> Option<LessonAt> {
-    let name = storage::load(LESSON_KEY)?;
-    let stop = storage::load(LESSON_STOP_KEY)
+    lesson_in(storage::load)
+}
+
+/// The lesson open in saved work that `get` reads by name.
+pub fn lesson_in(get: impl Fn(&str) -> Option<String>) -> Option<LessonAt> {
+    let name = get(LESSON_KEY)?;
+    let stop = get(LESSON_STOP_KEY)
         .and_then(|s| s.parse::<usize>().ok())
         .unwrap_or(1);
     LessonAt::named(&name, stop.saturating_sub(1))
+}
+
+/// Whether `name` holds part of the work (not the last valid texts, nor the address bar's).
+pub fn is_work(name: &str) -> bool {
+    [EXAMPLE_KEY, SEED_KEY, LESSON_KEY, LESSON_STOP_KEY].contains(&name)
+        || EditorFile::ALL.iter().any(|f| text_key(*f) == name)
+}
+
+/// Whether `name` holds what makes the work differ from its example (a text, the seed).
+pub fn is_own(name: &str) -> bool {
+    name == SEED_KEY || EditorFile::ALL.iter().any(|f| text_key(*f) == name)
 }
 
 /// Whether `fragment` is one this tab wrote into the address bar itself (so the saved work is
@@ -140,16 +156,19 @@ impl Saved {
     /// The tab's work; the name of its example when that example's texts are not at hand
     /// (its fetch failed: [`super::start::preload_examples`]).
     pub fn load() -> Result<Saved, &'static str> {
-        let example = example_named(&storage::load(EXAMPLE_KEY).unwrap_or_default());
+        Saved::read(storage::load)
+    }
+
+    /// The work `get` reads by name (this tab's, or a closed tab's: [`super::recent`]).
+    pub fn read(get: impl Fn(&str) -> Option<String>) -> Result<Saved, &'static str> {
+        let example = example_named(&get(EXAMPLE_KEY).unwrap_or_default());
         let example = example.texts().ok_or(example.name)?;
         Ok(Saved {
             shared: Shared {
                 example: example.name().to_string(),
                 texts: EditorFile::ALL
-                    .map(|f| storage::load(&text_key(f)).unwrap_or_else(|| example.text(f).into())),
-                seed: storage::load(SEED_KEY)
-                    .and_then(|s| s.parse().ok())
-                    .unwrap_or(SEED),
+                    .map(|f| get(&text_key(f)).unwrap_or_else(|| example.text(f).into())),
+                seed: get(SEED_KEY).and_then(|s| s.parse().ok()).unwrap_or(SEED),
             },
         })
     }

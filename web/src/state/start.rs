@@ -1,8 +1,9 @@
 //! What the page opens with: the tab's saved work, unless the address bar holds a link (then
 //! the link's scenario, or, over other edited work, the question which to keep); a first visit
-//! (nothing saved in the tab, no link) opens the first lesson's first stop. Before the page
-//! mounts, [`preload_examples`] fetches the gallery examples it starts with (the saved work's,
-//! its lesson's, a link's), so that everything here stays synchronous.
+//! (nothing saved in the tab, no link) opens the first lesson's first stop, and offers the work
+//! of closed tabs ([`super::recent`]). Before the page mounts, [`preload_examples`] fetches the
+//! gallery examples it starts with (the saved work's, its lesson's, a link's), so that
+//! everything here stays synchronous.
 
 use super::location;
 use super::opening::LinkMessage;
@@ -39,6 +40,8 @@ pub struct Start {
     pub restore_failed: bool,
     /// The last texts that loaded, should the saved ones have errors.
     pub valid: Option<Vec<String>>,
+    /// A new tab (no work of its own, no link): it offers the work of closed tabs.
+    pub offer_recent: bool,
 }
 
 impl Start {
@@ -68,6 +71,7 @@ impl Start {
             lesson: saved::saved_lesson(),
             restore_failed,
             valid: None,
+            offer_recent: false,
         };
         if own_fragment {
             if !restore_failed {
@@ -97,6 +101,7 @@ impl Start {
     fn open_link(&mut self, fragment: &str, saved: &Saved, first_visit: bool) {
         match preloaded_link(fragment) {
             Ok(None) => {
+                self.offer_recent = first_visit;
                 // A first visit opens the first lesson at its first stop.
                 let first = LessonAt::new(0, 0).filter(|_| first_visit);
                 if let Some((at, shared)) = first.and_then(|at| Some((at, Shared::of_lesson(at)?)))

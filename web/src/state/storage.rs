@@ -10,7 +10,9 @@
 //! its `sessionStorage`, so a page in a frame keeps its work under a slot named after the
 //! frame's place in the page (`frame-1`: the second frame; `frame-0.2`: the third frame inside
 //! the first), which stays the same when the frame or the whole page reloads. Keys:
-//! `schedlab.v2.<slot>.<name>`, the slot being `tab` in a top-level page.
+//! `schedlab.v2.<slot>.<name>`, the slot being `tab` in a top-level page. Every save also
+//! updates the tab's copy in `localStorage` for after it closes ([`on_save`]:
+//! [`super::tab_copy`]).
 
 use leptos::prelude::*;
 use std::cell::{Cell, RefCell};
@@ -38,6 +40,22 @@ fn session() -> Option<web_sys::Storage> {
         return None;
     }
     web_sys::window()?.session_storage().ok().flatten()
+}
+
+/// The tab's `sessionStorage` (none in an embed, or when the browser refuses it).
+pub fn session_storage() -> Option<web_sys::Storage> {
+    session()
+}
+
+/// The site's `localStorage`, shared by every tab (none in an embed, or when refused).
+pub fn local_storage() -> Option<web_sys::Storage> {
+    session()?;
+    web_sys::window()?.local_storage().ok().flatten()
+}
+
+/// The name of this page's slot: `tab`, or a frame's (`frame-1`).
+pub fn slot() -> String {
+    SLOT.with(Clone::clone)
 }
 
 fn key(name: &str) -> String {
@@ -73,7 +91,7 @@ fn find_slot() -> String {
 }
 
 /// Where a text kept in IndexedDB is named ([`crate::stash`]): the key's own name plus this.
-const STASHED: &str = ".stashed";
+pub const STASHED: &str = ".stashed";
 
 thread_local! {
     /// Per name, the newest save: a slower IndexedDB write that an earlier save started
@@ -103,7 +121,24 @@ fn show_problem() {
     }
 }
 
-fn saved(name: &str) {
+thread_local! {
+    /// Called after each save ([`on_save`]).
+    static AFTER_SAVE: Cell<Option<fn()>> = const { Cell::new(None) };
+}
+
+/// From now on `f` is called after each save and removal.
+pub fn on_save(f: fn()) {
+    AFTER_SAVE.with(|a| a.set(Some(f)));
+}
+
+fn after_save() {
+    if let Some(f) = AFTER_SAVE.with(Cell::get) {
+        f();
+    }
+}
+
+/// A save under `name` succeeded: a problem it had is over.
+pub fn saved(name: &str) {
     let changed = FAILED.with(|f| {
         let mut f = f.borrow_mut();
         // Saving anything again ends a failed read too.
@@ -114,7 +149,8 @@ fn saved(name: &str) {
     }
 }
 
-fn failed(name: &str, why: String) {
+/// A save under `name` failed: the page says `why` until it succeeds.
+pub fn failed(name: &str, why: String) {
     FAILED.with(|f| {
         let mut f = f.borrow_mut();
         f.0.insert(name.to_string());
@@ -158,6 +194,7 @@ pub fn save(name: &str, value: &str) {
     if value.len() <= crate::stash::INLINE_MAX && s.set_item(&own, value).is_ok() {
         let _ = s.remove_item(&pointer);
         saved(name);
+        after_save();
         return;
     }
     // Too big for sessionStorage, or refused by it: IndexedDB.
@@ -177,6 +214,7 @@ pub fn save(name: &str, value: &str) {
             Ok(()) => {
                 let _ = s.remove_item(&own);
                 saved(&name);
+                after_save();
             }
             Err(why) => failed(
                 &name,
@@ -197,8 +235,30 @@ pub fn remove(name: &str) {
     if let Some(s) = session() {
         let _ = s.remove_item(&key(name));
         let _ = s.remove_item(&format!("{}{STASHED}", key(name)));
+        after_save();
     }
     saved(name);
+}
+
+/// This tab's (or frame's) saved texts whose names `keep` accepts, by name; a text kept in
+/// IndexedDB under its name plus `.stashed`, with its key there as the value.
+pub fn entries(keep: impl Fn(&str) -> bool) -> Vec<(String, String)> {
+    let Some(s) = session() else {
+        return Vec::new();
+    };
+    let prefix = key("");
+    let n = s.length().unwrap_or(0);
+    (0..n)
+        .filter_map(|i| s.key(i).ok().flatten())
+        .filter_map(|k| {
+            let name = k.strip_prefix(&prefix)?;
+            keep(name.strip_suffix(STASHED).unwrap_or(name)).then(|| name.to_string())
+        })
+        .filter_map(|name| {
+            let value = s.get_item(&key(&name)).ok().flatten()?;
+            Some((name, value))
+        })
+        .collect()
 }
 
 /// The IndexedDB keys of the texts this tab (or frame) saved there.
