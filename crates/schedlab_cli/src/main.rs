@@ -497,8 +497,11 @@ fn command(cli: Cli) -> ExitCode {
             let last = run.cycles.iter().rposition(|c| c.pod == id);
             match last {
                 Some(i) => {
-                    // Explain against the cluster as that cycle saw it.
-                    let cluster = sim.cluster_before_cycle(i).unwrap_or(run.cluster.clone());
+                    // Explain against the cluster as that cycle saw it (the run's folded
+                    // repeats count cycles before it: the simulation's index is its number).
+                    let cluster = sim
+                        .cluster_before_cycle(run.cycle_number(i) - 1)
+                        .unwrap_or(run.cluster.clone());
                     out!(
                         "{}",
                         terminal_safe(&explain(&cluster, &run.cycles[i]).to_string())
