@@ -69,7 +69,7 @@ impl Embedded {
             SchedulerName::V1_35 => SchedulerVersion::V1_35,
         });
         let mut scenario = schedlab_core::scheduler::v1_35::with_custom_plugins(plugins, || {
-            Scenario::load_with(&sources, requested)
+            Scenario::load_for(&sources, requested, schedlab_core::model::FrontEnd::Js)
         })?;
         let summary = options.summary.unwrap_or(false);
         scenario.extender_nodeinfo_fix = options.extender_nodeinfo_fix.unwrap_or(false);
@@ -120,7 +120,8 @@ impl Embedded {
         if self.stop == StopReason::AwaitingExtender {
             self.collect_awaited();
         }
-        self.warning = limits.default_bound_warning(self.stop);
+        self.warning =
+            limits.default_bound_warning_for(self.stop, schedlab_core::model::FrontEnd::Js);
         self.stop
     }
 
