@@ -13,7 +13,7 @@ use schedlab_core::model::resources::{format_usage, CPU, MEMORY};
 use schedlab_core::model::Millis;
 use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::simulation::{Limits, PodPhase, Simulation, StopReason};
-use schedlab_core::trace::explain::{explain, gated, not_queued};
+use schedlab_core::trace::explain::{explain_for, gated, not_queued};
 use schedlab_core::trace::Outcome as CoreOutcome;
 use schedlab_core::{report, Diagnostic, Scenario, Source};
 use serde_json::{Map, Value};
@@ -204,7 +204,7 @@ impl Embedded {
                 .sim
                 .cycle_detail_and_cluster(i)
                 .unwrap_or_else(|| (cycles[i].clone(), cluster.clone()));
-            let e = explain(&before, &trace);
+            let e = explain_for(&before, &trace, schedlab_core::model::FrontEnd::Js);
             let text = e.to_string();
             return Ok(Explanation {
                 pod: name,

@@ -163,6 +163,9 @@ pub enum OptionName {
     MaxCycles,
     /// The scheduler: `--scheduler` / `new Simulator(files, {scheduler})`.
     Scheduler,
+    /// Upstream's extender NodeInfo bug switched off: `--fidelity extender-nodeinfo-fix` /
+    /// `{extenderNodeinfoFix: true}`.
+    ExtenderNodeinfoFix,
 }
 
 impl FrontEnd {
@@ -173,9 +176,11 @@ impl FrontEnd {
             (FrontEnd::Cli, OptionName::Until) => "--until",
             (FrontEnd::Cli, OptionName::MaxCycles) => "--max-cycles",
             (FrontEnd::Cli, OptionName::Scheduler) => "--scheduler",
+            (FrontEnd::Cli, OptionName::ExtenderNodeinfoFix) => "--fidelity extender-nodeinfo-fix",
             (FrontEnd::Js, OptionName::Until) => "the `until` option",
             (FrontEnd::Js, OptionName::MaxCycles) => "the `maxCycles` option",
             (FrontEnd::Js, OptionName::Scheduler) => "the `scheduler` option",
+            (FrontEnd::Js, OptionName::ExtenderNodeinfoFix) => "the `extenderNodeinfoFix` option",
         }
     }
 
