@@ -487,8 +487,13 @@ fn command(cli: Cli) -> ExitCode {
                 Err(code) => return code,
             };
             extenders.prepare(&mut scenario);
-            let mut sim = Simulation::new(&scenario, seed, true);
-            let stop = sim.run(Limits::default());
+            // A light log and no checkpoints: the explained cycle is replayed from the start
+            // with its tables, so a run of 200 000 cycles keeps no tables and no snapshots.
+            let mut sim = Simulation::new(&scenario, seed, false);
+            sim.set_keep_history(false);
+            // Within the default bounds, as `run` (unbounded, retries that never end would
+            // never let it answer).
+            let stop = sim.run(Limits::default().or_defaults());
             let run = sim.to_run(stop);
             let Some(id) = run.find_pod(&pod) else {
                 eprintln!("error: no pod {pod:?} in the inputs");
@@ -497,12 +502,12 @@ fn command(cli: Cli) -> ExitCode {
             let last = run.cycles.iter().rposition(|c| c.pod == id);
             match last {
                 Some(i) => {
-                    // Explain against the cluster as that cycle saw it.
-                    let cluster = sim.cluster_before_cycle(i).unwrap_or(run.cluster.clone());
-                    out!(
-                        "{}",
-                        terminal_safe(&explain(&cluster, &run.cycles[i]).to_string())
-                    )
+                    // Explain against the cluster as that cycle saw it (the run's folded
+                    // repeats count cycles before it: the simulation's index is its number).
+                    let (trace, cluster) = sim
+                        .cycle_detail_and_cluster(run.cycle_number(i) - 1)
+                        .unwrap_or_else(|| (run.cycles[i].clone(), run.cluster.clone()));
+                    out!("{}", terminal_safe(&explain(&cluster, &trace).to_string()))
                 }
                 None => match run.node_of(id) {
                     Some(n) => outln!(

@@ -13,7 +13,9 @@ use std::fmt::Write;
 /// Keys beyond the contract: per pod `conditions` (PodScheduled) and, for a pod whose binding
 /// has not completed, `assumedNode`; per event `time`; `timeline` (the changes applied, with
 /// the pods each moved out of unschedulableQ), `end` (time and why the run stopped) and, when
-/// blocks of cycles ran again and again identically, `repeats` ([`repeats_json`]).
+/// blocks of cycles ran again and again identically (or similarly: equal but for the seeded
+/// tie-break), `repeats` ([`repeats_json`]) and `folded`, the number of cycles they count
+/// rather than list.
 pub fn json_report(run: &Run, detail: bool) -> Value {
     serde_json::to_value(JsonReport { run, detail }).unwrap_or(Value::Null)
 }
@@ -80,6 +82,7 @@ impl serde::Serialize for JsonReport<'_> {
         }
         if !run.repeats.is_empty() {
             m.serialize_entry("repeats", &repeats_json(run))?;
+            m.serialize_entry("folded", &run.folded_cycles())?;
         }
         m.end()
     }
@@ -189,32 +192,51 @@ fn pod_json(run: &Run, id: usize) -> Value {
 /// ..][.. events]`) that ran `times` more times right after itself, each copy `every` seconds
 /// after the one before and identical to it but for the clock; `lastTime` is when the last
 /// copy's first cycle ran. The copies are counted, not listed: the report of a year of
-/// retries stays small.
+/// retries stays small. `similar: true` (absent otherwise) marks a block whose copies are
+/// equal to it but for what the seeded tie-break decided (the node chosen among equal ones and
+/// the per-node tables); the newest of them is then listed after the block, as it ran.
 pub fn repeats_json(run: &Run) -> Value {
     run.repeats
         .iter()
         .map(|r| {
             let first = run.cycles.get(r.cycles.start).map_or(0.0, |c| c.time);
             let last = Millis((first * 1000.0).round() as u64 + r.every.0 * r.times as u64);
-            json!({"firstCycle": r.cycles.start, "cycles": r.cycles.len(),
+            let mut entry = json!({"firstCycle": r.cycles.start, "cycles": r.cycles.len(),
                 "firstEvent": r.events.start, "events": r.events.len(),
                 "times": r.times, "every": r.every.as_secs_f64(),
-                "lastTime": last.as_secs_f64()})
+                "lastTime": last.as_secs_f64()});
+            if r.similar {
+                entry["similar"] = json!(true);
+            }
+            entry
         })
         .collect()
 }
 
-/// The line that stands for a repeat's copies in the text report.
+/// The line that stands for a repeat's copies in the text report; a similar repeat's cycle
+/// line starts with the number of cycles folded.
 fn repeat_line(r: &crate::simulation::Repeat, what: &str, count: usize, last: Millis) -> String {
     let (n, s) = if count == 1 {
         ("the", "")
     } else {
         ("these", "s")
     };
-    format!(
-        "... {n} {count} {what}{s} above ran {} more time{}, every {}, the last from t={last}",
+    let times = format!(
+        "{} more time{}",
         r.times,
-        if r.times == 1 { "" } else { "s" },
+        if r.times == 1 { "" } else { "s" }
+    );
+    if r.similar && what == "cycle" {
+        let folded = r.cycles_run();
+        return format!(
+            "... {folded} similar retry cycle{} folded: {n} {count} {what}{s} above ran {times}, \
+             every {}, the same but for the node the tie-break chose, the last from t={last}",
+            if folded == 1 { "" } else { "s" },
+            r.every
+        );
+    }
+    format!(
+        "... {n} {count} {what}{s} above ran {times}, every {}, the last from t={last}",
         r.every
     )
 }
@@ -819,6 +841,14 @@ fn write_end(out: &mut String, run: &Run) {
         (_, true) => "a default bound was reached",
     };
     let _ = writeln!(out, "END  t={}: {why}", run.end_time);
+    let folded = run.folded_cycles();
+    if folded > 0 {
+        let _ = writeln!(
+            out,
+            "{folded} repeated cycle{} folded (counted, not listed)",
+            if folded == 1 { "" } else { "s" }
+        );
+    }
     if let Some(w) = &run.warning {
         let _ = writeln!(out, "warning: {w}");
     }

@@ -12,7 +12,7 @@ use crate::model::volume::{
     CsiNode, PersistentVolume, PersistentVolumeClaim, StorageClass, VolumeCatalog,
 };
 use crate::model::workload::SelectorWorkload;
-use crate::model::{Pod, PriorityClass};
+use crate::model::{FrontEnd, OptionName, Pod, PriorityClass};
 use crate::sched::extender::answers::Answers;
 use crate::sched::extender::mock::Mock;
 use crate::sched::extender::recording::Recording;
@@ -246,8 +246,18 @@ impl Scenario {
         sources: &[Source],
         requested: Option<SchedulerVersion>,
     ) -> Result<Scenario, Vec<Diagnostic>> {
+        Scenario::load_for(sources, requested, FrontEnd::Cli)
+    }
+
+    /// [`Scenario::load_with`] for a front end: its messages name the option that asked for
+    /// the scheduler as `front` spells it (`--scheduler v1.35`, or the `scheduler` option).
+    pub fn load_for(
+        sources: &[Source],
+        requested: Option<SchedulerVersion>,
+        front: FrontEnd,
+    ) -> Result<Scenario, Vec<Diagnostic>> {
         let inputs = input::read_sources(sources)?;
-        Scenario::from_inputs_with(inputs, sources, requested)
+        Scenario::from_inputs_for(inputs, sources, requested, front)
     }
 
     /// Builds a scenario from objects already read from `sources` (see
@@ -261,14 +271,24 @@ impl Scenario {
 
     /// [`Scenario::from_inputs`] with the scheduler asked for.
     pub fn from_inputs_with(
+        inputs: input::Inputs,
+        sources: &[Source],
+        requested: Option<SchedulerVersion>,
+    ) -> Result<Scenario, Vec<Diagnostic>> {
+        Scenario::from_inputs_for(inputs, sources, requested, FrontEnd::Cli)
+    }
+
+    /// [`Scenario::from_inputs_with`] for a front end (see [`Scenario::load_for`]).
+    pub fn from_inputs_for(
         mut inputs: input::Inputs,
         sources: &[Source],
         requested: Option<SchedulerVersion>,
+        front: FrontEnd,
     ) -> Result<Scenario, Vec<Diagnostic>> {
         let mut errors = Vec::new();
         let mut warnings = std::mem::take(&mut inputs.warnings);
         let (scheduler, owner) =
-            choose_scheduler(&mut inputs, requested, &mut errors, &mut warnings);
+            choose_scheduler(&mut inputs, (requested, front), &mut errors, &mut warnings);
         let refused_by = match owner.version {
             SchedulerVersion::V1_17 => input::RefusedBy::V1_17,
             SchedulerVersion::V1_35 => input::RefusedBy::V1_35,
@@ -412,11 +432,11 @@ impl Owner {
 /// in `errors`), and what loading the pods needs of it either way.
 fn choose_scheduler(
     inputs: &mut input::Inputs,
-    requested: Option<SchedulerVersion>,
+    (requested, front): (Option<SchedulerVersion>, FrontEnd),
     errors: &mut Vec<Diagnostic>,
     warnings: &mut Vec<Diagnostic>,
 ) -> (Option<Scheduler>, Owner) {
-    let v135 = v135_configuration(inputs, requested, errors, warnings);
+    let v135 = v135_configuration(inputs, (requested, front), errors, warnings);
     for (second, what) in [
         (inputs.policies.get(1).map(|(_, o)| o), "Policy"),
         (
@@ -634,7 +654,7 @@ fn add_pods(
 /// `--scheduler v1.17` are errors naming the files.
 fn v135_configuration(
     inputs: &mut input::Inputs,
-    requested: Option<SchedulerVersion>,
+    (requested, front): (Option<SchedulerVersion>, FrontEnd),
     errors: &mut Vec<Diagnostic>,
     warnings: &mut Vec<Diagnostic>,
 ) -> Option<Option<crate::v135::config::Configuration>> {
@@ -660,14 +680,15 @@ fn v135_configuration(
             file,
             "apiVersion",
             format!(
-                "a {} configuration is for kube-scheduler v1.35, but --scheduler v1.17 was given",
-                config::V1
+                "a {} configuration is for kube-scheduler v1.35, but {} was given",
+                config::V1,
+                front.option_set_to(OptionName::Scheduler, "v1.17")
             ),
         ));
     }
     let why = match &first_file {
         Some(f) => format!("the {} configuration in {f}", config::V1),
-        None => "--scheduler v1.35".to_string(),
+        None => front.option_set_to(OptionName::Scheduler, "v1.35"),
     };
     let legacy = inputs
         .policies

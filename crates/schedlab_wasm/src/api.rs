@@ -13,7 +13,7 @@ use schedlab_core::model::resources::{format_usage, CPU, MEMORY};
 use schedlab_core::model::Millis;
 use schedlab_core::scenario::SchedulerVersion;
 use schedlab_core::simulation::{Limits, PodPhase, Simulation, StopReason};
-use schedlab_core::trace::explain::{explain, gated, not_queued};
+use schedlab_core::trace::explain::{explain_for, gated, not_queued};
 use schedlab_core::trace::Outcome as CoreOutcome;
 use schedlab_core::{report, Diagnostic, Scenario, Source};
 use serde_json::{Map, Value};
@@ -69,7 +69,7 @@ impl Embedded {
             SchedulerName::V1_35 => SchedulerVersion::V1_35,
         });
         let mut scenario = schedlab_core::scheduler::v1_35::with_custom_plugins(plugins, || {
-            Scenario::load_with(&sources, requested)
+            Scenario::load_for(&sources, requested, schedlab_core::model::FrontEnd::Js)
         })?;
         let summary = options.summary.unwrap_or(false);
         scenario.extender_nodeinfo_fix = options.extender_nodeinfo_fix.unwrap_or(false);
@@ -120,7 +120,8 @@ impl Embedded {
         if self.stop == StopReason::AwaitingExtender {
             self.collect_awaited();
         }
-        self.warning = limits.default_bound_warning(self.stop);
+        self.warning =
+            limits.default_bound_warning_for(self.stop, schedlab_core::model::FrontEnd::Js);
         self.stop
     }
 
@@ -203,7 +204,7 @@ impl Embedded {
                 .sim
                 .cycle_detail_and_cluster(i)
                 .unwrap_or_else(|| (cycles[i].clone(), cluster.clone()));
-            let e = explain(&before, &trace);
+            let e = explain_for(&before, &trace, schedlab_core::model::FrontEnd::Js);
             let text = e.to_string();
             return Ok(Explanation {
                 pod: name,

@@ -193,6 +193,10 @@ pub struct Report {
     #[tsify(optional)]
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub repeats: Vec<Repeat>,
+    /// The cycles `repeats` count rather than list (present with `repeats`).
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub folded: Option<usize>,
 }
 
 /// A ResourceClaim in the report.
@@ -245,6 +249,11 @@ pub struct Repeat {
     pub every: f64,
     /// When the last copy's first cycle ran, in seconds.
     pub last_time: f64,
+    /// `true` when the copies are the block but for what the seeded tie-break decided (the
+    /// node chosen among equal ones); the newest copy is then listed after the block.
+    #[tsify(optional)]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub similar: bool,
 }
 
 /// A pod in the report.

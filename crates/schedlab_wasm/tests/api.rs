@@ -563,3 +563,69 @@ fn a_javascript_plugin_that_throws_is_an_error_naming_it() {
         stringify(&e)
     );
 }
+
+/// One pod on two equal nodes whose every binding fails: it is retried for as long as the run
+/// goes on, so a run stops only at a bound.
+const FAILING_BINDINGS: &str = "apiVersion: v1\nkind: Node\nmetadata: {name: a}\nstatus: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}}\n---\napiVersion: v1\nkind: Node\nmetadata: {name: b}\nstatus: {allocatable: {cpu: '4', memory: 8Gi, pods: '110'}}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec: {containers: [{name: c}]}\n---\napiVersion: schedlab.dev/v1alpha1\nkind: Timeline\nspec: {bindFailurePercent: 100}\n";
+
+#[wasm_bindgen_test]
+fn a_default_bound_warning_names_the_run_option_not_the_cli_flag() {
+    // The CLI says "pass --until" / "pass --max-cycles"; a JavaScript caller sets run()'s
+    // `until` and `maxCycles` options instead.
+    let mut sim = Simulator::from_files(as_array(&[("s.yaml", FAILING_BINDINGS)]), None).unwrap();
+    let stop = sim.run(None).unwrap();
+    assert_eq!(stop.js_value().as_string().as_deref(), Some("Until"));
+    let report: JsValue = sim.report().into();
+    assert_eq!(
+        string(&report, "end.warning").as_deref(),
+        Some(
+            "the run stopped at schedlab's default bound of 24h of virtual time, with more \
+             still to happen (pods being retried, bindings or timeline changes later); pass \
+             the `until` option to go further"
+        )
+    );
+    // A year asked for: the 200 000-cycle bound stops it first (a retry every 90 s makes
+    // about 350 000 in a year).
+    let mut sim = Simulator::from_files(as_array(&[("s.yaml", FAILING_BINDINGS)]), None).unwrap();
+    let stop = sim.run(options(r#"{"until": 31536000}"#)).unwrap();
+    assert_eq!(stop.js_value().as_string().as_deref(), Some("MaxCycles"));
+    let report: JsValue = sim.report().into();
+    assert_eq!(
+        string(&report, "end.warning").as_deref(),
+        Some(
+            "the run stopped at schedlab's default bound of 200000 scheduling cycles, with \
+             more still to happen; pass the `maxCycles` option to go further"
+        )
+    );
+}
+
+#[wasm_bindgen_test]
+fn a_scheduler_message_names_the_scheduler_option_not_the_cli_flag() {
+    // The CLI says "but --scheduler v1.17 was given".
+    let err = Simulator::from_files(as_object(&FILES), options(r#"{"scheduler": "v1.17"}"#))
+        .err()
+        .expect("a v1 configuration under v1.17 is an error");
+    assert_eq!(
+        string(&err, "errors.0.message").as_deref(),
+        Some(
+            "a kubescheduler.config.k8s.io/v1 configuration is for kube-scheduler v1.35, but \
+             the `scheduler` option \"v1.17\" was given"
+        )
+    );
+    // A legacy Policy under the `scheduler` option "v1.35".
+    let policy = "apiVersion: v1\nkind: Policy\npredicates: [{name: PodFitsResources}]\n";
+    let err = Simulator::from_files(
+        as_array(&[("policy.yaml", policy)]),
+        options(r#"{"scheduler": "v1.35"}"#),
+    )
+    .err()
+    .expect("a Policy under v1.35 is an error");
+    assert_eq!(
+        string(&err, "errors.0.message").as_deref(),
+        Some(
+            "a legacy Policy (kube-scheduler v1.17) cannot be mixed with kube-scheduler v1.35 \
+             (the `scheduler` option \"v1.35\"); `schedlab translate policy.yaml` prints the v1 \
+             configuration a Policy becomes"
+        )
+    );
+}

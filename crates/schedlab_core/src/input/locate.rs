@@ -1,6 +1,10 @@
 //! Finds the line of a value from its error path (`items[3].spec.containers[0].resources`), so an
 //! editor can put a type error on its line. Works for YAML and JSON (JSON is YAML flow style)
 //! by walking `saphyr-parser`'s positioned events; it is only run for files that have errors.
+//!
+//! JSON text is walked by [`JsonWalk`] instead, a scan that keeps nothing but the current path:
+//! the YAML scanner holds back every token of a line while a simple key may still begin on it,
+//! so a 55 MB JSON file on one line cost it over 900 MB.
 
 use saphyr_parser::{Event, Parser, Span};
 use std::collections::{HashMap, HashSet};
@@ -47,6 +51,25 @@ pub(crate) fn lines_of(text: &str, paths: &[&str]) -> Vec<Option<usize>> {
     }
     if wanted.is_empty() {
         return found;
+    }
+    if super::looks_like_json(text) {
+        let mut walk = JsonWalk {
+            bytes: text.as_bytes(),
+            text,
+            at: 0,
+            line: 1,
+            wanted: &wanted,
+            prefixes: &prefixes,
+            found: &mut found,
+            left: paths.len(),
+        };
+        let mut path = String::new();
+        let complete = walk.value(Some(&mut path), None).is_some() || walk.left == 0;
+        if complete {
+            return found;
+        }
+        // Not JSON after all (YAML flow style, `{a: 1}`): the YAML walk reads it.
+        found.iter_mut().for_each(|f| *f = None);
     }
     let mut walk = Walk {
         events: Parser::new_from_str(text),
@@ -220,6 +243,189 @@ impl<'a> Walk<'a, '_> {
     }
 }
 
+/// [`Walk`] for JSON text (one document): a scan over the bytes that tracks the line and the
+/// path, and skips the values below no wanted path without looking inside them.
+struct JsonWalk<'a, 'w> {
+    bytes: &'a [u8],
+    text: &'a str,
+    /// The next byte to read.
+    at: usize,
+    /// The 1-based line of `at` (JSON has line breaks only between tokens).
+    line: usize,
+    wanted: &'w HashMap<(usize, &'w str), Vec<usize>>,
+    prefixes: &'w HashSet<(usize, &'w str)>,
+    found: &'w mut Vec<Option<usize>>,
+    /// Paths not found yet (the walk stops at zero).
+    left: usize,
+}
+
+impl JsonWalk<'_, '_> {
+    /// Skips blanks, counting lines; the next byte, if any.
+    fn blank(&mut self) -> Option<u8> {
+        while let Some(&b) = self.bytes.get(self.at) {
+            match b {
+                b'\n' => self.line += 1,
+                b' ' | b'\t' | b'\r' => {}
+                _ => return Some(b),
+            }
+            self.at += 1;
+        }
+        None
+    }
+
+    /// Skips the string that starts at `at` (its `"`); its text between the quotes.
+    fn string(&mut self) -> Option<std::borrow::Cow<'_, str>> {
+        let start = self.at + 1;
+        let mut i = start;
+        let mut escaped = false;
+        loop {
+            match *self.bytes.get(i)? {
+                b'"' => break,
+                b'\\' => {
+                    escaped = true;
+                    i += 1;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        self.at = i + 1;
+        let raw = self.text.get(start..i)?;
+        if escaped {
+            let quoted = self.text.get(start - 1..i + 1)?;
+            serde_json::from_str::<String>(quoted).ok().map(Into::into)
+        } else {
+            Some(raw.into())
+        }
+    }
+
+    /// Skips the value at `at` without following paths: brackets counted, strings skipped.
+    fn skip(&mut self) -> Option<()> {
+        let mut depth = 0usize;
+        loop {
+            match self.blank()? {
+                b'"' => {
+                    self.string()?;
+                }
+                b'{' | b'[' => {
+                    depth += 1;
+                    self.at += 1;
+                }
+                b'}' | b']' => {
+                    depth = depth.checked_sub(1)?;
+                    self.at += 1;
+                }
+                b',' | b':' if depth > 0 => self.at += 1,
+                _ => {
+                    // A number, `true`, `false` or `null`.
+                    let rest = self.bytes.get(self.at..)?;
+                    let len = rest
+                        .iter()
+                        .position(|b| b",:]} \t\r\n".contains(b))
+                        .unwrap_or(rest.len());
+                    if len == 0 {
+                        return None;
+                    }
+                    self.at += len;
+                }
+            }
+            if depth == 0 {
+                return Some(());
+            }
+        }
+    }
+
+    /// Records `line` for the paths asking for `path`.
+    fn record(&mut self, path: &str, line: usize) {
+        if let Some(indices) = self.wanted.get(&(1, path)) {
+            for &i in indices {
+                if self.found[i].is_none() {
+                    self.found[i] = Some(line);
+                    self.left -= 1;
+                }
+            }
+        }
+    }
+
+    /// Reads one value at `path` (`None` once the path is below every wanted one: skipped);
+    /// `key_line` is its key's line for a mapping value. `None` when the walk stops: every
+    /// path found, or the text ends or is not JSON.
+    fn value(&mut self, path: Option<&mut String>, key_line: Option<usize>) -> Option<()> {
+        let first = self.blank()?;
+        let Some(path) = path.filter(|p| self.prefixes.contains(&(1, p.as_str()))) else {
+            return self.skip();
+        };
+        let line = key_line.unwrap_or(self.line);
+        self.record(path, line);
+        if self.left == 0 {
+            return None;
+        }
+        match first {
+            b'{' => {
+                self.at += 1;
+                if self.blank()? == b'}' {
+                    self.at += 1;
+                    return Some(());
+                }
+                loop {
+                    if self.blank()? != b'"' {
+                        return None;
+                    }
+                    let key_line = self.line;
+                    let key = self.string()?.into_owned();
+                    if self.blank()? != b':' {
+                        return None;
+                    }
+                    self.at += 1;
+                    let len = path.len();
+                    if !path.is_empty() {
+                        path.push('.');
+                    }
+                    path.push_str(&key);
+                    if !self.prefixes.contains(&(1, path.as_str())) {
+                        path.truncate(len);
+                        super::parse::push_key(path, &key);
+                    }
+                    self.value(Some(path), Some(key_line))?;
+                    path.truncate(len);
+                    match self.blank()? {
+                        b',' => self.at += 1,
+                        b'}' => {
+                            self.at += 1;
+                            return Some(());
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            b'[' => {
+                self.at += 1;
+                if self.blank()? == b']' {
+                    self.at += 1;
+                    return Some(());
+                }
+                let mut index = 0usize;
+                loop {
+                    let len = path.len();
+                    let _ = write!(path, "[{index}]");
+                    self.value(Some(path), None)?;
+                    path.truncate(len);
+                    index += 1;
+                    match self.blank()? {
+                        b',' => self.at += 1,
+                        b']' => {
+                            self.at += 1;
+                            return Some(());
+                        }
+                        _ => return None,
+                    }
+                }
+            }
+            _ => self.skip(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::line_of;
@@ -264,6 +470,38 @@ mod tests {
         assert_eq!(parent("spec"), Some(""));
         assert_eq!(parent(""), None);
         assert_eq!(parent("document 2"), None);
+    }
+
+    #[test]
+    fn finds_json_values_on_one_line_and_on_many() {
+        use super::lines_of;
+        // Worked out by hand: line 1 holds `{"kind": "List", "items": [`, the first item
+        // is on lines 2-3, the second on 4-7 (its `requests` key on line 6, `cpu` on 7).
+        let json = "{\"kind\": \"List\", \"items\": [\n {\"kind\": \"Pod\",\n  \"a\\\"b\": [1, {\"x\": null}]},\n {\"kind\": \"Pod\", \"spec\": {\"containers\": [{\"name\": \"c\",\n  \"resources\": {\"limits\": {},\n  \"requests\":\n {\"cpu\": \"12x\", \"nvidia.com/gpu\": 1.5e3}}}]}}]}";
+        assert_eq!(
+            lines_of(
+                json,
+                &[
+                    "items[1].spec.containers[0].resources.requests.cpu",
+                    "items[1].spec.containers[0].resources.requests[\"nvidia.com/gpu\"]",
+                    "items[1].spec.containers[0].resources.requests",
+                    "items[0][\"a\\\"b\"][1].x",
+                    "items[0].kind",
+                    "items[2]",
+                    "kind",
+                ]
+            ),
+            [Some(7), Some(7), Some(6), Some(3), Some(2), None, Some(1)]
+        );
+        // One line: everything found is on line 1.
+        let one = json.replace('\n', " ");
+        assert_eq!(
+            lines_of(
+                &one,
+                &["items[1].spec.containers[0].resources.requests.cpu"]
+            ),
+            [Some(1)]
+        );
     }
 
     #[test]

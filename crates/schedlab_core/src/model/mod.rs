@@ -30,6 +30,7 @@ pub use resources::{ResourceList, Resources};
 pub use selector::{LabelSelector, NodeSelector, NodeSelectorTerm, Requirement};
 pub use taint::{Taint, Toleration};
 pub use time::Millis;
+pub use words::{FrontEnd, OptionName};
 pub use workload::{
     PodDisruptionBudget, PriorityClass, ReplicationController, SelectorWorkload, Service,
 };

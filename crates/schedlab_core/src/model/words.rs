@@ -140,3 +140,55 @@ mod tests {
         assert_eq!(go_quote("\u{e0041}"), "\"\\U000e0041\"");
     }
 }
+
+/// Who reads a message that tells the caller to set an option: the command line, whose
+/// options are flags (`--max-cycles`), or the JavaScript API, whose options are fields of its
+/// calls' option objects (`run({maxCycles})`). The core words such messages through
+/// [`FrontEnd::option`], so each front end names its own options; the CLI is the default.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum FrontEnd {
+    /// `schedlab` on the command line.
+    #[default]
+    Cli,
+    /// The JavaScript API (`schedlab_wasm`).
+    Js,
+}
+
+/// An option that a message may tell the caller to set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionName {
+    /// The bound on virtual time: `--until` / `run({until})`.
+    Until,
+    /// The bound on cycles: `--max-cycles` / `run({maxCycles})`.
+    MaxCycles,
+    /// The scheduler: `--scheduler` / `new Simulator(files, {scheduler})`.
+    Scheduler,
+    /// Upstream's extender NodeInfo bug switched off: `--fidelity extender-nodeinfo-fix` /
+    /// `{extenderNodeinfoFix: true}`.
+    ExtenderNodeinfoFix,
+}
+
+impl FrontEnd {
+    /// The option as this front end spells it: `--max-cycles` on the command line, the
+    /// `maxCycles` option for JavaScript.
+    pub fn option(self, name: OptionName) -> &'static str {
+        match (self, name) {
+            (FrontEnd::Cli, OptionName::Until) => "--until",
+            (FrontEnd::Cli, OptionName::MaxCycles) => "--max-cycles",
+            (FrontEnd::Cli, OptionName::Scheduler) => "--scheduler",
+            (FrontEnd::Cli, OptionName::ExtenderNodeinfoFix) => "--fidelity extender-nodeinfo-fix",
+            (FrontEnd::Js, OptionName::Until) => "the `until` option",
+            (FrontEnd::Js, OptionName::MaxCycles) => "the `maxCycles` option",
+            (FrontEnd::Js, OptionName::Scheduler) => "the `scheduler` option",
+            (FrontEnd::Js, OptionName::ExtenderNodeinfoFix) => "the `extenderNodeinfoFix` option",
+        }
+    }
+
+    /// The option set to a value: `--scheduler v1.35`, or the `scheduler` option "v1.35".
+    pub fn option_set_to(self, name: OptionName, value: &str) -> String {
+        match self {
+            FrontEnd::Cli => format!("{} {value}", self.option(name)),
+            FrontEnd::Js => format!("{} \"{value}\"", self.option(name)),
+        }
+    }
+}

@@ -8,6 +8,17 @@
 //! events too, indices shifted by one block). Nothing is predicted; the simulation still runs
 //! every step, it only stops storing copies. The first [`Log::KEPT_COPIES`] copies of a block
 //! stay in the log as they are, so short runs and their reports never change.
+//!
+//! Similar retries are folded too, so that a long run keeps memory proportional to its
+//! distinct work: a copy whose cycles differ from the kept block's only in what the seeded
+//! tie-break decided (the node chosen among equally scored ones, and the per-node tables
+//! that led there: `filter`, `scores`, `totals`, the tie set, the scan's start, the plugin
+//! statuses) joins the repeat, which is then marked [`Repeat::similar`]. Everything else must
+//! still be equal: the steps (a binding that completes names its node, so it never folds), the
+//! pod, the outcome, the message, the preemption and the events. A similar fold is lossy by
+//! design (the folded copies' nodes are not kept); to show where the retries ended, the newest
+//! counted copy of a similar repeat is kept as it ran when the repeat ends (also at the end of
+//! the run), after the `...` line. The reports count the folded cycles (`folded`).
 
 use super::{Step, StepKind};
 use crate::cluster::PodId;
@@ -32,6 +43,10 @@ pub struct Repeat {
     pub times: usize,
     /// The time from one copy to the next.
     pub every: Millis,
+    /// Whether some copies differ from the kept block in what the seeded tie-break decided
+    /// (the node chosen among equal ones and its tables; see the module docs), rather than
+    /// being identical to it but for the clock.
+    pub similar: bool,
 }
 
 impl Repeat {
@@ -69,7 +84,12 @@ struct Candidate {
     every: Millis,
     /// How many of the newest steps equal the step `steps` earlier, shifted by `every`.
     matched: usize,
+    /// Whether some of those were only similar (see the module docs).
+    similar: bool,
 }
+
+/// The output of one step: the step, its cycle if it ran one, its events.
+type Entry = (Step, Option<CycleTrace>, Vec<Event>);
 
 /// Every step, cycle and event computed so far; with compaction on, repeated blocks are
 /// kept once (see the module docs).
@@ -95,6 +115,10 @@ pub(super) struct Log {
     candidate: Option<Candidate>,
     /// The kept step of each pod's latest cycle in the tail.
     last_cycle_of: HashMap<PodId, usize>,
+    /// The steps of the open repeat's current (partial) copy, as they ran.
+    copy: Vec<Entry>,
+    /// The open repeat's newest complete copy, as it ran (kept when a similar repeat ends).
+    last_copy: Vec<Entry>,
 }
 
 impl Log {
@@ -131,7 +155,14 @@ impl Log {
             }
             log.record(step.clone(), cycle, events[from..e].to_vec());
         }
+        log.finish();
         log
+    }
+
+    /// Ends the open repeat as a step that does not continue it would (see
+    /// [`Log::close_open`]): for a log read at its end.
+    pub(super) fn finish(&mut self) {
+        self.close_open();
     }
 
     /// Whether repeated blocks are folded as they come.
@@ -153,10 +184,13 @@ impl Log {
             return;
         }
         if self.open.is_some() {
-            if self.extends_open(&step, cycle.as_ref(), &events) {
-                return;
+            match self.open_match(&step, cycle.as_ref(), &events) {
+                Some(similar) => {
+                    self.extend_open(similar, (step, cycle, events));
+                    return;
+                }
+                None => self.close_open(),
             }
-            self.close_open();
         }
         let previous = cycle
             .as_ref()
@@ -177,61 +211,70 @@ impl Log {
 
     // ---- an open repeat -----------------------------------------------------------------
 
-    /// Whether the new step is the open repeat's next one; if so it is counted, not kept.
-    fn extends_open(&mut self, step: &Step, cycle: Option<&CycleTrace>, events: &[Event]) -> bool {
-        let Some(open) = self.open else {
-            return false;
-        };
+    /// Whether the new step is the open repeat's next one: `Some(similar)`, `similar` when it
+    /// is only similar to the kept block's step (see the module docs).
+    fn open_match(
+        &self,
+        step: &Step,
+        cycle: Option<&CycleTrace>,
+        events: &[Event],
+    ) -> Option<bool> {
+        let open = self.open?;
         let repeat = &self.repeats[open.repeat];
         let at = repeat.steps.start + open.offset;
         let shift = Shift::copies(repeat, repeat.times + 1);
-        let same = shift.same_step(&self.steps[at], step)
-            && match (self.kept_cycle(at), cycle) {
-                (None, None) => true,
-                (Some(a), Some(b)) => shift.same_cycle(a, b),
-                _ => false,
-            }
-            && shift.same_events(self.kept_events(at), events);
-        if !same {
-            return false;
-        }
+        self.matches(&shift, at, step, cycle, events)
+    }
+
+    /// Counts the new step as the open repeat's next one (it is held until its copy is
+    /// complete, then only the newest complete copy is held).
+    fn extend_open(&mut self, similar: bool, entry: Entry) {
+        let Some(open) = self.open else {
+            return;
+        };
+        let repeat = &mut self.repeats[open.repeat];
+        repeat.similar |= similar;
         let (block_steps, block_cycles, block_events) =
             (repeat.steps.len(), repeat.cycles.len(), repeat.events.len());
+        self.copy.push(entry);
         let mut offset = open.offset + 1;
         if offset == block_steps {
-            self.repeats[open.repeat].times += 1;
+            repeat.times += 1;
             self.skipped_steps += block_steps;
             self.skipped_cycles += block_cycles;
             self.skipped_events += block_events;
+            self.last_copy = std::mem::take(&mut self.copy);
             offset = 0;
         }
         self.open = Some(Open { offset, ..open });
-        true
     }
 
-    /// Ends the open repeat: the steps of a partial copy go into the log as they ran.
+    /// Ends the open repeat: the steps of a partial copy go into the log as they ran, after
+    /// the newest complete copy when the repeat is similar (it is then no longer counted).
     fn close_open(&mut self) {
         let Some(open) = self.open.take() else {
             return;
         };
-        let repeat = self.repeats[open.repeat].clone();
-        let shift = Shift::copies(&repeat, repeat.times + 1);
-        let partial: Vec<_> = (repeat.steps.start..repeat.steps.start + open.offset)
-            .map(|at| {
-                (
-                    shift.step(&self.steps[at]),
-                    self.kept_cycle(at).map(|c| shift.cycle(c)),
-                    self.kept_events(at)
-                        .iter()
-                        .map(|e| shift.event(e))
-                        .collect(),
-                )
-            })
-            .collect();
+        let partial = std::mem::take(&mut self.copy);
+        let last = std::mem::take(&mut self.last_copy);
+        let mut kept = Vec::new();
+        if let Some(r) = self.repeats.get_mut(open.repeat) {
+            if r.similar && r.times > 0 && last.len() == r.steps.len() {
+                r.times -= 1;
+                self.skipped_steps -= r.steps.len();
+                self.skipped_cycles -= r.cycles.len();
+                self.skipped_events -= r.events.len();
+                if r.times == 0 {
+                    // The open repeat is always the newest.
+                    self.repeats.truncate(open.repeat);
+                }
+                kept = last;
+            }
+        }
         self.tail = self.steps.len();
         self.last_cycle_of.clear();
         self.candidate = None;
-        for (step, cycle, events) in partial {
+        for (step, cycle, events) in kept.into_iter().chain(partial) {
             self.push_kept(step, cycle, events);
         }
     }
@@ -244,8 +287,12 @@ impl Log {
     fn look_for_block(&mut self, previous: Option<usize>) {
         let n = self.steps.len() - 1;
         if let Some(mut c) = self.candidate {
-            if n >= self.tail + c.steps && self.same_shifted(n - c.steps, n, c.every) {
+            let same = (n >= self.tail + c.steps)
+                .then(|| self.same_shifted(n - c.steps, n, c.every))
+                .flatten();
+            if let Some(similar) = same {
                 c.matched += 1;
+                c.similar |= similar;
                 self.candidate = Some(c);
                 if c.matched >= Self::KEPT_COPIES * c.steps {
                     self.fold(c);
@@ -258,11 +305,15 @@ impl Log {
             return;
         };
         let every = Millis(self.steps[n].time.0.saturating_sub(self.steps[m].time.0));
-        if every > Millis::ZERO && self.same_shifted(m, n, every) {
+        if every == Millis::ZERO {
+            return;
+        }
+        if let Some(similar) = self.same_shifted(m, n, every) {
             self.candidate = Some(Candidate {
                 steps: n - m,
                 every,
                 matched: 1,
+                similar,
             });
         }
     }
@@ -279,12 +330,25 @@ impl Log {
             events: first_event..end_event,
             times: 1,
             every: c.every,
+            similar: c.similar,
         };
-        // The newest copy is counted, not kept.
-        self.steps.truncate(block.end);
-        self.marks.truncate(block.end);
-        self.cycles.truncate(end_cycle);
-        self.events.truncate(end_event);
+        // The newest copy is counted, not kept (but held, as the newest complete copy).
+        let steps = self.steps.split_off(block.end);
+        let mut marks = self.marks.split_off(block.end);
+        let mut cycles = self.cycles.split_off(end_cycle).into_iter();
+        let events = self.events.split_off(end_event);
+        marks.push((end_cycle + cycles.len(), end_event + events.len()));
+        let mut events = events.into_iter();
+        self.last_copy = steps
+            .into_iter()
+            .zip(marks.windows(2))
+            .map(|(step, m)| {
+                let cycle = if m[1].0 > m[0].0 { cycles.next() } else { None };
+                let events = events.by_ref().take(m[1].1 - m[0].1).collect();
+                (step, cycle, events)
+            })
+            .collect();
+        self.copy.clear();
         self.skipped_steps += repeat.steps.len();
         self.skipped_cycles += repeat.cycles.len();
         self.skipped_events += repeat.events.len();
@@ -299,20 +363,42 @@ impl Log {
     }
 
     /// Whether kept step `b` (with its cycle and events) is kept step `a` of the tail
-    /// `every` later.
-    fn same_shifted(&self, a: usize, b: usize, every: Millis) -> bool {
+    /// `every` later: `Some(similar)`, `similar` when it is only similar (module docs).
+    fn same_shifted(&self, a: usize, b: usize, every: Millis) -> Option<bool> {
         let shift = Shift {
             time: every,
             steps: b - a,
             cycles: self.marks[b].0 - self.marks[a].0,
         };
-        shift.same_step(&self.steps[a], &self.steps[b])
-            && match (self.kept_cycle(a), self.kept_cycle(b)) {
-                (None, None) => true,
-                (Some(x), Some(y)) => shift.same_cycle(x, y),
-                _ => false,
-            }
-            && shift.same_events(self.kept_events(a), self.kept_events(b))
+        self.matches(
+            &shift,
+            a,
+            &self.steps[b],
+            self.kept_cycle(b),
+            self.kept_events(b),
+        )
+    }
+
+    /// Whether a step (with its cycle and events) is kept step `at` shifted: `Some(false)`
+    /// when identical, `Some(true)` when only similar, `None` when neither.
+    fn matches(
+        &self,
+        shift: &Shift,
+        at: usize,
+        step: &Step,
+        cycle: Option<&CycleTrace>,
+        events: &[Event],
+    ) -> Option<bool> {
+        if !shift.same_step(&self.steps[at], step)
+            || !shift.same_events(self.kept_events(at), events)
+        {
+            return None;
+        }
+        match (self.kept_cycle(at), cycle) {
+            (None, None) => Some(false),
+            (Some(a), Some(b)) => shift.cycle_match(a, b),
+            _ => None,
+        }
     }
 
     /// The kept cycle that kept step `at` ran, if it ran one.
@@ -350,29 +436,6 @@ impl Shift {
         }
     }
 
-    fn step(&self, s: &Step) -> Step {
-        let mut s = s.clone();
-        s.time = Millis(s.time.0 + self.time.0);
-        if let StepKind::Cycle { cycle } = &mut s.kind {
-            *cycle += self.cycles;
-        }
-        s
-    }
-
-    fn cycle(&self, t: &CycleTrace) -> CycleTrace {
-        let mut t = t.clone();
-        t.time = self.cycle_time(t.time);
-        t
-    }
-
-    fn event(&self, e: &Event) -> Event {
-        let mut e = e.clone();
-        e.time = Millis(e.time.0 + self.time.0);
-        e.cycle += self.cycles;
-        e.step += self.steps;
-        e
-    }
-
     fn cycle_time(&self, seconds: f64) -> f64 {
         Millis((seconds * 1000.0).round() as u64 + self.time.0).as_secs_f64()
     }
@@ -396,6 +459,25 @@ impl Shift {
             && *move_event == b.move_event
             && *moved == b.moved
             && *extender == b.extender
+    }
+
+    /// `b` is `a` shifted: `Some(false)` identical, `Some(true)` similar (equal but for what
+    /// the seeded tie-break decided, module docs), `None` neither.
+    fn cycle_match(&self, a: &CycleTrace, b: &CycleTrace) -> Option<bool> {
+        if self.same_cycle(a, b) {
+            return Some(false);
+        }
+        let similar = self.cycle_time(a.time) == b.time
+            && a.pod == b.pod
+            && a.outcome == b.outcome
+            && a.node.is_some() == b.node.is_some()
+            && a.message == b.message
+            && a.num_all_nodes == b.num_all_nodes
+            && a.num_to_find == b.num_to_find
+            && a.volume_bindings == b.volume_bindings
+            && a.preemption == b.preemption
+            && a.extenders == b.extenders;
+        similar.then_some(true)
     }
 
     fn same_cycle(&self, a: &CycleTrace, b: &CycleTrace) -> bool {

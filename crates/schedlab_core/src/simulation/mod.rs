@@ -64,7 +64,7 @@ pub use crate::cluster::{Cluster, NodeId, NodeInfo, PodId, PodInfo};
 pub use crate::queue::{QueuedPodView, SubQueue};
 
 use crate::model::timeline::Timeline;
-use crate::model::Millis;
+use crate::model::{FrontEnd, Millis, OptionName};
 use crate::queue::{ClusterEvent, Moved, QueuedPodInfo, SchedulingQueue};
 use crate::rng::Rng;
 use crate::scenario::Scenario;
@@ -249,14 +249,22 @@ impl Limits {
     /// The warning for a run that stopped (`stop`) at a default bound: these limits, as
     /// asked, did not set it.
     pub fn default_bound_warning(self, stop: StopReason) -> Option<String> {
+        self.default_bound_warning_for(stop, FrontEnd::Cli)
+    }
+
+    /// [`Limits::default_bound_warning`] naming the option as `front` spells it (`pass
+    /// --until` on the command line, `pass the \`until\` option` for JavaScript).
+    pub fn default_bound_warning_for(self, stop: StopReason, front: FrontEnd) -> Option<String> {
         match stop {
             StopReason::Until if self.until.is_none() => Some(format!(
-                "the run stopped at schedlab's default bound of {}h of virtual time, with more still to happen (pods being retried, bindings or timeline changes later); pass --until to go further",
-                Limits::DEFAULT_UNTIL.0 / 3_600_000
+                "the run stopped at schedlab's default bound of {}h of virtual time, with more still to happen (pods being retried, bindings or timeline changes later); pass {} to go further",
+                Limits::DEFAULT_UNTIL.0 / 3_600_000,
+                front.option(OptionName::Until)
             )),
             StopReason::MaxCycles if self.max_cycles.is_none() => Some(format!(
-                "the run stopped at schedlab's default bound of {} scheduling cycles, with more still to happen; pass --max-cycles to go further",
-                Limits::DEFAULT_MAX_CYCLES
+                "the run stopped at schedlab's default bound of {} scheduling cycles, with more still to happen; pass {} to go further",
+                Limits::DEFAULT_MAX_CYCLES,
+                front.option(OptionName::MaxCycles)
             )),
             _ => None,
         }
@@ -832,27 +840,28 @@ impl Simulation {
     /// not, so every report of the same history is the same.
     pub fn to_run(&self, stop: StopReason) -> Run {
         // A compacting log is read at its end only; a whole one up to the position.
-        let folded;
+        // Either way the open repeat is ended as a step that does not continue it would.
         let log = if self.log.is_compact() {
-            &self.log
+            let mut log = self.log.clone();
+            log.finish();
+            log
         } else {
-            folded = Log::compacted(
+            Log::compacted(
                 &self.log.steps[..self.position],
                 &self.log.cycles[..self.state.cycles],
                 &self.log.events[..self.state.events],
-            );
-            &folded
+            )
         };
         Run {
             cluster: self.state.cluster.clone(),
-            cycles: log.cycles.clone(),
-            events: log.events.clone(),
-            repeats: log.repeats.clone(),
+            cycles: log.cycles,
+            events: log.events,
+            repeats: log.repeats,
             filter_names: self.filter_names.clone(),
             score_names: self.score_names.clone(),
             scheduler: self.setup.scheduler.version(),
             pod_states: self.state.pods.clone(),
-            steps: log.steps.clone(),
+            steps: log.steps,
             timeline: self.setup.timeline.clone(),
             end_time: self.state.now,
             stop,

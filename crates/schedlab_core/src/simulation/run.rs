@@ -82,8 +82,9 @@ pub struct Run {
     /// Events, in order.
     pub events: Vec<Event>,
     /// Blocks of `steps` (with their cycles and events) that ran again right after
-    /// themselves, identically but for the clock, counted rather than listed (see
-    /// [`Repeat`]); empty for most runs.
+    /// themselves, identically but for the clock (or, [`Repeat::similar`], but for what the
+    /// seeded tie-break decided), counted rather than listed (see [`Repeat`]); empty for most
+    /// runs.
     pub repeats: Vec<Repeat>,
     /// Filter names, by profile index.
     pub filter_names: Vec<String>,
@@ -121,6 +122,11 @@ impl Run {
     /// Cycles run in all, the copies that [`Run::repeats`] counts included.
     pub fn total_cycles(&self) -> usize {
         self.cycles.len() + self.repeats.iter().map(|r| r.cycles_run()).sum::<usize>()
+    }
+
+    /// Cycles the repeats count rather than list (`folded` in the reports).
+    pub fn folded_cycles(&self) -> usize {
+        self.repeats.iter().map(|r| r.cycles_run()).sum()
     }
 
     /// A pod's final phase (an assumed pod is still `Pending`).

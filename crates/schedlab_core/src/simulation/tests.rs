@@ -506,3 +506,78 @@ fn a_compacted_run_written_out_is_the_full_run() {
     assert_eq!(run.cycles.first(), full.cycles().first());
     assert_eq!(run.cycles.last(), full.cycles().last());
 }
+
+#[test]
+fn retries_that_differ_only_in_the_tie_break_are_folded_and_counted() {
+    // One pod on two equal nodes, every binding failing: each retry picks n1 or n2 as the
+    // seed draws, so consecutive retries need not be identical, yet each is the same retry.
+    // The run stops at 1000 cycles; v1.17 retries the pod at each leftover flush more than
+    // 60 s after its failure, so cycle k (from 1) runs at (k - 1) × 90 s: the last at
+    // 999 × 90 = 89 910 s.
+    let s = load(&[
+        node("n1", "4", 10),
+        node("n2", "4", 10),
+        pod("web", "1", 0),
+        timeline(json!({"bindFailurePercent": 100})),
+    ]);
+    let limits = Limits {
+        until: Some(Millis::secs(365 * 24 * 3600)),
+        max_cycles: Some(1000),
+    };
+    for seed in [0, 1, 2] {
+        let run = s.run_with(seed, false, limits);
+        assert_eq!(run.stop, StopReason::MaxCycles);
+        assert_eq!(run.repeats.len(), 1, "{:?}", run.repeats);
+        let r = &run.repeats[0];
+        assert!(
+            r.similar,
+            "seed {seed}: both nodes are chosen over 1000 draws"
+        );
+        assert_eq!(r.every, Millis::secs(90));
+        assert_eq!(r.cycles.len(), 1);
+        assert_eq!(run.total_cycles(), 1000);
+        assert_eq!(run.folded_cycles(), r.times);
+        assert!(run.cycles.len() <= 8, "{} kept cycles", run.cycles.len());
+        let last = run.cycles.last().expect("a cycle");
+        assert_eq!(last.time, 89_910.0);
+        assert_eq!(last.outcome, Outcome::Scheduled);
+        let report = crate::report::json_report(&run, false);
+        assert_eq!(report["folded"], json!(r.times));
+        assert_eq!(report["repeats"][0]["similar"], json!(true));
+        let text = crate::report::text_report(&run);
+        let line = format!(
+            "... {} similar retry cycles folded: the 1 cycle above ran {} more times, every 1m30s, the same but for the node the tie-break chose",
+            r.times, r.times
+        );
+        assert!(text.contains(&line), "{text}");
+        assert!(
+            text.contains(&format!(
+                "\n{} repeated cycles folded (counted, not listed)\n",
+                r.times
+            )),
+            "{text}"
+        );
+        assert!(text.contains("\n#1000 t=24h58m30s "), "{text}");
+
+        // The whole history (the playground's, and `explain`'s) folds to the same report, and
+        // each kept cycle is the cycle that ran at its number, node included.
+        let mut full = Simulation::new(&s, seed, false);
+        full.set_keep_history(false);
+        let stop = full.run(limits);
+        assert_eq!(full.cycles().len(), 1000);
+        let folded = full.to_run(stop);
+        assert_eq!(
+            crate::report::json_report(&folded, false).to_string(),
+            report.to_string()
+        );
+        for (i, t) in run.cycles.iter().enumerate() {
+            assert_eq!(
+                Some(t),
+                full.cycles().get(run.cycle_number(i) - 1),
+                "cycle {i}"
+            );
+        }
+        // Memory kept is the distinct work: a handful of steps, not 1000 cycles' worth.
+        assert!(run.steps.len() <= 24, "{} kept steps", run.steps.len());
+    }
+}

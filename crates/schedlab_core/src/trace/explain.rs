@@ -285,6 +285,15 @@ fn immediate_claims(cluster: &Cluster, pod: &crate::cluster::PodInfo) -> Vec<Str
 
 /// Explains one cycle of a pod (the cycle must have been recorded with details).
 pub fn explain(cluster: &Cluster, trace: &CycleTrace) -> Explanation {
+    explain_for(cluster, trace, crate::model::FrontEnd::Cli)
+}
+
+/// [`explain`] for a front end: an option the text mentions is named as `front` spells it.
+pub fn explain_for(
+    cluster: &Cluster,
+    trace: &CycleTrace,
+    front: crate::model::FrontEnd,
+) -> Explanation {
     let pod = &cluster.pods()[trace.pod];
     let summary = match (trace.outcome, trace.node) {
         (Outcome::Scheduled, Some(n)) => {
@@ -405,7 +414,7 @@ pub fn explain(cluster: &Cluster, trace: &CycleTrace) -> Explanation {
         summary,
         nodes,
         preemption: super::preemption::explain_preemption(cluster, trace),
-        extenders: super::explain_extenders::lines(cluster, trace),
+        extenders: super::explain_extenders::lines(cluster, trace, front),
     }
 }
 

@@ -4,6 +4,7 @@
 
 use super::CycleTrace;
 use crate::cluster::Cluster;
+use crate::model::{FrontEnd, OptionName};
 use crate::sched::extender::calls::{ExtenderCall, NamedNode, EXTENDER_SCALE};
 use crate::sched::extender::Verb;
 
@@ -11,11 +12,12 @@ use crate::sched::extender::Verb;
 const QUOTE_CHARS: usize = 160;
 
 /// One line per extender call of the cycle, in call order.
-pub(super) fn lines(cluster: &Cluster, trace: &CycleTrace) -> Vec<String> {
+/// `front` names the option that a line may mention as that front end spells it.
+pub(super) fn lines(cluster: &Cluster, trace: &CycleTrace, front: FrontEnd) -> Vec<String> {
     trace
         .extenders
         .iter()
-        .map(|call| line(cluster, trace, call))
+        .map(|call| line(cluster, trace, call, front))
         .collect()
 }
 
@@ -45,7 +47,7 @@ fn named(cluster: &Cluster, trace: &CycleTrace, node: &NamedNode) -> String {
     }
 }
 
-fn line(cluster: &Cluster, trace: &CycleTrace, call: &ExtenderCall) -> String {
+fn line(cluster: &Cluster, trace: &CycleTrace, call: &ExtenderCall, front: FrontEnd) -> String {
     let name = |id: usize| trace.node_name(cluster, id).to_string();
     let mut out = format!(
         "extender {} ({}, answered by {}): ",
@@ -89,10 +91,11 @@ fn line(cluster: &Cluster, trace: &CycleTrace, call: &ExtenderCall) -> String {
                     out.push_str(&format!("; left out without a message: {}", list(&silent)));
                 }
                 if call.fresh_nodes {
-                    out.push_str(
+                    out.push_str(&format!(
                         "; the Score plugins then saw the returned nodes without their pods \
-                         (kubernetes#141781; --fidelity extender-nodeinfo-fix switches this off)",
-                    );
+                         (kubernetes#141781; {} switches this off)",
+                        front.option(OptionName::ExtenderNodeinfoFix)
+                    ));
                 }
             }
             Verb::Prioritize => {
