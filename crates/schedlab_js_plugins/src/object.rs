@@ -119,10 +119,10 @@ impl JsPlugin {
         value
     }
 
-    /// Calls `f` with `args`; a throw is its message.
-    fn call(&self, f: &Function, name: &str, args: &[JsValue]) -> Result<JsValue, String> {
-        let list: Array = args.iter().collect();
-        f.apply(&self.object, &list).map_err(|e| thrown(name, &e))
+    /// Calls `f` with its two arguments; a throw is its message.
+    fn call(&self, f: &Function, name: &str, args: [JsValue; 2]) -> Result<JsValue, String> {
+        let [a, b] = args;
+        f.call2(&self.object, &a, &b).map_err(|e| thrown(name, &e))
     }
 }
 
@@ -150,7 +150,7 @@ impl ScriptPlugin for JsPlugin {
         let Some(f) = &self.filter else {
             return Ok(("Success".into(), Vec::new()));
         };
-        let r = self.call(f, "filter", &[self.pod(pod), self.node(node)])?;
+        let r = self.call(f, "filter", [self.pod(pod), self.node(node)])?;
         if r.is_undefined() || r.is_null() || r.as_bool() == Some(true) {
             return Ok(("Success".into(), Vec::new()));
         }
@@ -187,7 +187,7 @@ impl ScriptPlugin for JsPlugin {
         let Some(f) = &self.score else {
             return Ok(0);
         };
-        let r = self.call(f, "score", &[self.pod(pod), self.node(node)])?;
+        let r = self.call(f, "score", [self.pod(pod), self.node(node)])?;
         match r.as_f64() {
             Some(n) if n.is_finite() && n.fract() == 0.0 && n.abs() <= 9.0e15 => Ok(n as i64),
             _ => Err(format!(
@@ -217,7 +217,7 @@ impl ScriptPlugin for JsPlugin {
                 JsValue::from(o)
             })
             .collect();
-        let r = self.call(f, "normalizeScore", &[self.pod(pod), list.clone().into()])?;
+        let r = self.call(f, "normalizeScore", [self.pod(pod), list.clone().into()])?;
         let values: Vec<JsValue> = if Array::is_array(&r) {
             Array::from(&r).iter().collect()
         } else {
