@@ -18,25 +18,29 @@ use schedlab_core::scheduler::v1_35::{
 use send_wrapper::SendWrapper;
 use serde_json::Value;
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::sync::Arc;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// Node objects kept between calls, at most (then the cache starts again).
-const MAX_CACHED_NODES: usize = 1 << 16;
+/// Nodes (by id) whose objects are kept between calls; a node past them is made per call.
+const MAX_CACHED_NODES: usize = 1 << 20;
 
 /// One instance: the object, its methods, and the JavaScript objects made for the pods and
 /// nodes it was handed, by their keys ([`ScriptObject::key`]): a node is made again only
-/// once it changed. They are frozen, deeply: a plugin cannot change what the next call sees.
+/// once it changed (kept by node id). They are frozen, deeply: a plugin cannot change what the next call sees.
 struct JsPlugin {
     object: SendWrapper<Object>,
     filter: Option<SendWrapper<Function>>,
     score: Option<SendWrapper<Function>>,
     normalize: Option<SendWrapper<Function>>,
-    pod: SendWrapper<RefCell<Option<((u64, u64), JsValue)>>>,
-    nodes: SendWrapper<RefCell<HashMap<(u64, u64), JsValue>>>,
+    pod: SendWrapper<RefCell<Option<KeptPod>>>,
+    nodes: SendWrapper<RefCell<Vec<Option<KeptNode>>>>,
     freeze: SendWrapper<Option<Function>>,
 }
+
+/// The pod made last: its key and its object.
+type KeptPod = ((u64, u64), JsValue);
+/// A node's object and the count of changes it was made at.
+type KeptNode = (u64, JsValue);
 
 /// A function that freezes an object and everything in it (`None`: the engine has no
 /// `Function` constructor, and objects are handed unfrozen).
@@ -67,7 +71,7 @@ impl JsPlugin {
             normalize: method(&object, "normalizeScore"),
             object: SendWrapper::new(object),
             pod: SendWrapper::new(RefCell::new(None)),
-            nodes: SendWrapper::new(RefCell::new(HashMap::new())),
+            nodes: SendWrapper::new(RefCell::new(Vec::new())),
             freeze: SendWrapper::new(deep_freeze()),
         }
     }
@@ -92,37 +96,66 @@ impl JsPlugin {
         }
     }
 
-    /// The cycle's pod, made once per pod.
-    fn pod(&self, pod: &ScriptObject) -> JsValue {
-        let mut kept = self.pod.borrow_mut();
-        match &*kept {
-            Some((key, value)) if *key == pod.key() => value.clone(),
-            _ => {
-                let value = self.made(pod);
-                *kept = Some((pod.key(), value.clone()));
-                value
+    /// Makes the cycle's pod, once per pod.
+    fn keep_pod(&self, pod: &ScriptObject) {
+        let kept = self.pod.borrow().as_ref().is_some_and(|(k, _)| *k == pod.key());
+        if !kept {
+            let value = self.made(pod);
+            *self.pod.borrow_mut() = Some((pod.key(), value));
+        }
+    }
+
+    /// Makes a node's object again only once the node changed; `Some`: a node past
+    /// [`MAX_CACHED_NODES`], made for this call alone.
+    fn keep_node(&self, node: &ScriptObject) -> Option<JsValue> {
+        let (id, changes) = node.key();
+        let Ok(slot) = usize::try_from(id) else {
+            return Some(self.made(node));
+        };
+        if slot >= MAX_CACHED_NODES {
+            return Some(self.made(node));
+        }
+        let kept = self
+            .nodes
+            .borrow()
+            .get(slot)
+            .is_some_and(|s| s.as_ref().is_some_and(|(c, _)| *c == changes));
+        if !kept {
+            let value = self.made(node);
+            let mut nodes = self.nodes.borrow_mut();
+            if nodes.len() <= slot {
+                nodes.resize_with(slot + 1, || None);
             }
+            nodes[slot] = Some((changes, value));
         }
+        None
     }
 
-    /// A node, made again only once it changed.
-    fn node(&self, node: &ScriptObject) -> JsValue {
-        if let Some(v) = self.nodes.borrow().get(&node.key()) {
-            return v.clone();
-        }
-        let value = self.made(node);
-        let mut nodes = self.nodes.borrow_mut();
-        if nodes.len() >= MAX_CACHED_NODES {
-            nodes.clear();
-        }
-        nodes.insert(node.key(), value.clone());
-        value
-    }
-
-    /// Calls `f` with its two arguments; a throw is its message.
-    fn call(&self, f: &Function, name: &str, args: [JsValue; 2]) -> Result<JsValue, String> {
-        let [a, b] = args;
-        f.call2(&self.object, &a, &b).map_err(|e| thrown(name, &e))
+    /// Calls `f` with the pod and the node (each made once per key: the objects cross by
+    /// reference); a throw is its message.
+    fn call_on_node(
+        &self,
+        f: &Function,
+        name: &str,
+        pod: &ScriptObject,
+        node: &ScriptObject,
+    ) -> Result<JsValue, String> {
+        self.keep_pod(pod);
+        let fresh = self.keep_node(node);
+        let undefined = JsValue::UNDEFINED;
+        let kept_pod = self.pod.borrow();
+        let pod_value = kept_pod.as_ref().map_or(&undefined, |(_, v)| v);
+        let nodes = self.nodes.borrow();
+        let node_value = match &fresh {
+            Some(v) => v,
+            None => usize::try_from(node.key().0)
+                .ok()
+                .and_then(|i| nodes.get(i))
+                .and_then(Option::as_ref)
+                .map_or(&undefined, |(_, v)| v),
+        };
+        f.call2(&self.object, pod_value, node_value)
+            .map_err(|e| thrown(name, &e))
     }
 }
 
@@ -150,7 +183,7 @@ impl ScriptPlugin for JsPlugin {
         let Some(f) = &self.filter else {
             return Ok(("Success".into(), Vec::new()));
         };
-        let r = self.call(f, "filter", [self.pod(pod), self.node(node)])?;
+        let r = self.call_on_node(f, "filter", pod, node)?;
         if r.is_undefined() || r.is_null() || r.as_bool() == Some(true) {
             return Ok(("Success".into(), Vec::new()));
         }
@@ -187,7 +220,7 @@ impl ScriptPlugin for JsPlugin {
         let Some(f) = &self.score else {
             return Ok(0);
         };
-        let r = self.call(f, "score", [self.pod(pod), self.node(node)])?;
+        let r = self.call_on_node(f, "score", pod, node)?;
         match r.as_f64() {
             Some(n) if n.is_finite() && n.fract() == 0.0 && n.abs() <= 9.0e15 => Ok(n as i64),
             _ => Err(format!(
@@ -217,7 +250,14 @@ impl ScriptPlugin for JsPlugin {
                 JsValue::from(o)
             })
             .collect();
-        let r = self.call(f, "normalizeScore", [self.pod(pod), list.clone().into()])?;
+        self.keep_pod(pod);
+        let r = {
+            let kept = self.pod.borrow();
+            let undefined = JsValue::UNDEFINED;
+            let pod_value = kept.as_ref().map_or(&undefined, |(_, v)| v);
+            f.call2(&self.object, pod_value, &list)
+                .map_err(|e| thrown("normalizeScore", &e))?
+        };
         let values: Vec<JsValue> = if Array::is_array(&r) {
             Array::from(&r).iter().collect()
         } else {
