@@ -23,7 +23,7 @@ say "cargo clippy (native)"
 cargo clippy --workspace --all-targets -- -D warnings
 
 say "cargo clippy (wasm32-unknown-unknown)"
-cargo clippy -p schedlab_core -p schedlab_wasm -p schedlab_web --target wasm32-unknown-unknown -- -D warnings
+cargo clippy -p schedlab_core -p schedlab_wasm -p schedlab_js_plugins -p schedlab_web --target wasm32-unknown-unknown -- -D warnings
 cargo clippy -p schedlab_wasm --target wasm32-unknown-unknown --tests -- -D warnings
 
 say "cargo doc (the core's intra-doc links)"

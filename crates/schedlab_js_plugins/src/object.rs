@@ -98,7 +98,11 @@ impl JsPlugin {
 
     /// Makes the cycle's pod, once per pod.
     fn keep_pod(&self, pod: &ScriptObject) {
-        let kept = self.pod.borrow().as_ref().is_some_and(|(k, _)| *k == pod.key());
+        let kept = self
+            .pod
+            .borrow()
+            .as_ref()
+            .is_some_and(|(k, _)| *k == pod.key());
         if !kept {
             let value = self.made(pod);
             *self.pod.borrow_mut() = Some((pod.key(), value));

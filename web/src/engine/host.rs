@@ -278,7 +278,7 @@ impl Host {
                 "",
                 format!(
                     "the engine stopped answering for {} s while it ran these plugins (does a plugin loop forever?): it was stopped, and the plugins are not run again until this program changes",
-                    super::worker::STUCK_MS / 1000
+                    super::protocol::STUCK_MS / 1000
                 ),
             )])
         } else {

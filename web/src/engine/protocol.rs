@@ -8,6 +8,11 @@ use schedlab_core::Diagnostic;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
+/// A worker that ran a load with a Plugins program and said nothing for this long is stuck in a
+/// plugin (the engine's own work yields every few milliseconds): the page replaces it
+/// ([`Reply::Stuck`]).
+pub const STUCK_MS: u32 = 5000;
+
 /// Read the editors' texts and run them.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Load {

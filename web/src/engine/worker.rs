@@ -11,7 +11,7 @@
 //! and loads its run again there ([`Reply::Lost`]).
 
 use super::host;
-use super::protocol::{Reply, Request};
+use super::protocol::{Reply, Request, STUCK_MS};
 use super::wire::{End, Message};
 use gloo_events::{EventListener, EventListenerOptions};
 use std::cell::{Cell, RefCell};
@@ -24,9 +24,6 @@ use wasm_bindgen::JsCast;
 const BEAT_MS: u32 = 250;
 /// What a heartbeat says (no reply reads as this text).
 const BEAT: &str = "beat";
-/// A worker that ran a load with a Plugins program and said nothing for this long is stuck in a
-/// plugin (the engine's own work yields every few milliseconds): the page replaces it.
-pub const STUCK_MS: u32 = 5000;
 
 /// In the worker: replies go back to the page as JSON text.
 #[wasm_bindgen(js_name = startSessionHost)]
