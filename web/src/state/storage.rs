@@ -240,6 +240,12 @@ pub fn remove(name: &str) {
     saved(name);
 }
 
+/// Every key of `storage`, in its order.
+fn all_keys(storage: &web_sys::Storage) -> impl Iterator<Item = String> + '_ {
+    let n = storage.length().unwrap_or(0);
+    (0..n).filter_map(|i| storage.key(i).ok().flatten())
+}
+
 /// This tab's (or frame's) saved texts whose names `keep` accepts, by name; a text kept in
 /// IndexedDB under its name plus `.stashed`, with its key there as the value.
 pub fn entries(keep: impl Fn(&str) -> bool) -> Vec<(String, String)> {
@@ -247,9 +253,7 @@ pub fn entries(keep: impl Fn(&str) -> bool) -> Vec<(String, String)> {
         return Vec::new();
     };
     let prefix = key("");
-    let n = s.length().unwrap_or(0);
-    (0..n)
-        .filter_map(|i| s.key(i).ok().flatten())
+    all_keys(&s)
         .filter_map(|k| {
             let name = k.strip_prefix(&prefix)?;
             keep(name.strip_suffix(STASHED).unwrap_or(name)).then(|| name.to_string())
@@ -267,9 +271,7 @@ pub fn stashed_keys() -> Vec<String> {
         return Vec::new();
     };
     let prefix = key("");
-    let n = s.length().unwrap_or(0);
-    (0..n)
-        .filter_map(|i| s.key(i).ok().flatten())
+    all_keys(&s)
         .filter(|k| k.starts_with(&prefix) && k.ends_with(STASHED))
         .filter_map(|k| s.get_item(&k).ok().flatten())
         .collect()

@@ -93,6 +93,25 @@ fn pod_key(cx: &Cx) -> (u64, u64) {
     )
 }
 
+/// Calls `f` with the cycle's pod and `node` as a script reads them (made when asked).
+fn with_objects<R>(
+    cx: &Cx,
+    node: &NodeInfo,
+    f: impl FnOnce(&ScriptObject, &ScriptObject) -> R,
+) -> R {
+    let (make_pod, make_node) = (|| pod_json(cx), || node_json(cx, node));
+    f(
+        &ScriptObject {
+            key: pod_key(cx),
+            make: &make_pod,
+        },
+        &ScriptObject {
+            key: node_key(node),
+            make: &make_node,
+        },
+    )
+}
+
 /// The key of a node's state: its id and its count of changes.
 fn node_key(node: &NodeInfo) -> (u64, u64) {
     (node.id() as u64, node.changes())
@@ -132,17 +151,7 @@ impl Plugin for Scripted {
         node: &NodeInfo,
         reasons: &mut Vec<Reason>,
     ) -> Code {
-        let (make_pod, make_node) = (|| pod_json(cx), || node_json(cx, node));
-        let answer = self.script.filter(
-            &ScriptObject {
-                key: pod_key(cx),
-                make: &make_pod,
-            },
-            &ScriptObject {
-                key: node_key(node),
-                make: &make_node,
-            },
-        );
+        let answer = with_objects(cx, node, |pod, node| self.script.filter(pod, node));
         let (code, texts) = match answer {
             Ok((code, texts)) => match code.as_str() {
                 "Success" | "" => return Code::Success,
@@ -169,18 +178,7 @@ impl Plugin for Scripted {
         _state: Option<&dyn PluginState>,
         node: &NodeInfo,
     ) -> Result<i64, String> {
-        let (make_pod, make_node) = (|| pod_json(cx), || node_json(cx, node));
-        self.script
-            .score(
-                &ScriptObject {
-                    key: pod_key(cx),
-                    make: &make_pod,
-                },
-                &ScriptObject {
-                    key: node_key(node),
-                    make: &make_node,
-                },
-            )
+        with_objects(cx, node, |pod, node| self.script.score(pod, node))
             .map_err(|e| format!("{}: {e}", self.name))
     }
 
