@@ -241,13 +241,10 @@ fn watch() {
     if !stuck {
         return;
     }
-    let Some(line) = LINE.with_borrow_mut(Option::take) else {
+    let Some(line) = stop_line() else {
         return;
     };
-    line.worker.terminate();
-    INBOX.with_borrow_mut(VecDeque::clear);
     let (receive, on_lost, on_stuck) = (line.receive, line.on_lost, line.on_stuck);
-    drop(line);
     web_sys::console::warn_1(
         &format!("schedlab: the engine's worker said nothing for {STUCK_MS} ms while it ran plugins; it was replaced").into(),
     );
@@ -293,17 +290,33 @@ pub fn in_use() -> bool {
 
 /// The worker failed: stop it, and go on with the page's own host from the last load.
 fn fail(why: &str) {
-    let Some(line) = LINE.with_borrow_mut(Option::take) else {
+    let Some(line) = stop_line() else {
         return;
     };
-    line.worker.terminate();
-    INBOX.with_borrow_mut(VecDeque::clear);
     let on_lost = line.on_lost;
-    // Its listeners go (the one running now is freed once it returns).
-    drop(line);
     web_sys::console::warn_1(
         &format!("schedlab: the engine's worker failed ({why}); running on the page's thread")
             .into(),
     );
     on_lost();
+}
+
+/// Stops the worker and drops what it sent that was not read; what the line was made with
+/// (its listeners go: the one running now is freed once it returns).
+fn stop_line() -> Option<LineEnds> {
+    let line = LINE.with_borrow_mut(Option::take)?;
+    line.worker.terminate();
+    INBOX.with_borrow_mut(VecDeque::clear);
+    Some(LineEnds {
+        receive: line.receive,
+        on_lost: line.on_lost,
+        on_stuck: line.on_stuck,
+    })
+}
+
+/// Where a stopped line's replies and news went.
+struct LineEnds {
+    receive: fn(Reply),
+    on_lost: fn(),
+    on_stuck: fn(),
 }

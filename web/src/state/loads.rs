@@ -280,6 +280,14 @@ impl Loads {
         self.rerun(false);
     }
 
+    /// The editors' texts again, at the same place (the engine lost its session); should they
+    /// have errors, the run that was on screen.
+    fn load_again(&self) {
+        let shown = self.newest.with_value(|l| l.shown.clone());
+        self.newest.update_value(|l| l.shown = None);
+        self.load(false, shown);
+    }
+
     /// A load ended (it loaded, or failed with nothing to run instead): edits wait for a
     /// pause in typing only if it took long.
     fn load_ended(&self) {
@@ -312,17 +320,11 @@ impl Loads {
                     .newest
                     .with_value(|l| l.texts.get(EditorFile::Plugins.index()).cloned());
                 self.stuck_program.set_value(program);
-                let shown = self.newest.with_value(|l| l.shown.clone());
-                self.newest.update_value(|l| l.shown = None);
-                self.load(false, shown);
+                self.load_again();
                 return;
             }
             Reply::Lost => {
-                // The editors' texts again, at the same place; should they have errors, the
-                // run that was on screen.
-                let shown = self.newest.with_value(|l| l.shown.clone());
-                self.newest.update_value(|l| l.shown = None);
-                self.load(false, shown);
+                self.load_again();
                 return;
             }
             _ => return,
